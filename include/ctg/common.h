@@ -1,0 +1,45 @@
+#ifndef CTG_COMMON_H
+#define CTG_COMMON_H
+
+/**
+ * @file common.h
+ * Declarations shared by every ctg header: C++ guards, the export macro and the allocator hooks.
+ */
+
+#include <stddef.h>
+
+#include "ctg/export.h"
+
+#ifdef __cplusplus
+#define CTG_BEGIN_DECL extern "C" {
+#define CTG_END_DECL }
+#else
+#define CTG_BEGIN_DECL
+#define CTG_END_DECL
+#endif
+
+CTG_BEGIN_DECL
+
+/**
+ * Allocator hooks. Every allocation ctg makes goes through them (json-c, used only for
+ * extension values and the bridge, still calls malloc itself).
+ *
+ * A NULL `alloc` or `release` means the C library's malloc/free. `resize` may be NULL: ctg
+ * then allocates, copies and releases. `size` is always the size asked for when the block was
+ * allocated, so a pool allocator need not store it. The hooks may be called from any thread
+ * that uses a list or reader built with them.
+ */
+typedef struct ctg_allocator {
+    /** Returns a block of at least `size` bytes aligned for any type, or NULL. */
+    void *(*alloc)(void *ctx, size_t size);
+    /** Grows or shrinks `ptr` (of `old_size` bytes) to `new_size`; NULL leaves `ptr` valid. */
+    void *(*resize)(void *ctx, void *ptr, size_t old_size, size_t new_size);
+    /** Releases `ptr` of `size` bytes; never called with NULL. */
+    void (*release)(void *ctx, void *ptr, size_t size);
+    /** Passed back to every hook. */
+    void *ctx;
+} ctg_allocator;
+
+CTG_END_DECL
+
+#endif

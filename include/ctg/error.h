@@ -1,0 +1,56 @@
+#ifndef CTG_ERROR_H
+#define CTG_ERROR_H
+
+/**
+ * @file error.h
+ * Status codes and the caller-owned error record that every fallible call can fill.
+ */
+
+#include "ctg/common.h"
+
+CTG_BEGIN_DECL
+
+/** Status returned by every fallible ctg call: CTG_OK or one of the negative codes. */
+typedef enum ctg_status {
+    CTG_OK = 0,
+    CTG_ENOMEM = -1,       /**< an allocation failed; nothing was changed */
+    CTG_EINVAL = -2,       /**< a bad argument (NULL list, unknown flag, ...) */
+    CTG_EIO = -3,          /**< reading or writing failed; message has the system's reason */
+    CTG_ESYNTAX = -4,      /**< malformed JSON: line, column and offset say where */
+    CTG_ESCHEMA = -5,      /**< valid JSON of the wrong shape: path says where */
+    CTG_EUNSUPPORTED = -6, /**< unknown "type", or a "version" newer than this library's */
+    CTG_ELIMIT = -7,       /**< a read limit (depth, string length, document size) exceeded */
+    CTG_ESTOPPED = -8      /**< a callback asked to stop; not an error of the input */
+} ctg_status;
+
+#define CTG_ERROR_SOURCE_MAX 256
+#define CTG_ERROR_PATH_MAX 256
+#define CTG_ERROR_MESSAGE_MAX 256
+
+/**
+ * What went wrong, where. The caller owns it (usually on the stack); a call writes it only
+ * when it fails, and then writes every field. The first error of a call wins.
+ */
+typedef struct ctg_error {
+    ctg_status code;
+    unsigned line;   /**< 1-based line of the offending token; 0 when unknown */
+    unsigned column; /**< 1-based column in bytes; 0 when unknown */
+    size_t offset;   /**< bytes from the start of the input (after nothing is skipped) */
+    char source[CTG_ERROR_SOURCE_MAX];   /**< file path, "<memory>" or "<stdin>"; tail kept */
+    char path[CTG_ERROR_PATH_MAX];       /**< JSON Pointer, "" for the root */
+    char message[CTG_ERROR_MESSAGE_MAX]; /**< lower case, no final period */
+} ctg_error;
+
+/**
+ * Formats `err` as "source:line:column: error: path: message" (the path "" shows as "/";
+ * without a line, "source: error: path: message"), always NUL-terminating when size > 0.
+ * @return the length the full text needs, excluding the NUL, like snprintf.
+ */
+CTG_API size_t ctg_error_format(const ctg_error *err, char *buf, size_t size);
+
+/** A short constant name for `status`, e.g. "CTG_ESYNTAX"; static storage, never NULL. */
+CTG_API const char *ctg_status_name(int status);
+
+CTG_END_DECL
+
+#endif

@@ -1,0 +1,135 @@
+#ifndef CTG_IO_H
+#define CTG_IO_H
+
+/**
+ * @file io.h
+ * Reading and writing contingency lists in PowSyBl's JSON format.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "ctg/common.h"
+#include "ctg/error.h"
+#include "ctg/model.h"
+
+CTG_BEGIN_DECL
+
+/** Read flags (ctg_read_options.flags). */
+enum {
+    /** Look every handler up again for every object: the cache ablation for benchmarks. */
+    CTG_READ_NO_CACHE = 1u << 0,
+    /** Accept a "version" newer than the newest this library knows. */
+    CTG_READ_ALLOW_NEWER = 1u << 1
+};
+
+#define CTG_READ_OPTIONS_VERSION 1
+#define CTG_DEFAULT_MAX_DEPTH 64
+
+/**
+ * Counters a read fills in when ctg_read_options.stats points to one. They are reset at the
+ * start of each read.
+ */
+typedef struct ctg_read_stats {
+    size_t handler_resolves; /**< handler look-ups by name; a cached read makes one per handler */
+    size_t contingencies;    /**< contingencies read */
+    size_t bytes;            /**< input bytes consumed */
+} ctg_read_stats;
+
+/** Options of a read; start from CTG_READ_OPTIONS_INIT. Borrowed for the call. */
+typedef struct ctg_read_options {
+    unsigned version;                 /**< CTG_READ_OPTIONS_VERSION */
+    unsigned flags;                   /**< CTG_READ_* flags */
+    size_t max_depth;                 /**< nesting limit of arrays and objects; 0 = 64 */
+    size_t max_string_len;            /**< longest string in bytes after decoding; 0 = 64 MiB */
+    size_t max_document_size;         /**< longest input in bytes; 0 = no limit */
+    const ctg_allocator *allocator;   /**< NULL for malloc/free; the list keeps a copy */
+    ctg_read_stats *stats;            /**< NULL, or counters to fill */
+    const char *source_name;          /**< name for errors; NULL = the path, "<memory>", ... */
+} ctg_read_options;
+
+#define CTG_READ_OPTIONS_INIT \
+    { CTG_READ_OPTIONS_VERSION, 0u, CTG_DEFAULT_MAX_DEPTH, 0, 0, NULL, NULL, NULL }
+
+/**
+ * Reads a list of any kind from `len` bytes at `data` (need not be NUL-terminated).
+ * @param[out] out  the new list, NULL on failure; the caller owns it (ctg_list_free).
+ * @param opts      NULL for defaults.
+ * @param[out] err  may be NULL; written only on failure.
+ * @return CTG_OK or a negative ctg_status; on failure nothing is left allocated.
+ */
+CTG_API int ctg_list_read_buffer(ctg_list **out, const void *data, size_t len,
+                                 const ctg_read_options *opts, ctg_error *err);
+
+/** As ctg_list_read_buffer, from the file at `path` ("-" is not special here). */
+CTG_API int ctg_list_read_file(ctg_list **out, const char *path, const ctg_read_options *opts,
+                               ctg_error *err);
+
+/** As ctg_list_read_buffer, from `fp` up to its end; `fp` stays open and owned by the caller. */
+CTG_API int ctg_list_read_fp(ctg_list **out, FILE *fp, const ctg_read_options *opts,
+                             ctg_error *err);
+
+/** As ctg_list_read_buffer, from `fd` up to its end; `fd` stays open and owned by the caller. */
+CTG_API int ctg_list_read_fd(ctg_list **out, int fd, const ctg_read_options *opts,
+                             ctg_error *err);
+
+/** Write flags (ctg_write_options.flags). */
+enum {
+    /** No whitespace at all, instead of PowSyBl's pretty layout. */
+    CTG_WRITE_COMPACT = 1u << 0
+};
+
+#define CTG_WRITE_OPTIONS_VERSION 1
+
+/** Options of a write; start from CTG_WRITE_OPTIONS_INIT. Borrowed for the call. */
+typedef struct ctg_write_options {
+    unsigned version;               /**< CTG_WRITE_OPTIONS_VERSION */
+    unsigned flags;                 /**< CTG_WRITE_* flags */
+    const ctg_allocator *allocator; /**< for the writer's own buffers; NULL = malloc/free */
+} ctg_write_options;
+
+#define CTG_WRITE_OPTIONS_INIT { CTG_WRITE_OPTIONS_VERSION, 0u, NULL }
+
+/**
+ * A growable byte buffer owned by the caller, released with ctg_buf_dispose. Set `allocator`
+ * (or leave it NULL for malloc) before first use; CTG_BUF_INIT gives an empty one.
+ */
+typedef struct ctg_buf {
+    char *data;                     /**< `len` bytes, NUL-terminated after a successful write */
+    size_t len;
+    size_t cap;
+    const ctg_allocator *allocator; /**< borrowed; must outlive the buffer */
+} ctg_buf;
+
+#define CTG_BUF_INIT { NULL, 0, 0, NULL }
+
+/** Releases the buffer's memory and empties it. Accepts NULL. */
+CTG_API void ctg_buf_dispose(ctg_buf *buf);
+
+/**
+ * Appends `list` as PowSyBl JSON (current format version) to `buf`.
+ * On failure `buf` keeps its previous length.
+ * @return CTG_OK, CTG_EINVAL or CTG_ENOMEM.
+ */
+CTG_API int ctg_list_write_buf(ctg_buf *buf, const ctg_list *list,
+                               const ctg_write_options *opts, ctg_error *err);
+
+/** Writes `list` to `fp` (not closed, not flushed beyond what stdio does). */
+CTG_API int ctg_list_write_fp(FILE *fp, const ctg_list *list, const ctg_write_options *opts,
+                              ctg_error *err);
+
+/** Writes `list` to `fd` (not closed). */
+CTG_API int ctg_list_write_fd(int fd, const ctg_list *list, const ctg_write_options *opts,
+                              ctg_error *err);
+
+/**
+ * Writes `list` to `path` atomically: a temporary file beside it is written, flushed and
+ * renamed over `path`. On failure `path` is untouched and no temporary file remains.
+ */
+CTG_API int ctg_list_write_file(const char *path, const ctg_list *list,
+                                const ctg_write_options *opts, ctg_error *err);
+
+CTG_END_DECL
+
+#endif

@@ -1,0 +1,28 @@
+#ifndef CTG_MODEL_LIST_IMPL_H
+#define CTG_MODEL_LIST_IMPL_H
+
+/* Private: the layout behind the opaque ctg_list, shared by model/ and serde/. */
+
+#include <stdbool.h>
+
+#include "ctg/model.h"
+#include "model/arena.h"
+
+struct ctg_list {
+    ctg_arena *arena;      /* owns every string and element; shared by nested lists */
+    bool owns_arena;       /* false for a list nested inside another */
+    ctg_list_kind kind;
+    const char *name;      /* never NULL */
+    const char *version;   /* as read; NULL when absent or built in code */
+    /* `default` lists: items is a block of `cap` entries from the arena's allocator, owned by
+     * the list (not the arena) so that it can grow while building and so that a reader can hand
+     * its array over without a copy. */
+    ctg_contingency *items;
+    size_t count;
+    size_t cap;
+};
+
+/* A list struct allocated in `arena` (kind, name set; the rest zeroed). NULL on ENOMEM. */
+ctg_list *ctg_list_alloc_in(ctg_arena *arena, ctg_list_kind kind, const char *name);
+
+#endif

@@ -1,0 +1,139 @@
+#ifndef CTG_SERDE_LEXER_H
+#define CTG_SERDE_LEXER_H
+
+/* Private: a strict RFC 8259 pull lexer over a refillable buffer.
+ *
+ * The lexer validates the whole grammar (commas, colons, nesting, one root value, nothing but
+ * whitespace after it), so its callers only see a well-formed token sequence. Strings are
+ * checked for UTF-8 and decoded (escapes, surrogate pairs; lone surrogates rejected). One
+ * leading UTF-8 BOM is skipped. Numbers are parsed independently of the locale.
+ *
+ * Positions are byte offsets from the first byte of the input, BOM included: after a BOM the
+ * first token is at offset 3, line 1, column 4. Only '\n' starts a line (CRLF counts once; a
+ * lone '\r' is plain whitespace). Errors point at the offending byte: the backslash of a bad
+ * escape, the bad byte of invalid UTF-8, the end of the input when it ends too early, the
+ * opening quote of a string (or the first byte of a number) that is longer than
+ * max_string_len. A number's text also counts against max_string_len. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctg/common.h"
+#include "ctg/error.h"
+
+typedef enum ctg_tok {
+    CTG_TOK_EOF = 0,      /* after the root value: only whitespace remained */
+    CTG_TOK_OBJECT_BEGIN,
+    CTG_TOK_OBJECT_END,
+    CTG_TOK_ARRAY_BEGIN,
+    CTG_TOK_ARRAY_END,
+    CTG_TOK_KEY,          /* an object member name; the ':' is consumed with it */
+    CTG_TOK_STRING,
+    CTG_TOK_NUMBER,
+    CTG_TOK_TRUE,
+    CTG_TOK_FALSE,
+    CTG_TOK_NULL
+} ctg_tok;
+
+typedef struct ctg_token {
+    ctg_tok type;
+    /* KEY and STRING: decoded UTF-8, `len` bytes, not NUL-terminated. Points into the input
+     * buffer or the lexer's scratch; valid until the next ctg_lexer_next call. */
+    const char *str;
+    size_t len;
+    bool has_nul;         /* the decoded string holds U+0000 */
+    /* NUMBER: the value (finite; overflow is a syntax error) and its source text. */
+    double number;
+    bool is_integer;      /* no fraction and no exponent */
+    const char *raw;
+    size_t raw_len;
+    /* Position of the token's first byte. column = offset - line_start + 1. */
+    size_t offset;
+    size_t line_start;    /* offset of the first byte of the token's line */
+    unsigned line;        /* 1-based */
+} ctg_token;
+
+/* Pulls up to `cap` bytes into `dst`; sets *got (0 = end of input). Returns CTG_OK or
+ * CTG_EIO (then it fills err->message; the lexer fills the rest). */
+typedef int (*ctg_refill_fn)(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err);
+
+typedef struct ctg_lex_source {
+    /* Memory mode (refill == NULL): the whole input, used in place, never copied. */
+    const char *data;
+    size_t len;
+    /* Refill mode. */
+    ctg_refill_fn refill;
+    void *ctx;
+} ctg_lex_source;
+
+typedef struct ctg_lex_limits {
+    size_t max_depth;         /* 0 = CTG_DEFAULT_MAX_DEPTH (64) */
+    size_t max_string_len;    /* decoded bytes; 0 = 64 MiB */
+    size_t max_document_size; /* 0 = unlimited */
+} ctg_lex_limits;
+
+#define CTG_LEX_BUFFER_SIZE ((size_t)64 * 1024)
+
+typedef struct ctg_lexer {
+    /* Private to lexer.c; in the header only so that callers can embed the struct. */
+    ctg_lex_source src;
+    ctg_lex_limits lim;       /* with the defaults filled in (no limit = SIZE_MAX) */
+    const ctg_allocator *alloc;
+    const char *win;          /* first byte of the window: src.data or buf */
+    const char *cur;          /* next byte to scan */
+    const char *end;          /* end of valid bytes */
+    const char *tok;          /* start of the token being scanned: a refill keeps it */
+    char *buf;                /* refill mode: owned buffer */
+    size_t cap;
+    size_t base;              /* stream offset of the first byte of the window */
+    bool eof;                 /* nothing follows `end` */
+    bool over;                /* input goes on past max_document_size */
+    unsigned line;
+    size_t line_start;
+    size_t depth;
+    unsigned char stack_small[8]; /* the container stack while it fits in 64 bits */
+    unsigned char *stack;     /* one bit per open container: 1 = object; NULL = stack_small */
+    size_t stack_cap;         /* bytes */
+    int state;                /* what the grammar expects next */
+    char *scratch;            /* decoded strings with escapes, keys kept across a refill */
+    size_t scratch_cap;
+    int status;               /* after EOF or an error: the result that repeats */
+    ctg_error err;            /* the error that repeats */
+} ctg_lexer;
+
+/* Prepares `lx` over `src`; `a` may be NULL (malloc) and must outlive the lexer.
+ * Returns CTG_OK or CTG_ENOMEM. */
+int ctg_lexer_init(ctg_lexer *lx, const ctg_lex_source *src, const ctg_lex_limits *lim,
+                   const ctg_allocator *a);
+/* Releases the lexer's buffers. Accepts a zeroed or disposed lexer. */
+void ctg_lexer_dispose(ctg_lexer *lx);
+
+/* Reads the next token into `tok`. On failure returns CTG_ESYNTAX, CTG_ELIMIT, CTG_EIO or
+ * CTG_ENOMEM and fills `err` (code, line, column, offset, message; not source or path).
+ * After EOF or an error, further calls repeat the same result. */
+int ctg_lexer_next(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
+
+/* With `tok` the first token of a value, consumes the rest of that value (nested containers
+ * included), leaving `tok` on its last token. */
+int ctg_lexer_skip_value(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
+
+/* Current nesting depth (open containers). */
+size_t ctg_lexer_depth(const ctg_lexer *lx);
+
+/* Bytes consumed so far (stream offset of the next unread byte). */
+size_t ctg_lexer_offset(const ctg_lexer *lx);
+
+/* Locale-independent, correctly rounded parse of a JSON number's text. false when the text is
+ * not a JSON number or the value overflows to infinity. */
+bool ctg_parse_double(const char *s, size_t len, double *out);
+
+/* Checks that s[0..len) is exactly one JSON number (RFC 8259 grammar). On failure sets *bad to
+ * the index of the offending byte (len when the text ends too early) and *why to a constant
+ * message. *is_integer: no fraction and no exponent. */
+bool ctg_number_check(const char *s, size_t len, bool *is_integer, size_t *bad, const char **why);
+
+/* Parses a JSON integer's text into int64; false when it is not an integer or overflows. */
+bool ctg_parse_int64(const char *s, size_t len, int64_t *out);
+
+#endif

@@ -1,0 +1,11 @@
+/* The test suites: one CTest entry each (tests/CMakeLists.txt reads this file).
+ * CTG_SUITE(name, needs_shared): needs_shared = 1 when the suite reads ../shared/testdata and
+ * must be reported as skipped when that folder is absent. */
+CTG_SUITE(lexer, 0)
+CTG_SUITE(conformance, 1)
+CTG_SUITE(model, 0)
+CTG_SUITE(writer, 0)
+CTG_SUITE(reader, 0)
+CTG_SUITE(invalid, 0)
+CTG_SUITE(alloc, 0)
+CTG_SUITE(fixtures, 1)

@@ -1,0 +1,172 @@
+/* PowSyBl's own `default` fixtures: read, then written back byte for byte; json-c, parsing the
+ * same bytes, is the independent oracle for what the reader put in the structs. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+#include <json-c/json.h>
+
+#include "ctg/ctg.h"
+#include "tests/test_common.h"
+
+/* Every `default` list among the fixtures; the 1.0 one is written as 1.1, which PowSyBl's own
+ * 1.1 fixture holds. */
+static const struct {
+    const char *file;
+    const char *written_as;
+} fixtures[] = {
+    { "contingencies.json", NULL },
+    { "contingenciesBatteries.json", NULL },
+    { "contingenciesWith3wt.json", NULL },
+    { "contingenciesWithDlAndTl.json", NULL },
+    { "contingenciesWithDlAndTlV1_0.json", "contingenciesWithDlAndTl.json" },
+    { "contingenciesWithOptionalName.json", NULL },
+    { "contingenciesWithSeveralElements.json", NULL },
+};
+#define FIXTURE_COUNT (sizeof(fixtures) / sizeof(fixtures[0]))
+
+static char *shared_file(const char *name, size_t *len)
+{
+    char path[1024];
+
+    snprintf(path, sizeof(path), "%s/powsybl/%s", ctg_test_shared_dir(), name);
+    return ctg_test_slurp(path, len);
+}
+
+static ctg_list *read_shared(const char *name)
+{
+    char path[1024];
+    ctg_list *list = NULL;
+    ctg_error err;
+
+    snprintf(path, sizeof(path), "%s/powsybl/%s", ctg_test_shared_dir(), name);
+    if (ctg_list_read_file(&list, path, NULL, &err) != CTG_OK) {
+        char line[512];
+        ctg_error_format(&err, line, sizeof(line));
+        fprintf(stderr, "\n  %s\n", line);
+    }
+    return list;
+}
+
+static int write_equals(const ctg_list *list, unsigned flags, const char *expect, size_t len)
+{
+    ctg_write_options wo = CTG_WRITE_OPTIONS_INIT;
+    ctg_buf buf = CTG_BUF_INIT;
+    int same;
+
+    wo.flags = flags;
+    CU_ASSERT_EQUAL_FATAL(ctg_list_write_buf(&buf, list, &wo, NULL), CTG_OK);
+    same = buf.len == len && memcmp(buf.data, expect, len) == 0;
+    ctg_buf_dispose(&buf);
+    return same;
+}
+
+static void test_fixtures__default_lists_round_trip_byte_for_byte(void)
+{
+    for (size_t i = 0; i < FIXTURE_COUNT; i++) {
+        const char *out_name = fixtures[i].written_as ? fixtures[i].written_as : fixtures[i].file;
+        size_t len;
+        char *expect = shared_file(out_name, &len);
+        ctg_list *list = read_shared(fixtures[i].file);
+
+        CU_ASSERT_FATAL(expect != NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(list);
+        if (!write_equals(list, 0, expect, len))
+            fprintf(stderr, "\n  %s is not written back byte for byte\n", fixtures[i].file);
+        CU_ASSERT(write_equals(list, 0, expect, len));
+        ctg_list_free(list);
+        free(expect);
+    }
+}
+
+/* Compact output read again gives the pretty bytes back: nothing is lost in either layout. */
+static void test_fixtures__compact_layout_round_trips(void)
+{
+    for (size_t i = 0; i < FIXTURE_COUNT; i++) {
+        const char *out_name = fixtures[i].written_as ? fixtures[i].written_as : fixtures[i].file;
+        ctg_write_options wo = CTG_WRITE_OPTIONS_INIT;
+        ctg_buf compact = CTG_BUF_INIT;
+        ctg_list *list = read_shared(fixtures[i].file), *again = NULL;
+        size_t len;
+        char *expect = shared_file(out_name, &len);
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(list);
+        wo.flags = CTG_WRITE_COMPACT;
+        CU_ASSERT_EQUAL(ctg_list_write_buf(&compact, list, &wo, NULL), CTG_OK);
+        CU_ASSERT_PTR_NULL(memchr(compact.data, '\n', compact.len));
+        CU_ASSERT_EQUAL(ctg_list_read_buffer(&again, compact.data, compact.len, NULL, NULL), CTG_OK);
+        CU_ASSERT(again && write_equals(again, 0, expect, len));
+        ctg_list_free(again);
+        ctg_list_free(list);
+        ctg_buf_dispose(&compact);
+        free(expect);
+    }
+}
+
+static const char *jstr(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : NULL;
+}
+
+static int same_str(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Compares one contingency with json-c's view of it; returns the mismatches. */
+static int compare_contingency(const ctg_contingency *c, json_object *jc)
+{
+    json_object *jels = NULL;
+    int bad = !same_str(c->id, jstr(jc, "id")) + !same_str(c->name, jstr(jc, "name"));
+
+    json_object_object_get_ex(jc, "elements", &jels);
+    if (c->element_count != json_object_array_length(jels))
+        return bad + 1;
+    for (size_t e = 0; e < c->element_count; e++) {
+        json_object *je = json_object_array_get_idx(jels, e);
+        const char *type = jstr(je, "type");
+        const char *side = jstr(je, "voltageLevelId");
+
+        if (strcmp(type, "DANGLING_LINE") == 0)
+            type = "BOUNDARY_LINE";
+        bad += !same_str(c->elements[e].id, jstr(je, "id"));
+        bad += !same_str(ctg_element_type_name(c->elements[e].type), type);
+        bad += !same_str(c->elements[e].voltage_level_id, side);
+    }
+    return bad;
+}
+
+static void test_fixtures__structs_agree_with_json_c(void)
+{
+    for (size_t i = 0; i < FIXTURE_COUNT; i++) {
+        size_t len;
+        char *text = shared_file(fixtures[i].file, &len);
+        json_object *root = json_tokener_parse(text), *jcs = NULL;
+        ctg_list *list = read_shared(fixtures[i].file);
+        int bad = 0;
+
+        CU_ASSERT_FATAL(root != NULL && list != NULL);
+        CU_ASSERT_STRING_EQUAL(ctg_list_name(list), jstr(root, "name"));
+        CU_ASSERT_STRING_EQUAL(ctg_list_version(list), jstr(root, "version"));
+        json_object_object_get_ex(root, "contingencies", &jcs);
+        CU_ASSERT_EQUAL_FATAL(ctg_list_contingency_count(list), json_object_array_length(jcs));
+        for (size_t k = 0; k < ctg_list_contingency_count(list); k++)
+            bad += compare_contingency(ctg_list_contingency_at(list, k),
+                                       json_object_array_get_idx(jcs, k));
+        CU_ASSERT_EQUAL(bad, 0);
+        json_object_put(root);
+        ctg_list_free(list);
+        free(text);
+    }
+}
+
+CU_TestInfo fixtures_tests[] = {
+    { "default_lists_round_trip_byte_for_byte",
+      test_fixtures__default_lists_round_trip_byte_for_byte },
+    { "compact_layout_round_trips", test_fixtures__compact_layout_round_trips },
+    { "structs_agree_with_json_c", test_fixtures__structs_agree_with_json_c },
+    CU_TEST_INFO_NULL
+};

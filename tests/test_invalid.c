@@ -1,0 +1,215 @@
+/* Table-driven invalid inputs: testdata/invalid/<case>.json with <case>.expected holding
+ * "line:column path CODE" on its first line and the exact message on its second. Each case is
+ * read from its path (refill mode) and from memory, and both must fail identically. */
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "ctg/ctg.h"
+#include "tests/test_common.h"
+
+#define INVALID_DIR CTG_TESTDATA("invalid")
+
+typedef struct expected {
+    unsigned line, column;
+    char path[CTG_ERROR_PATH_MAX];
+    char code[32];
+    char message[CTG_ERROR_MESSAGE_MAX];
+} expected;
+
+static int parse_expected(const char *file, expected *e)
+{
+    size_t len;
+    char *text = ctg_test_slurp(file, &len);
+    char *nl;
+    int ok;
+
+    if (!text)
+        return 0;
+    ok = sscanf(text, "%u:%u %255s %31s", &e->line, &e->column, e->path, e->code) == 4;
+    nl = strchr(text, '\n');
+    if (ok && nl) {
+        char *end = strchr(nl + 1, '\n');
+        if (end)
+            *end = '\0';
+        snprintf(e->message, sizeof(e->message), "%s", nl + 1);
+    }
+    if (strcmp(e->path, "(root)") == 0)
+        e->path[0] = '\0';
+    free(text);
+    return ok && nl;
+}
+
+static void report_mismatch(const char *name, const ctg_error *err, int rc)
+{
+    char line[1024];
+
+    ctg_error_format(err, line, sizeof(line));
+    fprintf(stderr, "\n  %s: got %s: %u:%u %s\n    %s\n", name, ctg_status_name(rc), err->line,
+            err->column, err->path[0] ? err->path : "(root)", line);
+}
+
+/* Checks one case both ways; returns 1 when it matched. */
+static int check_case(const char *name)
+{
+    char json[512], exp_path[512];
+    expected e = { 0 };
+    ctg_error err, err_mem;
+    ctg_list *list = (ctg_list *)1, *list_mem = (ctg_list *)1;
+    size_t len;
+    char *bytes;
+    int rc, rc_mem, ok;
+
+    snprintf(json, sizeof(json), "%s/%s.json", INVALID_DIR, name);
+    snprintf(exp_path, sizeof(exp_path), "%s/%s.expected", INVALID_DIR, name);
+    CU_ASSERT_FATAL(parse_expected(exp_path, &e));
+    rc = ctg_list_read_file(&list, json, NULL, &err);
+    bytes = ctg_test_slurp(json, &len);
+    CU_ASSERT_FATAL(bytes != NULL);
+    rc_mem = ctg_list_read_buffer(&list_mem, bytes, len, NULL, &err_mem);
+    free(bytes);
+    ok = rc != CTG_OK && list == NULL && list_mem == NULL
+         && strcmp(ctg_status_name(rc), e.code) == 0 && err.line == e.line
+         && err.column == e.column && strcmp(err.path, e.path) == 0
+         && strcmp(err.message, e.message) == 0 && strcmp(err.source, json) == 0;
+    /* The same failure from memory, but for the source name. */
+    ok = ok && rc_mem == rc && err_mem.line == err.line && err_mem.column == err.column
+         && err_mem.offset == err.offset && strcmp(err_mem.path, err.path) == 0
+         && strcmp(err_mem.message, err.message) == 0 && strcmp(err_mem.source, "<memory>") == 0;
+    if (!ok)
+        report_mismatch(name, &err, rc);
+    ctg_list_free(rc == CTG_OK ? list : NULL);
+    ctg_list_free(rc_mem == CTG_OK ? list_mem : NULL);
+    return ok;
+}
+
+static int is_case(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
+}
+
+static void test_invalid__every_case_matches_its_expectation(void)
+{
+    struct dirent **entries;
+    int n = scandir(INVALID_DIR, &entries, is_case, alphasort);
+    int matched = 0;
+
+    CU_ASSERT_FATAL(n >= 45);
+    for (int i = 0; i < n; i++) {
+        entries[i]->d_name[strlen(entries[i]->d_name) - 5] = '\0';
+        matched += check_case(entries[i]->d_name);
+        free(entries[i]);
+    }
+    free(entries);
+    CU_ASSERT_EQUAL(matched, n);
+}
+
+/* 100,000 nested arrays: rejected at once, without recursion (the root must be an object;
+ * the lexer's own depth limit is tested in the lexer suite). */
+static void test_invalid__deep_nesting_is_a_limit_error(void)
+{
+    const size_t depth = 100000;
+    char *doc = malloc(depth);
+    ctg_list *list = NULL;
+    ctg_error err;
+    int rc;
+
+    CU_ASSERT_FATAL(doc != NULL);
+    memset(doc, '[', depth);
+    rc = ctg_list_read_buffer(&list, doc, depth, NULL, &err);
+    free(doc);
+    CU_ASSERT_EQUAL(rc, CTG_ESCHEMA);
+    CU_ASSERT_PTR_NULL(list);
+    CU_ASSERT_EQUAL(err.line, 1);
+    CU_ASSERT_EQUAL(err.column, 1);
+    CU_ASSERT_STRING_EQUAL(err.message, "expected object, got array");
+}
+
+/* Every field of the error is written, whatever the struct held before. */
+static void test_invalid__every_error_field_is_written(void)
+{
+    static const char doc[] = "{\"type\":\"default\",\"name\":\"l\",\"x\":1}";
+    ctg_list *list = NULL;
+    ctg_error err;
+    char line[512];
+
+    memset(&err, 0xFF, sizeof(err));
+    CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, doc, sizeof(doc) - 1, NULL, &err), CTG_ESCHEMA);
+    CU_ASSERT_EQUAL(err.code, CTG_ESCHEMA);
+    CU_ASSERT_EQUAL(err.line, 1);
+    CU_ASSERT_EQUAL(err.column, 30);
+    CU_ASSERT_EQUAL(err.offset, 29);
+    CU_ASSERT_STRING_EQUAL(err.source, "<memory>");
+    CU_ASSERT_STRING_EQUAL(err.path, "/x");
+    CU_ASSERT_STRING_EQUAL(err.message, "unknown field \"x\"");
+    ctg_error_format(&err, line, sizeof(line));
+    CU_ASSERT_STRING_EQUAL(line, "<memory>:1:30: error: /x: unknown field \"x\"");
+}
+
+static void test_invalid__missing_file_is_an_io_error(void)
+{
+    ctg_list *list = (ctg_list *)1;
+    ctg_error err;
+    char line[512];
+
+    CU_ASSERT_EQUAL(ctg_list_read_file(&list, "no/such/file.json", NULL, &err), CTG_EIO);
+    CU_ASSERT_PTR_NULL(list);
+    CU_ASSERT_EQUAL(err.line, 0);
+    CU_ASSERT_STRING_EQUAL(err.source, "no/such/file.json");
+    CU_ASSERT_STRING_EQUAL(err.message, "cannot open: No such file or directory");
+    ctg_error_format(&err, line, sizeof(line));
+    CU_ASSERT_STRING_EQUAL(line, "no/such/file.json: error: /: cannot open: No such file or "
+                                 "directory");
+}
+
+/* A long source keeps its tail, where the file name is. */
+static void test_invalid__long_source_keeps_its_tail(void)
+{
+    char path[600];
+    ctg_list *list = NULL;
+    ctg_error err;
+    size_t n;
+
+    memset(path, 'd', sizeof(path));
+    memcpy(path + sizeof(path) - 12, "/x/last.json", 12);
+    path[sizeof(path) - 1] = '\0';
+    CU_ASSERT_EQUAL(ctg_list_read_file(&list, path, NULL, &err), CTG_EIO);
+    n = strlen(err.source);
+    CU_ASSERT_EQUAL(n, CTG_ERROR_SOURCE_MAX - 1);
+    CU_ASSERT_NSTRING_EQUAL(err.source, "...", 3);
+    CU_ASSERT_STRING_EQUAL(err.source + n - 9, "/last.jso");
+}
+
+static void test_invalid__bad_arguments(void)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_list *list = (ctg_list *)1;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(ctg_list_read_buffer(NULL, "{}", 2, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, NULL, 2, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_PTR_NULL(list);
+    CU_ASSERT_EQUAL(ctg_list_read_fp(&list, NULL, NULL, NULL), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_list_read_file(&list, NULL, NULL, NULL), CTG_EINVAL);
+    opts.flags = 1u << 20;
+    CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, "{}", 2, &opts, &err), CTG_EINVAL);
+    opts.flags = 0;
+    opts.version = 99;
+    CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, "{}", 2, &opts, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "unknown read options version or flags");
+}
+
+CU_TestInfo invalid_tests[] = {
+    { "every_case_matches_its_expectation", test_invalid__every_case_matches_its_expectation },
+    { "deep_nesting_is_a_limit_error", test_invalid__deep_nesting_is_a_limit_error },
+    { "every_error_field_is_written", test_invalid__every_error_field_is_written },
+    { "missing_file_is_an_io_error", test_invalid__missing_file_is_an_io_error },
+    { "long_source_keeps_its_tail", test_invalid__long_source_keeps_its_tail },
+    { "bad_arguments", test_invalid__bad_arguments },
+    CU_TEST_INFO_NULL
+};
