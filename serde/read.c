@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ctg/io.h"
@@ -11,6 +12,9 @@
 #include "serde/read_internal.h"
 #include "serde/read_root.h"
 
+
+static int refill_fp(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err);
+static int refill_fd(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err);
 
 static void set_source(ctg_error *err, const char *name)
 {
@@ -46,6 +50,18 @@ static bool options_valid(const ctg_read_options *o)
     return o->version == CTG_READ_OPTIONS_VERSION && (o->flags & ~known) == 0;
 }
 
+/* The size of a regular file behind a descriptor source, else 0. */
+static size_t src_size_hint(const ctg_lex_source *src)
+{
+    struct stat st;
+    int fd = src->refill == refill_fd ? *(const int *)src->ctx
+                                      : src->refill == refill_fp ? fileno((FILE *)src->ctx) : -1;
+
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+        return 0;
+    return (size_t)st.st_size;
+}
+
 /* Completes the error of a failed read: the lexer knows no path, the reader no source. */
 static void finish_error(ctg_reader *rd, ctg_error *err, const char *source)
 {
@@ -66,6 +82,7 @@ static void fill_stats(const ctg_reader *rd, ctg_read_stats *stats)
 static int read_with(ctg_list **out, const ctg_lex_source *src, const char *source,
                      const ctg_read_options *opts, ctg_error *err, unsigned arena_flags)
 {
+    size_t size_hint = src->refill ? src_size_hint(src) : src->len;
     ctg_arena *arena = ctg_arena_new_ex(opts->allocator, arena_flags);
     ctg_reader rd;
     ctg_list *list;
@@ -79,6 +96,7 @@ static int read_with(ctg_list **out, const ctg_lex_source *src, const char *sour
         rc = fail_plain(err, source, CTG_ENOMEM, "out of memory");
     } else {
         list->owns_arena = true;
+        ctg_reader_reserve(&rd, size_hint);
         rc = ctg_read_root(&rd, list);
         if (rc != CTG_OK)
             finish_error(&rd, err, source);

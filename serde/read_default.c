@@ -79,7 +79,8 @@ int ctg_gate_check_deferred(ctg_reader *rd)
 /* ---- element --------------------------------------------------------------------------- */
 
 enum { EL_ID, EL_TYPE, EL_VOLTAGE_LEVEL };
-static const char *const element_keys[] = { "id", "type", "voltageLevelId" };
+static const ctg_key element_keys[] = { CTG_KEY("id"), CTG_KEY("type"),
+                                        CTG_KEY("voltageLevelId") };
 
 /* Only these types keep a side on read; DC_LINE's is written but dropped (spec 2.2). */
 static bool reads_side(ctg_element_type t)
@@ -149,7 +150,8 @@ const ctg_handler ctg_element_handler = { "element", sizeof(ctg_element), read_e
 /* ---- contingency ----------------------------------------------------------------------- */
 
 enum { CT_ID, CT_NAME, CT_ELEMENTS, CT_EXTENSIONS };
-static const char *const contingency_keys[] = { "id", "name", "elements", "extensions" };
+static const ctg_key contingency_keys[] = { CTG_KEY("id"), CTG_KEY("name"), CTG_KEY("elements"),
+                                            CTG_KEY("extensions") };
 
 static int read_elements(ctg_reader *rd, ctg_contingency *c)
 {

@@ -13,7 +13,8 @@
 #include "serde/version.h"
 
 enum { RK_TYPE, RK_VERSION, RK_NAME, RK_CONTINGENCIES, RK_COUNT };
-static const char *const root_keys[] = { "type", "version", "name", "contingencies" };
+static const ctg_key root_keys[] = { CTG_KEY("type"), CTG_KEY("version"), CTG_KEY("name"),
+                                     CTG_KEY("contingencies") };
 
 typedef struct kind_info {
     const char *name;
@@ -93,7 +94,7 @@ static int claim_kind(ctg_reader *rd, root_ctx *rc, unsigned index)
         if (kinds[rc->kind].own_keys & (1u << index))
             return CTG_OK;
         return ctg_reader_fail(rd, CTG_ESCHEMA, "field \"%s\" is not valid in a \"%s\" list",
-                               root_keys[index], kinds[rc->kind].name);
+                               root_keys[index].name, kinds[rc->kind].name);
     }
     for (k = 0; k < CTG_LIST_KIND_COUNT && !(kinds[k].own_keys & (1u << index)); k++)
         ;

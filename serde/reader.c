@@ -13,6 +13,8 @@
 /* An outermost array at least this large is handed to the arena as it is, without a copy. */
 #define ADOPT_MIN_BYTES 4096
 #define INITIAL_FRAMES 16
+/* The largest stack reserved up front; beyond it the stack doubles as it fills. */
+#define RESERVE_MAX ((size_t)256 * 1024 * 1024)
 
 int ctg_reader_init(ctg_reader *rd, const ctg_lex_source *src, const ctg_read_options *opts,
                     ctg_arena *arena, ctg_error *err)
@@ -30,6 +32,23 @@ int ctg_reader_init(ctg_reader *rd, const ctg_lex_source *src, const ctg_read_op
         return CTG_ENOMEM;
     rd->frame_cap = INITIAL_FRAMES;
     return CTG_OK;
+}
+
+void ctg_reader_reserve(ctg_reader *rd, size_t input_size)
+{
+    /* A contingency takes 48 bytes and at least ~60 bytes of PowSyBl's layout; pages of the
+     * reservation that are never touched cost nothing. */
+    size_t want = input_size / 2;
+
+    if (want > RESERVE_MAX)
+        want = RESERVE_MAX;
+    if (want <= rd->stack_cap || want < ADOPT_MIN_BYTES)
+        return;
+    void *p = ctg_mem_resize(ctg_arena_allocator(rd->arena), rd->stack, rd->stack_cap, want);
+    if (p) {
+        rd->stack = p;
+        rd->stack_cap = want;
+    }
 }
 
 void ctg_reader_dispose(ctg_reader *rd)
@@ -157,24 +176,21 @@ int ctg_reader_missing(ctg_reader *rd, const ctg_mark *start, const char *key)
 
 /* ---- path frames ----------------------------------------------------------------------- */
 
-int ctg_reader_push_frame(ctg_reader *rd)
+int ctg_reader_grow_frames(ctg_reader *rd)
 {
-    if (rd->frame_count == rd->frame_cap) {
-        const ctg_allocator *a = ctg_arena_allocator(rd->arena);
-        size_t cap, bytes;
-        void *p;
+    const ctg_allocator *a = ctg_arena_allocator(rd->arena);
+    size_t cap, bytes;
+    void *p;
 
-        if (!ctg_grow_capacity(rd->frame_cap, rd->frame_count + 1, INITIAL_FRAMES,
-                               SIZE_MAX / sizeof(*rd->frames), &cap)
-            || !ctg_size_mul(cap, sizeof(*rd->frames), &bytes))
-            return ctg_reader_nomem(rd);
-        p = ctg_mem_resize(a, rd->frames, rd->frame_cap * sizeof(*rd->frames), bytes);
-        if (!p)
-            return ctg_reader_nomem(rd);
-        rd->frames = p;
-        rd->frame_cap = cap;
-    }
-    memset(&rd->frames[rd->frame_count++], 0, sizeof(*rd->frames));
+    if (!ctg_grow_capacity(rd->frame_cap, rd->frame_count + 1, INITIAL_FRAMES,
+                           SIZE_MAX / sizeof(*rd->frames), &cap)
+        || !ctg_size_mul(cap, sizeof(*rd->frames), &bytes))
+        return ctg_reader_nomem(rd);
+    p = ctg_mem_resize(a, rd->frames, rd->frame_cap * sizeof(*rd->frames), bytes);
+    if (!p)
+        return ctg_reader_nomem(rd);
+    rd->frames = p;
+    rd->frame_cap = cap;
     return CTG_OK;
 }
 
@@ -206,12 +222,18 @@ int ctg_read_opt_string(ctg_reader *rd, const char **out, const char *key)
 
 /* ---- objects --------------------------------------------------------------------------- */
 
-static int match_key(const ctg_object_def *def, const char *key, size_t len)
+/* Keys usually come in the order PowSyBl writes them, so `*next` (the key after the last
+ * one matched) is tried first: one comparison per member in the common case. */
+static int match_key(const ctg_object_def *def, const ctg_token *tok, unsigned *next)
 {
-    for (unsigned i = 0; i < def->count; i++) {
-        const char *name = def->names[i];
-        if (len != 0 && name[0] == key[0] && strnlen(name, len + 1) == len && memcmp(name, key, len) == 0)
+    unsigned i = *next < def->count ? *next : 0;
+
+    for (unsigned n = 0; n < def->count; n++, i = i + 1 < def->count ? i + 1 : 0) {
+        const ctg_key *k = &def->keys[i];
+        if (k->len == tok->len && memcmp(k->name, tok->str, tok->len) == 0) {
+            *next = i + 1;
             return (int)i;
+        }
     }
     return -1;
 }
@@ -235,7 +257,7 @@ static int duplicate_key(ctg_reader *rd, ctg_path_frame *f, const ctg_mark *firs
 int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsigned *seen_out)
 {
     ctg_mark marks[32];
-    unsigned seen = 0;
+    unsigned seen = 0, next = 0;
     ctg_path_frame *f;
     int rc;
 
@@ -244,12 +266,12 @@ int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsign
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
     while ((rc = ctg_reader_next(rd)) == CTG_OK && rd->tok.type == CTG_TOK_KEY) {
-        int i = match_key(def, rd->tok.str, rd->tok.len);
+        int i = match_key(def, &rd->tok, &next);
         f = ctg_reader_top_frame(rd);
         if (i < 0)
             return unknown_key(rd, f);
-        f->key = def->names[i];
-        f->key_len = strlen(f->key);
+        f->key = def->keys[i].name;
+        f->key_len = def->keys[i].len;
         if (seen & (1u << i))
             return duplicate_key(rd, f, &marks[i]);
         seen |= 1u << i;

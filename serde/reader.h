@@ -88,6 +88,9 @@ struct ctg_reader {
 /* Prepares `rd` over `src`; `err` must be non-NULL. Returns CTG_OK or CTG_ENOMEM. */
 int ctg_reader_init(ctg_reader *rd, const ctg_lex_source *src, const ctg_read_options *opts,
                     ctg_arena *arena, ctg_error *err);
+/* Sizes the item stack for an input of about `input_size` bytes, so that the contingency array
+ * does not grow (and get copied) a dozen times. Only a hint: failure is not an error. */
+void ctg_reader_reserve(ctg_reader *rd, size_t input_size);
 /* Releases the reader's own buffers (not the arena). Accepts a zeroed reader. */
 void ctg_reader_dispose(ctg_reader *rd);
 
@@ -129,8 +132,13 @@ int ctg_reader_nomem(ctg_reader *rd);
  * keeps the path, and calls field(rd, index into names, ctx). `seen` (may be NULL) receives a
  * bit per key present. A caller that needs the '{' position takes ctg_reader_mark first. */
 typedef int (*ctg_field_fn)(ctg_reader *rd, unsigned index, void *ctx);
+typedef struct ctg_key {
+    const char *name;
+    size_t len;
+} ctg_key;
+#define CTG_KEY(literal) { literal, sizeof(literal) - 1 }
 typedef struct ctg_object_def {
-    const char *const *names;
+    const ctg_key *keys;         /* in the order PowSyBl writes them: tried in that order first */
     unsigned count;              /* at most 32 */
     ctg_field_fn field;
 } ctg_object_def;
@@ -159,7 +167,23 @@ static inline const ctg_handler *ctg_reader_handler(ctg_reader *rd, int slot)
 }
 
 /* Path bookkeeping used by the object loop and the array reader. */
-int ctg_reader_push_frame(ctg_reader *rd);
+int ctg_reader_grow_frames(ctg_reader *rd);
+static inline int ctg_reader_push_frame(ctg_reader *rd)
+{
+    ctg_path_frame *f;
+
+    if (rd->frame_count == rd->frame_cap) {
+        int rc = ctg_reader_grow_frames(rd);
+        if (rc != 0)
+            return rc;
+    }
+    f = &rd->frames[rd->frame_count++];
+    f->key = NULL;
+    f->key_len = 0;
+    f->index = 0;
+    f->is_array = false;
+    return 0;
+}
 static inline void ctg_reader_pop_frame(ctg_reader *rd)
 {
     rd->frame_count--;
