@@ -20,6 +20,17 @@ struct ctg_list {
     ctg_contingency *items;
     size_t count;
     size_t cap;
+    /* `list` lists: nested lists, each allocated in this list's arena (owns_arena false).
+     * The array of pointers is arena-owned too and regrown by copying when built in code. */
+    ctg_list **children;
+    size_t child_count;
+    size_t child_cap;
+    /* `identifier` lists: arena-owned array. */
+    ctg_identifier *identifiers;
+    size_t identifier_count;
+    size_t identifier_cap;
+    /* criterion lists. */
+    ctg_criteria criteria;
 };
 
 /* A list struct allocated in `arena` (kind, name set; the rest zeroed). NULL on ENOMEM. */

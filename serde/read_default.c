@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "model/list_impl.h"
+#include "serde/read_root.h"
 #include "serde/registry.h"
 #include "serde/version.h"
 
@@ -34,7 +36,7 @@ static int gate_error(ctg_reader *rd, const ctg_mark *m, bool dangling)
 /* A gated element met before the version is known: remember the first of each kind. */
 static void defer(ctg_reader *rd, bool dangling)
 {
-    ctg_deferred *d = &rd->deferred[dangling ? 0 : 1];
+    ctg_deferred *d = &rd->deferred[dangling ? CTG_DEFER_DANGLING : CTG_DEFER_BOUNDARY];
 
     if (d->set)
         return;
@@ -64,14 +66,14 @@ int ctg_gate_check_deferred(ctg_reader *rd)
     static const unsigned ok[2] = { CTG_GATE_DANGLING_OK, CTG_GATE_BOUNDARY_OK };
     ctg_deferred *first = NULL;
 
-    for (int i = 0; i < 2; i++) {
+    for (int i = CTG_DEFER_DANGLING; i <= CTG_DEFER_BOUNDARY; i++) {
         ctg_deferred *d = &rd->deferred[i];
         if (d->set && !(rd->gate & ok[i]) && (!first || d->mark.offset < first->mark.offset))
             first = d;
     }
     if (!first)
         return CTG_OK;
-    int rc = gate_error(rd, &first->mark, first == &rd->deferred[0]);
+    int rc = gate_error(rd, &first->mark, first == &rd->deferred[CTG_DEFER_DANGLING]);
     memcpy(rd->err->path, first->path, sizeof(first->path));
     return rc;
 }
@@ -216,3 +218,87 @@ int ctg_read_contingency_array(ctg_reader *rd, ctg_contingency **items, size_t *
     *items = p;
     return rc;
 }
+
+/* ---- the `default` kind and the bare contingency ---------------------------------------- */
+
+/* Applies the version rules to elements met before the version, once the list has ended. */
+static int finish_gate(ctg_reader *rd)
+{
+    if (!(rd->gate & CTG_GATE_KNOWN)) {
+        if (rd->parent_gate & CTG_GATE_KNOWN) {
+            rd->gate = rd->parent_gate;
+            rd->gate_version = rd->parent_gate_version;
+        } else {
+            ctg_gate_set_version(rd, CTG_VERSION_DEFAULT); /* absent: the current version */
+        }
+    }
+    return ctg_gate_check_deferred(rd);
+}
+
+static int default_field(ctg_reader *rd, ctg_list *list, unsigned key)
+{
+    (void)key; /* "contingencies" is its only own key */
+    return ctg_read_contingency_array(rd, &list->items, &list->count);
+}
+
+static int default_finish(ctg_reader *rd, ctg_list *list, const ctg_mark *start, unsigned seen)
+{
+    (void)list;
+    (void)start;
+    (void)seen;
+    return finish_gate(rd);
+}
+
+const ctg_kind_reader ctg_kind_default = {
+    CTG_VERSION_DEFAULT, CTG_RK_BIT(CTG_RK_CONTINGENCIES), CTG_RK_BIT(CTG_RK_CONTINGENCIES),
+    default_field, default_finish,
+};
+
+/* A bare contingency's fields land in the document's single contingency. */
+static ctg_contingency *bare(ctg_reader *rd, ctg_list *list)
+{
+    if (!list->items) {
+        list->items = ctg_arena_calloc(rd->arena, 1, sizeof(ctg_contingency));
+        list->count = list->items ? 1 : 0;
+    }
+    return list->items;
+}
+
+static int contingency_doc_field(ctg_reader *rd, ctg_list *list, unsigned key)
+{
+    ctg_contingency *c = bare(rd, list);
+
+    if (!c)
+        return ctg_reader_nomem(rd);
+    switch (key) {
+    case CTG_RK_ID:
+        return ctg_read_string(rd, &c->id, "id");
+    case CTG_RK_ELEMENTS:
+        return read_elements(rd, c);
+    default:
+        return ctg_read_extensions(rd, c);
+    }
+}
+
+static int contingency_doc_finish(ctg_reader *rd, ctg_list *list, const ctg_mark *start,
+                                  unsigned seen)
+{
+    ctg_contingency *c = bare(rd, list);
+
+    if (!c)
+        return ctg_reader_nomem(rd);
+    if (!(seen & CTG_RK_BIT(CTG_RK_ID)))
+        return ctg_reader_missing(rd, start, "id");
+    /* The root read it as the document's "name". */
+    c->name = (seen & CTG_RK_BIT(CTG_RK_NAME)) ? list->name : NULL;
+    list->name = "";
+    rd->contingencies++;
+    return finish_gate(rd);
+}
+
+const ctg_kind_reader ctg_kind_contingency = {
+    CTG_VERSION_DEFAULT,
+    CTG_RK_BIT(CTG_RK_ID) | CTG_RK_BIT(CTG_RK_ELEMENTS) | CTG_RK_BIT(CTG_RK_EXTENSIONS),
+    CTG_RK_BIT(CTG_RK_ID) | CTG_RK_BIT(CTG_RK_ELEMENTS) | CTG_RK_BIT(CTG_RK_EXTENSIONS),
+    contingency_doc_field, contingency_doc_finish,
+};

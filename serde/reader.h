@@ -50,6 +50,15 @@ typedef struct ctg_deferred {
     char path[CTG_ERROR_PATH_MAX];
 } ctg_deferred;
 
+/* Slots of ctg_reader.deferred: version-gated things met before the version. */
+enum {
+    CTG_DEFER_DANGLING,          /* a DANGLING_LINE element */
+    CTG_DEFER_BOUNDARY,          /* a BOUNDARY_LINE element */
+    CTG_DEFER_CONTINGENCY_ID,    /* an identifier's contingencyId */
+    CTG_DEFER_IDENTIFIABLE_TYPE, /* an identifier list's legacy identifiableType */
+    CTG_DEFER_COUNT
+};
+
 /* ctg_reader.gate bits. */
 enum {
     CTG_GATE_KNOWN = 1u << 0,       /* the version is known */
@@ -82,7 +91,11 @@ struct ctg_reader {
      * first DANGLING_LINE / BOUNDARY_LINE met before the version was known. */
     unsigned gate;
     const char *gate_version;      /* the version the gate was set from, for messages */
-    ctg_deferred deferred[2];
+    ctg_deferred deferred[CTG_DEFER_COUNT];
+    /* The enclosing list's gate, for a nested list that has no version of its own. */
+    unsigned parent_gate;
+    const char *parent_gate_version;
+    size_t list_depth;             /* list objects open (nesting of `list` lists) */
 };
 
 /* Prepares `rd` over `src`; `err` must be non-NULL. Returns CTG_OK or CTG_ENOMEM. */

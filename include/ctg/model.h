@@ -28,6 +28,9 @@ typedef enum ctg_list_kind {
     CTG_LIST_TIE_LINE_CRITERION,   /**< "tieLineCriterion" */
     CTG_LIST_TWT_CRITERION,        /**< "twoWindingsTransformerCriterion" */
     CTG_LIST_THREE_WT_CRITERION,   /**< "threeWindingsTransformerCriterion" */
+    /** Not a list: a bare contingency document, as PowSyBl writes one Contingency
+     *  (contingency.json). It holds exactly one contingency and no name. */
+    CTG_LIST_CONTINGENCY,
     CTG_LIST_KIND_COUNT
 } ctg_list_kind;
 
@@ -75,7 +78,8 @@ CTG_API bool ctg_element_type_from_name(const char *name, size_t len, ctg_elemen
  */
 CTG_API bool ctg_element_type_is_sided(ctg_element_type type);
 
-/** The JSON "type" of `kind` ("default", ...), or NULL if out of range. Static storage. */
+/** The JSON "type" of `kind` ("default", ...); "contingency" for CTG_LIST_CONTINGENCY; NULL if
+ * out of range. Static storage. */
 CTG_API const char *ctg_list_kind_name(ctg_list_kind kind);
 
 /** One piece of equipment a contingency trips. */
@@ -129,7 +133,7 @@ CTG_API const char *ctg_list_name(const ctg_list *list);
  */
 CTG_API const char *ctg_list_version(const ctg_list *list);
 
-/** Number of contingencies of a `default` list; 0 for other kinds. */
+/** Number of contingencies of a `default` list (1 for CTG_LIST_CONTINGENCY); 0 for others. */
 CTG_API size_t ctg_list_contingency_count(const ctg_list *list);
 
 /** The i-th contingency of a `default` list, or NULL when out of range. Borrowed. */
@@ -150,6 +154,196 @@ CTG_API const ctg_contingency *ctg_list_contingencies(const ctg_list *list, size
  */
 CTG_API int ctg_list_add_contingency(ctg_list *list, const char *id, const char *name,
                                      const ctg_element *elements, size_t count);
+
+/* ---- list of lists ------------------------------------------------------------------------ */
+
+/** Number of lists nested in a `list` list; 0 for other kinds. */
+CTG_API size_t ctg_list_child_count(const ctg_list *list);
+
+/** The i-th nested list of a `list` list, or NULL when out of range. Borrowed from `list`. */
+CTG_API const ctg_list *ctg_list_child_at(const ctg_list *list, size_t i);
+
+/**
+ * Appends a new, empty list of `kind` to a `list` list and returns it for filling. The child
+ * lives in the parent's memory: it is freed with the parent and must not be passed to
+ * ctg_list_free.
+ * @return CTG_OK, CTG_EINVAL (parent not a `list`, NULL name) or CTG_ENOMEM.
+ */
+CTG_API int ctg_list_add_child(ctg_list *parent, ctg_list_kind kind, const char *name,
+                               ctg_list **out);
+
+/* ---- identifier lists ------------------------------------------------------------------- */
+
+/** IdentifiableType names of iidm-api, in PowSyBl's order (spec section 4). */
+typedef enum ctg_identifiable_type {
+    CTG_IDENTIFIABLE_NETWORK = 0,
+    CTG_IDENTIFIABLE_SUBSTATION,
+    CTG_IDENTIFIABLE_VOLTAGE_LEVEL,
+    CTG_IDENTIFIABLE_AREA,
+    CTG_IDENTIFIABLE_HVDC_LINE,
+    CTG_IDENTIFIABLE_BUS,
+    CTG_IDENTIFIABLE_SWITCH,
+    CTG_IDENTIFIABLE_BUSBAR_SECTION,
+    CTG_IDENTIFIABLE_LINE,
+    CTG_IDENTIFIABLE_TIE_LINE,
+    CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER,
+    CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER,
+    CTG_IDENTIFIABLE_GENERATOR,
+    CTG_IDENTIFIABLE_BATTERY,
+    CTG_IDENTIFIABLE_LOAD,
+    CTG_IDENTIFIABLE_SHUNT_COMPENSATOR,
+    CTG_IDENTIFIABLE_BOUNDARY_LINE,
+    CTG_IDENTIFIABLE_STATIC_VAR_COMPENSATOR,
+    CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION,
+    CTG_IDENTIFIABLE_OVERLOAD_MANAGEMENT_SYSTEM,
+    CTG_IDENTIFIABLE_GROUND,
+    CTG_IDENTIFIABLE_DC_NODE,
+    CTG_IDENTIFIABLE_DC_SWITCH,
+    CTG_IDENTIFIABLE_DC_GROUND,
+    CTG_IDENTIFIABLE_DC_LINE,
+    CTG_IDENTIFIABLE_LINE_COMMUTATED_CONVERTER,
+    CTG_IDENTIFIABLE_VOLTAGE_SOURCE_CONVERTER,
+    CTG_IDENTIFIABLE_DC_BUS,
+    CTG_IDENTIFIABLE_TYPE_COUNT
+} ctg_identifiable_type;
+
+/** The JSON name of `type`, or NULL if out of range. Static storage. */
+CTG_API const char *ctg_identifiable_type_name(ctg_identifiable_type type);
+
+/** Looks up an IdentifiableType by its exact name; true and `*out` set when found. */
+CTG_API bool ctg_identifiable_type_from_name(const char *name, size_t len,
+                                             ctg_identifiable_type *out);
+
+/** The five kinds of network-element identifier (the identifier's JSON "type"). */
+typedef enum ctg_identifier_kind {
+    CTG_IDENTIFIER_ID_BASED = 0,
+    CTG_IDENTIFIER_VOLTAGE_LEVELS_AND_ORDER,
+    CTG_IDENTIFIER_LIST,
+    CTG_IDENTIFIER_ID_WITH_WILDCARDS,
+    CTG_IDENTIFIER_SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS,
+    CTG_IDENTIFIER_KIND_COUNT
+} ctg_identifier_kind;
+
+/** The JSON name of `kind` ("ID_BASED", ...), or NULL if out of range. Static storage. */
+CTG_API const char *ctg_identifier_kind_name(ctg_identifier_kind kind);
+
+/**
+ * A network-element identifier of an `identifier` list. Only the fields of its kind are
+ * meaningful; the others are NULL or 0.
+ */
+typedef struct ctg_identifier {
+    ctg_identifier_kind kind;
+    const char *contingency_id;     /**< NULL when absent (needs format 1.2) */
+    /** ID_BASED, ID_WITH_WILDCARDS: "identifier"; SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS:
+     *  "substationOrVoltageLevelId" (may be NULL there, written as null). */
+    const char *id;
+    const char *voltage_level_id1;  /**< VOLTAGE_LEVELS_AND_ORDER */
+    const char *voltage_level_id2;  /**< VOLTAGE_LEVELS_AND_ORDER */
+    unsigned order;                 /**< VOLTAGE_LEVELS_AND_ORDER: one code point of the BMP */
+    unsigned wildcard;              /**< ID_WITH_WILDCARDS: one code point, '?' by default */
+    const struct ctg_identifier *items; /**< LIST: the nested identifiers */
+    size_t item_count;
+    const ctg_identifiable_type *types; /**< SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS, in read order */
+    size_t type_count;
+} ctg_identifier;
+
+/**
+ * The identifiers of an `identifier` list (NULL when none), their number in `*count` (may be
+ * NULL). Borrowed until the list is freed or changed.
+ */
+CTG_API const ctg_identifier *ctg_list_identifiers(const ctg_list *list, size_t *count);
+
+/**
+ * Appends a deep copy of `id` (strings, nested items, types) to an `identifier` list.
+ * @return CTG_OK, CTG_EINVAL (wrong kind or an identifier that breaks a rule of spec 4) or
+ *         CTG_ENOMEM (list unchanged).
+ */
+CTG_API int ctg_list_add_identifier(ctg_list *list, const ctg_identifier *id);
+
+/* ---- criterion lists -------------------------------------------------------------------- */
+
+/** Criterion types (a criterion's JSON "type"). */
+typedef enum ctg_criterion_type {
+    CTG_CRITERION_SINGLE_COUNTRY = 0,
+    CTG_CRITERION_TWO_COUNTRY,
+    CTG_CRITERION_AT_LEAST_ONE_COUNTRY,
+    CTG_CRITERION_SINGLE_NOMINAL_VOLTAGE,
+    CTG_CRITERION_TWO_NOMINAL_VOLTAGE,
+    CTG_CRITERION_THREE_NOMINAL_VOLTAGE,
+    CTG_CRITERION_AT_LEAST_ONE_NOMINAL_VOLTAGE,
+    CTG_CRITERION_PROPERTY,
+    CTG_CRITERION_REGEX,
+    CTG_CRITERION_TYPE_COUNT
+} ctg_criterion_type;
+
+/** The JSON name of `type` ("SINGLE_COUNTRY", ...), or NULL. Static storage. */
+CTG_API const char *ctg_criterion_type_name(ctg_criterion_type type);
+
+/** Whether `code` (`len` bytes) is an ISO 3166-1 alpha-2 code PowSyBl knows, or "XK". */
+CTG_API bool ctg_country_is_valid(const char *code, size_t len);
+
+/** A nominal-voltage interval in kV (spec 5.3); a side without a bound is open-ended. */
+typedef struct ctg_voltage_interval {
+    bool set;          /**< false: no interval here */
+    bool has_low;
+    double low;
+    bool low_closed;
+    bool has_high;
+    double high;
+    bool high_closed;
+} ctg_voltage_interval;
+
+/** PROPERTY criterion: where the property is looked up. */
+typedef enum ctg_equipment_to_check {
+    CTG_CHECK_SELF = 0,
+    CTG_CHECK_VOLTAGE_LEVEL,
+    CTG_CHECK_SUBSTATION
+} ctg_equipment_to_check;
+
+/** PROPERTY criterion: which sides must match; NONE when absent. */
+typedef enum ctg_side_to_check {
+    CTG_SIDE_NONE = 0,
+    CTG_SIDE_ONE,
+    CTG_SIDE_BOTH,
+    CTG_SIDE_ALL_THREE
+} ctg_side_to_check;
+
+/** One criterion. Only the fields of its type are meaningful. */
+typedef struct ctg_criterion {
+    ctg_criterion_type type;
+    /** *_COUNTRY: countries[0] ("countries" or "countries1"), countries[1] ("countries2");
+     *  two-letter codes. */
+    const char *const *countries[2];
+    size_t country_count[2];
+    /** *_NOMINAL_VOLTAGE: "voltageInterval" or "voltageInterval1".."3" in [0]..[2]. */
+    ctg_voltage_interval intervals[3];
+    const char *property_key;            /**< PROPERTY */
+    const char *const *property_values;  /**< PROPERTY ("propertyValue") */
+    size_t property_value_count;
+    ctg_equipment_to_check equipment_to_check; /**< PROPERTY */
+    ctg_side_to_check side_to_check;     /**< PROPERTY */
+    const char *regex;                   /**< REGEX; NULL is written as null */
+} ctg_criterion;
+
+/** The criteria of a criterion list (any of the six kinds). */
+typedef struct ctg_criteria {
+    ctg_identifiable_type identifiable_type; /**< injectionCriterion only */
+    const ctg_criterion *country;            /**< "countryCriterion", NULL when absent */
+    const ctg_criterion *nominal_voltage;    /**< "nominalVoltageCriterion", NULL when absent */
+    const ctg_criterion *properties;         /**< "propertyCriteria" */
+    size_t property_count;
+    const ctg_criterion *regex;              /**< "regexCriterion", NULL when absent */
+} ctg_criteria;
+
+/** The criteria of a criterion list, or NULL for other kinds. Borrowed from `list`. */
+CTG_API const ctg_criteria *ctg_list_criteria(const ctg_list *list);
+
+/**
+ * Replaces the criteria of a criterion list with a deep copy of `criteria`.
+ * @return CTG_OK, CTG_EINVAL (wrong kind, a criterion of the wrong type for its slot, a bad
+ *         country or interval) or CTG_ENOMEM (list unchanged).
+ */
+CTG_API int ctg_list_set_criteria(ctg_list *list, const ctg_criteria *criteria);
 
 CTG_END_DECL
 
