@@ -1,0 +1,53 @@
+#ifndef CTG_CLI_H
+#define CTG_CLI_H
+
+/* contingency-cli internals: the subcommand table and the helpers every subcommand shares. */
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ctg/ctg.h"
+
+#define CLI_NAME "contingency-cli"
+
+/* Exit statuses, the same for every subcommand. */
+enum { CLI_OK = 0, CLI_INVALID = 1, CLI_FAILURE = 2 };
+
+/* A subcommand: `run` gets argv from the subcommand's name on (argv[0] is the name). */
+typedef struct cli_command {
+    const char *name;
+    const char *args;    /* "[--compact] IN OUT" */
+    const char *summary; /* one line for the command list */
+    const char *details; /* printed by `NAME --help` after the usage line; may be NULL */
+    int (*run)(const struct cli_command *cmd, int argc, char **argv);
+} cli_command;
+
+int cli_validate(const cli_command *cmd, int argc, char **argv);
+int cli_convert(const cli_command *cmd, int argc, char **argv);
+
+/* Arguments of a subcommand after option parsing. */
+typedef struct cli_args {
+    char **pos; /* the positional arguments, in order ("-" is one) */
+    int npos;
+    unsigned flags; /* bit i set when flag_names[i] was given */
+    bool help;      /* -h or --help */
+} cli_args;
+
+/* Splits argv[1..] into `flag_names` (NULL-terminated, e.g. "--compact"), -h/--help and
+ * positionals; "--" ends the options. Reorders argv in place. On an unknown option prints a
+ * usage error and returns CLI_FAILURE, else CLI_OK. */
+int cli_parse_args(const cli_command *cmd, int argc, char **argv, const char *const *flag_names,
+                   cli_args *out);
+
+/* Prints "usage: contingency-cli NAME ARGS" and the details to `out`. */
+void cli_print_usage(const cli_command *cmd, FILE *out);
+
+/* Prints "contingency-cli NAME: MESSAGE" and a pointer to --help on stderr; returns
+ * CLI_FAILURE. */
+int cli_usage_error(const cli_command *cmd, const char *message, const char *arg);
+
+/* Prints `err` as ctg_error_format() does, one line on stderr, and returns the exit status
+ * of the ctg status `rc`: CLI_INVALID for bad input, CLI_FAILURE for I/O, memory, or misuse. */
+int cli_report(int rc, const ctg_error *err);
+
+#endif

@@ -1,0 +1,76 @@
+/* contingency-cli convert [--compact] IN OUT: reads a list and writes it back. */
+
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum { FLAG_COMPACT = 1u << 0 };
+
+static const char *const convert_flags[] = { "--compact", NULL };
+
+static int read_input(ctg_list **list, const char *path, ctg_error *err)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+
+    if (strcmp(path, "-") != 0)
+        return ctg_list_read_file(list, path, &opts, err);
+    opts.source_name = "<stdin>";
+    return ctg_list_read_fp(list, stdin, &opts, err);
+}
+
+/* Fills `err` as the library does for an I/O failure it detects itself. */
+static int io_error(ctg_error *err, const char *source, int errnum)
+{
+    memset(err, 0, sizeof *err);
+    err->code = CTG_EIO;
+    snprintf(err->source, sizeof err->source, "%s", source);
+    snprintf(err->message, sizeof err->message, "%s", strerror(errnum));
+    return CTG_EIO;
+}
+
+/* Writes to a path atomically, or to stdout; stdout is flushed so that a full disk or a
+ * closed pipe is reported here and not lost at exit. */
+static int write_output(const char *path, const ctg_list *list, unsigned flags, ctg_error *err)
+{
+    ctg_write_options opts = CTG_WRITE_OPTIONS_INIT;
+    int rc;
+
+    if (flags & FLAG_COMPACT)
+        opts.flags |= CTG_WRITE_COMPACT;
+    if (strcmp(path, "-") != 0)
+        return ctg_list_write_file(path, list, &opts, err);
+    rc = ctg_list_write_fp(stdout, list, &opts, err);
+    if (rc == CTG_OK && fflush(stdout) != 0)
+        rc = io_error(err, "<stdout>", errno);
+    return rc;
+}
+
+static int convert(const char *in, const char *out, unsigned flags)
+{
+    ctg_list *list = NULL;
+    ctg_error err;
+    int rc = read_input(&list, in, &err);
+
+    if (rc == CTG_OK)
+        rc = write_output(out, list, flags, &err);
+    ctg_list_free(list);
+    return rc == CTG_OK ? CLI_OK : cli_report(rc, &err);
+}
+
+int cli_convert(const cli_command *cmd, int argc, char **argv)
+{
+    cli_args args;
+    int status = cli_parse_args(cmd, argc, argv, convert_flags, &args);
+
+    if (status != CLI_OK)
+        return status;
+    if (args.help) {
+        cli_print_usage(cmd, stdout);
+        return CLI_OK;
+    }
+    if (args.npos != 2)
+        return cli_usage_error(cmd, args.npos < 2 ? "missing IN or OUT" : "too many arguments",
+                               NULL);
+    return convert(args.pos[0], args.pos[1], args.flags);
+}
