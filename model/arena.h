@@ -39,6 +39,13 @@ void *ctg_arena_memdup(ctg_arena *arena, const void *p, size_t size);
 /* Hands a block allocated with the arena's allocator over to the arena, which releases it
  * (with `size`) in ctg_arena_release. On failure (CTG_ENOMEM) the block is released at once. */
 int ctg_arena_adopt(ctg_arena *arena, void *block, size_t size);
+/* Frees everything allocated so far but keeps the newest chunk for reuse: pointers into the
+ * arena become invalid. For readers that reuse one arena per streamed item. */
+void ctg_arena_reset(ctg_arena *arena);
+/* Registers fn(arg) to run when the arena is released, before any of its memory goes (last
+ * registered runs first): for what the arena's memory refers to but does not own, such as
+ * json-c values. CTG_ENOMEM when the registration cannot be stored; fn is then never called. */
+int ctg_arena_on_release(ctg_arena *arena, void (*fn)(void *arg), void *arg);
 /* Bytes the arena holds from its allocator (blocks + adopted), for statistics. */
 size_t ctg_arena_footprint(const ctg_arena *arena);
 

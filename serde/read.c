@@ -1,20 +1,15 @@
-/* The public read entry points: one document from memory, a FILE *, a descriptor or a path. */
+/* The public read entry points: a whole list, or a stream of contingencies, from memory, a
+ * path, a FILE * or a descriptor. */
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "ctg/io.h"
+#include "ctg/stream.h"
 #include "model/list_impl.h"
 #include "serde/read_internal.h"
 #include "serde/read_root.h"
-
-
-static int refill_fp(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err);
-static int refill_fd(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err);
+#include "serde/source.h"
 
 static void set_source(ctg_error *err, const char *name)
 {
@@ -30,17 +25,16 @@ static void set_source(ctg_error *err, const char *name)
     memcpy(err->source + 3, name + len - (cap - 3), cap - 3 + 1);
 }
 
-static void clear_error(ctg_error *err, int code)
-{
-    memset(err, 0, sizeof(*err));
-    err->code = (ctg_status)code;
-}
-
+/* An error with no position: bad arguments, I/O, memory. `msg` may be err->message itself. */
 static int fail_plain(ctg_error *err, const char *source, int code, const char *msg)
 {
-    clear_error(err, code);
+    char text[CTG_ERROR_MESSAGE_MAX];
+
+    snprintf(text, sizeof(text), "%s", msg);
+    memset(err, 0, sizeof(*err));
+    err->code = (ctg_status)code;
     set_source(err, source);
-    snprintf(err->message, sizeof(err->message), "%s", msg);
+    memcpy(err->message, text, sizeof(text));
     return code;
 }
 
@@ -48,18 +42,6 @@ static bool options_valid(const ctg_read_options *o)
 {
     const unsigned known = CTG_READ_NO_CACHE | CTG_READ_ALLOW_NEWER;
     return o->version == CTG_READ_OPTIONS_VERSION && (o->flags & ~known) == 0;
-}
-
-/* The size of a regular file behind a descriptor source, else 0. */
-static size_t src_size_hint(const ctg_lex_source *src)
-{
-    struct stat st;
-    int fd = src->refill == refill_fd ? *(const int *)src->ctx
-                                      : src->refill == refill_fp ? fileno((FILE *)src->ctx) : -1;
-
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
-        return 0;
-    return (size_t)st.st_size;
 }
 
 /* Completes the error of a failed read: the lexer knows no path, the reader no source. */
@@ -79,31 +61,55 @@ static void fill_stats(const ctg_reader *rd, ctg_read_stats *stats)
     stats->bytes = ctg_lexer_offset(&rd->lex);
 }
 
-static int read_with(ctg_list **out, const ctg_lex_source *src, const char *source,
-                     const ctg_read_options *opts, ctg_error *err, unsigned arena_flags)
+/* One read of a whole document into a new list; with `visitor`, contingencies are streamed
+ * to it and the list is freed at the end. */
+typedef struct read_job {
+    const ctg_read_options *opts;
+    const ctg_visitor *visitor;
+    unsigned arena_flags;
+    ctg_error *err;
+} read_job;
+
+static int run_reader(ctg_reader *rd, const read_job *job, ctg_input *in, ctg_list *list)
 {
-    size_t size_hint = src->refill ? src_size_hint(src) : src->len;
-    ctg_arena *arena = ctg_arena_new_ex(opts->allocator, arena_flags);
+    int rc = ctg_reader_init(rd, ctg_input_lex_source(in), job->opts, list->arena, job->err);
+
+    if (rc != CTG_OK)
+        return fail_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
+    if (job->visitor) {
+        rd->visitor = job->visitor;
+        rd->item_arena = ctg_arena_new_ex(job->opts->allocator, job->arena_flags);
+        if (!rd->item_arena)
+            return fail_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
+        ctg_input_set_progress(in, job->visitor);
+    } else {
+        ctg_reader_reserve(rd, ctg_input_size_hint(in));
+    }
+    rc = ctg_read_root(rd, list);
+    if (rc != CTG_OK)
+        finish_error(rd, job->err, ctg_input_name(in));
+    return rc;
+}
+
+static int read_input(ctg_list **out, ctg_input *in, const read_job *job)
+{
+    ctg_arena *arena = ctg_arena_new_ex(job->opts->allocator, job->arena_flags);
+    ctg_list *list = arena ? ctg_list_alloc_in(arena, CTG_LIST_DEFAULT, "") : NULL;
     ctg_reader rd;
-    ctg_list *list;
     int rc;
 
-    if (!arena)
-        return fail_plain(err, source, CTG_ENOMEM, "out of memory");
     memset(&rd, 0, sizeof(rd));
-    list = ctg_list_alloc_in(arena, CTG_LIST_DEFAULT, "");
-    if (!list || (rc = ctg_reader_init(&rd, src, opts, arena, err)) != CTG_OK) {
-        rc = fail_plain(err, source, CTG_ENOMEM, "out of memory");
+    if (!list) {
+        rc = fail_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
     } else {
         list->owns_arena = true;
-        ctg_reader_reserve(&rd, size_hint);
-        rc = ctg_read_root(&rd, list);
-        if (rc != CTG_OK)
-            finish_error(&rd, err, source);
+        rc = run_reader(&rd, job, in, list);
     }
-    fill_stats(&rd, opts->stats);
+    fill_stats(&rd, job->opts->stats);
+    ctg_arena_release(rd.item_arena);
+    rd.arena = arena; /* streaming may have left the item arena in place */
     ctg_reader_dispose(&rd);
-    if (rc != CTG_OK) {
+    if (rc != CTG_OK || !out) {
         ctg_arena_release(arena);
         return rc;
     }
@@ -111,41 +117,48 @@ static int read_with(ctg_list **out, const ctg_lex_source *src, const char *sour
     return CTG_OK;
 }
 
+static int read_source(ctg_list **out, const ctg_source *src, const read_job *job)
+{
+    ctg_input *in;
+    int rc = ctg_input_open(&in, src, job->opts->allocator, job->err);
+
+    if (rc != CTG_OK) {
+        const char *name = src->kind == CTG_SOURCE_PATH && src->path ? src->path : "<input>";
+        if (job->opts->source_name)
+            name = job->opts->source_name;
+        return fail_plain(job->err, name, rc, job->err->message);
+    }
+    rc = read_input(out, in, job);
+    if (rc != CTG_OK && job->opts->source_name)
+        set_source(job->err, job->opts->source_name);
+    ctg_input_close(in);
+    return rc;
+}
+
 /* Checks the arguments every entry point shares, then reads. */
-static int read_checked(ctg_list **out, const ctg_lex_source *src, const char *source,
+static int read_checked(ctg_list **out, const ctg_source *src, const ctg_visitor *visitor,
                         const ctg_read_options *opts, ctg_error *err, unsigned arena_flags)
 {
     static const ctg_read_options defaults = CTG_READ_OPTIONS_INIT;
     ctg_error scratch;
+    read_job job = { opts ? opts : &defaults, visitor, arena_flags, err ? err : &scratch };
 
-    if (!err)
-        err = &scratch;
-    if (!opts)
-        opts = &defaults;
-    if (opts->source_name)
-        source = opts->source_name;
-    if (!out)
-        return fail_plain(err, source, CTG_EINVAL, "no place for the list (out is NULL)");
-    *out = NULL;
-    if (!options_valid(opts))
-        return fail_plain(err, source, CTG_EINVAL, "unknown read options version or flags");
-    return read_with(out, src, source, opts, err, arena_flags);
+    if (out)
+        *out = NULL;
+    if (!visitor && !out)
+        return fail_plain(job.err, "<input>", CTG_EINVAL, "no place for the list (out is NULL)");
+    if (!src)
+        return fail_plain(job.err, "<input>", CTG_EINVAL, "NULL source");
+    if (!options_valid(job.opts))
+        return fail_plain(job.err, "<input>", CTG_EINVAL, "unknown read options version or flags");
+    return read_source(out, src, &job);
 }
 
 int ctg_list_read_buffer_ex(ctg_list **out, const void *data, size_t len,
                             const ctg_read_options *opts, ctg_error *err, unsigned arena_flags)
 {
-    ctg_lex_source src = { data, len, NULL, NULL };
-
-    if (!data && len) {
-        ctg_error scratch;
-        if (out)
-            *out = NULL;
-        return fail_plain(err ? err : &scratch, "<memory>", CTG_EINVAL, "NULL data");
-    }
-    if (!data)
-        src.data = "";
-    return read_checked(out, &src, "<memory>", opts, err, arena_flags);
+    ctg_source src = ctg_source_buffer(data, len);
+    return read_checked(out, &src, NULL, opts, err, arena_flags);
 }
 
 int ctg_list_read_buffer(ctg_list **out, const void *data, size_t len,
@@ -154,78 +167,52 @@ int ctg_list_read_buffer(ctg_list **out, const void *data, size_t len,
     return ctg_list_read_buffer_ex(out, data, len, opts, err, 0);
 }
 
-static int refill_fp(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err)
-{
-    FILE *fp = ctx;
-
-    *got = fread(dst, 1, cap, fp);
-    if (*got == 0 && ferror(fp)) {
-        snprintf(err->message, sizeof(err->message), "read failed: %s", strerror(errno));
-        return CTG_EIO;
-    }
-    return CTG_OK;
-}
-
-static int refill_fd(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err)
-{
-    int fd = *(const int *)ctx;
-    ssize_t n;
-
-    do {
-        n = read(fd, dst, cap);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-        snprintf(err->message, sizeof(err->message), "read failed: %s", strerror(errno));
-        return CTG_EIO;
-    }
-    *got = (size_t)n;
-    return CTG_OK;
-}
-
 int ctg_list_read_fp(ctg_list **out, FILE *fp, const ctg_read_options *opts, ctg_error *err)
 {
-    ctg_lex_source src = { NULL, 0, refill_fp, fp };
-    const char *name = fp == stdin ? "<stdin>" : "<stream>";
-
-    if (!fp) {
-        ctg_error scratch;
-        if (out)
-            *out = NULL;
-        return fail_plain(err ? err : &scratch, name, CTG_EINVAL, "NULL stream");
-    }
-    return read_checked(out, &src, name, opts, err, 0);
+    ctg_source src = ctg_source_fp(fp);
+    return read_checked(out, &src, NULL, opts, err, 0);
 }
 
 int ctg_list_read_fd(ctg_list **out, int fd, const ctg_read_options *opts, ctg_error *err)
 {
-    ctg_lex_source src = { NULL, 0, refill_fd, &fd };
-    char name[32];
-
-    snprintf(name, sizeof(name), fd == 0 ? "<stdin>" : "<fd %d>", fd);
-    return read_checked(out, &src, name, opts, err, 0);
+    ctg_source src = ctg_source_fd(fd);
+    return read_checked(out, &src, NULL, opts, err, 0);
 }
 
 int ctg_list_read_file(ctg_list **out, const char *path, const ctg_read_options *opts,
                        ctg_error *err)
 {
-    ctg_error scratch;
-    int fd, rc;
+    ctg_source src = ctg_source_path(path);
+    return read_checked(out, &src, NULL, opts, err, 0);
+}
 
-    if (!err)
-        err = &scratch;
-    if (out)
-        *out = NULL;
-    if (!path)
-        return fail_plain(err, "<null>", CTG_EINVAL, "NULL path");
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        char msg[CTG_ERROR_MESSAGE_MAX];
-        snprintf(msg, sizeof(msg), "cannot open: %s", strerror(errno));
-        return fail_plain(err, opts && opts->source_name ? opts->source_name : path, CTG_EIO,
-                          msg);
-    }
-    ctg_lex_source src = { NULL, 0, refill_fd, &fd };
-    rc = read_checked(out, &src, path, opts, err, 0);
-    close(fd);
-    return rc;
+int ctg_read_stream(const ctg_source *src, const ctg_visitor *visitor,
+                    const ctg_read_options *opts, ctg_error *err)
+{
+    static const ctg_visitor none = { NULL, NULL, NULL, NULL };
+    return read_checked(NULL, src, visitor ? visitor : &none, opts, err, 0);
+}
+
+ctg_source ctg_source_buffer(const void *data, size_t len)
+{
+    ctg_source s = { CTG_SOURCE_BUFFER, data, len, NULL, NULL, -1 };
+    return s;
+}
+
+ctg_source ctg_source_path(const char *path)
+{
+    ctg_source s = { CTG_SOURCE_PATH, NULL, 0, path, NULL, -1 };
+    return s;
+}
+
+ctg_source ctg_source_fp(FILE *fp)
+{
+    ctg_source s = { CTG_SOURCE_FP, NULL, 0, NULL, fp, -1 };
+    return s;
+}
+
+ctg_source ctg_source_fd(int fd)
+{
+    ctg_source s = { CTG_SOURCE_FD, NULL, 0, NULL, NULL, fd };
+    return s;
 }

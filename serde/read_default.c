@@ -235,9 +235,45 @@ static int finish_gate(ctg_reader *rd)
     return ctg_gate_check_deferred(rd);
 }
 
+/* Streaming: hands a finished contingency to the visitor. */
+static int deliver(ctg_reader *rd, const ctg_contingency *c)
+{
+    const ctg_visitor *v = rd->visitor;
+
+    if (v->contingency && v->contingency(rd->header, c, v->payload) != 0)
+        return ctg_reader_fail(rd, CTG_ESTOPPED, "stopped by the visitor");
+    return CTG_OK;
+}
+
+static int stream_item(ctg_reader *rd, void *item, void *ctx)
+{
+    int rc = deliver(rd, item);
+
+    (void)ctx;
+    ctg_arena_reset(rd->item_arena); /* constant memory: the next one reuses it */
+    return rc;
+}
+
+/* Streaming: each contingency is read into the item arena, delivered, then forgotten. */
+static int stream_contingencies(ctg_reader *rd)
+{
+    const ctg_handler *h = ctg_reader_handler(rd, CTG_SLOT_CONTINGENCY);
+    ctg_arena *keep = rd->arena;
+    size_t n;
+    int rc;
+
+    rd->arena = rd->item_arena;
+    rc = ctg_read_array_each(rd, h, stream_item, NULL, &n);
+    if (rc == CTG_OK)
+        rd->arena = keep; /* on failure the caller restores it */
+    return rc;
+}
+
 static int default_field(ctg_reader *rd, ctg_list *list, unsigned key)
 {
     (void)key; /* "contingencies" is its only own key */
+    if (rd->visitor)
+        return stream_contingencies(rd);
     return ctg_read_contingency_array(rd, &list->items, &list->count);
 }
 
@@ -284,6 +320,7 @@ static int contingency_doc_finish(ctg_reader *rd, ctg_list *list, const ctg_mark
                                   unsigned seen)
 {
     ctg_contingency *c = bare(rd, list);
+    int err;
 
     if (!c)
         return ctg_reader_nomem(rd);
@@ -293,7 +330,9 @@ static int contingency_doc_finish(ctg_reader *rd, ctg_list *list, const ctg_mark
     c->name = (seen & CTG_RK_BIT(CTG_RK_NAME)) ? list->name : NULL;
     list->name = "";
     rd->contingencies++;
-    return finish_gate(rd);
+    if ((err = finish_gate(rd)) != CTG_OK)
+        return err;
+    return rd->visitor ? deliver(rd, c) : CTG_OK;
 }
 
 const ctg_kind_reader ctg_kind_contingency = {

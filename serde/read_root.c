@@ -40,6 +40,7 @@ typedef struct root_ctx {
     bool name_null;        /* "name": null, an error for every kind but a contingency */
     ctg_mark name_mark;
     ctg_mark version_mark;
+    ctg_stream_header header; /* what a streaming visitor is told of this list */
 } root_ctx;
 
 static int find_kind(const char *s, size_t len, bool nested)
@@ -59,6 +60,7 @@ static void set_kind(root_ctx *rc, int k)
 {
     rc->kind = k;
     rc->list->kind = (ctg_list_kind)k;
+    rc->header.kind = (ctg_list_kind)k;
 }
 
 static int read_type(ctg_reader *rd, root_ctx *rc)
@@ -86,6 +88,7 @@ static int read_version(ctg_reader *rd, root_ctx *rc)
 
     if (err == CTG_OK) {
         rc->version_mark = ctg_reader_mark(rd);
+        rc->header.version = rc->list->version;
         ctg_gate_set_version(rd, rc->list->version);
     }
     return err;
@@ -93,11 +96,16 @@ static int read_version(ctg_reader *rd, root_ctx *rc)
 
 static int read_name(ctg_reader *rd, root_ctx *rc)
 {
+    int err;
+
     rc->name_mark = ctg_reader_mark(rd);
     rc->name_null = rd->tok.type == CTG_TOK_NULL;
     if (rc->kind == CTG_LIST_CONTINGENCY || (rc->kind < 0 && rc->name_null))
-        return ctg_read_opt_string(rd, &rc->list->name, "name");
-    return ctg_read_string(rd, &rc->list->name, "name");
+        err = ctg_read_opt_string(rd, &rc->list->name, "name");
+    else
+        err = ctg_read_string(rd, &rc->list->name, "name");
+    rc->header.name = rc->list->name;
+    return err;
 }
 
 /* The kind a key met before "type" implies, or -1 when it implies none (or several). */
@@ -196,10 +204,25 @@ static void gate_restore(ctg_reader *rd, const gate_state *s)
     memcpy(rd->deferred, s->deferred, sizeof(s->deferred));
 }
 
+/* Streaming: lists that are neither `default` nor `list` are delivered whole. */
+static int deliver_whole(ctg_reader *rd, const root_ctx *rc)
+{
+    const ctg_visitor *v = rd->visitor;
+    ctg_list_kind k = rc->list->kind;
+
+    if (!v || !v->list || k == CTG_LIST_DEFAULT || k == CTG_LIST_LIST || k == CTG_LIST_CONTINGENCY)
+        return CTG_OK;
+    if (v->list(&rc->header, rc->list, v->payload) != 0)
+        return ctg_reader_fail(rd, CTG_ESTOPPED, "stopped by the visitor");
+    return CTG_OK;
+}
+
 int ctg_read_list_object(ctg_reader *rd, ctg_list *list, bool nested)
 {
-    root_ctx rc = { list, -1, nested, false, { 0, 0, 0 }, { 0, 0, 0 } };
+    root_ctx rc = { list, -1, nested, false, { 0, 0, 0 }, { 0, 0, 0 },
+                    { CTG_LIST_DEFAULT, NULL, NULL, rd->list_depth, 0 } };
     ctg_mark start = ctg_reader_mark(rd);
+    ctg_stream_header *outer = rd->header;
     gate_state parent;
     unsigned seen;
     int err;
@@ -207,6 +230,9 @@ int ctg_read_list_object(ctg_reader *rd, ctg_list *list, bool nested)
     /* A nested list without a version of its own reads with its parent's (see finish). */
     if (rd->list_depth >= MAX_LIST_NESTING)
         return ctg_reader_fail(rd, CTG_ELIMIT, "lists nested more than %d deep", MAX_LIST_NESTING);
+    if (nested)
+        rc.header.index = ctg_reader_top_frame(rd)->index;
+    rd->header = &rc.header;
     gate_save(rd, &parent);
     rd->gate = 0;
     memset(rd->deferred, 0, sizeof(rd->deferred));
@@ -218,7 +244,11 @@ int ctg_read_list_object(ctg_reader *rd, ctg_list *list, bool nested)
         err = finish_list(rd, &rc, &start, seen);
     rd->list_depth--;
     if (err == CTG_OK)
+        err = deliver_whole(rd, &rc);
+    if (err == CTG_OK) {
         gate_restore(rd, &parent);
+        rd->header = outer;
+    }
     return err;
 }
 

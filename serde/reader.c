@@ -352,10 +352,11 @@ static int finish_array(ctg_reader *rd, size_t base, size_t count, void **items)
     return CTG_OK;
 }
 
-int ctg_read_array(ctg_reader *rd, const ctg_handler *h, void **items, size_t *count)
+/* The one loop over array items: each finished item goes to `each`, or onto the stack. */
+static int read_items(ctg_reader *rd, const ctg_handler *h, ctg_item_fn each, void *ctx,
+                      size_t *count)
 {
     _Alignas(16) unsigned char item[CTG_ITEM_MAX_SIZE];
-    size_t base = rd->stack_len; /* item sizes are multiples of ITEM_ALIGN */
     size_t n = 0;
     int rc;
 
@@ -366,7 +367,10 @@ int ctg_read_array(ctg_reader *rd, const ctg_handler *h, void **items, size_t *c
     ctg_reader_top_frame(rd)->is_array = true;
     while ((rc = ctg_reader_next(rd)) == CTG_OK && rd->tok.type != CTG_TOK_ARRAY_END) {
         ctg_reader_top_frame(rd)->index = n;
-        if ((rc = h->read(rd, item)) != CTG_OK || (rc = stack_push(rd, item, h->size)) != CTG_OK)
+        if ((rc = h->read(rd, item)) != CTG_OK)
+            return rc;
+        rc = each ? each(rd, item, ctx) : stack_push(rd, item, h->size);
+        if (rc != CTG_OK)
             return rc;
         n++;
     }
@@ -374,5 +378,19 @@ int ctg_read_array(ctg_reader *rd, const ctg_handler *h, void **items, size_t *c
         return rc;
     ctg_reader_pop_frame(rd);
     *count = n;
-    return finish_array(rd, base, n, items);
+    return CTG_OK;
+}
+
+int ctg_read_array(ctg_reader *rd, const ctg_handler *h, void **items, size_t *count)
+{
+    size_t base = rd->stack_len; /* item sizes are multiples of ITEM_ALIGN */
+    int rc = read_items(rd, h, NULL, NULL, count);
+
+    return rc != CTG_OK ? rc : finish_array(rd, base, *count, items);
+}
+
+int ctg_read_array_each(ctg_reader *rd, const ctg_handler *h, ctg_item_fn each, void *ctx,
+                        size_t *count)
+{
+    return read_items(rd, h, each, ctx, count);
 }

@@ -13,6 +13,7 @@
 
 #include "ctg/io.h"
 #include "ctg/model.h"
+#include "ctg/stream.h"
 #include "model/arena.h"
 #include "serde/lexer.h"
 
@@ -96,6 +97,11 @@ struct ctg_reader {
     unsigned parent_gate;
     const char *parent_gate_version;
     size_t list_depth;             /* list objects open (nesting of `list` lists) */
+    /* Streaming (ctg_read_stream): contingencies go to the visitor, read into item_arena,
+     * which is reset after each one. */
+    const ctg_visitor *visitor;
+    ctg_arena *item_arena;
+    ctg_stream_header *header;     /* of the list being read */
 };
 
 /* Prepares `rd` over `src`; `err` must be non-NULL. Returns CTG_OK or CTG_ENOMEM. */
@@ -164,6 +170,12 @@ int ctg_reader_missing(ctg_reader *rd, const ctg_mark *start, const char *key);
 /* The shared array reader: with rd->tok on '[', reads every item with `h` and returns them
  * as one contiguous, arena-owned array (NULL when empty). */
 int ctg_read_array(ctg_reader *rd, const ctg_handler *h, void **items, size_t *count);
+
+/* The same array reader, handing each finished item (in a scratch buffer, valid for the call)
+ * to `each` instead of keeping it: streaming. */
+typedef int (*ctg_item_fn)(ctg_reader *rd, void *item, void *ctx);
+int ctg_read_array_each(ctg_reader *rd, const ctg_handler *h, ctg_item_fn each, void *ctx,
+                        size_t *count);
 
 /* Copies the current string token into the arena. `key` names the field for errors; U+0000
  * inside the string is rejected. */

@@ -10,6 +10,7 @@
 #include "ctg/error.h"
 #include "ctg/io.h"
 #include "ctg/model.h"
+#include "ctg/stream.h"
 #include "ctg/version.h"
 
 #endif

@@ -1,0 +1,130 @@
+#ifndef CTG_STREAM_H
+#define CTG_STREAM_H
+
+/**
+ * @file stream.h
+ * Reading and writing contingency lists one contingency at a time, in constant memory.
+ *
+ * A stream read delivers each contingency of a `default` list (including lists nested in
+ * `list` lists) to a callback as soon as it is complete, then reuses its memory: peak memory
+ * does not grow with the number of contingencies. Lists of other kinds are small and are
+ * delivered whole. Paths ending in ".gz", and any input that starts with the gzip magic, are
+ * decompressed on the fly.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "ctg/common.h"
+#include "ctg/error.h"
+#include "ctg/io.h"
+#include "ctg/model.h"
+
+CTG_BEGIN_DECL
+
+/** The kinds of ctg_source. */
+typedef enum ctg_source_kind {
+    CTG_SOURCE_BUFFER,
+    CTG_SOURCE_PATH,
+    CTG_SOURCE_FP,
+    CTG_SOURCE_FD
+} ctg_source_kind;
+
+/** Where a stream read takes its bytes from; build one with the ctg_source_* helpers. */
+typedef struct ctg_source {
+    ctg_source_kind kind;
+    const void *data; /**< BUFFER: `len` bytes, borrowed for the read */
+    size_t len;
+    const char *path; /**< PATH: borrowed for the read */
+    FILE *fp;         /**< FP: read to its end, left open */
+    int fd;           /**< FD: read to its end, left open */
+} ctg_source;
+
+/** A source over `len` bytes at `data` (borrowed; need not be NUL-terminated). */
+CTG_API ctg_source ctg_source_buffer(const void *data, size_t len);
+/** A source that opens `path` (borrowed); ".gz" or gzip magic is decompressed. */
+CTG_API ctg_source ctg_source_path(const char *path);
+/** A source reading `fp` to its end; the caller keeps and closes it. */
+CTG_API ctg_source ctg_source_fp(FILE *fp);
+/** A source reading `fd` to its end; the caller keeps and closes it. */
+CTG_API ctg_source ctg_source_fd(int fd);
+
+/**
+ * The list a streamed item belongs to, as far as it has been read. PowSyBl writes "type",
+ * "version" and "name" first, so they are normally known; a field that comes after the
+ * contingencies in the input is NULL here. Borrowed until the callback returns.
+ */
+typedef struct ctg_stream_header {
+    ctg_list_kind kind;
+    const char *name;     /**< NULL when not read yet */
+    const char *version;  /**< NULL when absent or not read yet */
+    size_t depth;         /**< 0 for the document's root list, 1 for a list nested in it... */
+    size_t index;         /**< position among its siblings in a `list` list (0 at the root) */
+} ctg_stream_header;
+
+/**
+ * Callbacks of a stream read; any may be NULL. A callback returns 0 to go on, anything else
+ * to stop: the read then returns CTG_ESTOPPED, leaking nothing.
+ */
+typedef struct ctg_visitor {
+    /** A complete contingency of a `default` list (or of a bare contingency document).
+     *  `c` and everything it points to are borrowed until the callback returns. */
+    int (*contingency)(const ctg_stream_header *list, const ctg_contingency *c, void *payload);
+    /** A whole list that is not a `default` or `list` list (identifier, criterion kinds).
+     *  Borrowed until the callback returns. */
+    int (*list)(const ctg_stream_header *header, const ctg_list *list, void *payload);
+    /** Progress, called after each refill: bytes consumed so far and the total when known
+     *  (a regular file, uncompressed), else 0. */
+    int (*progress)(size_t consumed, size_t total, void *payload);
+    void *payload;
+} ctg_visitor;
+
+/**
+ * Reads a document from `src`, calling `visitor` for each contingency and non-default list.
+ * Errors carry line, column and path as for a full read; an error in the input can come after
+ * some contingencies were delivered (and a version rule broken by elements read before the
+ * "version" field is only known when the list ends).
+ * @param opts NULL for defaults; CTG_READ_NO_CACHE and the limits apply.
+ * @return CTG_OK, CTG_ESTOPPED when a callback stopped it, or a negative ctg_status.
+ */
+CTG_API int ctg_read_stream(const ctg_source *src, const ctg_visitor *visitor,
+                            const ctg_read_options *opts, ctg_error *err);
+
+/** A streaming writer of one `default` list. Opaque; see ctg_stream_writer_open_*. */
+typedef struct ctg_stream_writer ctg_stream_writer;
+
+/**
+ * Opens a writer that writes a `default` list named `name` (copied) to `path`, atomically:
+ * the bytes go to a temporary file beside it, renamed over `path` by ctg_stream_writer_close.
+ * A path ending in ".gz" is gzip-compressed.
+ * @param[out] out the writer; the caller owns it and must close or abort it.
+ * @return CTG_OK, CTG_EINVAL, CTG_EIO or CTG_ENOMEM.
+ */
+CTG_API int ctg_stream_writer_open_path(ctg_stream_writer **out, const char *path,
+                                        const char *name, const ctg_write_options *opts,
+                                        ctg_error *err);
+/** As ctg_stream_writer_open_path, to `fp` (not closed; written as it goes, not atomic). */
+CTG_API int ctg_stream_writer_open_fp(ctg_stream_writer **out, FILE *fp, const char *name,
+                                      const ctg_write_options *opts, ctg_error *err);
+/** As ctg_stream_writer_open_path, appending to `buf` (borrowed until close or abort). */
+CTG_API int ctg_stream_writer_open_buf(ctg_stream_writer **out, ctg_buf *buf, const char *name,
+                                       const ctg_write_options *opts, ctg_error *err);
+
+/** Writes one contingency (borrowed for the call). After a failure, only abort is useful. */
+CTG_API int ctg_stream_writer_add(ctg_stream_writer *w, const ctg_contingency *c,
+                                  ctg_error *err);
+
+/**
+ * Ends the list, flushes, and (for a path) renames the temporary file into place; then frees
+ * the writer. The output is byte-identical to writing the same list at once. On failure the
+ * temporary file is removed and `path` is untouched; the writer is freed either way.
+ */
+CTG_API int ctg_stream_writer_close(ctg_stream_writer *w, ctg_error *err);
+
+/** Discards a writer: no output file appears (a temporary one is removed). Accepts NULL. */
+CTG_API void ctg_stream_writer_abort(ctg_stream_writer *w);
+
+CTG_END_DECL
+
+#endif

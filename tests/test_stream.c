@@ -1,0 +1,359 @@
+/* Streaming reads: the same contingencies as a full read, in constant memory, stoppable, and
+ * through gzip. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <CUnit/CUnit.h>
+
+#include "ctg/ctg.h"
+#include "tests/test_common.h"
+
+/* What a visitor saw: a digest of every contingency and header, and counters. */
+typedef struct seen {
+    char *log;
+    size_t len, cap;
+    size_t contingencies, lists, stop_after, progress_calls, last_total;
+} seen;
+
+static void append(seen *s, const char *text)
+{
+    size_t n = strlen(text);
+
+    if (s->len + n + 1 > s->cap) {
+        s->cap = (s->len + n + 1) * 2;
+        s->log = realloc(s->log, s->cap);
+    }
+    memcpy(s->log + s->len, text, n + 1);
+    s->len += n;
+}
+
+static void log_contingency(seen *s, const ctg_contingency *c)
+{
+    char line[512];
+
+    snprintf(line, sizeof(line), "%s|%s|", c->id, c->name ? c->name : "-");
+    append(s, line);
+    for (size_t i = 0; i < c->element_count; i++) {
+        const ctg_element *e = &c->elements[i];
+        snprintf(line, sizeof(line), "%s:%s:%s,", e->id, ctg_element_type_name(e->type),
+                 e->voltage_level_id ? e->voltage_level_id : "-");
+        append(s, line);
+    }
+    append(s, "\n");
+}
+
+static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    seen *s = payload;
+    char line[256];
+
+    snprintf(line, sizeof(line), "[%zu.%zu %s %s] ", h->depth, h->index,
+             ctg_list_kind_name(h->kind), h->name ? h->name : "?");
+    append(s, line);
+    log_contingency(s, c);
+    s->contingencies++;
+    return s->stop_after && s->contingencies == s->stop_after;
+}
+
+static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
+{
+    seen *s = payload;
+    char line[256];
+
+    snprintf(line, sizeof(line), "[%zu.%zu list %s]\n", h->depth, h->index, ctg_list_name(list));
+    append(s, line);
+    s->lists++;
+    return 0;
+}
+
+static int on_progress(size_t consumed, size_t total, void *payload)
+{
+    seen *s = payload;
+
+    s->progress_calls++;
+    s->last_total = total;
+    CU_ASSERT(total == 0 || consumed <= total);
+    return 0;
+}
+
+/* The same digest from a full read of a `default` list. */
+static void log_full(seen *s, const ctg_list *list)
+{
+    for (size_t i = 0; i < ctg_list_contingency_count(list); i++) {
+        char line[256];
+        snprintf(line, sizeof(line), "[0.0 default %s] ", ctg_list_name(list));
+        append(s, line);
+        log_contingency(s, ctg_list_contingency_at(list, i));
+    }
+}
+
+static int stream(const ctg_source *src, seen *s, ctg_error *err)
+{
+    ctg_visitor v = { on_contingency, on_list, on_progress, s };
+    return ctg_read_stream(src, &v, NULL, err);
+}
+
+/* A generated list: n contingencies of 1-3 elements, every 7th named. */
+static char *make_doc(size_t n)
+{
+    size_t cap = 256 + n * 300, len;
+    char *doc = malloc(cap);
+
+    len = (size_t)sprintf(doc, "{\n  \"type\" : \"default\",\n  \"version\" : \"1.1\",\n  \"name\" : "
+                               "\"gen\",\n  \"contingencies\" : [ ");
+    for (size_t i = 0; i < n; i++) {
+        len += (size_t)sprintf(doc + len, "%s{\n    \"id\" : \"c%zu\",\n%s    \"elements\" : [ {\n"
+                                          "      \"id\" : \"L%zu\",\n      \"type\" : \"LINE\",\n"
+                                          "      \"voltageLevelId\" : \"VL%zu\"\n    }",
+                               i ? ", " : "", i, i % 7 ? "" : "    \"name\" : \"seventh\",\n", i,
+                               i % 3);
+        for (size_t k = 0; k < i % 3; k++)
+            len += (size_t)sprintf(doc + len, ", {\n      \"id\" : \"G%zu_%zu\",\n      \"type\" : "
+                                              "\"GENERATOR\"\n    }", i, k);
+        len += (size_t)sprintf(doc + len, " ]\n  }");
+    }
+    sprintf(doc + len, " ]\n}");
+    return doc;
+}
+
+static void check_same_as_full(const char *doc, size_t len)
+{
+    seen a = { 0 }, b = { 0 };
+    ctg_list *list = NULL;
+    ctg_source src = ctg_source_buffer(doc, len);
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&list, doc, len, NULL, NULL), CTG_OK);
+    log_full(&a, list);
+    CU_ASSERT_EQUAL(stream(&src, &b, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(b.contingencies, ctg_list_contingency_count(list));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.log);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b.log);
+    CU_ASSERT_STRING_EQUAL(a.log, b.log);
+    ctg_list_free(list);
+    free(a.log);
+    free(b.log);
+}
+
+static void test_stream__same_contingencies_as_full_read(void)
+{
+    char *doc = make_doc(5000);
+    size_t len;
+    char *own = ctg_test_slurp(CTG_TESTDATA("valid/sample.json"), &len);
+
+    check_same_as_full(doc, strlen(doc));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(own);
+    check_same_as_full(own, len);
+    free(own);
+    free(doc);
+}
+
+static void test_stream__every_shared_default_fixture(void)
+{
+    static const char *const files[] = {
+        "contingencies.json", "contingenciesBatteries.json", "contingenciesWith3wt.json",
+        "contingenciesWithDlAndTl.json", "contingenciesWithDlAndTlV1_0.json",
+        "contingenciesWithOptionalName.json", "contingenciesWithSeveralElements.json",
+    };
+    const char *dir = ctg_test_shared_dir();
+
+    if (!dir)
+        return; /* the shared suites report the skip */
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        char path[1024];
+        size_t len;
+        char *doc;
+
+        snprintf(path, sizeof(path), "%s/powsybl/%s", dir, files[i]);
+        doc = ctg_test_slurp(path, &len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+        check_same_as_full(doc, len);
+        free(doc);
+    }
+}
+
+/* Nested `default` lists stream with their own header; other kinds come whole. */
+static void test_stream__nested_lists(void)
+{
+    static const char doc[] =
+        "{\"type\":\"list\",\"version\":\"1.1\",\"name\":\"top\",\"contingencyLists\":["
+        "{\"type\":\"default\",\"name\":\"a\",\"contingencies\":[{\"id\":\"a1\"},{\"id\":\"a2\"}]},"
+        "{\"type\":\"list\",\"name\":\"inner\",\"contingencyLists\":["
+        "{\"type\":\"default\",\"name\":\"b\",\"contingencies\":[{\"id\":\"b1\"}]}]},"
+        "{\"contingencies\":[{\"id\":\"c1\"}],\"name\":\"late\",\"type\":\"default\"}]}";
+    ctg_source src = ctg_source_buffer(doc, sizeof(doc) - 1);
+    seen s = { 0 };
+
+    CU_ASSERT_EQUAL(stream(&src, &s, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(s.contingencies, 4);
+    CU_ASSERT_STRING_EQUAL(s.log, "[1.0 default a] a1|-|\n[1.0 default a] a2|-|\n"
+                                  "[2.0 default b] b1|-|\n[1.2 default ?] c1|-|\n");
+    free(s.log);
+}
+
+static void test_stream__stop_early_leaks_nothing(void)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_visitor v = { on_contingency, NULL, NULL, NULL };
+    char *doc = make_doc(3000);
+    ctg_source src = ctg_source_buffer(doc, strlen(doc));
+    seen s = { 0 };
+    ctg_error err;
+
+    s.stop_after = 1234;
+    v.payload = &s;
+    opts.allocator = &a;
+    CU_ASSERT_EQUAL(ctg_read_stream(&src, &v, &opts, &err), CTG_ESTOPPED);
+    CU_ASSERT_EQUAL(s.contingencies, 1234);
+    CU_ASSERT_EQUAL(err.code, CTG_ESTOPPED);
+    CU_ASSERT_STRING_EQUAL(err.path, "/contingencies/1233");
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    free(s.log);
+    free(doc);
+}
+
+/* Peak memory does not grow with the number of contingencies. */
+static size_t peak_for(size_t n)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_visitor v = { NULL, NULL, NULL, NULL };
+    char *doc = make_doc(n);
+    ctg_source src = ctg_source_buffer(doc, strlen(doc));
+
+    opts.allocator = &a;
+    CU_ASSERT_EQUAL(ctg_read_stream(&src, &v, &opts, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    free(doc);
+    return st.peak_bytes;
+}
+
+static void test_stream__memory_is_flat(void)
+{
+    size_t small = peak_for(1000), large = peak_for(100000);
+
+    CU_ASSERT(small > 0);
+    CU_ASSERT_EQUAL(large, small);
+    CU_ASSERT(large < 256 * 1024);
+}
+
+static char *write_gz(const char *doc, size_t len, size_t cut)
+{
+    static char path[64];
+    gzFile gz;
+    int fd;
+
+    snprintf(path, sizeof(path), "ctg-stream-XXXXXX");
+    fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    gz = gzdopen(fd, "wb");
+    gzwrite(gz, doc, (unsigned)len);
+    gzclose(gz);
+    if (cut) {
+        FILE *f = fopen(path, "r+");
+        fseek(f, 0, SEEK_END);
+        CU_ASSERT_EQUAL(ftruncate(fileno(f), ftell(f) - (long)cut), 0);
+        fclose(f);
+    }
+    return path;
+}
+
+static void test_stream__gzip_by_magic(void)
+{
+    char *doc = make_doc(2000);
+    char *path = write_gz(doc, strlen(doc), 0);
+    ctg_source src = ctg_source_path(path);
+    ctg_list *list = NULL;
+    seen s = { 0 };
+    FILE *fp;
+
+    CU_ASSERT_EQUAL(stream(&src, &s, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(s.contingencies, 2000);
+    CU_ASSERT(s.progress_calls > 0);
+    CU_ASSERT_EQUAL(ctg_list_read_file(&list, path, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(list), 2000);
+    ctg_list_free(list);
+    fp = fopen(path, "rb");
+    CU_ASSERT_EQUAL(ctg_list_read_fp(&list, fp, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(list), 2000);
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(list, 1999)->elements[0].id, "L1999");
+    ctg_list_free(list);
+    fclose(fp);
+    unlink(path);
+    free(s.log);
+    free(doc);
+}
+
+static void test_stream__gzip_in_memory(void)
+{
+    char *doc = make_doc(300);
+    uLongf zlen = compressBound(strlen(doc)) + 32;
+    unsigned char *z = malloc(zlen);
+    z_stream zs = { 0 };
+    ctg_list *list = NULL;
+
+    deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    zs.next_in = (unsigned char *)doc;
+    zs.avail_in = (uInt)strlen(doc);
+    zs.next_out = z;
+    zs.avail_out = (uInt)zlen;
+    CU_ASSERT_EQUAL(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, z, zs.total_out, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(list), 300);
+    ctg_list_free(list);
+    deflateEnd(&zs);
+    free(z);
+    free(doc);
+}
+
+static void test_stream__truncated_gzip_is_an_io_error(void)
+{
+    char *doc = make_doc(2000);
+    char *path = write_gz(doc, strlen(doc), 100);
+    ctg_list *list = NULL;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(ctg_list_read_file(&list, path, NULL, &err), CTG_EIO);
+    CU_ASSERT_PTR_NULL(list);
+    CU_ASSERT_STRING_EQUAL(err.message, "gzip data error: unexpected end of file");
+    CU_ASSERT_STRING_EQUAL(err.source, path);
+    unlink(path);
+    free(doc);
+}
+
+/* Errors in a stream carry the position and the path, as for a full read. */
+static void test_stream__error_position_and_path(void)
+{
+    static const char doc[] = "{\"type\":\"default\",\"name\":\"l\",\"contingencies\":[{\"id\":\"a\"},"
+                              "\n{\"id\":\"b\",\"elements\":[{\"id\":\"x\",\"type\":\"NOPE\"}]}]}";
+    ctg_source src = ctg_source_buffer(doc, sizeof(doc) - 1);
+    seen s = { 0 };
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(stream(&src, &s, &err), CTG_ESCHEMA);
+    CU_ASSERT_EQUAL(s.contingencies, 1);
+    CU_ASSERT_EQUAL(err.line, 2);
+    CU_ASSERT_EQUAL(err.column, 40);
+    CU_ASSERT_STRING_EQUAL(err.path, "/contingencies/1/elements/0/type");
+    CU_ASSERT_STRING_EQUAL(err.source, "<memory>");
+    free(s.log);
+}
+
+CU_TestInfo stream_tests[] = {
+    { "same_contingencies_as_full_read", test_stream__same_contingencies_as_full_read },
+    { "every_shared_default_fixture", test_stream__every_shared_default_fixture },
+    { "nested_lists", test_stream__nested_lists },
+    { "stop_early_leaks_nothing", test_stream__stop_early_leaks_nothing },
+    { "memory_is_flat", test_stream__memory_is_flat },
+    { "gzip_by_magic", test_stream__gzip_by_magic },
+    { "gzip_in_memory", test_stream__gzip_in_memory },
+    { "truncated_gzip_is_an_io_error", test_stream__truncated_gzip_is_an_io_error },
+    { "error_position_and_path", test_stream__error_position_and_path },
+    CU_TEST_INFO_NULL
+};
