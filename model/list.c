@@ -1,0 +1,357 @@
+#include <stdalign.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ctg/error.h"
+#include "ctg/model.h"
+#include "model/alloc.h"
+#include "model/arena.h"
+#include "model/list_impl.h"
+
+/* ---- names ---------------------------------------------------------------------------- */
+
+static const char *const element_type_names[CTG_ELEMENT_TYPE_COUNT] = {
+    [CTG_ELEMENT_GENERATOR] = "GENERATOR",
+    [CTG_ELEMENT_STATIC_VAR_COMPENSATOR] = "STATIC_VAR_COMPENSATOR",
+    [CTG_ELEMENT_SHUNT_COMPENSATOR] = "SHUNT_COMPENSATOR",
+    [CTG_ELEMENT_BRANCH] = "BRANCH",
+    [CTG_ELEMENT_HVDC_LINE] = "HVDC_LINE",
+    [CTG_ELEMENT_BUSBAR_SECTION] = "BUSBAR_SECTION",
+    [CTG_ELEMENT_DANGLING_LINE] = "DANGLING_LINE",
+    [CTG_ELEMENT_BOUNDARY_LINE] = "BOUNDARY_LINE",
+    [CTG_ELEMENT_LINE] = "LINE",
+    [CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER] = "TWO_WINDINGS_TRANSFORMER",
+    [CTG_ELEMENT_THREE_WINDINGS_TRANSFORMER] = "THREE_WINDINGS_TRANSFORMER",
+    [CTG_ELEMENT_LOAD] = "LOAD",
+    [CTG_ELEMENT_SWITCH] = "SWITCH",
+    [CTG_ELEMENT_BATTERY] = "BATTERY",
+    [CTG_ELEMENT_BUS] = "BUS",
+    [CTG_ELEMENT_TIE_LINE] = "TIE_LINE",
+    [CTG_ELEMENT_VOLTAGE_SOURCE_CONVERTER] = "VOLTAGE_SOURCE_CONVERTER",
+    [CTG_ELEMENT_DC_LINE] = "DC_LINE",
+    [CTG_ELEMENT_DC_GROUND] = "DC_GROUND",
+    [CTG_ELEMENT_DC_NODE] = "DC_NODE",
+};
+
+static const char *const list_kind_names[CTG_LIST_KIND_COUNT] = {
+    [CTG_LIST_DEFAULT] = "default",
+    [CTG_LIST_LIST] = "list",
+    [CTG_LIST_IDENTIFIER] = "identifier",
+    [CTG_LIST_INJECTION_CRITERION] = "injectionCriterion",
+    [CTG_LIST_LINE_CRITERION] = "lineCriterion",
+    [CTG_LIST_HVDC_CRITERION] = "hvdcCriterion",
+    [CTG_LIST_TIE_LINE_CRITERION] = "tieLineCriterion",
+    [CTG_LIST_TWT_CRITERION] = "twoWindingsTransformerCriterion",
+    [CTG_LIST_THREE_WT_CRITERION] = "threeWindingsTransformerCriterion",
+    [CTG_LIST_CONTINGENCY] = "contingency",
+};
+
+const char *ctg_element_type_name(ctg_element_type type)
+{
+    if ((unsigned)type >= CTG_ELEMENT_TYPE_COUNT)
+        return NULL;
+    return element_type_names[type];
+}
+
+const char *ctg_list_kind_name(ctg_list_kind kind)
+{
+    if ((unsigned)kind >= CTG_LIST_KIND_COUNT)
+        return NULL;
+    return list_kind_names[kind];
+}
+
+/* Whether the `len` bytes at `name` are exactly the name of `type`; sets *out when so. The
+ * caller has already matched the length, so this is one memcmp. */
+static bool is_type(const char *name, size_t len, ctg_element_type type, ctg_element_type *out)
+{
+    if (memcmp(name, element_type_names[type], len) != 0)
+        return false;
+    *out = type;
+    return true;
+}
+
+/* The reader calls this once per element: a switch on the length leaves at most three
+ * candidates, told apart by memcmp. */
+bool ctg_element_type_from_name(const char *name, size_t len, ctg_element_type *out)
+{
+    ctg_element_type t;
+
+    if (name == NULL)
+        return false;
+    switch (len) {
+    case 3:
+        t = CTG_ELEMENT_BUS;
+        break;
+    case 4:
+        t = name[1] == 'I' ? CTG_ELEMENT_LINE : CTG_ELEMENT_LOAD;
+        break;
+    case 6:
+        t = name[0] == 'B' ? CTG_ELEMENT_BRANCH : CTG_ELEMENT_SWITCH;
+        break;
+    case 7:
+        t = name[0] == 'B' ? CTG_ELEMENT_BATTERY
+            : name[3] == 'L' ? CTG_ELEMENT_DC_LINE : CTG_ELEMENT_DC_NODE;
+        break;
+    case 8:
+        t = CTG_ELEMENT_TIE_LINE;
+        break;
+    case 9:
+        t = name[0] == 'G' ? CTG_ELEMENT_GENERATOR
+            : name[0] == 'H' ? CTG_ELEMENT_HVDC_LINE : CTG_ELEMENT_DC_GROUND;
+        break;
+    case 13:
+        t = name[0] == 'D' ? CTG_ELEMENT_DANGLING_LINE : CTG_ELEMENT_BOUNDARY_LINE;
+        break;
+    case 14:
+        t = CTG_ELEMENT_BUSBAR_SECTION;
+        break;
+    case 17:
+        t = CTG_ELEMENT_SHUNT_COMPENSATOR;
+        break;
+    case 22:
+        t = CTG_ELEMENT_STATIC_VAR_COMPENSATOR;
+        break;
+    case 24:
+        t = name[0] == 'T' ? CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER
+                           : CTG_ELEMENT_VOLTAGE_SOURCE_CONVERTER;
+        break;
+    case 26:
+        t = CTG_ELEMENT_THREE_WINDINGS_TRANSFORMER;
+        break;
+    default:
+        return false;
+    }
+    return is_type(name, len, t, out);
+}
+
+bool ctg_element_type_is_sided(ctg_element_type type)
+{
+    switch (type) {
+    case CTG_ELEMENT_BRANCH:
+    case CTG_ELEMENT_HVDC_LINE:
+    case CTG_ELEMENT_LINE:
+    case CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER:
+    case CTG_ELEMENT_TIE_LINE:
+    case CTG_ELEMENT_DC_LINE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* ---- lists ---------------------------------------------------------------------------- */
+
+ctg_list *ctg_list_alloc_in(ctg_arena *arena, ctg_list_kind kind, const char *name)
+{
+    ctg_list *list = ctg_arena_calloc(arena, 1, sizeof *list);
+
+    if (list == NULL)
+        return NULL;
+    list->arena = arena;
+    list->kind = kind;
+    /* The name is copied so that a reader may pass a token that dies with the next one; a
+     * NULL name (a reader that learns it later) starts as "". */
+    if (name == NULL)
+        name = "";
+    list->name = ctg_arena_strndup(arena, name, strlen(name));
+    if (list->name == NULL)
+        return NULL;
+    return list;
+}
+
+int ctg_list_new(ctg_list **out, ctg_list_kind kind, const char *name,
+                 const ctg_allocator *allocator)
+{
+    ctg_arena *arena;
+    ctg_list *list;
+
+    if (out == NULL)
+        return CTG_EINVAL;
+    *out = NULL;
+    if (name == NULL || (unsigned)kind >= CTG_LIST_KIND_COUNT)
+        return CTG_EINVAL;
+    arena = ctg_arena_new(allocator);
+    if (arena == NULL)
+        return CTG_ENOMEM;
+    list = ctg_list_alloc_in(arena, kind, name);
+    if (list == NULL) {
+        ctg_arena_release(arena);
+        return CTG_ENOMEM;
+    }
+    list->owns_arena = true;
+    *out = list;
+    return CTG_OK;
+}
+
+/* A list nested in another (owns_arena false) lives entirely in its parent's arena (see
+ * reserve_item) and goes with it: ctg_list_free ignores it, so that freeing a borrowed child
+ * by mistake cannot free memory the parent still uses. */
+void ctg_list_free(ctg_list *list)
+{
+    ctg_arena *arena;
+
+    if (list == NULL || !list->owns_arena)
+        return;
+    arena = list->arena;
+    /* With cap > 0, items is the list's own block (built in code); with cap == 0 it is an
+     * array the reader handed to the arena. The list struct itself lives in the arena. */
+    if (list->cap > 0)
+        ctg_mem_release(ctg_arena_allocator(arena), list->items, list->cap * sizeof *list->items);
+    ctg_arena_release(arena);
+}
+
+/* NULL-safe accessors: a NULL list reads as an empty one (CTG_LIST_KIND_COUNT for the kind,
+ * "" for the name), so that a caller that skipped an error check does not crash here. */
+
+ctg_list_kind ctg_list_get_kind(const ctg_list *list)
+{
+    return list == NULL ? CTG_LIST_KIND_COUNT : list->kind;
+}
+
+const char *ctg_list_name(const ctg_list *list)
+{
+    return list == NULL ? "" : list->name;
+}
+
+const char *ctg_list_version(const ctg_list *list)
+{
+    return list == NULL ? NULL : list->version;
+}
+
+/* A bare contingency document keeps its one contingency in `items`, as a `default` list. */
+static bool holds_contingencies(ctg_list_kind kind)
+{
+    return kind == CTG_LIST_DEFAULT || kind == CTG_LIST_CONTINGENCY;
+}
+
+size_t ctg_list_contingency_count(const ctg_list *list)
+{
+    if (list == NULL || !holds_contingencies(list->kind))
+        return 0;
+    return list->count;
+}
+
+const ctg_contingency *ctg_list_contingency_at(const ctg_list *list, size_t i)
+{
+    if (i >= ctg_list_contingency_count(list))
+        return NULL;
+    return &list->items[i];
+}
+
+const ctg_contingency *ctg_list_contingencies(const ctg_list *list, size_t *count)
+{
+    size_t n = ctg_list_contingency_count(list);
+
+    if (count != NULL)
+        *count = n;
+    return n == 0 ? NULL : list->items;
+}
+
+/* ---- building ------------------------------------------------------------------------- */
+
+static bool valid_elements(const ctg_element *elements, size_t count)
+{
+    size_t i;
+
+    if (count > 0 && elements == NULL)
+        return false;
+    for (i = 0; i < count; i++) {
+        if (elements[i].id == NULL || (unsigned)elements[i].type >= CTG_ELEMENT_TYPE_COUNT)
+            return false;
+    }
+    return true;
+}
+
+/* A copy of `s` in the arena; *ok turns false when out of memory. NULL stays NULL. */
+static const char *copy_str(ctg_arena *arena, const char *s, bool *ok)
+{
+    char *p;
+
+    if (s == NULL)
+        return NULL;
+    p = ctg_arena_strndup(arena, s, strlen(s));
+    if (p == NULL)
+        *ok = false;
+    return p;
+}
+
+/* The elements copied into the arena, normalised as the reader would leave them. */
+static ctg_element *copy_elements(ctg_arena *arena, const ctg_element *src, size_t count)
+{
+    ctg_element *dst;
+    size_t bytes, i;
+    bool ok = true;
+
+    if (!ctg_size_mul(count, sizeof *dst, &bytes))
+        return NULL;
+    dst = ctg_arena_alloc(arena, bytes, alignof(ctg_element));
+    if (dst == NULL)
+        return NULL;
+    for (i = 0; i < count && ok; i++) {
+        ctg_element_type t = src[i].type;
+        /* Pre-1.1 name of BOUNDARY_LINE: stored under the current one, as the reader does. */
+        dst[i].type = t == CTG_ELEMENT_DANGLING_LINE ? CTG_ELEMENT_BOUNDARY_LINE : t;
+        dst[i].id = copy_str(arena, src[i].id, &ok);
+        dst[i].voltage_level_id =
+            ctg_element_type_is_sided(t) ? copy_str(arena, src[i].voltage_level_id, &ok) : NULL;
+    }
+    return ok ? dst : NULL;
+}
+
+/* Room for one more item; false when out of memory (the list keeps its items).
+ * A root list grows a block of its own, which ctg_list_free releases; a list that was read
+ * has cap == 0 and its items in the arena, which are first copied into such a block.
+ * A nested list is never freed by itself, so it grows by copying within the arena. */
+static bool reserve_item(ctg_list *list)
+{
+    const ctg_allocator *a = ctg_arena_allocator(list->arena);
+    const size_t item = sizeof *list->items;
+    size_t cap;
+    void *p;
+
+    if (list->count < list->cap)
+        return true;
+    if (!ctg_grow_capacity(list->cap, list->count + 1, 16, SIZE_MAX / item, &cap))
+        return false;
+    if (list->owns_arena && list->cap > 0) {
+        p = ctg_mem_resize(a, list->items, list->cap * item, cap * item);
+    } else {
+        p = list->owns_arena ? ctg_mem_alloc(a, cap * item)
+                             : ctg_arena_alloc(list->arena, cap * item, alignof(ctg_contingency));
+        if (p != NULL && list->count > 0)
+            memcpy(p, list->items, list->count * item);
+    }
+    if (p == NULL)
+        return false;
+    list->items = p;
+    list->cap = cap;
+    return true;
+}
+
+int ctg_list_add_contingency(ctg_list *list, const char *id, const char *name,
+                             const ctg_element *elements, size_t count)
+{
+    ctg_contingency c = { 0 };
+    bool ok = true;
+
+    if (list == NULL || !holds_contingencies(list->kind) || id == NULL ||
+        !valid_elements(elements, count))
+        return CTG_EINVAL;
+    /* A bare contingency document holds exactly one. */
+    if (list->kind == CTG_LIST_CONTINGENCY && list->count > 0)
+        return CTG_EINVAL;
+    if (!reserve_item(list))
+        return CTG_ENOMEM;
+    /* On failure below, what was copied stays in the arena until the list is freed. */
+    c.id = copy_str(list->arena, id, &ok);
+    c.name = copy_str(list->arena, name, &ok);
+    if (count > 0) {
+        c.elements = copy_elements(list->arena, elements, count);
+        ok = ok && c.elements != NULL;
+    }
+    if (!ok)
+        return CTG_ENOMEM;
+    c.element_count = count;
+    list->items[list->count++] = c;
+    return CTG_OK;
+}

@@ -1,0 +1,6 @@
+#include "ctg/version.h"
+
+const char *ctg_version_string(void)
+{
+    return CTG_VERSION_STRING;
+}

@@ -1,0 +1,19 @@
+#ifndef CTG_SERDE_JDOUBLE_H
+#define CTG_SERDE_JDOUBLE_H
+
+/* Private: doubles laid out as Java's Double.toString does on JDK 19 and later (spec
+ * section 7), independently of the locale. */
+
+#include <stddef.h>
+
+/* The longest output is "-2.2250738585072014E-308" (24 bytes); 32 leaves room. */
+#define CTG_DOUBLE_BUF 32
+
+/* Writes `v` into `out` (NUL-terminated): the shortest decimal that reads back as `v` (among
+ * equally short ones the nearest; a one-digit result may become two digits when that is
+ * nearer, as in "4.9E-324"), plain when 1e-3 <= |v| < 1e7 ("200.0", "0.001"), otherwise
+ * "d.dddE<exp>" ("1.0E7", "1.0E-4"); "-0.0", "NaN", "Infinity", "-Infinity".
+ * @return the length, without the NUL. */
+size_t ctg_format_double(double v, char out[CTG_DOUBLE_BUF]);
+
+#endif

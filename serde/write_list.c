@@ -1,0 +1,105 @@
+#include "serde/write_list.h"
+
+#include <string.h>
+
+#include "ctg/error.h"
+
+/* Field order and optional-field rules are PowSyBl's (spec 1.1, 2.1, 2.2). */
+
+static void emit_str(ctg_emitter *e, const char *s)
+{
+    ctg_emit_string(e, s, strlen(s));
+}
+
+static void write_element(ctg_emitter *e, const ctg_element *el)
+{
+    /* Pre-1.1 name of BOUNDARY_LINE: never written. */
+    ctg_element_type t =
+        el->type == CTG_ELEMENT_DANGLING_LINE ? CTG_ELEMENT_BOUNDARY_LINE : el->type;
+    const char *type_name = ctg_element_type_name(t);
+
+    ctg_emit_object_begin(e);
+    CTG_EMIT_KEY(e, "id");
+    emit_str(e, el->id);
+    CTG_EMIT_KEY(e, "type");
+    /* An out-of-range type cannot come from the reader or the builders; write something
+     * a reader rejects rather than crash. */
+    emit_str(e, type_name != NULL ? type_name : "");
+    /* PowSyBl writes the side only when it is set and not empty. */
+    if (ctg_element_type_is_sided(t) && el->voltage_level_id != NULL &&
+        el->voltage_level_id[0] != '\0') {
+        CTG_EMIT_KEY(e, "voltageLevelId");
+        emit_str(e, el->voltage_level_id);
+    }
+    ctg_emit_object_end(e);
+}
+
+void ctg_write_contingency(ctg_emitter *e, const ctg_contingency *c)
+{
+    size_t i;
+
+    ctg_emit_object_begin(e);
+    CTG_EMIT_KEY(e, "id");
+    emit_str(e, c->id);
+    if (c->name != NULL) {
+        CTG_EMIT_KEY(e, "name");
+        emit_str(e, c->name);
+    }
+    CTG_EMIT_KEY(e, "elements");
+    ctg_emit_array_begin(e);
+    for (i = 0; i < c->element_count; i++)
+        write_element(e, &c->elements[i]);
+    ctg_emit_array_end(e);
+    /* TODO(issue 3): write c->extensions (kept json_object values and typed handlers) as
+     * "extensions" : { ... }, omitting the key when no extension can be written. Until then
+     * extensions are not written at all. */
+    ctg_emit_object_end(e);
+}
+
+void ctg_write_default_begin(ctg_emitter *e, const char *name)
+{
+    ctg_emit_object_begin(e);
+    CTG_EMIT_KEY(e, "type");
+    emit_str(e, ctg_list_kind_name(CTG_LIST_DEFAULT));
+    CTG_EMIT_KEY(e, "version");
+    ctg_emit_string(e, CTG_DEFAULT_LIST_VERSION, sizeof CTG_DEFAULT_LIST_VERSION - 1);
+    CTG_EMIT_KEY(e, "name");
+    emit_str(e, name != NULL ? name : "");
+    CTG_EMIT_KEY(e, "contingencies");
+    ctg_emit_array_begin(e);
+}
+
+void ctg_write_default_end(ctg_emitter *e)
+{
+    ctg_emit_array_end(e);
+    ctg_emit_object_end(e);
+}
+
+static void write_default(ctg_emitter *e, const ctg_list *list)
+{
+    size_t count, i;
+    const ctg_contingency *items = ctg_list_contingencies(list, &count);
+
+    ctg_write_default_begin(e, ctg_list_name(list));
+    for (i = 0; i < count; i++)
+        ctg_write_contingency(e, &items[i]);
+    ctg_write_default_end(e);
+}
+
+int ctg_write_list_json(ctg_emitter *e, const ctg_list *list)
+{
+    switch (ctg_list_get_kind(list)) {
+    case CTG_LIST_DEFAULT:
+        write_default(e, list);
+        return CTG_OK;
+    case CTG_LIST_CONTINGENCY:
+        /* A bare contingency document (contingency.json): the object alone, no version. */
+        if (ctg_list_contingency_count(list) != 1)
+            return CTG_EINVAL;
+        ctg_write_contingency(e, ctg_list_contingency_at(list, 0));
+        return CTG_OK;
+    default:
+        /* The other kinds come with their model (issue 3). */
+        return CTG_EUNSUPPORTED;
+    }
+}

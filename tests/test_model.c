@@ -1,0 +1,668 @@
+/* The model: builders, accessors, element types, the arena and the allocation helpers. */
+
+#include <stdalign.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "model/alloc.h"
+#include "model/arena.h"
+#include "model/list_impl.h"
+#include "tests/test_common.h"
+
+/* The 20 names of spec 2.3 in ordinal order, written out here rather than taken from the
+ * library, so that a typo in either shows. */
+static const char *const type_names[] = {
+    "GENERATOR", "STATIC_VAR_COMPENSATOR", "SHUNT_COMPENSATOR", "BRANCH", "HVDC_LINE",
+    "BUSBAR_SECTION", "DANGLING_LINE", "BOUNDARY_LINE", "LINE", "TWO_WINDINGS_TRANSFORMER",
+    "THREE_WINDINGS_TRANSFORMER", "LOAD", "SWITCH", "BATTERY", "BUS", "TIE_LINE",
+    "VOLTAGE_SOURCE_CONVERTER", "DC_LINE", "DC_GROUND", "DC_NODE",
+};
+
+static void test_model__new_list_is_empty(void)
+{
+    ctg_list *list = NULL;
+    size_t count = 99;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&list, CTG_LIST_DEFAULT, "my list", NULL), CTG_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(list);
+    CU_ASSERT_EQUAL(ctg_list_get_kind(list), CTG_LIST_DEFAULT);
+    CU_ASSERT_STRING_EQUAL(ctg_list_name(list), "my list");
+    CU_ASSERT_PTR_NULL(ctg_list_version(list));
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(list), 0);
+    CU_ASSERT_PTR_NULL(ctg_list_contingency_at(list, 0));
+    CU_ASSERT_PTR_NULL(ctg_list_contingencies(list, &count));
+    CU_ASSERT_EQUAL(count, 0);
+    ctg_list_free(list);
+}
+
+static void test_model__new_copies_the_name(void)
+{
+    char name[] = "original";
+    ctg_list *list = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&list, CTG_LIST_LIST, name, NULL), CTG_OK);
+    name[0] = 'X';
+    CU_ASSERT_STRING_EQUAL(ctg_list_name(list), "original");
+    CU_ASSERT_EQUAL(ctg_list_get_kind(list), CTG_LIST_LIST);
+    ctg_list_free(list);
+}
+
+static void test_model__new_rejects_bad_arguments(void)
+{
+    ctg_list *list = (ctg_list *)&list;
+
+    CU_ASSERT_EQUAL(ctg_list_new(NULL, CTG_LIST_DEFAULT, "x", NULL), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_list_new(&list, CTG_LIST_DEFAULT, NULL, NULL), CTG_EINVAL);
+    CU_ASSERT_PTR_NULL(list);
+    list = (ctg_list *)&list;
+    CU_ASSERT_EQUAL(ctg_list_new(&list, CTG_LIST_KIND_COUNT, "x", NULL), CTG_EINVAL);
+    CU_ASSERT_PTR_NULL(list);
+    CU_ASSERT_EQUAL(ctg_list_new(&list, (ctg_list_kind)-1, "x", NULL), CTG_EINVAL);
+    CU_ASSERT_PTR_NULL(list);
+}
+
+static void test_model__null_list_is_harmless(void)
+{
+    size_t count = 7;
+
+    ctg_list_free(NULL);
+    CU_ASSERT_EQUAL(ctg_list_get_kind(NULL), CTG_LIST_KIND_COUNT);
+    CU_ASSERT_STRING_EQUAL(ctg_list_name(NULL), "");
+    CU_ASSERT_PTR_NULL(ctg_list_version(NULL));
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(NULL), 0);
+    CU_ASSERT_PTR_NULL(ctg_list_contingency_at(NULL, 0));
+    CU_ASSERT_PTR_NULL(ctg_list_contingencies(NULL, &count));
+    CU_ASSERT_EQUAL(count, 0);
+    CU_ASSERT_PTR_NULL(ctg_list_contingencies(NULL, NULL));
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(NULL, "c", NULL, NULL, 0), CTG_EINVAL);
+}
+
+static void test_model__add_contingency_copies_everything(void)
+{
+    char id[] = "N-1_A", name[] = "trip A", eid[] = "LINE_A", vl[] = "VL1";
+    ctg_element els[2] = {
+        { eid, CTG_ELEMENT_BRANCH, vl },
+        { "GEN", CTG_ELEMENT_GENERATOR, NULL },
+    };
+    const ctg_contingency *c;
+    ctg_list *list = NULL;
+    size_t count = 0;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&list, CTG_LIST_DEFAULT, "l", NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(list, id, name, els, 2), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(list, "N-1_B", NULL, NULL, 0), CTG_OK);
+    id[0] = name[0] = eid[0] = vl[0] = 'X';
+    els[0].type = CTG_ELEMENT_LOAD;
+
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(list), 2);
+    c = ctg_list_contingency_at(list, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_STRING_EQUAL(c->id, "N-1_A");
+    CU_ASSERT_STRING_EQUAL(c->name, "trip A");
+    CU_ASSERT_EQUAL_FATAL(c->element_count, 2);
+    CU_ASSERT_PTR_NOT_EQUAL(c->elements, els);
+    CU_ASSERT_STRING_EQUAL(c->elements[0].id, "LINE_A");
+    CU_ASSERT_EQUAL(c->elements[0].type, CTG_ELEMENT_BRANCH);
+    CU_ASSERT_STRING_EQUAL(c->elements[0].voltage_level_id, "VL1");
+    CU_ASSERT_STRING_EQUAL(c->elements[1].id, "GEN");
+    CU_ASSERT_PTR_NULL(c->elements[1].voltage_level_id);
+    CU_ASSERT_PTR_NULL(c->extensions);
+    CU_ASSERT_EQUAL(c->extension_count, 0);
+
+    c = ctg_list_contingency_at(list, 1);
+    CU_ASSERT_STRING_EQUAL(c->id, "N-1_B");
+    CU_ASSERT_PTR_NULL(c->name);
+    CU_ASSERT_PTR_NULL(c->elements);
+    CU_ASSERT_EQUAL(c->element_count, 0);
+    CU_ASSERT_PTR_NULL(ctg_list_contingency_at(list, 2));
+    CU_ASSERT_PTR_EQUAL(ctg_list_contingencies(list, &count), ctg_list_contingency_at(list, 0));
+    CU_ASSERT_EQUAL(count, 2);
+    ctg_list_free(list);
+}
+
+static void test_model__empty_name_is_kept_as_empty(void)
+{
+    ctg_list *list = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&list, CTG_LIST_DEFAULT, "", NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(list, "c", "", NULL, 0), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(ctg_list_name(list), "");
+    CU_ASSERT_PTR_NOT_NULL(ctg_list_contingency_at(list, 0)->name);
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(list, 0)->name, "");
+    ctg_list_free(list);
+}
+
+static void test_model__add_contingency_validates(void)
+{
+    ctg_element no_id = { NULL, CTG_ELEMENT_LOAD, NULL };
+    ctg_element bad_type = { "X", CTG_ELEMENT_TYPE_COUNT, NULL };
+    ctg_element neg_type = { "X", (ctg_element_type)-1, NULL };
+    ctg_element ok[2] = { { "A", CTG_ELEMENT_LOAD, NULL }, { NULL, CTG_ELEMENT_LOAD, NULL } };
+    ctg_list *list = NULL, *other = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&list, CTG_LIST_DEFAULT, "l", NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(list, NULL, NULL, NULL, 0), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(list, "c", NULL, &no_id, 1), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(list, "c", NULL, &bad_type, 1), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(list, "c", NULL, &neg_type, 1), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(list, "c", NULL, ok, 2), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(list, "c", NULL, NULL, 1), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(list), 0);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(list, "c", NULL, ok, 1), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(list), 1);
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&other, CTG_LIST_IDENTIFIER, "i", NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(other, "c", NULL, ok, 1), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(other), 0);
+    ctg_list_free(other);
+    ctg_list_free(list);
+}
+
+static void test_model__voltage_level_kept_only_when_sided(void)
+{
+    ctg_element in[CTG_ELEMENT_TYPE_COUNT];
+    const ctg_contingency *c;
+    ctg_list *list = NULL;
+    int t;
+
+    for (t = 0; t < CTG_ELEMENT_TYPE_COUNT; t++) {
+        in[t].id = type_names[t];
+        in[t].type = (ctg_element_type)t;
+        in[t].voltage_level_id = "VL";
+    }
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&list, CTG_LIST_DEFAULT, "l", NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_list_add_contingency(list, "all", NULL, in, 20), CTG_OK);
+    c = ctg_list_contingency_at(list, 0);
+    for (t = 0; t < CTG_ELEMENT_TYPE_COUNT; t++) {
+        const char *vl = c->elements[t].voltage_level_id;
+
+        if (ctg_element_type_is_sided((ctg_element_type)t)) {
+            CU_ASSERT_PTR_NOT_NULL(vl);
+            CU_ASSERT(vl != NULL && strcmp(vl, "VL") == 0);
+        } else {
+            CU_ASSERT_PTR_NULL(vl);
+        }
+    }
+    /* DC_LINE keeps its side in memory (PowSyBl writes it). */
+    CU_ASSERT_PTR_NOT_NULL(c->elements[CTG_ELEMENT_DC_LINE].voltage_level_id);
+    ctg_list_free(list);
+}
+
+static void test_model__dangling_line_is_stored_as_boundary_line(void)
+{
+    ctg_element dl = { "DL1", CTG_ELEMENT_DANGLING_LINE, NULL };
+    ctg_list *list = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&list, CTG_LIST_DEFAULT, "l", NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_list_add_contingency(list, "c", NULL, &dl, 1), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_contingency_at(list, 0)->elements[0].type,
+                    CTG_ELEMENT_BOUNDARY_LINE);
+    ctg_list_free(list);
+}
+
+/* Builds a list of `n` contingencies through `a`; CTG_OK or the first failure. */
+static int build(ctg_list **out, const ctg_allocator *a, int n)
+{
+    char id[32], eid[32];
+    int rc = ctg_list_new(out, CTG_LIST_DEFAULT, "built", a);
+
+    for (int i = 0; i < n && rc == CTG_OK; i++) {
+        ctg_element els[2] = { { eid, CTG_ELEMENT_LINE, "VL" }, { "G", CTG_ELEMENT_LOAD, NULL } };
+
+        snprintf(id, sizeof id, "N-1_%06d", i);
+        snprintf(eid, sizeof eid, "LINE_%06d", i);
+        rc = ctg_list_add_contingency(*out, id, i % 2 ? "named" : NULL, els, 2);
+    }
+    return rc;
+}
+
+static void test_model__allocator_hooks_see_everything(void)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_list *list = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(build(&list, &a, 5000), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(list), 5000);
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(list, 4999)->id, "N-1_004999");
+    CU_ASSERT(st.allocs > 0);
+    CU_ASSERT(st.resizes > 0); /* items grew in place */
+    CU_ASSERT(st.live_bytes > 5000 * sizeof(ctg_contingency));
+    ctg_list_free(list);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    CU_ASSERT_EQUAL(st.bad_sizes, 0);
+    CU_ASSERT_EQUAL(st.allocs, st.releases);
+}
+
+static void test_model__allocator_without_resize_hook(void)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator_noresize(&st);
+    ctg_list *list = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(build(&list, &a, 1000), CTG_OK);
+    CU_ASSERT_EQUAL(st.resizes, 0);
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(list, 0)->id, "N-1_000000");
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(list, 999)->elements[0].id, "LINE_000999");
+    ctg_list_free(list);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    CU_ASSERT_EQUAL(st.allocs, st.releases);
+    CU_ASSERT_EQUAL(st.bad_sizes, 0);
+}
+
+/* Fails the Nth allocation for every N until building succeeds: each failure is CTG_ENOMEM,
+ * leaves the list as it was, and nothing leaks. */
+static void test_model__out_of_memory_leaves_list_unchanged(void)
+{
+    size_t n;
+    int rc = CTG_ENOMEM;
+
+    for (n = 1; rc != CTG_OK && n < 10000; n++) {
+        ctg_test_alloc st = { 0 };
+        ctg_allocator a = ctg_test_allocator(&st);
+        ctg_list *list = NULL;
+        size_t before;
+
+        st.fail_at = n;
+        rc = build(&list, &a, 300);
+        CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
+        CU_ASSERT_EQUAL(rc == CTG_OK, !st.failed);
+        if (list != NULL) {
+            before = ctg_list_contingency_count(list);
+            CU_ASSERT(rc == CTG_OK ? before == 300 : before < 300);
+            if (before > 0)
+                CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(list, before - 1)->elements[1].id,
+                                       "G");
+            /* The list still works once memory is back. */
+            st.fail_at = 0;
+            CU_ASSERT_EQUAL(ctg_list_add_contingency(list, "after", NULL, NULL, 0), CTG_OK);
+            CU_ASSERT_EQUAL(ctg_list_contingency_count(list), before + 1);
+        }
+        ctg_list_free(list);
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+        CU_ASSERT_EQUAL(st.bad_sizes, 0);
+    }
+    CU_ASSERT_EQUAL(rc, CTG_OK);
+    CU_ASSERT(n > 5); /* arena, list, chunks, items: several allocations were swept */
+}
+
+static void test_model__element_type_names_round_trip(void)
+{
+    char buf[40];
+
+    CU_ASSERT_EQUAL(CTG_ELEMENT_TYPE_COUNT, 20);
+    for (int t = 0; t < CTG_ELEMENT_TYPE_COUNT; t++) {
+        ctg_element_type got = CTG_ELEMENT_TYPE_COUNT;
+        const char *name = ctg_element_type_name((ctg_element_type)t);
+        size_t len = strlen(type_names[t]);
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(name);
+        CU_ASSERT_STRING_EQUAL(name, type_names[t]);
+        CU_ASSERT(ctg_element_type_from_name(name, len, &got));
+        CU_ASSERT_EQUAL(got, t);
+        /* Not NUL-terminated: the length decides. */
+        memcpy(buf, name, len);
+        memcpy(buf + len, "_X", 3);
+        got = CTG_ELEMENT_TYPE_COUNT;
+        CU_ASSERT(ctg_element_type_from_name(buf, len, &got));
+        CU_ASSERT_EQUAL(got, t);
+        CU_ASSERT_FALSE(ctg_element_type_from_name(buf, len + 2, &got));
+        CU_ASSERT_FALSE(ctg_element_type_from_name(buf, len - 1, &got));
+        /* Exact case only. */
+        buf[len - 1] = (char)(buf[len - 1] + ('a' - 'A'));
+        CU_ASSERT_FALSE(ctg_element_type_from_name(buf, len, &got));
+    }
+    CU_ASSERT_PTR_NULL(ctg_element_type_name(CTG_ELEMENT_TYPE_COUNT));
+    CU_ASSERT_PTR_NULL(ctg_element_type_name((ctg_element_type)-1));
+}
+
+static void test_model__element_type_from_name_rejects_near_misses(void)
+{
+    static const char *const bad[] = {
+        "", "B", "BU ", " BUS", "LIME", "LOAF", "BRANCX", "SWITCX", "DC_LINX", "DC_NODX",
+        "BATTERX", "TIE_LINX", "GENERATOX", "HVDC_LINX", "DC_GROUNX", "DANGLING_LINX",
+        "BOUNDARY_LINX", "BUSBAR_SECTIOX", "SHUNT_COMPENSATOX", "STATIC_VAR_COMPENSATOX",
+        "TWO_WINDINGS_TRANSFORMEX", "VOLTAGE_SOURCE_CONVERTEX", "THREE_WINDINGS_TRANSFORMEX",
+        "XWO_WINDINGS_TRANSFORMER", "generator", "0", "BRANCH ",
+    };
+    ctg_element_type got = CTG_ELEMENT_LOAD;
+
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_FALSE(ctg_element_type_from_name(bad[i], strlen(bad[i]), &got));
+        CU_ASSERT_EQUAL(got, CTG_ELEMENT_LOAD);
+    }
+    CU_ASSERT_FALSE(ctg_element_type_from_name(NULL, 0, &got));
+}
+
+static void test_model__sidedness_table(void)
+{
+    static const bool sided[CTG_ELEMENT_TYPE_COUNT] = {
+        [CTG_ELEMENT_BRANCH] = true,
+        [CTG_ELEMENT_HVDC_LINE] = true,
+        [CTG_ELEMENT_LINE] = true,
+        [CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER] = true,
+        [CTG_ELEMENT_TIE_LINE] = true,
+        [CTG_ELEMENT_DC_LINE] = true,
+    };
+    int n = 0;
+
+    for (int t = 0; t < CTG_ELEMENT_TYPE_COUNT; t++) {
+        CU_ASSERT_EQUAL(ctg_element_type_is_sided((ctg_element_type)t), sided[t]);
+        n += ctg_element_type_is_sided((ctg_element_type)t);
+    }
+    CU_ASSERT_EQUAL(n, 6);
+    CU_ASSERT_FALSE(ctg_element_type_is_sided(CTG_ELEMENT_TYPE_COUNT));
+}
+
+static void test_model__list_kind_names(void)
+{
+    static const char *const names[] = {
+        "default", "list", "identifier", "injectionCriterion", "lineCriterion",
+        "hvdcCriterion", "tieLineCriterion", "twoWindingsTransformerCriterion",
+        "threeWindingsTransformerCriterion", "contingency",
+    };
+
+    CU_ASSERT_EQUAL(CTG_LIST_KIND_COUNT, 10);
+    for (int k = 0; k < CTG_LIST_KIND_COUNT; k++) {
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ctg_list_kind_name((ctg_list_kind)k));
+        CU_ASSERT_STRING_EQUAL(ctg_list_kind_name((ctg_list_kind)k), names[k]);
+    }
+    CU_ASSERT_PTR_NULL(ctg_list_kind_name(CTG_LIST_KIND_COUNT));
+}
+
+static void test_model__version_string(void)
+{
+    char expect[32];
+
+    snprintf(expect, sizeof expect, "%d.%d.%d", CTG_VERSION_MAJOR, CTG_VERSION_MINOR,
+             CTG_VERSION_PATCH);
+    CU_ASSERT_STRING_EQUAL(ctg_version_string(), expect);
+    CU_ASSERT_STRING_EQUAL(ctg_version_string(), CTG_VERSION_STRING);
+}
+
+/* ---- arena ---------------------------------------------------------------------------- */
+
+static void test_model__arena_alignment(void)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_arena *arena = ctg_arena_new(&a);
+    size_t i;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(arena);
+    CU_ASSERT_PTR_NOT_NULL(ctg_arena_allocator(arena));
+    CU_ASSERT_PTR_EQUAL(ctg_arena_allocator(arena)->ctx, &st);
+    for (i = 0; i < 3000; i++) {
+        size_t align = (size_t)1 << (i % 5); /* 1, 2, 4, 8, 16 */
+        size_t size = i % 7 == 0 ? 1500 + i : 1 + i % 37; /* some beyond a quarter chunk */
+        unsigned char *p = ctg_arena_alloc(arena, size, align);
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        CU_ASSERT_EQUAL((uintptr_t)p % align, 0);
+        memset(p, 0xAB, size); /* ASan checks the bounds */
+    }
+    for (i = 0; i < 100; i++) {
+        unsigned char *z = ctg_arena_calloc(arena, i + 1, 3);
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(z);
+        CU_ASSERT_EQUAL((uintptr_t)z % alignof(max_align_t), 0);
+        for (size_t k = 0; k < (i + 1) * 3; k++)
+            CU_ASSERT_EQUAL_FATAL(z[k], 0);
+    }
+    CU_ASSERT_EQUAL(ctg_arena_footprint(arena), st.live_bytes);
+    CU_ASSERT(ctg_arena_footprint(arena) > 3000);
+    ctg_arena_release(arena);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    CU_ASSERT_EQUAL(st.allocs, st.releases);
+    CU_ASSERT_EQUAL(st.bad_sizes, 0);
+}
+
+static void test_model__arena_calloc_overflow(void)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_arena *arena = ctg_arena_new(&a);
+    size_t allocs;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(arena);
+    allocs = st.allocs;
+    CU_ASSERT_PTR_NULL(ctg_arena_calloc(arena, SIZE_MAX / 2 + 1, 2));
+    CU_ASSERT_PTR_NULL(ctg_arena_calloc(arena, SIZE_MAX, SIZE_MAX));
+    CU_ASSERT_PTR_NULL(ctg_arena_calloc(arena, 2, SIZE_MAX / 2 + 1));
+    CU_ASSERT_EQUAL(st.allocs, allocs); /* refused before asking the allocator */
+    CU_ASSERT_PTR_NULL(ctg_arena_alloc(arena, SIZE_MAX - 8, 16));
+    CU_ASSERT_PTR_NULL(ctg_arena_strndup(arena, "x", SIZE_MAX));
+    CU_ASSERT_PTR_NOT_NULL(ctg_arena_calloc(arena, 0, 8));
+    ctg_arena_release(arena);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+}
+
+static void test_model__arena_strings_and_copies(void)
+{
+    ctg_arena *arena = ctg_arena_new(NULL);
+    const char src[] = "abcdef";
+    double d[3] = { 1.5, 2.5, 3.5 };
+    char *s;
+    double *dc;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(arena);
+    s = ctg_arena_strndup(arena, src, 3);
+    CU_ASSERT_STRING_EQUAL(s, "abc");
+    s = ctg_arena_strndup(arena, src, 0);
+    CU_ASSERT_STRING_EQUAL(s, "");
+    dc = ctg_arena_memdup(arena, d, sizeof d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dc);
+    CU_ASSERT(dc != d && dc[2] == 3.5);
+    CU_ASSERT_PTR_NULL(ctg_arena_memdup(arena, d, 0));
+    ctg_arena_release(arena);
+    ctg_arena_release(NULL);
+    CU_ASSERT_EQUAL(ctg_arena_footprint(NULL), 0);
+}
+
+static void test_model__arena_adopts_blocks(void)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_arena *arena = ctg_arena_new(&a);
+    size_t before;
+    void *block;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(arena);
+    before = ctg_arena_footprint(arena);
+    block = ctg_mem_alloc(&a, 1000);
+    CU_ASSERT_EQUAL(ctg_arena_adopt(arena, block, 1000), CTG_OK);
+    CU_ASSERT(ctg_arena_footprint(arena) >= before + 1000);
+    ctg_arena_release(arena);
+    /* The node that records a block comes from the arena: fail that allocation. */
+    arena = ctg_arena_new(&a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(arena);
+    block = ctg_mem_alloc(&a, 500);
+    st.fail_at = st.calls + 1;
+    CU_ASSERT_EQUAL(ctg_arena_adopt(arena, block, 500), CTG_ENOMEM);
+    st.fail_at = 0;
+    ctg_arena_release(arena);
+    CU_ASSERT_EQUAL(st.live_bytes, 0); /* the refused block was released at once */
+    CU_ASSERT_EQUAL(st.bad_sizes, 0);
+}
+
+static void test_model__arena_new_out_of_memory(void)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_list *list = (ctg_list *)&st;
+
+    st.fail_at = 1;
+    CU_ASSERT_PTR_NULL(ctg_arena_new(&a));
+    st.fail_at = st.calls + 1;
+    CU_ASSERT_EQUAL(ctg_list_new(&list, CTG_LIST_DEFAULT, "x", &a), CTG_ENOMEM);
+    CU_ASSERT_PTR_NULL(list);
+    st.fail_at = st.calls + 2; /* the arena succeeds, its first chunk fails */
+    CU_ASSERT_EQUAL(ctg_list_new(&list, CTG_LIST_DEFAULT, "x", &a), CTG_ENOMEM);
+    CU_ASSERT_PTR_NULL(list);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+}
+
+/* ---- allocation helpers --------------------------------------------------------------- */
+
+static void test_model__size_helpers_detect_overflow(void)
+{
+    size_t out = 0;
+
+    CU_ASSERT(ctg_size_mul(3, 4, &out) && out == 12);
+    CU_ASSERT(ctg_size_mul(SIZE_MAX, 0, &out) && out == 0);
+    CU_ASSERT(ctg_size_mul(SIZE_MAX / 2, 2, &out));
+    CU_ASSERT_FALSE(ctg_size_mul(SIZE_MAX / 2 + 1, 2, &out));
+    CU_ASSERT_FALSE(ctg_size_mul(SIZE_MAX, SIZE_MAX, &out));
+    CU_ASSERT(ctg_size_add(SIZE_MAX - 1, 1, &out) && out == SIZE_MAX);
+    CU_ASSERT_FALSE(ctg_size_add(SIZE_MAX, 1, &out));
+    CU_ASSERT_FALSE(ctg_size_add(1, SIZE_MAX, &out));
+}
+
+static void test_model__grow_capacity(void)
+{
+    size_t out = 0;
+
+    CU_ASSERT(ctg_grow_capacity(0, 1, 16, 1000, &out) && out == 16);
+    CU_ASSERT(ctg_grow_capacity(16, 17, 16, 1000, &out) && out == 32);
+    CU_ASSERT(ctg_grow_capacity(16, 100, 16, 1000, &out) && out == 128);
+    CU_ASSERT(ctg_grow_capacity(16, 10, 16, 1000, &out) && out == 16);
+    CU_ASSERT(ctg_grow_capacity(600, 601, 16, 1000, &out) && out == 1000);
+    CU_ASSERT_FALSE(ctg_grow_capacity(1000, 1001, 16, 1000, &out));
+    CU_ASSERT(ctg_grow_capacity(SIZE_MAX / 2 + 1, SIZE_MAX / 2 + 2, 1, SIZE_MAX, &out));
+    CU_ASSERT_EQUAL(out, SIZE_MAX);
+    CU_ASSERT(ctg_grow_capacity(SIZE_MAX / 2, SIZE_MAX - 1, 1, SIZE_MAX, &out));
+    CU_ASSERT(out >= SIZE_MAX - 1);
+    CU_ASSERT_FALSE(ctg_grow_capacity(0, SIZE_MAX, 1, SIZE_MAX - 1, &out));
+}
+
+static void test_model__mem_resize_fallback_copies(void)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator_noresize(&st);
+    char *p = ctg_mem_alloc(&a, 4);
+    char *q;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    memcpy(p, "abc", 4);
+    q = ctg_mem_resize(&a, p, 4, 100);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_STRING_EQUAL(q, "abc");
+    st.fail_at = st.calls + 1;
+    CU_ASSERT_PTR_NULL(ctg_mem_resize(&a, q, 100, 200));
+    CU_ASSERT_STRING_EQUAL(q, "abc"); /* still valid */
+    ctg_mem_release(&a, q, 100);
+    ctg_mem_release(&a, NULL, 5);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    CU_ASSERT_EQUAL(st.bad_sizes, 0);
+    /* The C library when there are no hooks. */
+    p = ctg_mem_resize(NULL, NULL, 0, 10);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    p = ctg_mem_resize(NULL, p, 10, 0);
+    CU_ASSERT_PTR_NOT_NULL(p);
+    ctg_mem_release(NULL, p, 1);
+    p = ctg_mem_alloc(NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL(p);
+    ctg_mem_release(NULL, p, 0);
+}
+
+/* A list that was read holds its contingencies in the arena (cap 0); adding to it moves them
+ * into a block of the list's own. */
+static void test_model__add_to_a_list_that_was_read(void)
+{
+    static const char json[] =
+        "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"r\",\"contingencies\":["
+        "{\"id\":\"a\",\"elements\":[{\"id\":\"L\",\"type\":\"LINE\"}]},{\"id\":\"b\"}]}";
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_list *list = NULL;
+
+    opts.allocator = &a;
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&list, json, sizeof json - 1, &opts, NULL),
+                          CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_list_contingency_count(list), 2);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(list, "c", "added", NULL, 0), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(list), 3);
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(list, 0)->elements[0].id, "L");
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(list, 1)->id, "b");
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(list, 2)->name, "added");
+    ctg_list_free(list);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    CU_ASSERT_EQUAL(st.bad_sizes, 0);
+}
+
+static void test_model__nested_list_is_not_freed_alone(void)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_list *parent = NULL, *child;
+    size_t live;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&parent, CTG_LIST_LIST, "p", &a), CTG_OK);
+    child = ctg_list_alloc_in(parent->arena, CTG_LIST_DEFAULT, "child");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(child);
+    CU_ASSERT_FALSE(child->owns_arena);
+    CU_ASSERT_STRING_EQUAL(ctg_list_name(child), "child");
+    CU_ASSERT_PTR_NULL(child->items);
+    /* A nested list grows inside the arena: nothing of its own to free. */
+    for (int i = 0; i < 100; i++)
+        CU_ASSERT_EQUAL(ctg_list_add_contingency(child, "c", NULL, NULL, 0), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(child), 100);
+    live = st.live_bytes;
+    ctg_list_free(child); /* a no-op: the parent owns the arena */
+    CU_ASSERT_EQUAL(st.live_bytes, live);
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(child, 99)->id, "c");
+    ctg_list_free(parent);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    CU_ASSERT_EQUAL(st.bad_sizes, 0);
+}
+
+static void test_model__contingency_document_holds_one(void)
+{
+    ctg_list *doc = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&doc, CTG_LIST_CONTINGENCY, "", NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(doc), 0);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(doc, "only", NULL, NULL, 0), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_add_contingency(doc, "second", NULL, NULL, 0), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(doc), 1);
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(doc, 0)->id, "only");
+    ctg_list_free(doc);
+}
+
+CU_TestInfo model_tests[] = {
+    { "new_list_is_empty", test_model__new_list_is_empty },
+    { "new_copies_the_name", test_model__new_copies_the_name },
+    { "new_rejects_bad_arguments", test_model__new_rejects_bad_arguments },
+    { "null_list_is_harmless", test_model__null_list_is_harmless },
+    { "add_contingency_copies_everything", test_model__add_contingency_copies_everything },
+    { "empty_name_is_kept_as_empty", test_model__empty_name_is_kept_as_empty },
+    { "add_contingency_validates", test_model__add_contingency_validates },
+    { "voltage_level_kept_only_when_sided", test_model__voltage_level_kept_only_when_sided },
+    { "dangling_line_is_stored_as_boundary_line",
+      test_model__dangling_line_is_stored_as_boundary_line },
+    { "allocator_hooks_see_everything", test_model__allocator_hooks_see_everything },
+    { "allocator_without_resize_hook", test_model__allocator_without_resize_hook },
+    { "out_of_memory_leaves_list_unchanged", test_model__out_of_memory_leaves_list_unchanged },
+    { "element_type_names_round_trip", test_model__element_type_names_round_trip },
+    { "element_type_from_name_rejects_near_misses",
+      test_model__element_type_from_name_rejects_near_misses },
+    { "sidedness_table", test_model__sidedness_table },
+    { "list_kind_names", test_model__list_kind_names },
+    { "version_string", test_model__version_string },
+    { "arena_alignment", test_model__arena_alignment },
+    { "arena_calloc_overflow", test_model__arena_calloc_overflow },
+    { "arena_strings_and_copies", test_model__arena_strings_and_copies },
+    { "arena_adopts_blocks", test_model__arena_adopts_blocks },
+    { "arena_new_out_of_memory", test_model__arena_new_out_of_memory },
+    { "size_helpers_detect_overflow", test_model__size_helpers_detect_overflow },
+    { "grow_capacity", test_model__grow_capacity },
+    { "mem_resize_fallback_copies", test_model__mem_resize_fallback_copies },
+    { "add_to_a_list_that_was_read", test_model__add_to_a_list_that_was_read },
+    { "nested_list_is_not_freed_alone", test_model__nested_list_is_not_freed_alone },
+    { "contingency_document_holds_one", test_model__contingency_document_holds_one },
+    CU_TEST_INFO_NULL
+};
