@@ -11,9 +11,12 @@
  * Positions are byte offsets from the first byte of the input, BOM included: after a BOM the
  * first token is at offset 3, line 1, column 4. Only '\n' starts a line (CRLF counts once; a
  * lone '\r' is plain whitespace). Errors point at the offending byte: the backslash of a bad
- * escape, the bad byte of invalid UTF-8, the end of the input when it ends too early, the
- * opening quote of a string (or the first byte of a number) that is longer than
- * max_string_len. A number's text also counts against max_string_len. */
+ * escape or lone surrogate, the first byte of an invalid UTF-8 sequence, the end of the input
+ * when it ends too early, the opening quote of a string (or the first byte of a number) that
+ * is longer than max_string_len. A number's text also counts against max_string_len, and a
+ * string's raw text may not exceed 6 * max_string_len + 2 bytes (the refill buffer's bound).
+ * In memory mode and with any refill size, a document gives the same tokens or the same
+ * error. Memory mode allocates nothing unless a string has escapes or nesting passes 64. */
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,0 +1,1195 @@
+/* The strict pull lexer: tokens, positions, strings, limits, numbers, refills. */
+
+#include <float.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <CUnit/CUnit.h>
+
+#include "model/alloc.h"
+#include "tests/test_common.h"
+#include "tests/test_lexer.h"
+
+/* ---- helpers --------------------------------------------------------------------------- */
+
+typedef struct text {
+    char *s;
+    size_t len, cap;
+    bool oom;
+} text;
+
+static void add(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    for (;;) {
+        va_start(ap, fmt);
+        n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->oom = true;
+            return;
+        }
+        if (t->s != NULL && (size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        char *p = realloc(t->s, t->cap = t->cap * 2 + (size_t)n + 64);
+        if (p == NULL) {
+            t->oom = true;
+            return;
+        }
+        t->s = p;
+    }
+}
+
+static void add_bytes(text *t, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+            add(t, "%c", c);
+        else
+            add(t, "\\x%02x", c);
+    }
+}
+
+static void add_token(text *t, const ctg_token *tok)
+{
+    static const char *const names[] = { "EOF", "{", "}", "[", "]", "K", "S", "N",
+                                         "true", "false", "null" };
+
+    add(t, "%s%s", t->len ? " " : "", names[tok->type]);
+    if (tok->type == CTG_TOK_KEY || tok->type == CTG_TOK_STRING) {
+        add(t, "\"");
+        add_bytes(t, tok->str, tok->len);
+        add(t, "\"%s", tok->has_nul ? "+nul" : "");
+    } else if (tok->type == CTG_TOK_NUMBER) {
+        char num[40], *comma;
+        add_bytes(t, tok->raw, tok->raw_len);
+        /* The digest must not change with the locale (the suite also runs under de_DE). */
+        snprintf(num, sizeof(num), "%.17g", tok->number);
+        if ((comma = strchr(num, ',')) != NULL)
+            *comma = '.';
+        add(t, "=%s%c", num, tok->is_integer ? 'i' : 'f');
+    }
+    add(t, "@%zu:%u:%zu", tok->offset, tok->line, tok->offset - tok->line_start + 1);
+}
+
+static void add_error(text *t, int rc, const ctg_error *err)
+{
+    add(t, "%serror(%d)@%zu:%u:%u: %s", t->len ? " " : "", rc, err->offset, err->line,
+        err->column, err->message);
+    if (err->code != rc || err->source[0] != '\0' || err->path[0] != '\0')
+        add(t, " [bad error record]");
+}
+
+typedef struct chunked {
+    const char *data;
+    size_t len, pos, chunk;
+} chunked;
+
+static int chunk_refill(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err)
+{
+    chunked *c = ctx;
+    size_t n = c->len - c->pos;
+
+    (void)err;
+    if (n > cap)
+        n = cap;
+    if (n > c->chunk)
+        n = c->chunk;
+    memcpy(dst, c->data + c->pos, n);
+    c->pos += n;
+    *got = n;
+    return CTG_OK;
+}
+
+static void lex_into(text *t, ctg_lexer *lx, int *status)
+{
+    ctg_token tok;
+    ctg_error err;
+    int rc;
+
+    do {
+        memset(&err, 0xFF, sizeof(err));
+        rc = ctg_lexer_next(lx, &tok, &err);
+        if (rc == CTG_OK)
+            add_token(t, &tok);
+        else
+            add_error(t, rc, &err);
+    } while (rc == CTG_OK && tok.type != CTG_TOK_EOF && !t->oom);
+    *status = rc;
+}
+
+char *ctg_test_lex_digest(const void *data, size_t len, size_t chunk, const ctg_lex_limits *lim,
+                          int *status)
+{
+    char *copy = malloc(len ? len : 1);
+    chunked c = { copy, len, 0, chunk };
+    ctg_lex_source src = { copy, len, chunk ? chunk_refill : NULL, &c };
+    ctg_lexer lx;
+    text t = { NULL, 0, 0, false };
+
+    *status = CTG_ENOMEM;
+    if (copy == NULL)
+        return NULL;
+    if (len)
+        memcpy(copy, data, len);
+    if (ctg_lexer_init(&lx, &src, lim, NULL) == CTG_OK)
+        lex_into(&t, &lx, status);
+    ctg_lexer_dispose(&lx);
+    free(copy);
+    if (t.oom) {
+        free(t.s);
+        return NULL;
+    }
+    return t.s;
+}
+
+/* The digest of a NUL-terminated document in memory mode, checked against the digest of every
+ * refill size. Caller frees. */
+static char *digest_lim(const char *json, const ctg_lex_limits *lim)
+{
+    static const size_t chunks[] = CTG_TEST_CHUNKS;
+    size_t len = strlen(json);
+    int rc, rc2;
+    char *d = ctg_test_lex_digest(json, len, 0, lim, &rc);
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    for (size_t i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
+        char *r = ctg_test_lex_digest(json, len, chunks[i], lim, &rc2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        if (strcmp(r, d) != 0)
+            printf("\nchunk %zu:\n  %s\nmemory:\n  %s\n", chunks[i], r, d);
+        CU_ASSERT_STRING_EQUAL(r, d);
+        CU_ASSERT_EQUAL(rc2, rc);
+        free(r);
+    }
+    return d;
+}
+
+static char *digest(const char *json)
+{
+    return digest_lim(json, NULL);
+}
+
+/* Asserts the full digest of `json` (in memory and through every refill size). */
+#define ASSERT_DIGEST(json, expected)                                                            \
+    do {                                                                                         \
+        char *d_ = digest(json);                                                                 \
+        if (strcmp(d_, expected) != 0)                                                           \
+            printf("\n  got:      %s\n  expected: %s\n", d_, expected);                          \
+        CU_ASSERT_STRING_EQUAL(d_, expected);                                                    \
+        free(d_);                                                                                \
+    } while (0)
+
+/* The last entry of a digest: "EOF@..." or the error. */
+static const char *last_entry(const char *d)
+{
+    const char *e = strstr(d, "error(");
+
+    if (e != NULL)
+        return e;
+    e = strrchr(d, ' ');
+    return e ? e + 1 : d;
+}
+
+static void assert_end(const char *json, const ctg_lex_limits *lim, const char *expected)
+{
+    char *d = digest_lim(json, lim);
+
+    if (strcmp(last_entry(d), expected) != 0)
+        printf("\n  %s\n  got:      %s\n  expected: %s\n", json, last_entry(d), expected);
+    CU_ASSERT_STRING_EQUAL(last_entry(d), expected);
+    free(d);
+}
+
+/* ---- token sequences ------------------------------------------------------------------- */
+
+static void test_lexer__token_sequence(void)
+{
+    ASSERT_DIGEST("{\"a\":[1,-2.5e3,true,false,null,\"x\"],\"b\":{},\"c\":[]}",
+                  "{@0:1:1 K\"a\"@1:1:2 [@5:1:6 N1=1i@6:1:7 N-2.5e3=-2500f@8:1:9 true@15:1:16 "
+                  "false@20:1:21 null@26:1:27 S\"x\"@31:1:32 ]@34:1:35 K\"b\"@36:1:37 {@40:1:41 "
+                  "}@41:1:42 K\"c\"@43:1:44 [@47:1:48 ]@48:1:49 }@49:1:50 EOF@50:1:51");
+}
+
+static void test_lexer__scalar_roots(void)
+{
+    ASSERT_DIGEST("  \"s\"  ", "S\"s\"@2:1:3 EOF@7:1:8");
+    ASSERT_DIGEST("-0", "N-0=-0i@0:1:1 EOF@2:1:3");
+    ASSERT_DIGEST("123", "N123=123i@0:1:1 EOF@3:1:4");
+    ASSERT_DIGEST("true", "true@0:1:1 EOF@4:1:5");
+    ASSERT_DIGEST("null\n", "null@0:1:1 EOF@5:2:1");
+    ASSERT_DIGEST("[[[]],{}]", "[@0:1:1 [@1:1:2 [@2:1:3 ]@3:1:4 ]@4:1:5 {@6:1:7 }@7:1:8 ]@8:1:9 "
+                               "EOF@9:1:10");
+}
+
+static void test_lexer__pretty_positions(void)
+{
+    ASSERT_DIGEST("{\n  \"id\" : \"a\",\n  \"list\" : [ 1, true ]\n}",
+                  "{@0:1:1 K\"id\"@4:2:3 S\"a\"@11:2:10 K\"list\"@18:3:3 [@27:3:12 N1=1i@29:3:14 "
+                  "true@32:3:17 ]@37:3:22 }@39:4:1 EOF@40:4:2");
+}
+
+static void test_lexer__deep_indentation(void)
+{
+    ASSERT_DIGEST("[\n                  1,\n        2,\n\n                       \t 3]",
+                  "[@0:1:1 N1=1i@20:2:19 N2=2i@31:3:9 N3=3i@60:5:26 ]@61:5:27 EOF@62:5:28");
+}
+
+static void test_lexer__crlf_positions(void)
+{
+    ASSERT_DIGEST("{\r\n  \"a\" : 1,\r\n  \"b\" : x\r\n}",
+                  "{@0:1:1 K\"a\"@5:2:3 N1=1i@11:2:9 K\"b\"@17:3:3 "
+                  "error(-4)@23:3:9: expected a value after ':', got 'x'");
+    /* A lone CR is whitespace but does not start a line. */
+    ASSERT_DIGEST("[1,\r2]", "[@0:1:1 N1=1i@1:1:2 N2=2i@4:1:5 ]@5:1:6 EOF@6:1:7");
+    ASSERT_DIGEST("[\r\n\r\n\t1 ]\r\n", "[@0:1:1 N1=1i@6:3:2 ]@8:3:4 EOF@11:4:1");
+}
+
+/* ---- errors ---------------------------------------------------------------------------- */
+
+typedef struct error_case {
+    const char *json;
+    const char *expected; /* last digest entry */
+} error_case;
+
+static const error_case syntax_errors[] = {
+    { "[1,]", "error(-4)@3:1:4: expected a value after ',', got ']'" },
+    { "{\"a\":1,}", "error(-4)@7:1:8: expected a string key after ',', got '}'" },
+    { "{\"a\" 1}", "error(-4)@5:1:6: expected ':' after object key, got '1'" },
+    { "{\"a\"", "error(-4)@4:1:5: expected ':' after object key, got end of input" },
+    { "[1 2]", "error(-4)@3:1:4: expected ',' or ']' after array element, got '2'" },
+    { "{\"a\":1 \"b\":2}", "error(-4)@7:1:8: expected ',' or '}' after object member, got '\"'" },
+    { "{\"a\":1x}", "error(-4)@6:1:7: expected ',' or '}' after object member, got 'x'" },
+    { "[1, 2", "error(-4)@5:1:6: expected ',' or ']' after array element, got end of input" },
+    { "{\"a\":", "error(-4)@5:1:6: expected a value after ':', got end of input" },
+    { "[", "error(-4)@1:1:2: expected a value or ']', got end of input" },
+    { "{", "error(-4)@1:1:2: expected a string key or '}', got end of input" },
+    { "[1] x", "error(-4)@4:1:5: trailing content after the root value" },
+    { "[1][2]", "error(-4)@3:1:4: trailing content after the root value" },
+    { " [1] \n x", "error(-4)@7:2:2: trailing content after the root value" },
+    { "{\"a\":1}}", "error(-4)@7:1:8: trailing content after the root value" },
+    { "123abc", "error(-4)@3:1:4: trailing content after the root value" },
+    { "", "error(-4)@0:1:1: empty input" },
+    { " \n\t ", "error(-4)@4:2:3: empty input" },
+    { "[}", "error(-4)@1:1:2: expected a value or ']', got '}'" },
+    { "{]", "error(-4)@1:1:2: expected a string key or '}', got ']'" },
+    { "{1:2}", "error(-4)@1:1:2: expected a string key or '}', got '1'" },
+    { "[1,,2]", "error(-4)@3:1:4: expected a value after ',', got ','" },
+    { "[.5]", "error(-4)@1:1:2: expected a value or ']', got '.'" },
+    { "[+1]", "error(-4)@1:1:2: expected a value or ']', got '+'" },
+    { "[NaN]", "error(-4)@1:1:2: expected a value or ']', got 'N'" },
+    { "x", "error(-4)@0:1:1: expected a value, got 'x'" },
+    { "[01]", "error(-4)@2:1:3: leading zero in number" },
+    { "[-]", "error(-4)@2:1:3: expected a digit after '-'" },
+    { "-", "error(-4)@1:1:2: expected a digit after '-'" },
+    { "[1.]", "error(-4)@3:1:4: expected a digit after '.' in number" },
+    { "[1e]", "error(-4)@3:1:4: expected a digit in the exponent of a number" },
+    { "[1e+]", "error(-4)@4:1:5: expected a digit in the exponent of a number" },
+    { "[1.5e3.2]", "error(-4)@6:1:7: unexpected character in number" },
+    { "[1-2]", "error(-4)@2:1:3: unexpected character in number" },
+    { "[1e309]", "error(-4)@1:1:2: number out of range" },
+    { "[-1e309]", "error(-4)@1:1:2: number out of range" },
+    { "[tru]", "error(-4)@4:1:5: invalid literal, expected 'true', got ']'" },
+    { "[nul", "error(-4)@4:1:5: invalid literal, expected 'null', got end of input" },
+    { "[fals e]", "error(-4)@5:1:6: invalid literal, expected 'false', got ' '" },
+    { "[True]", "error(-4)@1:1:2: expected a value or ']', got 'T'" },
+    { "[\"a\\qb\"]", "error(-4)@3:1:4: invalid escape '\\q' in string" },
+    { "[\"a\\\x01\"]", "error(-4)@3:1:4: invalid escape in string" },
+    { "[\"\\u12\"]", "error(-4)@2:1:3: invalid \\u escape in string" },
+    { "[\"\\u12x4\"]", "error(-4)@2:1:3: invalid \\u escape in string" },
+    { "[\"\\u12", "error(-4)@6:1:7: unexpected end of input in string" },
+    { "[\"\\", "error(-4)@3:1:4: unexpected end of input in string" },
+    { "[\"abc", "error(-4)@5:1:6: unexpected end of input in string" },
+    { "[\"a\n\"]", "error(-4)@3:1:4: invalid control character 0x0a in string" },
+    { "[\"a\tb\"]", "error(-4)@3:1:4: invalid control character 0x09 in string" },
+    { "[\"a\x1f", "error(-4)@3:1:4: invalid control character 0x1f in string" },
+    { "[1]\f", "error(-4)@3:1:4: trailing content after the root value" },
+    { "[\f1]", "error(-4)@1:1:2: expected a value or ']', got byte 0x0c" },
+    { "[\x7f]", "error(-4)@1:1:2: expected a value or ']', got byte 0x7f" },
+};
+
+static void test_lexer__syntax_errors(void)
+{
+    for (size_t i = 0; i < sizeof(syntax_errors) / sizeof(syntax_errors[0]); i++)
+        assert_end(syntax_errors[i].json, NULL, syntax_errors[i].expected);
+}
+
+static void test_lexer__nul_byte_outside_strings(void)
+{
+    static const char doc[] = { '[', '1', ']', '\0' };
+    static const char doc2[] = { '[', '\0', ']' };
+    int rc;
+    char *d = ctg_test_lex_digest(doc, sizeof(doc), 0, NULL, &rc);
+
+    CU_ASSERT_EQUAL(rc, CTG_ESYNTAX);
+    CU_ASSERT_STRING_EQUAL(last_entry(d), "error(-4)@3:1:4: trailing content after the root value");
+    free(d);
+    d = ctg_test_lex_digest(doc2, sizeof(doc2), 1, NULL, &rc);
+    CU_ASSERT_STRING_EQUAL(last_entry(d), "error(-4)@1:1:2: expected a value or ']', got byte 0x00");
+    free(d);
+}
+
+static void test_lexer__error_record_fully_written(void)
+{
+    static const char doc[] = "{\n  \"a\" : tru }";
+    ctg_lex_source src = { doc, sizeof(doc) - 1, NULL, NULL };
+    ctg_lexer lx;
+    ctg_token tok;
+    ctg_error err;
+    int rc;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    while ((rc = ctg_lexer_next(&lx, &tok, &err)) == CTG_OK)
+        ;
+    memset(&err, 0xFF, sizeof(err));
+    /* After an error every call repeats it, filling the whole record again. */
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(err.code, CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(err.line, 2);
+    CU_ASSERT_EQUAL(err.column, 12);
+    CU_ASSERT_EQUAL(err.offset, 13);
+    CU_ASSERT_STRING_EQUAL(err.message, "invalid literal, expected 'true', got ' '");
+    CU_ASSERT_STRING_EQUAL(err.source, "");
+    CU_ASSERT_STRING_EQUAL(err.path, "");
+    CU_ASSERT_EQUAL(rc, CTG_ESYNTAX);
+    ctg_lexer_dispose(&lx);
+}
+
+static void test_lexer__eof_repeats(void)
+{
+    ctg_lex_source src = { "[]", 2, NULL, NULL };
+    ctg_lexer lx;
+    ctg_token tok;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_depth(&lx), 0);
+    for (int i = 0; i < 3; i++) {
+        memset(&tok, 0xFF, sizeof(tok));
+        CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+        CU_ASSERT_EQUAL(tok.type, CTG_TOK_EOF);
+        CU_ASSERT_EQUAL(tok.offset, 2);
+        CU_ASSERT_EQUAL(tok.line, 1);
+        CU_ASSERT_EQUAL(tok.line_start, 0);
+    }
+    CU_ASSERT_EQUAL(ctg_lexer_offset(&lx), 2);
+    ctg_lexer_dispose(&lx);
+    ctg_lexer_dispose(&lx); /* a disposed lexer may be disposed again */
+}
+
+/* ---- BOM ------------------------------------------------------------------------------- */
+
+static void test_lexer__bom(void)
+{
+    /* The BOM is skipped but counted: the first token is at offset 3, column 4. */
+    ASSERT_DIGEST("\xEF\xBB\xBF[1]", "[@3:1:4 N1=1i@4:1:5 ]@5:1:6 EOF@6:1:7");
+    ASSERT_DIGEST("\xEF\xBB\xBF \n{}", "{@5:2:1 }@6:2:2 EOF@7:2:3");
+    ASSERT_DIGEST("\xEF\xBB\xBF", "error(-4)@3:1:4: empty input");
+    ASSERT_DIGEST("\xEF\xBB\xBF\xEF\xBB\xBF[]",
+                  "error(-4)@3:1:4: expected a value, got byte 0xef");
+    ASSERT_DIGEST("\xEF\xBB", "error(-4)@0:1:1: expected a value, got byte 0xef");
+    ASSERT_DIGEST(" \xEF\xBB\xBF[]", "error(-4)@1:1:2: expected a value, got byte 0xef");
+    ASSERT_DIGEST("[\xEF\xBB\xBF]", "[@0:1:1 error(-4)@1:1:2: expected a value or ']', got byte 0xef");
+    /* Inside a string it is just U+FEFF. */
+    ASSERT_DIGEST("[\"\xEF\xBB\xBF\"]",
+                  "[@0:1:1 S\"\\xef\\xbb\\xbf\"@1:1:2 ]@6:1:7 EOF@7:1:8");
+}
+
+/* ---- strings --------------------------------------------------------------------------- */
+
+static void test_lexer__escapes(void)
+{
+    ASSERT_DIGEST("[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]",
+                  "[@0:1:1 S\"\\x22\\x5c/\\x08\\x0c\\x0a\\x0d\\x09\"@1:1:2 ]@19:1:20 EOF@20:1:21");
+    ASSERT_DIGEST("\"\\u0041\\u00e9\\u20AC\\ud83d\\ude00\\uDBFF\\uDFFF\"",
+                  "S\"A\\xc3\\xa9\\xe2\\x82\\xac\\xf0\\x9f\\x98\\x80\\xf4\\x8f\\xbf\\xbf\"@0:1:1 "
+                  "EOF@44:1:45");
+    ASSERT_DIGEST("\"\\u007f\\u0080\\u07FF\\u0800\\uFFFF\"",
+                  "S\"\\x7f\\xc2\\x80\\xdf\\xbf\\xe0\\xa0\\x80\\xef\\xbf\\xbf\"@0:1:1 EOF@32:1:33");
+    ASSERT_DIGEST("{\"k\\u0065y\":\"a\\u0000b\"}",
+                  "{@0:1:1 K\"key\"@1:1:2 S\"a\\x00b\"+nul@12:1:13 }@22:1:23 EOF@23:1:24");
+    ASSERT_DIGEST("[\"\\u0000\",\"x\"]",
+                  "[@0:1:1 S\"\\x00\"+nul@1:1:2 S\"x\"@10:1:11 ]@13:1:14 EOF@14:1:15");
+    ASSERT_DIGEST("[\"\",{\"\":\"\"}]",
+                  "[@0:1:1 S\"\"@1:1:2 {@4:1:5 K\"\"@5:1:6 S\"\"@8:1:9 }@10:1:11 ]@11:1:12 "
+                  "EOF@12:1:13");
+}
+
+static const error_case lone_surrogates[] = {
+    { "[\"\\ud800\"]", "error(-4)@2:1:3: lone surrogate \\ud800" },
+    { "[\"\\uD800x\"]", "error(-4)@2:1:3: lone surrogate \\ud800" },
+    { "[\"\\ud800\\n\"]", "error(-4)@2:1:3: lone surrogate \\ud800" },
+    { "[\"\\ud800\\ud800\"]", "error(-4)@2:1:3: lone surrogate \\ud800" },
+    { "[\"\\udbff\\u0041\"]", "error(-4)@2:1:3: lone surrogate \\udbff" },
+    { "[\"\\ud800\\u\"]", "error(-4)@2:1:3: lone surrogate \\ud800" },
+    { "[\"\\ud800\\uZZZZ\"]", "error(-4)@2:1:3: lone surrogate \\ud800" },
+    { "[\"\\udc00\"]", "error(-4)@2:1:3: lone surrogate \\udc00" },
+    { "[\"a\\uDFFF\"]", "error(-4)@3:1:4: lone surrogate \\udfff" },
+    { "[\"\\udc00\\ud800\"]", "error(-4)@2:1:3: lone surrogate \\udc00" },
+    { "[\"\\ud83d\\ude00\\ude00\"]", "error(-4)@14:1:15: lone surrogate \\ude00" },
+    { "{\"\\ud800\":1}", "error(-4)@2:1:3: lone surrogate \\ud800" },
+    { "{\"a\":\"b\\udc01\"}", "error(-4)@7:1:8: lone surrogate \\udc01" },
+    /* The input ends where the low half should be: that is the error. */
+    { "[\"\\ud800", "error(-4)@8:1:9: unexpected end of input in string" },
+    { "[\"\\ud800\\udc", "error(-4)@12:1:13: unexpected end of input in string" },
+};
+
+static void test_lexer__lone_surrogates(void)
+{
+    for (size_t i = 0; i < sizeof(lone_surrogates) / sizeof(lone_surrogates[0]); i++)
+        assert_end(lone_surrogates[i].json, NULL, lone_surrogates[i].expected);
+}
+
+static const error_case bad_utf8[] = {
+    { "[\"ab\xff\"]", "error(-4)@4:1:5: invalid UTF-8 byte 0xff in string" },
+    { "[\"\x80\"]", "error(-4)@2:1:3: invalid UTF-8 byte 0x80 in string" },
+    { "[\"\xbf\"]", "error(-4)@2:1:3: invalid UTF-8 byte 0xbf in string" },
+    { "[\"\xf5\x80\x80\x80\"]", "error(-4)@2:1:3: invalid UTF-8 byte 0xf5 in string" },
+    { "[\"\xf8\x88\x80\x80\x80\"]", "error(-4)@2:1:3: invalid UTF-8 byte 0xf8 in string" },
+    { "[\"\xc0\xaf\"]", "error(-4)@2:1:3: overlong UTF-8 sequence in string" },
+    { "[\"\xc1\xbf\"]", "error(-4)@2:1:3: overlong UTF-8 sequence in string" },
+    { "[\"\xe0\x80\xaf\"]", "error(-4)@2:1:3: overlong UTF-8 sequence in string" },
+    { "[\"\xe0\x9f\xbf\"]", "error(-4)@2:1:3: overlong UTF-8 sequence in string" },
+    { "[\"\xf0\x8f\xbf\xbf\"]", "error(-4)@2:1:3: overlong UTF-8 sequence in string" },
+    { "[\"\xed\xa0\x80\"]", "error(-4)@2:1:3: UTF-8 encoded surrogate in string" },
+    { "[\"\xed\xbf\xbf\"]", "error(-4)@2:1:3: UTF-8 encoded surrogate in string" },
+    { "[\"\xf4\x90\x80\x80\"]", "error(-4)@2:1:3: UTF-8 code point above U+10FFFF in string" },
+    { "[\"\xc3\"]", "error(-4)@2:1:3: truncated UTF-8 sequence in string" },
+    { "[\"\xe2\x82\"]", "error(-4)@2:1:3: truncated UTF-8 sequence in string" },
+    { "[\"\xf0\x9f\x98\"]", "error(-4)@2:1:3: truncated UTF-8 sequence in string" },
+    { "[\"\xe2\x82x\"]", "error(-4)@2:1:3: truncated UTF-8 sequence in string" },
+    { "[\"\xc3\xc3\xa9\"]", "error(-4)@2:1:3: truncated UTF-8 sequence in string" },
+    { "[\"\xe2\x82", "error(-4)@4:1:5: unexpected end of input in string" },
+    { "{\"\xff\":1}", "error(-4)@2:1:3: invalid UTF-8 byte 0xff in string" },
+    /* The first error of the string wins, even before an escape or a control character. */
+    { "[\"\xff\\q\n", "error(-4)@2:1:3: invalid UTF-8 byte 0xff in string" },
+};
+
+static void test_lexer__invalid_utf8(void)
+{
+    for (size_t i = 0; i < sizeof(bad_utf8) / sizeof(bad_utf8[0]); i++)
+        assert_end(bad_utf8[i].json, NULL, bad_utf8[i].expected);
+}
+
+static void test_lexer__valid_utf8(void)
+{
+    /* The boundaries of each sequence length and around the surrogates. */
+    ASSERT_DIGEST("[\"\xc2\x80\xdf\xbf\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xef\xbf\xbf"
+                  "\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\"]",
+                  "[@0:1:1 S\"\\xc2\\x80\\xdf\\xbf\\xe0\\xa0\\x80\\xed\\x9f\\xbf\\xee\\x80\\x80"
+                  "\\xef\\xbf\\xbf\\xf0\\x90\\x80\\x80\\xf4\\x8f\\xbf\\xbf\"@1:1:2 ]@27:1:28 "
+                  "EOF@28:1:29");
+    /* Escapes and raw UTF-8 mixed. */
+    ASSERT_DIGEST("\"\xc3\xa9\\n\xe2\x82\xac\"", "S\"\\xc3\\xa9\\x0a\\xe2\\x82\\xac\"@0:1:1 EOF@9:1:10");
+}
+
+/* ---- limits ---------------------------------------------------------------------------- */
+
+static char *nested(size_t depth, const char *open, const char *inner, const char *close)
+{
+    size_t lo = strlen(open), li = strlen(inner), lc = strlen(close);
+    char *s = malloc(depth * (lo + lc) + li + 1), *p = s;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    for (size_t i = 0; i < depth; i++, p += lo)
+        memcpy(p, open, lo);
+    memcpy(p, inner, li);
+    p += li;
+    for (size_t i = 0; i < depth; i++, p += lc)
+        memcpy(p, close, lc);
+    *p = '\0';
+    return s;
+}
+
+static void assert_depth(size_t depth, size_t max_depth, const char *expected_end)
+{
+    ctg_lex_limits lim = { max_depth, 0, 0 };
+    char *s = nested(depth, "[", "", "]");
+
+    assert_end(s, max_depth ? &lim : NULL, expected_end);
+    free(s);
+}
+
+static void test_lexer__depth_limit_default(void)
+{
+    char buf[96];
+    char *s;
+
+    snprintf(buf, sizeof(buf), "EOF@%d:1:%d", 128, 129);
+    assert_depth(64, 0, buf);
+    assert_depth(65, 0, "error(-7)@64:1:65: nesting deeper than 64 levels");
+    /* Objects count the same. */
+    s = nested(64, "{\"k\":", "1", "}");
+    assert_end(s, NULL, "EOF@385:1:386");
+    free(s);
+    s = nested(65, "{\"k\":", "1", "}");
+    assert_end(s, NULL, "error(-7)@320:1:321: nesting deeper than 64 levels");
+    free(s);
+}
+
+static void test_lexer__depth_limit_custom(void)
+{
+    assert_depth(3, 3, "EOF@6:1:7");
+    assert_depth(4, 3, "error(-7)@3:1:4: nesting deeper than 3 levels");
+    assert_depth(1, 1, "EOF@2:1:3");
+    assert_depth(2, 1, "error(-7)@1:1:2: nesting deeper than 1 levels");
+    /* Beyond 64 levels the container stack moves to the heap. */
+    assert_depth(1000, 1000, "EOF@2000:1:2001");
+    assert_depth(1001, 1000, "error(-7)@1000:1:1001: nesting deeper than 1000 levels");
+}
+
+static void test_lexer__depth_tracks_mixed_containers(void)
+{
+    static const char doc[] = "[{\"a\":[{},[]]},{\"b\":{\"c\":[1]}}]";
+    ctg_lex_limits lim = { 100, 0, 0 };
+    char *s = nested(70, "[{\"x\":", "", "}]");
+    char *d;
+
+    ASSERT_DIGEST(doc, "[@0:1:1 {@1:1:2 K\"a\"@2:1:3 [@6:1:7 {@7:1:8 }@8:1:9 [@10:1:11 "
+                       "]@11:1:12 ]@12:1:13 }@13:1:14 {@15:1:16 K\"b\"@16:1:17 {@20:1:21 "
+                       "K\"c\"@21:1:22 [@25:1:26 N1=1i@26:1:27 ]@27:1:28 }@28:1:29 }@29:1:30 "
+                       "]@30:1:31 EOF@31:1:32");
+    /* 140 levels of alternating arrays and objects against a limit of 100. */
+    d = digest_lim(s, &lim);
+    CU_ASSERT_STRING_EQUAL(last_entry(d),
+                           "error(-7)@300:1:301: nesting deeper than 100 levels");
+    free(d);
+    free(s);
+}
+
+static void test_lexer__hundred_thousand_nested_arrays(void)
+{
+    const size_t n = 100000;
+    char *s = malloc(n);
+    ctg_lex_limits deep = { n + 1, 0, 0 };
+    clock_t t0 = clock();
+    int rc;
+    char *d;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    memset(s, '[', n);
+    d = ctg_test_lex_digest(s, n, 0, NULL, &rc);
+    CU_ASSERT_EQUAL(rc, CTG_ELIMIT);
+    CU_ASSERT_STRING_EQUAL(last_entry(d), "error(-7)@64:1:65: nesting deeper than 64 levels");
+    free(d);
+    d = ctg_test_lex_digest(s, n, 1, NULL, &rc);
+    CU_ASSERT_STRING_EQUAL(last_entry(d), "error(-7)@64:1:65: nesting deeper than 64 levels");
+    free(d);
+    /* With the limit out of the way, all 100,000 levels are opened without recursion. */
+    d = ctg_test_lex_digest(s, n, 4096, &deep, &rc);
+    CU_ASSERT_EQUAL(rc, CTG_ESYNTAX);
+    CU_ASSERT_STRING_EQUAL(last_entry(d),
+                           "error(-4)@100000:1:100001: expected a value or ']', got end of input");
+    free(d);
+    CU_ASSERT(clock() - t0 < 5 * CLOCKS_PER_SEC);
+    free(s);
+}
+
+/* "[\"" + n copies of `unit` + "\"]" */
+static char *string_doc(size_t n, const char *unit)
+{
+    size_t lu = strlen(unit);
+    char *s = malloc(n * lu + 5), *p = s;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    *p++ = '[';
+    *p++ = '"';
+    for (size_t i = 0; i < n; i++, p += lu)
+        memcpy(p, unit, lu);
+    memcpy(p, "\"]", 3);
+    return s;
+}
+
+static void assert_string_limit(size_t n, size_t limit, const char *unit, bool ok)
+{
+    ctg_lex_limits lim = { 0, limit, 0 };
+    char *s = string_doc(n, unit), *d = digest_lim(s, &lim);
+    char expected[96];
+
+    if (ok)
+        snprintf(expected, sizeof(expected), "EOF@%zu:1:%zu", strlen(s), strlen(s) + 1);
+    else
+        snprintf(expected, sizeof(expected), "error(-7)@1:1:2: string longer than %zu bytes",
+                 limit);
+    CU_ASSERT_STRING_EQUAL(last_entry(d), expected);
+    free(d);
+    free(s);
+}
+
+static void test_lexer__max_string_len(void)
+{
+    assert_string_limit(10, 10, "a", true);
+    assert_string_limit(11, 10, "a", false);
+    /* The limit is on decoded bytes: 6 escaped bytes make 1. */
+    assert_string_limit(10, 10, "\\u0041", true);
+    assert_string_limit(11, 10, "\\u0041", false);
+    assert_string_limit(5, 10, "\xc3\xa9", true);
+    assert_string_limit(6, 10, "\xc3\xa9", false);
+    assert_string_limit(2, 8, "\\ud83d\\ude00", true);
+    assert_string_limit(3, 8, "\\ud83d\\ude00", false);
+    /* Large enough to grow the refill buffer past its 64 KiB. */
+    assert_string_limit(100000, 100000, "x", true);
+    assert_string_limit(100001, 100000, "x", false);
+    assert_string_limit(30000, 30000, "\\n", true);
+    assert_string_limit(30001, 30000, "\\n", false);
+}
+
+static void test_lexer__max_string_len_keys_and_numbers(void)
+{
+    ctg_lex_limits lim = { 0, 4, 0 };
+
+    assert_end("{\"abcd\":1234}", &lim, "EOF@13:1:14");
+    assert_end("{\"abcde\":1}", &lim, "error(-7)@1:1:2: string longer than 4 bytes");
+    assert_end("[12345]", &lim, "error(-7)@1:1:2: number longer than 4 bytes");
+    assert_end("[-1.5]", &lim, "EOF@6:1:7");
+    /* An unterminated string far over the limit is reported as too long. */
+    assert_end("[\"abcdefghijklmnopqrstuvwxyzabcdefghijk", &lim,
+               "error(-7)@1:1:2: string longer than 4 bytes");
+}
+
+static void assert_document_limit(const char *json, size_t limit, const char *expected)
+{
+    ctg_lex_limits lim = { 0, 0, limit };
+
+    assert_end(json, &lim, expected);
+}
+
+static void test_lexer__max_document_size(void)
+{
+    static const char doc[] = "{\"a\" : [1, 2]}";
+    char buf[96];
+
+    assert_document_limit(doc, sizeof(doc) - 1, "EOF@14:1:15");
+    snprintf(buf, sizeof(buf), "error(-7)@13:1:14: document larger than %zu bytes",
+             sizeof(doc) - 2);
+    assert_document_limit(doc, sizeof(doc) - 2, buf);
+    /* Trailing whitespace counts. */
+    assert_document_limit("[] \n", 4, "EOF@4:2:1");
+    assert_document_limit("[] \n", 3, "error(-7)@3:1:4: document larger than 3 bytes");
+    assert_document_limit("[\"abc\"]", 4, "error(-7)@4:1:5: document larger than 4 bytes");
+    assert_document_limit("[12345]", 4, "error(-7)@4:1:5: document larger than 4 bytes");
+    assert_document_limit("[true]", 3, "error(-7)@3:1:4: document larger than 3 bytes");
+    assert_document_limit("1", 1, "EOF@1:1:2");
+    assert_document_limit("{\"a\"   :1}", 6, "error(-7)@6:1:7: document larger than 6 bytes");
+    assert_document_limit("12", 1, "error(-7)@1:1:2: document larger than 1 bytes");
+}
+
+/* ---- numbers --------------------------------------------------------------------------- */
+
+typedef struct number_case {
+    const char *text;
+    double value;
+} number_case;
+
+static void test_lexer__parse_double(void)
+{
+    static const number_case cases[] = {
+        { "0", 0.0 },
+        { "1", 1.0 },
+        { "-1", -1.0 },
+        { "0.1", 0.1 },
+        { "0.30000000000000004", 0.30000000000000004 },
+        { "1e23", 1e23 },
+        { "1E+2", 100.0 },
+        { "1.5e-3", 1.5e-3 },
+        { "2.2250738585072014e-308", DBL_MIN },
+        { "2.2250738585072011e-308", 2.2250738585072011e-308 },
+        { "4.9e-324", 4.9e-324 },
+        { "2.4703282292062328e-324", 4.9e-324 },
+        { "1.7976931348623157e308", DBL_MAX },
+        { "9007199254740993", 9007199254740992.0 },
+        { "9007199254740995", 9007199254740996.0 },
+        { "123456789012345678901234567890", 1.2345678901234568e29 },
+        { "0.000001", 1e-6 },
+        { "100000000000000000000000", 1e23 },
+        { "1e-400", 0.0 },
+        { "3.14159265358979323846264338327950288", 3.141592653589793 },
+        { "-123.456e-7", -1.23456e-5 },
+    };
+    double v;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        v = -42.0;
+        CU_ASSERT_TRUE(ctg_parse_double(cases[i].text, strlen(cases[i].text), &v));
+        if (v != cases[i].value)
+            printf("\n  %s -> %.17g, expected %.17g\n", cases[i].text, v, cases[i].value);
+        CU_ASSERT_EQUAL(v, cases[i].value);
+    }
+    CU_ASSERT_TRUE(ctg_parse_double("-0", 2, &v));
+    CU_ASSERT_TRUE(v == 0.0 && signbit(v));
+    CU_ASSERT_TRUE(ctg_parse_double("-0.0", 4, &v));
+    CU_ASSERT_TRUE(v == 0.0 && signbit(v));
+    CU_ASSERT_TRUE(ctg_parse_double("-1e-400", 7, &v));
+    CU_ASSERT_TRUE(v == 0.0 && signbit(v));
+}
+
+static void test_lexer__parse_double_long_mantissa(void)
+{
+    /* 1 followed by 1000 zeros, then e-1000: exactly 1. More than 800 digits are rounded
+     * with a sticky digit, so a non-zero tail still nudges a halfway case up. */
+    char buf[1100];
+    double v = 0;
+
+    buf[0] = '1';
+    memset(buf + 1, '0', 1000);
+    memcpy(buf + 1001, "e-1000", 6);
+    CU_ASSERT_TRUE(ctg_parse_double(buf, 1007, &v));
+    CU_ASSERT_EQUAL(v, 1.0);
+    /* 2^53 + 1 (a halfway case) rounds down to even; with a non-zero digit far away, up. */
+    memset(buf, '0', sizeof(buf));
+    memcpy(buf, "9007199254740993.", 17);
+    CU_ASSERT_TRUE(ctg_parse_double(buf, 17 + 900, &v));
+    CU_ASSERT_EQUAL(v, 9007199254740992.0);
+    buf[17 + 899] = '1';
+    CU_ASSERT_TRUE(ctg_parse_double(buf, 17 + 900, &v));
+    CU_ASSERT_EQUAL(v, 9007199254740994.0);
+}
+
+static void test_lexer__parse_double_rejects(void)
+{
+    static const char *const bad[] = { "",     "-",   "+1",  ".5",   "1.",  "01",  "1e",
+                                       "1e+",  "0x10", "1 ", " 1",  "Infinity", "NaN",
+                                       "1e309", "-1e309", "1.7976931348623159e308", "--1" };
+    double v = 7.0;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        CU_ASSERT_FALSE(ctg_parse_double(bad[i], strlen(bad[i]), &v));
+    CU_ASSERT_EQUAL(v, 7.0);
+    /* The length bounds the text: "12" of "123". */
+    CU_ASSERT_TRUE(ctg_parse_double("123", 2, &v));
+    CU_ASSERT_EQUAL(v, 12.0);
+}
+
+static void test_lexer__parse_int64(void)
+{
+    int64_t v = 0;
+
+    CU_ASSERT_TRUE(ctg_parse_int64("0", 1, &v) && v == 0);
+    CU_ASSERT_TRUE(ctg_parse_int64("-0", 2, &v) && v == 0);
+    CU_ASSERT_TRUE(ctg_parse_int64("42", 2, &v) && v == 42);
+    CU_ASSERT_TRUE(ctg_parse_int64("9223372036854775807", 19, &v) && v == INT64_MAX);
+    CU_ASSERT_TRUE(ctg_parse_int64("-9223372036854775808", 20, &v) && v == INT64_MIN);
+    CU_ASSERT_TRUE(ctg_parse_int64("-9223372036854775807", 20, &v) && v == -INT64_MAX);
+    v = 5;
+    CU_ASSERT_FALSE(ctg_parse_int64("9223372036854775808", 19, &v));
+    CU_ASSERT_FALSE(ctg_parse_int64("-9223372036854775809", 20, &v));
+    CU_ASSERT_FALSE(ctg_parse_int64("99999999999999999999", 20, &v));
+    CU_ASSERT_FALSE(ctg_parse_int64("1.0", 3, &v));
+    CU_ASSERT_FALSE(ctg_parse_int64("1e2", 3, &v));
+    CU_ASSERT_FALSE(ctg_parse_int64("01", 2, &v));
+    CU_ASSERT_FALSE(ctg_parse_int64("", 0, &v));
+    CU_ASSERT_FALSE(ctg_parse_int64("+1", 2, &v));
+    CU_ASSERT_EQUAL(v, 5);
+}
+
+static void test_lexer__number_tokens(void)
+{
+    ASSERT_DIGEST("[0,-0,0.5,1e2,1E-2,-12.5e+1,4.9e-324,1e-400]",
+                  "[@0:1:1 N0=0i@1:1:2 N-0=-0i@3:1:4 N0.5=0.5f@6:1:7 N1e2=100f@10:1:11 "
+                  "N1E-2=0.01f@14:1:15 N-12.5e+1=-125f@19:1:20 "
+                  "N4.9e-324=4.9406564584124654e-324f@28:1:29 N1e-400=0f@37:1:38 ]@43:1:44 "
+                  "EOF@44:1:45");
+    ASSERT_DIGEST("[1.7976931348623157e308,1.7976931348623159e308]",
+                  "[@0:1:1 N1.7976931348623157e308=1.7976931348623157e+308f@1:1:2 "
+                  "error(-4)@24:1:25: number out of range");
+}
+
+/* A locale whose decimal point is ',' (the test environment may provide one, e.g. through
+ * LC_ALL), or NULL. */
+static const char *comma_locale(void)
+{
+    static const char *const names[] = { "", "de_DE.UTF-8", "de_DE.utf8", "de_DE",
+                                          "fr_FR.UTF-8", "fr_FR.utf8", "nl_NL.UTF-8" };
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        const char *got = setlocale(LC_NUMERIC, names[i]);
+        if (got != NULL && strcmp(localeconv()->decimal_point, ",") == 0)
+            return got;
+    }
+    return NULL;
+}
+
+static void test_lexer__locale_independent(void)
+{
+    char *saved = strdup(setlocale(LC_NUMERIC, NULL));
+    double v = 0;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(saved);
+    if (comma_locale() == NULL) {
+        CU_PASS("no locale with a decimal comma is installed: locale independence not checked");
+        printf("\n  [skipped] no locale with a decimal comma (de_DE.UTF-8) is installed\n");
+    } else {
+        CU_ASSERT_TRUE(ctg_parse_double("1.5", 3, &v));
+        CU_ASSERT_EQUAL(v, 1.5);
+        CU_ASSERT_TRUE(ctg_parse_double("0.1e1", 5, &v));
+        CU_ASSERT_EQUAL(v, 1.0);
+        /* The slow path (strtod_l) too: more digits than the fast path takes. */
+        CU_ASSERT_TRUE(ctg_parse_double("2.2250738585072014e-308", 23, &v));
+        CU_ASSERT_EQUAL(v, DBL_MIN);
+        CU_ASSERT_FALSE(ctg_parse_double("1,5", 3, &v));
+        ASSERT_DIGEST("[2.5]", "[@0:1:1 N2.5=2.5f@1:1:2 ]@4:1:5 EOF@5:1:6");
+    }
+    setlocale(LC_NUMERIC, saved);
+    free(saved);
+}
+
+/* ---- memory and refill modes ----------------------------------------------------------- */
+
+static void test_lexer__input_not_nul_terminated(void)
+{
+    /* Every document ends right where its block ends (see ctg_test_lex_digest). */
+    static const error_case cases[] = {
+        { "123", "EOF@3:1:4" },
+        { "-", "error(-4)@1:1:2: expected a digit after '-'" },
+        { "1e", "error(-4)@2:1:3: expected a digit in the exponent of a number" },
+        { "tru", "error(-4)@3:1:4: invalid literal, expected 'true', got end of input" },
+        { "\"ab", "error(-4)@3:1:4: unexpected end of input in string" },
+        { "\"ab\\", "error(-4)@4:1:5: unexpected end of input in string" },
+        { "\"\\u00", "error(-4)@5:1:6: unexpected end of input in string" },
+        { "\"\xe2\x82", "error(-4)@3:1:4: unexpected end of input in string" },
+        { "{\"a\"  ", "error(-4)@6:1:7: expected ':' after object key, got end of input" },
+        { "[1]   \n  ", "EOF@9:2:3" },
+        { "\xef\xbb", "error(-4)@0:1:1: expected a value, got byte 0xef" },
+    };
+    int rc;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *d = ctg_test_lex_digest(cases[i].json, strlen(cases[i].json), 0, NULL, &rc);
+        CU_ASSERT_STRING_EQUAL(last_entry(d), cases[i].expected);
+        free(d);
+        assert_end(cases[i].json, NULL, cases[i].expected);
+    }
+}
+
+/* Documents whose tokens straddle refills in every way: each is compared across refill sizes by
+ * digest(), and pinned here by its end. */
+static void test_lexer__refill_sizes_agree(void)
+{
+    static const error_case docs[] = {
+        { "{\n  \"type\" : \"default\",\n  \"version\" : \"1.1\",\n  \"name\" : \"list\",\n"
+          "  \"contingencies\" : [ {\n    \"id\" : \"N-1\",\n    \"elements\" : [ {\n"
+          "      \"id\" : \"LINE\",\n      \"type\" : \"BRANCH\"\n    } ]\n  } ]\n}",
+          "EOF@187:12:2" },
+        { "\xEF\xBB\xBF{\"k\\u00e9y\"\r\n:\t[\"\\ud83d\\ude00\",-1.25e-2,true,null,false]}",
+          "EOF@60:2:45" },
+        { "[\"a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80z\", 12345678901234567890, \"\\\\\\\"\"]",
+          "EOF@45:1:46" },
+        { "{\"a\":[1,2,{\"b\":null}],\"c\":\"\\u0000\"} ",
+          "EOF@36:1:37" },
+        { "[\"abc\\ud800\\u0041\"]", "error(-4)@5:1:6: lone surrogate \\ud800" },
+        { "{\"key\"    \n    \n   :    1 ,  \"k2\" }",
+          "error(-4)@34:3:19: expected ':' after object key, got '}'" },
+        { "[1, 2, 3,\n 4, \"x\xf0\x9f\x98\"]", "error(-4)@16:2:7: truncated UTF-8 sequence in string" },
+        { "[truex]", "error(-4)@5:1:6: expected ',' or ']' after array element, got 'x'" },
+        { "  [ 1.5e ]", "error(-4)@8:1:9: expected a digit in the exponent of a number" },
+    };
+
+    for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
+        assert_end(docs[i].json, NULL, docs[i].expected);
+}
+
+/* Tokens and whitespace larger than the 64 KiB refill buffer. */
+static void test_lexer__refill_large_tokens(void)
+{
+    const size_t n = 150000;
+    char *s = malloc(3 * n + 64), *p = s;
+    char *d, expected[128];
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    *p++ = '{';
+    *p++ = '"';
+    memset(p, 'k', n), p += n;     /* a key larger than the buffer ... */
+    *p++ = '"';
+    memset(p, ' ', n), p += n;     /* ... followed by more whitespace than the buffer */
+    *p++ = ':';
+    *p++ = '[';
+    *p++ = '1';
+    memset(p, '0', n / 2), p += n / 2; /* a long number: 1e75000 is out of range */
+    memcpy(p, "e-75000]}", 10);
+    d = digest(s);
+    snprintf(expected, sizeof(expected), "0e-75000=1f@%zu:1:%zu", 2 * n + 5, 2 * n + 6);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, expected));
+    snprintf(expected, sizeof(expected), "EOF@%zu:1:%zu", strlen(s), strlen(s) + 1);
+    CU_ASSERT_STRING_EQUAL(last_entry(d), expected);
+    CU_ASSERT_EQUAL(strncmp(d, "{@0:1:1 K\"kkkk", 14), 0);
+    free(d);
+    free(s);
+}
+
+static int failing_refill(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err)
+{
+    size_t *calls = ctx;
+
+    if ((*calls)++ == 0) {
+        *got = cap < 4 ? cap : 4;
+        memcpy(dst, "[1, ", *got);
+        return CTG_OK;
+    }
+    snprintf(err->message, sizeof(err->message), "disk on fire");
+    return CTG_EIO;
+}
+
+static int mute_refill(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err)
+{
+    (void)ctx;
+    (void)dst;
+    (void)cap;
+    (void)got;
+    (void)err;
+    return CTG_EIO;
+}
+
+static int greedy_refill(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err)
+{
+    (void)ctx;
+    (void)dst;
+    (void)err;
+    *got = cap + 1;
+    return CTG_OK;
+}
+
+static void test_lexer__refill_errors(void)
+{
+    size_t calls = 0;
+    ctg_lex_source src = { NULL, 0, failing_refill, &calls };
+    ctg_lexer lx;
+    ctg_token tok;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(tok.type, CTG_TOK_NUMBER);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_EIO);
+    CU_ASSERT_EQUAL(err.code, CTG_EIO);
+    CU_ASSERT_EQUAL(err.offset, 4);
+    CU_ASSERT_EQUAL(err.column, 5);
+    CU_ASSERT_STRING_EQUAL(err.message, "disk on fire");
+    /* Repeated, without calling the callback again. */
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_EIO);
+    CU_ASSERT_STRING_EQUAL(err.message, "disk on fire");
+    CU_ASSERT_EQUAL(calls, 2);
+    ctg_lexer_dispose(&lx);
+
+    src.refill = greedy_refill;
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_EIO);
+    CU_ASSERT_STRING_EQUAL(err.message, "read callback overran its buffer");
+    ctg_lexer_dispose(&lx);
+
+    /* A callback that says nothing still leaves a message. */
+    src.refill = mute_refill;
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_EIO);
+    CU_ASSERT_STRING_EQUAL(err.message, "read error");
+    CU_ASSERT_EQUAL(err.offset, 0);
+    ctg_lexer_dispose(&lx);
+    ctg_lexer_dispose(NULL);
+}
+
+/* ---- allocations ----------------------------------------------------------------------- */
+
+static int lex_with_allocator(const char *json, size_t chunk, const ctg_allocator *a,
+                              const ctg_lex_limits *lim)
+{
+    chunked c = { json, strlen(json), 0, chunk };
+    ctg_lex_source src = { json, strlen(json), chunk ? chunk_refill : NULL, &c };
+    ctg_lexer lx;
+    ctg_token tok;
+    ctg_error err;
+    int rc = ctg_lexer_init(&lx, &src, lim, a);
+
+    if (rc != CTG_OK) {
+        /* The failed lexer answers every call with the failure. */
+        CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), rc);
+        CU_ASSERT_EQUAL(err.code, rc);
+        ctg_lexer_dispose(&lx);
+        return rc;
+    }
+    while ((rc = ctg_lexer_next(&lx, &tok, &err)) == CTG_OK && tok.type != CTG_TOK_EOF)
+        ;
+    if (rc != CTG_OK) {
+        CU_ASSERT_EQUAL(err.code, rc);
+        CU_ASSERT_STRING_EQUAL(err.message, "out of memory");
+    }
+    ctg_lexer_dispose(&lx);
+    return rc;
+}
+
+static void test_lexer__memory_mode_plain_document_allocates_nothing(void)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+
+    CU_ASSERT_EQUAL(lex_with_allocator("{\"a\" : [1, \"b\", {\"c\" : null}]}", 0, &a, NULL),
+                    CTG_OK);
+    CU_ASSERT_EQUAL(st.allocs + st.resizes, 0);
+}
+
+/* Fails every allocation in turn while lexing `inner` nested 80 deep (heap stack) in refills of
+ * 3 bytes; returns how many attempts it took to succeed. */
+static size_t allocation_sweep(const char *inner)
+{
+    ctg_lex_limits lim = { 100, 0, 0 };
+    char *deep = nested(80, "[", inner, "]");
+    size_t n = 0;
+    int rc;
+
+    do {
+        ctg_test_alloc st = { 0 };
+        ctg_allocator a = ctg_test_allocator(&st);
+        st.fail_at = ++n;
+        rc = lex_with_allocator(deep, 3, &a, &lim);
+        CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+        CU_ASSERT_EQUAL(st.bad_sizes, 0);
+    } while (rc == CTG_ENOMEM && n < 100);
+    CU_ASSERT_EQUAL(rc, CTG_OK);
+    free(deep);
+    return n;
+}
+
+static void test_lexer__allocation_failures(void)
+{
+    /* The refill buffer, the stack, then scratch for an escape ... */
+    CU_ASSERT_EQUAL(allocation_sweep("{\"k\\n\" :\"\\u00e9\", \"plain\"    :1}"), 4);
+    /* ... or for a plain key kept across a refill before its ':'. */
+    CU_ASSERT_EQUAL(allocation_sweep("{\"plain\"    :1, \"k\\n\" :\"\\u00e9\"}"), 4);
+}
+
+static void test_lexer__buffer_growth_failure(void)
+{
+    char *s = string_doc(200000, "y");
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator_noresize(&st);
+
+    CU_ASSERT_EQUAL(lex_with_allocator(s, 4096, &a, NULL), CTG_OK);
+    CU_ASSERT(st.allocs >= 2);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    st = (ctg_test_alloc){ 0 };
+    st.fail_at = 2;
+    CU_ASSERT_EQUAL(lex_with_allocator(s, 4096, &a, NULL), CTG_ENOMEM);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    free(s);
+}
+
+/* ---- skip_value ------------------------------------------------------------------------ */
+
+static void test_lexer__skip_value(void)
+{
+    static const char doc[] = "{\"a\":{\"x\":[1,{\"y\":[[]]}],\"z\":\"s\"},\"b\":3,\"c\":[true]}";
+    ctg_lex_source src = { doc, sizeof(doc) - 1, NULL, NULL };
+    ctg_lexer lx;
+    ctg_token tok;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK); /* { */
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK); /* "a" */
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK); /* { */
+    CU_ASSERT_EQUAL(ctg_lexer_depth(&lx), 2);
+    CU_ASSERT_EQUAL(ctg_lexer_skip_value(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(tok.type, CTG_TOK_OBJECT_END);
+    CU_ASSERT_EQUAL(tok.offset, 32);
+    CU_ASSERT_EQUAL(ctg_lexer_depth(&lx), 1);
+    CU_ASSERT_EQUAL(ctg_lexer_offset(&lx), 33);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(tok.type, CTG_TOK_KEY);
+    CU_ASSERT_EQUAL(tok.len, 1);
+    CU_ASSERT_EQUAL(tok.str[0], 'b');
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK); /* 3 */
+    /* A scalar is already a whole value. */
+    CU_ASSERT_EQUAL(ctg_lexer_skip_value(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(tok.type, CTG_TOK_NUMBER);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK); /* "c" */
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK); /* [ */
+    CU_ASSERT_EQUAL(ctg_lexer_skip_value(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(tok.type, CTG_TOK_ARRAY_END);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(tok.type, CTG_TOK_OBJECT_END);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(tok.type, CTG_TOK_EOF);
+    ctg_lexer_dispose(&lx);
+}
+
+static void test_lexer__skip_value_deep_and_errors(void)
+{
+    char *deep = nested(64, "[", "1", "]");
+    ctg_lex_source src = { deep, strlen(deep), NULL, NULL };
+    ctg_lexer lx;
+    ctg_token tok;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_skip_value(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(tok.type, CTG_TOK_ARRAY_END);
+    CU_ASSERT_EQUAL(tok.offset, 128);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(tok.type, CTG_TOK_EOF);
+    ctg_lexer_dispose(&lx);
+    free(deep);
+
+    src.data = "[[1,2],[3,]]";
+    src.len = strlen(src.data);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_skip_value(&lx, &tok, &err), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(err.offset, 10);
+    CU_ASSERT_STRING_EQUAL(err.message, "expected a value after ',', got ']'");
+    ctg_lexer_dispose(&lx);
+}
+
+CU_TestInfo lexer_tests[] = {
+    { "token_sequence", test_lexer__token_sequence },
+    { "scalar_roots", test_lexer__scalar_roots },
+    { "pretty_positions", test_lexer__pretty_positions },
+    { "deep_indentation", test_lexer__deep_indentation },
+    { "crlf_positions", test_lexer__crlf_positions },
+    { "syntax_errors", test_lexer__syntax_errors },
+    { "nul_byte_outside_strings", test_lexer__nul_byte_outside_strings },
+    { "error_record_fully_written", test_lexer__error_record_fully_written },
+    { "eof_repeats", test_lexer__eof_repeats },
+    { "bom", test_lexer__bom },
+    { "escapes", test_lexer__escapes },
+    { "lone_surrogates", test_lexer__lone_surrogates },
+    { "invalid_utf8", test_lexer__invalid_utf8 },
+    { "valid_utf8", test_lexer__valid_utf8 },
+    { "depth_limit_default", test_lexer__depth_limit_default },
+    { "depth_limit_custom", test_lexer__depth_limit_custom },
+    { "depth_tracks_mixed_containers", test_lexer__depth_tracks_mixed_containers },
+    { "hundred_thousand_nested_arrays", test_lexer__hundred_thousand_nested_arrays },
+    { "max_string_len", test_lexer__max_string_len },
+    { "max_string_len_keys_and_numbers", test_lexer__max_string_len_keys_and_numbers },
+    { "max_document_size", test_lexer__max_document_size },
+    { "parse_double", test_lexer__parse_double },
+    { "parse_double_long_mantissa", test_lexer__parse_double_long_mantissa },
+    { "parse_double_rejects", test_lexer__parse_double_rejects },
+    { "parse_int64", test_lexer__parse_int64 },
+    { "number_tokens", test_lexer__number_tokens },
+    { "locale_independent", test_lexer__locale_independent },
+    { "input_not_nul_terminated", test_lexer__input_not_nul_terminated },
+    { "refill_sizes_agree", test_lexer__refill_sizes_agree },
+    { "refill_large_tokens", test_lexer__refill_large_tokens },
+    { "refill_errors", test_lexer__refill_errors },
+    { "memory_mode_plain_document_allocates_nothing",
+      test_lexer__memory_mode_plain_document_allocates_nothing },
+    { "allocation_failures", test_lexer__allocation_failures },
+    { "buffer_growth_failure", test_lexer__buffer_growth_failure },
+    { "skip_value", test_lexer__skip_value },
+    { "skip_value_deep_and_errors", test_lexer__skip_value_deep_and_errors },
+    CU_TEST_INFO_NULL
+};

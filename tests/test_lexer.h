@@ -1,0 +1,22 @@
+#ifndef CTG_TEST_LEXER_H
+#define CTG_TEST_LEXER_H
+
+/* Helpers of the lexer and conformance suites (defined in tests/test_lexer.c). */
+
+#include <stddef.h>
+
+#include "serde/lexer.h"
+
+/* Lexes `len` bytes up to EOF or the first error and describes every token (type, decoded text
+ * or number, offset:line:column) and the end (EOF, or the error's code, position and message)
+ * in one malloc'd line, NULL when out of memory. The bytes are first copied to the very end of
+ * a block of exactly `len` bytes, so that reading past them trips ASan. chunk = 0: memory mode;
+ * otherwise a refill callback hands out at most `chunk` bytes per call. `lim` may be NULL.
+ * *status gets the status of the last ctg_lexer_next call. */
+char *ctg_test_lex_digest(const void *data, size_t len, size_t chunk, const ctg_lex_limits *lim,
+                          int *status);
+
+/* The refill sizes every digest is compared across (besides memory mode). */
+#define CTG_TEST_CHUNKS { 1, 2, 3, 7, 64, 4096 }
+
+#endif
