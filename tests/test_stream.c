@@ -1,6 +1,7 @@
 /* Streaming reads: the same contingencies as a full read, in constant memory, stoppable, and
  * through gzip. */
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,7 +346,168 @@ static void test_stream__error_position_and_path(void)
     free(s.log);
 }
 
+/* Writes `list` through a stream writer into `buf`, one contingency at a time. */
+static int stream_write(const ctg_list *list, ctg_buf *buf, unsigned flags)
+{
+    ctg_write_options wo = CTG_WRITE_OPTIONS_INIT;
+    ctg_stream_writer *w = NULL;
+    int rc;
+
+    wo.flags = flags;
+    rc = ctg_stream_writer_open_buf(&w, buf, ctg_list_name(list), &wo, NULL);
+    for (size_t i = 0; rc == CTG_OK && i < ctg_list_contingency_count(list); i++)
+        rc = ctg_stream_writer_add(w, ctg_list_contingency_at(list, i), NULL);
+    if (rc != CTG_OK) {
+        ctg_stream_writer_abort(w);
+        return rc;
+    }
+    return ctg_stream_writer_close(w, NULL);
+}
+
+static void check_stream_write(const char *doc, size_t len)
+{
+    static const unsigned layouts[] = { 0, CTG_WRITE_COMPACT };
+    ctg_list *list = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&list, doc, len, NULL, NULL), CTG_OK);
+    for (size_t i = 0; i < 2; i++) {
+        ctg_write_options wo = CTG_WRITE_OPTIONS_INIT;
+        ctg_buf whole = CTG_BUF_INIT, streamed = CTG_BUF_INIT;
+
+        wo.flags = layouts[i];
+        CU_ASSERT_EQUAL(ctg_list_write_buf(&whole, list, &wo, NULL), CTG_OK);
+        CU_ASSERT_EQUAL(stream_write(list, &streamed, layouts[i]), CTG_OK);
+        CU_ASSERT_EQUAL(whole.len, streamed.len);
+        CU_ASSERT(whole.len == streamed.len && memcmp(whole.data, streamed.data, whole.len) == 0);
+        if (i == 0)
+            CU_ASSERT(whole.len == len && memcmp(whole.data, doc, len) == 0);
+        ctg_buf_dispose(&whole);
+        ctg_buf_dispose(&streamed);
+    }
+    ctg_list_free(list);
+}
+
+/* A stream write gives the bytes of a whole write, in both layouts. */
+static void test_stream__writer_matches_whole_write(void)
+{
+    char *doc = make_doc(3000);
+    size_t len;
+    char *own = ctg_test_slurp(CTG_TESTDATA("valid/sample.json"), &len);
+    static const char empty[] = "{\n  \"type\" : \"default\",\n  \"version\" : \"1.1\",\n  "
+                                "\"name\" : \"none\",\n  \"contingencies\" : [ ]\n}";
+
+    check_stream_write(doc, strlen(doc));
+    check_stream_write(own, len);
+    check_stream_write(empty, sizeof(empty) - 1);
+    free(own);
+    free(doc);
+}
+
+static int count_files_with(const char *prefix)
+{
+    FILE *p;
+    char cmd[256], line[256];
+    int n = 0;
+
+    snprintf(cmd, sizeof(cmd), "ls -a | grep -c '^%s' || true", prefix);
+    p = popen(cmd, "r");
+    if (p && fgets(line, sizeof(line), p))
+        n = atoi(line);
+    if (p)
+        pclose(p);
+    return n;
+}
+
+/* A stream written to a .gz path reads back the same; an aborted one leaves nothing. */
+static void test_stream__writer_to_gz_path_and_abort(void)
+{
+    char *doc = make_doc(1500);
+    ctg_list *list = NULL, *back = NULL;
+    ctg_stream_writer *w = NULL;
+    ctg_buf a = CTG_BUF_INIT, b = CTG_BUF_INIT;
+    const char *path = "ctg-stream-out.json.gz";
+    unsigned char magic[2] = { 0, 0 };
+    FILE *f;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&list, doc, strlen(doc), NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_path(&w, path, "gen", NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(count_files_with("ctg-stream-out.json.gz"), 1); /* only the temporary */
+    for (size_t i = 0; i < ctg_list_contingency_count(list); i++)
+        CU_ASSERT_EQUAL(ctg_stream_writer_add(w, ctg_list_contingency_at(list, i), NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_stream_writer_close(w, NULL), CTG_OK);
+    f = fopen(path, "rb");
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(fread(magic, 1, 2, f), 2);
+    fclose(f);
+    CU_ASSERT(magic[0] == 0x1f && magic[1] == 0x8b);
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_file(&back, path, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_write_buf(&a, list, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_write_buf(&b, back, NULL, NULL), CTG_OK);
+    CU_ASSERT(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+    unlink(path);
+    /* Whole-list writes to .gz compress too. */
+    CU_ASSERT_EQUAL(ctg_list_write_file(path, list, NULL, NULL), CTG_OK);
+    ctg_list_free(back);
+    CU_ASSERT_EQUAL(ctg_list_read_file(&back, path, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(back), 1500);
+    unlink(path);
+    /* Abort: no file at all. */
+    CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_path(&w, path, "gen", NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_stream_writer_add(w, ctg_list_contingency_at(list, 0), NULL), CTG_OK);
+    ctg_stream_writer_abort(w);
+    ctg_stream_writer_abort(NULL);
+    CU_ASSERT_EQUAL(count_files_with("ctg-stream-out"), 0);
+    ctg_buf_dispose(&a);
+    ctg_buf_dispose(&b);
+    ctg_list_free(back);
+    ctg_list_free(list);
+    free(doc);
+}
+
+/* Failing each allocation of a stream write in turn: a clean error, nothing leaked, and the
+ * buffer back to what it held. */
+static void test_stream__writer_allocation_failures(void)
+{
+    char *doc = make_doc(200);
+    ctg_list *list = NULL;
+    size_t n = 1;
+    bool failed = true;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&list, doc, strlen(doc), NULL, NULL), CTG_OK);
+    for (; failed && n < 1000; n++) {
+        ctg_test_alloc st = { 0 };
+        ctg_allocator a = ctg_test_allocator(&st);
+        ctg_write_options wo = CTG_WRITE_OPTIONS_INIT;
+        ctg_buf buf = CTG_BUF_INIT;
+        ctg_stream_writer *w = NULL;
+        int rc;
+
+        st.fail_at = n;
+        wo.allocator = &a;
+        buf.allocator = &a;
+        rc = ctg_stream_writer_open_buf(&w, &buf, "gen", &wo, NULL);
+        for (size_t i = 0; rc == CTG_OK && i < ctg_list_contingency_count(list); i++)
+            rc = ctg_stream_writer_add(w, ctg_list_contingency_at(list, i), NULL);
+        if (rc == CTG_OK)
+            rc = ctg_stream_writer_close(w, NULL);
+        else
+            ctg_stream_writer_abort(w);
+        failed = st.failed;
+        CU_ASSERT(rc == (failed ? CTG_ENOMEM : CTG_OK));
+        if (failed)
+            CU_ASSERT_EQUAL(buf.len, 0);
+        ctg_buf_dispose(&buf);
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+    }
+    CU_ASSERT(n > 3);
+    ctg_list_free(list);
+    free(doc);
+}
+
 CU_TestInfo stream_tests[] = {
+    { "writer_matches_whole_write", test_stream__writer_matches_whole_write },
+    { "writer_to_gz_path_and_abort", test_stream__writer_to_gz_path_and_abort },
+    { "writer_allocation_failures", test_stream__writer_allocation_failures },
     { "same_contingencies_as_full_read", test_stream__same_contingencies_as_full_read },
     { "every_shared_default_fixture", test_stream__every_shared_default_fixture },
     { "nested_lists", test_stream__nested_lists },

@@ -1,0 +1,54 @@
+#ifndef CTG_SERDE_OUTPUT_H
+#define CTG_SERDE_OUTPUT_H
+
+/* Private: where written bytes go. One output for a whole-list write and for a streaming
+ * writer: a ctg_buf, a FILE *, a descriptor, or a path replaced atomically (a temporary file
+ * beside it, flushed, then renamed); a path ending in ".gz" is gzip-compressed on the way. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <zlib.h>
+
+#include "ctg/io.h"
+#include "serde/emit.h"
+
+typedef struct ctg_output {
+    /* Private to output.c; in the header only so that callers can embed the struct. */
+    const ctg_allocator *alloc;
+    const char *source;        /* for errors: the path, "<memory>", "<stream>", "<fd>" */
+    ctg_buf *buf;
+    size_t buf_old_len;
+    FILE *fp;
+    int fd;                    /* the descriptor written to: the caller's or the temp file */
+    char *tmp;                 /* atomic path writes: "<path>.tmpXXXXXX", then renamed */
+    size_t tmp_size;
+    const char *path;
+    bool gz;
+    bool z_ready;
+    z_stream zs;
+    unsigned char *zout;
+} ctg_output;
+
+/* Opens an output; on failure returns the status with w->message set, and nothing remains
+ * to be closed. */
+int ctg_output_open_buf(ctg_output *o, ctg_buf *buf, const ctg_allocator *a, ctg_error *w);
+int ctg_output_open_fp(ctg_output *o, FILE *fp, const ctg_allocator *a, ctg_error *w);
+int ctg_output_open_fd(ctg_output *o, int fd, const ctg_allocator *a, ctg_error *w);
+int ctg_output_open_path(ctg_output *o, const char *path, const ctg_allocator *a, ctg_error *w);
+
+/* The sink to give the emitter, with `o` as its context. */
+int ctg_output_sink(void *ctx, const char *data, size_t len, ctg_error *err);
+
+/* Ends the output: finishes the compression, flushes, and puts a path's file in place (or, for
+ * a buffer, adds the terminating NUL). On failure it aborts. Either way `o` is closed. */
+int ctg_output_commit(ctg_output *o, ctg_error *w);
+/* Discards the output: a buffer gets its old length back, a temporary file is removed. */
+void ctg_output_abort(ctg_output *o);
+
+/* Fills every field of `err` (when not NULL) from the working record `w` for a write error. */
+int ctg_output_error(ctg_error *err, ctg_error *w, int code, const char *source);
+/* Sets w->message; returns `code`. */
+int ctg_output_message(ctg_error *w, int code, const char *msg);
+
+#endif

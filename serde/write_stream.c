@@ -1,0 +1,143 @@
+/* The streaming writer: a `default` list written one contingency at a time, byte-identical to
+ * writing the whole list at once (the same emitter and the same pieces). */
+
+#include <stdint.h>
+#include <string.h>
+
+#include "ctg/stream.h"
+#include "model/alloc.h"
+#include "serde/output.h"
+#include "serde/write_list.h"
+
+struct ctg_stream_writer {
+    const ctg_allocator *alloc;
+    ctg_output out;
+    ctg_emitter e;
+    bool emitter_ready;
+    int status;         /* first failure: after it, only abort is useful */
+    char source[CTG_ERROR_SOURCE_MAX];
+};
+
+typedef int (*open_fn)(ctg_output *o, const void *target, const ctg_allocator *a, ctg_error *w);
+
+static int open_writer(ctg_stream_writer **out, open_fn open, const void *target,
+                       const char *name, const ctg_write_options *opts, ctg_error *err)
+{
+    ctg_error w = { 0 };
+    ctg_stream_writer *sw;
+    int rc;
+
+    if (out)
+        *out = NULL;
+    if ((rc = ctg_write_check_options(&opts, &w)) == CTG_OK && (!out || !name))
+        rc = ctg_output_message(&w, CTG_EINVAL, !out ? "no place for the writer" : "no name");
+    if (rc != CTG_OK)
+        return ctg_output_error(err, &w, rc, "<writer>");
+    sw = ctg_mem_alloc(opts->allocator, sizeof(*sw));
+    if (!sw)
+        return ctg_output_error(err, &w, ctg_output_message(&w, CTG_ENOMEM, "out of memory"),
+                                "<writer>");
+    memset(sw, 0, sizeof(*sw));
+    sw->alloc = opts->allocator;
+    if ((rc = open(&sw->out, target, sw->alloc, &w)) != CTG_OK) {
+        ctg_output_error(err, &w, rc, sw->out.source);
+        ctg_mem_release(sw->alloc, sw, sizeof(*sw));
+        return rc;
+    }
+    snprintf(sw->source, sizeof(sw->source), "%s", sw->out.source);
+    rc = ctg_emit_init(&sw->e, ctg_output_sink, &sw->out, (opts->flags & CTG_WRITE_COMPACT) != 0,
+                       sw->alloc, &w);
+    if (rc != CTG_OK) {
+        ctg_stream_writer_abort(sw);
+        return ctg_output_error(err, &w, rc, sw->source);
+    }
+    sw->emitter_ready = true;
+    ctg_write_default_begin(&sw->e, name);
+    *out = sw;
+    return CTG_OK;
+}
+
+static int open_buf(ctg_output *o, const void *t, const ctg_allocator *a, ctg_error *w)
+{
+    return ctg_output_open_buf(o, (ctg_buf *)(uintptr_t)t, a, w);
+}
+
+static int open_fp(ctg_output *o, const void *t, const ctg_allocator *a, ctg_error *w)
+{
+    return ctg_output_open_fp(o, (FILE *)(uintptr_t)t, a, w);
+}
+
+static int open_path(ctg_output *o, const void *t, const ctg_allocator *a, ctg_error *w)
+{
+    return ctg_output_open_path(o, t, a, w);
+}
+
+int ctg_stream_writer_open_path(ctg_stream_writer **out, const char *path, const char *name,
+                                const ctg_write_options *opts, ctg_error *err)
+{
+    return open_writer(out, open_path, path, name, opts, err);
+}
+
+int ctg_stream_writer_open_fp(ctg_stream_writer **out, FILE *fp, const char *name,
+                              const ctg_write_options *opts, ctg_error *err)
+{
+    return open_writer(out, open_fp, fp, name, opts, err);
+}
+
+int ctg_stream_writer_open_buf(ctg_stream_writer **out, ctg_buf *buf, const char *name,
+                               const ctg_write_options *opts, ctg_error *err)
+{
+    return open_writer(out, open_buf, buf, name, opts, err);
+}
+
+int ctg_stream_writer_add(ctg_stream_writer *sw, const ctg_contingency *c, ctg_error *err)
+{
+    ctg_error w = { 0 };
+
+    if (!sw || !c || !c->id)
+        return ctg_output_error(err, &w, ctg_output_message(&w, CTG_EINVAL, "no contingency"),
+                                sw ? sw->source : "<writer>");
+    if (sw->status == CTG_OK) {
+        ctg_write_contingency(&sw->e, c);
+        sw->status = sw->e.status;
+    }
+    if (sw->status != CTG_OK) {
+        w = *sw->e.err;
+        return ctg_output_error(err, &w, sw->status, sw->source);
+    }
+    return CTG_OK;
+}
+
+int ctg_stream_writer_close(ctg_stream_writer *sw, ctg_error *err)
+{
+    ctg_error w = { 0 };
+    int rc;
+
+    if (!sw)
+        return ctg_output_error(err, &w, ctg_output_message(&w, CTG_EINVAL, "no writer"),
+                                "<writer>");
+    ctg_write_default_end(&sw->e);
+    rc = ctg_emit_finish(&sw->e);
+    if (rc != CTG_OK)
+        w = *sw->e.err;
+    ctg_emit_dispose(&sw->e);
+    sw->emitter_ready = false;
+    if (rc == CTG_OK)
+        rc = ctg_output_commit(&sw->out, &w);
+    else
+        ctg_output_abort(&sw->out);
+    if (rc != CTG_OK)
+        ctg_output_error(err, &w, rc, sw->source);
+    ctg_mem_release(sw->alloc, sw, sizeof(*sw));
+    return rc;
+}
+
+void ctg_stream_writer_abort(ctg_stream_writer *sw)
+{
+    if (!sw)
+        return;
+    if (sw->emitter_ready)
+        ctg_emit_dispose(&sw->e);
+    ctg_output_abort(&sw->out);
+    ctg_mem_release(sw->alloc, sw, sizeof(*sw));
+}
