@@ -24,6 +24,24 @@ typedef struct cli_command {
 
 int cli_validate(const cli_command *cmd, int argc, char **argv);
 int cli_convert(const cli_command *cmd, int argc, char **argv);
+int cli_stats(const cli_command *cmd, int argc, char **argv);
+
+/* The progress bar: bytes read of total, rate and ETA, redrawn at most five times a second. */
+typedef struct cli_progress {
+    bool enabled; /* stderr is a terminal and --quiet was not given */
+    bool drawn;
+    double start, last;
+} cli_progress;
+
+void cli_progress_init(cli_progress *p, bool quiet);
+/* A ctg_visitor progress callback; `payload` points to a cli_progress, or to a struct that
+ * begins with one. Never stops the read. */
+int cli_progress_update(size_t consumed, size_t total, void *payload);
+/* Erases the bar, if one was drawn. */
+void cli_progress_done(cli_progress *p);
+
+/* The source for a path argument ("-" is stdin). */
+ctg_source cli_source(const char *path);
 
 /* Arguments of a subcommand after option parsing. */
 typedef struct cli_args {

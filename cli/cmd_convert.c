@@ -1,6 +1,7 @@
 /* contingency-cli convert [--compact] IN OUT: reads a list and writes it back. */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli.h"
@@ -46,7 +47,7 @@ static int write_output(const char *path, const ctg_list *list, unsigned flags, 
     return rc;
 }
 
-static int convert(const char *in, const char *out, unsigned flags)
+static int convert_whole(const char *in, const char *out, unsigned flags)
 {
     ctg_list *list = NULL;
     ctg_error err;
@@ -56,6 +57,79 @@ static int convert(const char *in, const char *out, unsigned flags)
         rc = write_output(out, list, flags, &err);
     ctg_list_free(list);
     return rc == CTG_OK ? CLI_OK : cli_report(rc, &err);
+}
+
+/* Streaming a `default` list from a file to a file: constant memory whatever its size. */
+typedef struct stream_job {
+    cli_progress progress; /* first: the visitor's payload is also the progress bar's */
+    const char *out;
+    unsigned flags;
+    ctg_stream_writer *writer;
+    bool fallback;         /* not a plain `default` list with its name first: convert whole */
+    int write_rc;
+    ctg_error write_err;
+} stream_job;
+
+static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    stream_job *job = payload;
+    ctg_write_options opts = CTG_WRITE_OPTIONS_INIT;
+
+    if (h->depth != 0 || h->kind != CTG_LIST_DEFAULT || !h->name) {
+        job->fallback = true;
+        return 1;
+    }
+    if (job->flags & FLAG_COMPACT)
+        opts.flags |= CTG_WRITE_COMPACT;
+    if (!job->writer)
+        job->write_rc = ctg_stream_writer_open_path(&job->writer, job->out, h->name, &opts,
+                                                    &job->write_err);
+    if (job->write_rc == CTG_OK)
+        job->write_rc = ctg_stream_writer_add(job->writer, c, &job->write_err);
+    return job->write_rc != CTG_OK;
+}
+
+static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
+{
+    stream_job *job = payload;
+
+    (void)h;
+    (void)list;
+    job->fallback = true;
+    return 1;
+}
+
+static int convert_stream(const char *in, const char *out, unsigned flags)
+{
+    stream_job job = { .out = out, .flags = flags };
+    ctg_visitor v = { on_contingency, on_list, cli_progress_update, &job };
+    ctg_source src = ctg_source_path(in);
+    ctg_error err;
+    int rc;
+
+    cli_progress_init(&job.progress, false);
+    rc = ctg_read_stream(&src, &v, NULL, &err);
+    cli_progress_done(&job.progress);
+    if (job.write_rc != CTG_OK) {
+        ctg_stream_writer_abort(job.writer);
+        return cli_report(job.write_rc, &job.write_err);
+    }
+    if (rc == CTG_OK && job.writer) {
+        rc = ctg_stream_writer_close(job.writer, &err);
+        return rc == CTG_OK ? CLI_OK : cli_report(rc, &err);
+    }
+    ctg_stream_writer_abort(job.writer);
+    if (rc == CTG_OK || (rc == CTG_ESTOPPED && job.fallback))
+        return convert_whole(in, out, flags);
+    return cli_report(rc, &err);
+}
+
+static int convert(const char *in, const char *out, unsigned flags)
+{
+    /* stdin cannot be read twice, and stdout cannot be taken back after an error. */
+    if (strcmp(in, "-") == 0 || strcmp(out, "-") == 0)
+        return convert_whole(in, out, flags);
+    return convert_stream(in, out, flags);
 }
 
 int cli_convert(const cli_command *cmd, int argc, char **argv)

@@ -1,24 +1,31 @@
-/* contingency-cli validate FILE...: reads each file and says whether it is a valid list. */
+/* contingency-cli validate FILE...: reads each file and says whether it is a valid list.
+ * The read streams, so a file of any size is checked in constant memory. */
 
 #include <string.h>
 
 #include "cli.h"
 
-/* Reads one file ("-" is stdin); returns its exit status. */
-static int validate_one(const char *path)
+enum { FLAG_QUIET = 1u << 0 };
+
+static const char *const validate_flags[] = { "--quiet", NULL };
+
+ctg_source cli_source(const char *path)
 {
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-    ctg_list *list = NULL;
+    return strcmp(path, "-") == 0 ? ctg_source_fp(stdin) : ctg_source_path(path);
+}
+
+/* Reads one file ("-" is stdin); returns its exit status. */
+static int validate_one(const char *path, bool quiet)
+{
+    ctg_source src = cli_source(path);
+    cli_progress progress;
+    ctg_visitor v = { NULL, NULL, cli_progress_update, &progress };
     ctg_error err;
     int rc;
 
-    if (strcmp(path, "-") == 0) {
-        opts.source_name = "<stdin>";
-        rc = ctg_list_read_fp(&list, stdin, &opts, &err);
-    } else {
-        rc = ctg_list_read_file(&list, path, &opts, &err);
-    }
-    ctg_list_free(list);
+    cli_progress_init(&progress, quiet);
+    rc = ctg_read_stream(&src, &v, NULL, &err);
+    cli_progress_done(&progress);
     if (rc != CTG_OK)
         return cli_report(rc, &err);
     printf("%s: ok\n", path);
@@ -28,7 +35,7 @@ static int validate_one(const char *path)
 int cli_validate(const cli_command *cmd, int argc, char **argv)
 {
     cli_args args;
-    int status = cli_parse_args(cmd, argc, argv, NULL, &args);
+    int status = cli_parse_args(cmd, argc, argv, validate_flags, &args);
 
     if (status != CLI_OK)
         return status;
@@ -40,7 +47,7 @@ int cli_validate(const cli_command *cmd, int argc, char **argv)
         return cli_usage_error(cmd, "no file given", NULL);
     /* Every file is checked; the worst outcome decides the exit status. */
     for (int i = 0; i < args.npos; i++) {
-        int one = validate_one(args.pos[i]);
+        int one = validate_one(args.pos[i], args.flags & FLAG_QUIET);
         if (one > status)
             status = one;
     }

@@ -6,16 +6,23 @@
 #include "cli.h"
 
 static const cli_command commands[] = {
-    { "validate", "FILE...", "check each list; prints \"FILE: ok\" for each valid one",
+    { "validate", "[--quiet] FILE...", "check each list; prints \"FILE: ok\" for each valid one",
       "Reads each FILE (\"-\" is stdin) as a contingency list of any kind. Prints \"FILE: ok\"\n"
       "on stdout for each valid file, and \"source:line:column: error: path: message\" on\n"
-      "stderr for each invalid one. Every file is checked.\n",
+      "stderr for each invalid one. Every file is checked, as it streams, in constant memory;\n"
+      "a progress bar shows on a terminal for inputs over 50 MB (--quiet hides it).\n",
       cli_validate },
     { "convert", "[--compact] IN OUT", "read a list and write it back in PowSyBl's layout",
       "Reads IN and writes it to OUT in PowSyBl's pretty layout (format version 1.1), or\n"
       "without whitespace with --compact. \"-\" is stdin for IN and stdout for OUT. A file\n"
       "OUT is replaced atomically: on any failure it is left as it was.\n",
       cli_convert },
+    { "stats", "[--quiet] FILE", "count contingencies and elements per type",
+      "Reads FILE (\"-\" is stdin) as it streams, in constant memory, and prints the number\n"
+      "of contingencies, the number of elements of each type, the largest contingency, and\n"
+      "the lists of other kinds it holds. A progress bar shows on a terminal for inputs over\n"
+      "50 MB; --quiet hides it. Gzip input is read as such.\n",
+      cli_stats },
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

@@ -25,6 +25,7 @@ int ctg_reader_init(ctg_reader *rd, const ctg_lex_source *src, const ctg_read_op
     rd->err = err;
     rd->arena = arena;
     rd->flags = opts->flags;
+    rd->ext_registry = opts->extensions;
     if (ctg_lexer_init(&rd->lex, src, &lim, ctg_arena_allocator(arena)) != CTG_OK)
         return CTG_ENOMEM;
     rd->frames = ctg_mem_alloc(ctg_arena_allocator(arena), INITIAL_FRAMES * sizeof(*rd->frames));
@@ -222,6 +223,15 @@ int ctg_read_opt_string(ctg_reader *rd, const char **out, const char *key)
 
 /* ---- objects --------------------------------------------------------------------------- */
 
+/* Keys are a few bytes long: a byte loop beats a call to memcmp. */
+static inline bool key_eq(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 /* Keys usually come in the order PowSyBl writes them, so `*next` (the key after the last
  * one matched) is tried first: one comparison per member in the common case. */
 static int match_key(const ctg_object_def *def, const ctg_token *tok, unsigned *next)
@@ -230,7 +240,7 @@ static int match_key(const ctg_object_def *def, const ctg_token *tok, unsigned *
 
     for (unsigned n = 0; n < def->count; n++, i = i + 1 < def->count ? i + 1 : 0) {
         const ctg_key *k = &def->keys[i];
-        if (k->len == tok->len && memcmp(k->name, tok->str, tok->len) == 0) {
+        if (k->len == tok->len && key_eq(k->name, tok->str, tok->len)) {
             *next = i + 1;
             return (int)i;
         }

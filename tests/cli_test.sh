@@ -61,10 +61,10 @@ check "validate invalid" 1 "" "$bad_type" -- "$cli" validate "$bad"
 check "validate checks every file" 1 "$sample: ok\n$sample: ok\n" "$bad_type" \
     -- "$cli" validate "$sample" "$bad" "$sample"
 check "validate no file" 2 "" \
-    "contingency-cli validate: no file given\nusage: contingency-cli validate FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
+    "contingency-cli validate: no file given\nusage: contingency-cli validate [--quiet] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
     -- "$cli" validate
 check "validate unknown option" 2 "" \
-    "contingency-cli validate: unknown option: --strict\nusage: contingency-cli validate FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
+    "contingency-cli validate: unknown option: --strict\nusage: contingency-cli validate [--quiet] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
     -- "$cli" validate --strict "$sample"
 check "validate -- ends options" 0 "-s.json: ok\n" "" \
     -- sh -c "cd '$work' && cp '$sample' ./-s.json && '$cli' validate -- -s.json"
@@ -100,6 +100,25 @@ if [ -w /dev/full ]; then
     check "convert to a full stdout is an I/O error" 2 "" "" \
         -- sh -c "'$cli' convert '$sample' - >/dev/full 2>/dev/null"
 fi
+
+# stats, streaming convert and gzip.
+stats_sample="file: $sample\ncontingencies: 5\nelements: 7\n  GENERATOR: 1\n  HVDC_LINE: 1\n  BUSBAR_SECTION: 1\n  LINE: 1\n  TWO_WINDINGS_TRANSFORMER: 1\n  LOAD: 1\n  SWITCH: 1\nlargest: N-2_GEN_LOAD (2 elements)\n"
+check "stats sample" 0 "$stats_sample" "" -- "$cli" stats "$sample"
+check "stats invalid" 1 "" "$bad_type" -- "$cli" stats "$bad"
+check "stats no file" 2 "" \
+    "contingency-cli stats: no file given\nusage: contingency-cli stats [--quiet] FILE\nTry 'contingency-cli stats --help' for more information.\n" \
+    -- "$cli" stats
+check "validate --quiet" 0 "$sample: ok\n" "" -- "$cli" validate --quiet "$sample"
+check "convert to .gz" 0 "" "" -- "$cli" convert "$sample" "$work/sample.json.gz"
+check "the .gz is gzip" 0 "" "" -- sh -c "gzip -t '$work/sample.json.gz'"
+check "convert from .gz" 0 "" "" -- "$cli" convert "$work/sample.json.gz" "$work/back.json"
+check "back from .gz is the same" 0 "" "" -- cmp "$sample" "$work/back.json"
+check "stats of .gz" 0 "$(printf '%s' "$stats_sample" | sed "s|file: $sample|file: $work/sample.json.gz|")" "" \
+    -- "$cli" stats "$work/sample.json.gz"
+keep "$work/kept.json"
+check "streaming convert of invalid leaves OUT" 1 "" "$bad_type" -- "$cli" convert "$bad" "$work/kept.json"
+check "OUT untouched" 0 "" "" -- cmp "$work/kept.orig" "$work/kept.json"
+check "no temporary file left" 0 "" "" -- sh -c "! ls -a '$work' | grep -q tmp"
 
 echo "$((count - failures)) of $count CLI checks passed"
 [ "$failures" -eq 0 ]
