@@ -1,6 +1,7 @@
 /* PowSyBl's own `default` fixtures: read, then written back byte for byte; json-c, parsing the
  * same bytes, is the independent oracle for what the reader put in the structs. */
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,7 +164,113 @@ static void test_fixtures__structs_agree_with_json_c(void)
     }
 }
 
+/* Every file of the PowSyBl folder, and what we do with it: write it back as itself, as another
+ * file (older versions are written as the current one), or reject it. */
+static const struct {
+    const char *file;
+    const char *written_as; /* NULL: itself; "" : rejected */
+} every_file[] = {
+    { "OperatorStrategyFileExtensionsTest.json", "-" },
+    { "OperatorStrategyFileExtensionsTest2.json", "-" },
+    { "OperatorStrategyFileTest.json", "-" },
+    { "OperatorStrategyFileTestV1.0.json", "-" },
+    { "OperatorStrategyFileTestV1.1.json", "-" },
+    { "contingencies.json", NULL },
+    { "contingenciesBatteries.json", NULL },
+    { "contingenciesWith3wt.json", NULL },
+    { "contingenciesWithDlAndTl.json", NULL },
+    { "contingenciesWithDlAndTlV1_0.json", "contingenciesWithDlAndTl.json" },
+    { "contingenciesWithOptionalName.json", NULL },
+    { "contingenciesWithSeveralElements.json", NULL },
+    { "contingency.json", NULL },
+    { "contingencyContexts.json", "-" },
+    { "contingencyListsList.json", NULL },
+    { "hvdclineCriterionContingencyList.json", NULL },
+    { "identifierContingencyList.json", NULL },
+    { "identifierContingencyListReferenceForLessThan1_3.json", NULL },
+    { "identifierContingencyListReferenceForPreviousVersion.json", NULL },
+    { "identifierContingencyListTest.json", "" },
+    { "identifierContingencyListv1_0.json", "identifierContingencyListReferenceForLessThan1_3.json" },
+    { "identifierContingencyListv1_1.json", "identifierContingencyListReferenceForLessThan1_3.json" },
+    { "identifierContingencyListv1_2.json", "identifierContingencyListReferenceForLessThan1_3.json" },
+    { "injectionCriterionContingencyList.json", NULL },
+    { "injectionCriterionContingencyListEmptyCountryList.json", NULL },
+    { "injectionCriterionContingencyListNoCountryCriterion.json", NULL },
+    { "injectionCriterionContingencyListNoCountryMatch.json", NULL },
+    { "lineCriterionContingencyList.json", NULL },
+    { "threeWindingsTransformerCriterionContingencyList.json", NULL },
+    { "tieLineCriterionContingencyList.json", NULL },
+    { "twoWindingsTransformerCriterionContingencyList.json", NULL },
+};
+#define EVERY_COUNT (sizeof(every_file) / sizeof(every_file[0]))
+
+static int is_json(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
+}
+
+/* The table above names every JSON file of the folder, no more, no less: a new fixture
+ * cannot be skipped silently. */
+static void test_fixtures__table_covers_the_folder(void)
+{
+    char dir[1024];
+    struct dirent **entries;
+    int n;
+
+    snprintf(dir, sizeof(dir), "%s/powsybl", ctg_test_shared_dir());
+    n = scandir(dir, &entries, is_json, alphasort);
+    CU_ASSERT_EQUAL_FATAL((size_t)n, EVERY_COUNT);
+    for (int i = 0; i < n; i++) {
+        CU_ASSERT_STRING_EQUAL(entries[i]->d_name, every_file[i].file);
+        free(entries[i]);
+    }
+    free(entries);
+}
+
+/* Every contingency list and contingency is written back byte for byte (operator strategies
+ * and contexts are other formats: a list reader must refuse them). */
+static void test_fixtures__every_list_round_trips(void)
+{
+    int done = 0;
+
+    for (size_t i = 0; i < EVERY_COUNT; i++) {
+        const char *as = every_file[i].written_as;
+        ctg_list *list = NULL;
+        char path[1024];
+        ctg_error err;
+        int rc;
+
+        snprintf(path, sizeof(path), "%s/powsybl/%s", ctg_test_shared_dir(), every_file[i].file);
+        rc = ctg_list_read_file(&list, path, NULL, &err);
+        if (as && (as[0] == '\0' || as[0] == '-')) {
+            CU_ASSERT(rc == CTG_ESCHEMA || rc == CTG_EUNSUPPORTED);
+            CU_ASSERT_PTR_NULL(list);
+            done++;
+            continue;
+        }
+        if (rc != CTG_OK) {
+            char line[512];
+            ctg_error_format(&err, line, sizeof(line));
+            fprintf(stderr, "\n  %s\n", line);
+        }
+        CU_ASSERT_EQUAL_FATAL(rc, CTG_OK);
+        size_t len;
+        char *expect = shared_file(as ? as : every_file[i].file, &len);
+        CU_ASSERT_FATAL(expect != NULL);
+        if (!write_equals(list, 0, expect, len))
+            fprintf(stderr, "\n  %s is not written back byte for byte\n", every_file[i].file);
+        else
+            done++;
+        ctg_list_free(list);
+        free(expect);
+    }
+    CU_ASSERT_EQUAL(done, (int)EVERY_COUNT);
+}
+
 CU_TestInfo fixtures_tests[] = {
+    { "table_covers_the_folder", test_fixtures__table_covers_the_folder },
+    { "every_list_round_trips", test_fixtures__every_list_round_trips },
     { "default_lists_round_trip_byte_for_byte",
       test_fixtures__default_lists_round_trip_byte_for_byte },
     { "compact_layout_round_trips", test_fixtures__compact_layout_round_trips },
