@@ -35,7 +35,7 @@ static const char short_escape[0x60] = {
 static const char hex_upper[] = "0123456789ABCDEF";
 
 /* Records the first failure; `msg` (emitter failures) goes into err->message. */
-static void fail(ctg_emitter *e, int code, const char *msg)
+void ctg_emit_fail(ctg_emitter *e, int code, const char *msg)
 {
     if (e->status != CTG_OK)
         return;
@@ -65,7 +65,7 @@ static bool flush(ctg_emitter *e)
     e->len = 0;
     if (rc != CTG_OK) {
         /* The sink wrote its own message. */
-        fail(e, rc < 0 ? rc : CTG_EIO, NULL);
+        ctg_emit_fail(e, rc < 0 ? rc : CTG_EIO, NULL);
         return false;
     }
     return true;
@@ -84,7 +84,7 @@ static void put_slow(ctg_emitter *e, const char *s, size_t n)
     }
     rc = e->sink(e->ctx, s, n, e->err);
     if (rc != CTG_OK)
-        fail(e, rc < 0 ? rc : CTG_EIO, NULL);
+        ctg_emit_fail(e, rc < 0 ? rc : CTG_EIO, NULL);
 }
 
 static inline void put(ctg_emitter *e, const char *s, size_t n)
@@ -131,7 +131,7 @@ int ctg_emit_init(ctg_emitter *e, ctg_sink_fn sink, void *ctx, bool compact,
     e->err = err;
     e->buf = ctg_mem_alloc(a, EMIT_BUF_SIZE);
     if (e->buf == NULL) {
-        fail(e, CTG_ENOMEM, "out of memory");
+        ctg_emit_fail(e, CTG_ENOMEM, "out of memory");
         return CTG_ENOMEM;
     }
     e->cap = EMIT_BUF_SIZE;
@@ -183,7 +183,7 @@ static inline void before_value(ctg_emitter *e)
         return;
     top = e->depth - 1;
     if (bit(e->is_obj, top)) {
-        fail(e, CTG_EINVAL, "emitter: a value in an object needs a key");
+        ctg_emit_fail(e, CTG_EINVAL, "emitter: a value in an object needs a key");
         return;
     }
     if (bit(e->first, top)) {
@@ -198,7 +198,7 @@ static inline void before_value(ctg_emitter *e)
 static inline void push(ctg_emitter *e, bool is_obj)
 {
     if (e->depth >= CTG_EMIT_MAX_DEPTH) {
-        fail(e, CTG_EINVAL, "emitter: nesting deeper than 256 levels");
+        ctg_emit_fail(e, CTG_EINVAL, "emitter: nesting deeper than 256 levels");
         return;
     }
     set_bit(e->first, e->depth, true);
@@ -214,7 +214,7 @@ static inline bool pop(ctg_emitter *e, bool is_obj, bool *empty)
     unsigned top;
 
     if (e->depth == 0 || e->after_key || bit(e->is_obj, e->depth - 1) != is_obj) {
-        fail(e, CTG_EINVAL, is_obj ? "emitter: no object to end" : "emitter: no array to end");
+        ctg_emit_fail(e, CTG_EINVAL, is_obj ? "emitter: no object to end" : "emitter: no array to end");
         return false;
     }
     top = --e->depth;
@@ -435,7 +435,7 @@ void ctg_emit_key(ctg_emitter *e, const char *key, size_t len)
     bool first;
 
     if (e->depth == 0 || !bit(e->is_obj, top) || e->after_key) {
-        fail(e, CTG_EINVAL, "emitter: a key outside an object");
+        ctg_emit_fail(e, CTG_EINVAL, "emitter: a key outside an object");
         return;
     }
     first = bit(e->first, top);

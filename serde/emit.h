@@ -45,6 +45,10 @@ int ctg_emit_finish(ctg_emitter *e);
 /* Releases the emitter's buffer. Accepts a zeroed or disposed emitter. */
 void ctg_emit_dispose(ctg_emitter *e);
 
+/* Records a failure of a writer above the emitter (a rule broken, a handler's error): the
+ * first failure sticks, `msg` goes to err->message, and later calls do nothing. */
+void ctg_emit_fail(ctg_emitter *e, int code, const char *msg);
+
 void ctg_emit_object_begin(ctg_emitter *e);
 void ctg_emit_object_end(ctg_emitter *e);
 void ctg_emit_array_begin(ctg_emitter *e);

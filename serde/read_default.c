@@ -202,13 +202,6 @@ static int read_contingency(ctg_reader *rd, void *out)
 const ctg_handler ctg_contingency_handler = { "contingency", sizeof(ctg_contingency),
                                               read_contingency };
 
-/* Extensions arrive with issue 3; until then a file that has them is refused, not mangled. */
-int ctg_read_extensions(ctg_reader *rd, ctg_contingency *c)
-{
-    (void)c;
-    return ctg_reader_fail(rd, CTG_EUNSUPPORTED, "contingency extensions are not supported yet");
-}
-
 int ctg_read_contingency_array(ctg_reader *rd, ctg_contingency **items, size_t *count)
 {
     const ctg_handler *h = ctg_reader_handler(rd, CTG_SLOT_CONTINGENCY);

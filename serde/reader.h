@@ -67,6 +67,9 @@ enum {
     CTG_GATE_BOUNDARY_OK = 1u << 2  /* version >= 1.1 */
 };
 
+/* Typed extension handlers a read remembers after resolving them by name. */
+#define CTG_EXT_CACHE_SIZE 8
+
 /* Handler slots cached per read (see registry.h). */
 enum ctg_slot { CTG_SLOT_CONTINGENCY, CTG_SLOT_ELEMENT, CTG_SLOT_COUNT };
 
@@ -102,6 +105,10 @@ struct ctg_reader {
     const ctg_visitor *visitor;
     ctg_arena *item_arena;
     ctg_stream_header *header;     /* of the list being read */
+    /* Contingency extensions (serde/read_extension.c): the application's typed handlers, and
+     * the ones this read has resolved (no allocation, so nothing to release). */
+    const struct ctg_extension_registry *ext_registry;
+    const struct ctg_extension_handler *ext_cache[CTG_EXT_CACHE_SIZE];
 };
 
 /* Prepares `rd` over `src`; `err` must be non-NULL. Returns CTG_OK or CTG_ENOMEM. */

@@ -1,8 +1,10 @@
 #include "serde/write_list.h"
+#include "serde/write_kinds.h"
 
 #include <string.h>
 
 #include "ctg/error.h"
+#include "serde/ext_internal.h"
 
 /* Field order and optional-field rules are PowSyBl's (spec 1.1, 2.1, 2.2). */
 
@@ -50,9 +52,7 @@ void ctg_write_contingency(ctg_emitter *e, const ctg_contingency *c)
     for (i = 0; i < c->element_count; i++)
         write_element(e, &c->elements[i]);
     ctg_emit_array_end(e);
-    /* TODO(issue 3): write c->extensions (kept json_object values and typed handlers) as
-     * "extensions" : { ... }, omitting the key when no extension can be written. Until then
-     * extensions are not written at all. */
+    ctg_write_extensions(e, c);
     ctg_emit_object_end(e);
 }
 
@@ -98,8 +98,18 @@ int ctg_write_list_json(ctg_emitter *e, const ctg_list *list)
             return CTG_EINVAL;
         ctg_write_contingency(e, ctg_list_contingency_at(list, 0));
         return CTG_OK;
+    case CTG_LIST_LIST:
+        return ctg_write_list_of_lists(e, list);
+    case CTG_LIST_IDENTIFIER:
+        return ctg_write_identifier_list(e, list);
+    case CTG_LIST_INJECTION_CRITERION:
+    case CTG_LIST_LINE_CRITERION:
+    case CTG_LIST_HVDC_CRITERION:
+    case CTG_LIST_TIE_LINE_CRITERION:
+    case CTG_LIST_TWT_CRITERION:
+    case CTG_LIST_THREE_WT_CRITERION:
+        return ctg_write_criterion_list(e, list);
     default:
-        /* The other kinds come with their model (issue 3). */
-        return CTG_EUNSUPPORTED;
+        return CTG_EINVAL;
     }
 }

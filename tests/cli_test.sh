@@ -101,6 +101,12 @@ if [ -w /dev/full ]; then
         -- sh -c "'$cli' convert '$sample' - >/dev/full 2>/dev/null"
 fi
 
+# extensions survive a convert, in both layouts.
+ext=$data/valid/extension-contingency.json
+check "convert keeps extensions" 0 "@$ext" "" -- "$cli" convert "$ext" -
+check "convert keeps extensions through compact" 0 "@$ext" "" \
+    -- sh -c "'$cli' convert --compact '$ext' '$work/e.json' && '$cli' convert '$work/e.json' -"
+
 # stats, streaming convert and gzip.
 stats_sample="file: $sample\ncontingencies: 5\nelements: 7\n  GENERATOR: 1\n  HVDC_LINE: 1\n  BUSBAR_SECTION: 1\n  LINE: 1\n  TWO_WINDINGS_TRANSFORMER: 1\n  LOAD: 1\n  SWITCH: 1\nlargest: N-2_GEN_LOAD (2 elements)\n"
 check "stats sample" 0 "$stats_sample" "" -- "$cli" stats "$sample"

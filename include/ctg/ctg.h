@@ -8,7 +8,9 @@
 
 #include "ctg/common.h"
 #include "ctg/error.h"
+#include "ctg/extension.h"
 #include "ctg/io.h"
+#include "ctg/jsonc.h"
 #include "ctg/model.h"
 #include "ctg/stream.h"
 #include "ctg/version.h"

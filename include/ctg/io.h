@@ -47,10 +47,13 @@ typedef struct ctg_read_options {
     const ctg_allocator *allocator;   /**< NULL for malloc/free; the list keeps a copy */
     ctg_read_stats *stats;            /**< NULL, or counters to fill */
     const char *source_name;          /**< name for errors; NULL = the path, "<memory>", ... */
+    /** Typed extension handlers (extension.h); NULL for none, and then every extension is kept
+     *  as a json_object. Borrowed for the call; its handlers must outlive the list. */
+    const struct ctg_extension_registry *extensions;
 } ctg_read_options;
 
 #define CTG_READ_OPTIONS_INIT \
-    { CTG_READ_OPTIONS_VERSION, 0u, CTG_DEFAULT_MAX_DEPTH, 0, 0, NULL, NULL, NULL }
+    { CTG_READ_OPTIONS_VERSION, 0u, CTG_DEFAULT_MAX_DEPTH, 0, 0, NULL, NULL, NULL, NULL }
 
 /**
  * Reads a list of any kind from `len` bytes at `data` (need not be NUL-terminated).

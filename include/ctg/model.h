@@ -92,7 +92,9 @@ typedef struct ctg_element {
 /** An extension attached to a contingency; see extension.h. */
 typedef struct ctg_extension {
     const char *name;   /**< the key in "extensions" */
-    const void *value;  /**< the handler's struct, or a json_object when no handler knows it */
+    /** The handler's struct, or the json_object of a value no handler knows (NULL for a JSON
+     *  null there). */
+    const void *value;
     const struct ctg_extension_handler *handler; /**< NULL for a kept json_object */
 } ctg_extension;
 
@@ -167,7 +169,8 @@ CTG_API const ctg_list *ctg_list_child_at(const ctg_list *list, size_t i);
  * Appends a new, empty list of `kind` to a `list` list and returns it for filling. The child
  * lives in the parent's memory: it is freed with the parent and must not be passed to
  * ctg_list_free.
- * @return CTG_OK, CTG_EINVAL (parent not a `list`, NULL name) or CTG_ENOMEM.
+ * @return CTG_OK, CTG_EINVAL (parent not a `list`, NULL name, `kind` out of range or
+ *         CTG_LIST_CONTINGENCY) or CTG_ENOMEM.
  */
 CTG_API int ctg_list_add_child(ctg_list *parent, ctg_list_kind kind, const char *name,
                                ctg_list **out);

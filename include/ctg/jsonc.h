@@ -1,0 +1,52 @@
+#ifndef CTG_JSONC_H
+#define CTG_JSONC_H
+
+/**
+ * @file jsonc.h
+ * The json-c bridge, for applications that already hold a contingency list as a json-c tree
+ * (for example inside a bigger document).
+ *
+ * Both directions go through the same code as text: a tree is turned into compact JSON text
+ * and read by ctg's reader, with every rule and handler of a read; a list is written as JSON
+ * text and parsed by json_tokener. This header does not include json-c: include
+ * <json-c/json.h> to work with the trees.
+ *
+ * A tree has no line numbers: errors of ctg_list_from_json_object carry the JSON path only
+ * (line, column and offset 0) and the source "<json-c>".
+ */
+
+#include "ctg/common.h"
+#include "ctg/error.h"
+#include "ctg/io.h"
+#include "ctg/model.h"
+
+CTG_BEGIN_DECL
+
+struct json_object;
+
+/**
+ * Reads a list of any kind from the json-c tree `obj`, which is only read (not even its
+ * internal string cache is touched, so several threads may convert one tree at once).
+ * @param[out] out  the new list, NULL on failure; the caller owns it (ctg_list_free). The list
+ *                  does not refer to `obj`.
+ * @param opts      NULL for defaults; source_name is ignored.
+ * @param[out] err  may be NULL; written only on failure, with the path only.
+ * @return CTG_OK or a negative ctg_status (CTG_EINVAL for a NULL argument).
+ */
+CTG_API int ctg_list_from_json_object(ctg_list **out, const struct json_object *obj,
+                                      const ctg_read_options *opts, ctg_error *err);
+
+/**
+ * Builds a json-c tree holding `list` as ctg writes it (current format version, the same keys
+ * in the same order; doubles keep the text ctg writes, e.g. 380.0).
+ * @param[out] out  the new tree, NULL on failure; the caller owns it (json_object_put).
+ * @param opts      NULL for defaults; the layout flags do not matter here.
+ * @param[out] err  may be NULL; written only on failure.
+ * @return CTG_OK, CTG_EINVAL, CTG_EUNSUPPORTED (a kind that cannot be written) or CTG_ENOMEM.
+ */
+CTG_API int ctg_list_to_json_object(struct json_object **out, const ctg_list *list,
+                                    const ctg_write_options *opts, ctg_error *err);
+
+CTG_END_DECL
+
+#endif
