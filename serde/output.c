@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "model/alloc.h"
+#include "serde/zhooks.h"
 
 #define ZOUT_SIZE ((size_t)64 * 1024)
 
@@ -129,40 +130,12 @@ static int raw_write(ctg_output *o, const char *data, size_t len, ctg_error *err
 
 /* ---- gzip ------------------------------------------------------------------------------- */
 
-typedef union zhead {
-    size_t size;
-    max_align_t align;
-} zhead;
-
-/* zlib allocates through our hooks; zfree gives no size, so each block carries it. */
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
-{
-    size_t n;
-    zhead *h;
-
-    if (!ctg_size_mul(items, size, &n) || !ctg_size_add(n, sizeof(zhead), &n))
-        return Z_NULL;
-    h = ctg_mem_alloc(opaque, n);
-    if (!h)
-        return Z_NULL;
-    h->size = n;
-    return h + 1;
-}
-
-static void z_free(voidpf opaque, voidpf p)
-{
-    zhead *h = (zhead *)p - 1;
-    ctg_mem_release(opaque, h, h->size);
-}
-
 static int gz_start(ctg_output *o, ctg_error *w)
 {
     o->zout = ctg_mem_alloc(o->alloc, ZOUT_SIZE);
     if (!o->zout)
         return ctg_output_message(w, CTG_ENOMEM, "out of memory");
-    o->zs.zalloc = z_alloc;
-    o->zs.zfree = z_free;
-    o->zs.opaque = (voidpf)o->alloc;
+    ctg_zlib_use_allocator(&o->zs, o->alloc);
     if (deflateInit2(&o->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
                      Z_DEFAULT_STRATEGY) != Z_OK)
         return ctg_output_message(w, CTG_ENOMEM, "cannot start gzip compression");

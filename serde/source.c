@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "model/alloc.h"
+#include "serde/zhooks.h"
 
 #define ZBUF_SIZE ((size_t)64 * 1024)
 
@@ -86,33 +87,6 @@ static int plain_read(ctg_input *in, unsigned char *dst, size_t cap, size_t *got
         return CTG_OK;
     }
     return raw_read(in, dst, cap, got, err);
-}
-
-/* zlib allocates through our hooks; zfree gives no size, so each block carries it. */
-typedef union zhead {
-    size_t size;
-    max_align_t align;
-} zhead;
-
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
-{
-    const ctg_allocator *a = opaque;
-    size_t n;
-    zhead *h;
-
-    if (!ctg_size_mul(items, size, &n) || !ctg_size_add(n, sizeof(zhead), &n))
-        return Z_NULL;
-    h = ctg_mem_alloc(a, n);
-    if (!h)
-        return Z_NULL;
-    h->size = n;
-    return h + 1;
-}
-
-static void z_free(voidpf opaque, voidpf p)
-{
-    zhead *h = (zhead *)p - 1;
-    ctg_mem_release(opaque, h, h->size);
 }
 
 static int gz_error(ctg_input *in, ctg_error *err, const char *what)
@@ -204,9 +178,7 @@ static int start_gzip(ctg_input *in, ctg_error *err)
     in->zbuf = ctg_mem_alloc(in->alloc, ZBUF_SIZE);
     if (!in->zbuf)
         return snprintf(err->message, sizeof(err->message), "out of memory"), CTG_ENOMEM;
-    in->zs.zalloc = z_alloc;
-    in->zs.zfree = z_free;
-    in->zs.opaque = (voidpf)in->alloc;
+    ctg_zlib_use_allocator(&in->zs, in->alloc);
     if (inflateInit2(&in->zs, 15 + 16) != Z_OK) {
         snprintf(err->message, sizeof(err->message), "cannot start gzip decompression");
         return CTG_ENOMEM;

@@ -1,0 +1,14 @@
+#ifndef CTG_SERDE_ZHOOKS_H
+#define CTG_SERDE_ZHOOKS_H
+
+/* Private: zlib allocating through ctg's allocator hooks. */
+
+#include <zlib.h>
+
+#include "ctg/common.h"
+
+/* Points `zs`'s zalloc/zfree/opaque at `a` (NULL = malloc); call before deflateInit2 or
+ * inflateInit2. `a` must outlive the stream. */
+void ctg_zlib_use_allocator(z_stream *zs, const ctg_allocator *a);
+
+#endif
