@@ -10,6 +10,7 @@
 #include "model/alloc.h"
 #include "model/arena.h"
 #include "model/identifier_impl.h"
+#include "model/utf8.h"
 #include "model/list_impl.h"
 
 /* ---- names ---------------------------------------------------------------------------- */
@@ -137,30 +138,6 @@ bool ctg_identifier_kind_from_name(const char *name, size_t len, ctg_identifier_
 }
 
 /* ---- UTF-8 ----------------------------------------------------------------------------- */
-
-size_t ctg_utf8_encode(uint32_t cp, char out[4])
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
 
 /* The code point starting at `s` (a lead byte of valid UTF-8, `len` bytes available). */
 static uint32_t decode_one(const unsigned char *s, size_t len)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "ctg/model.h"
+#include "model/utf8.h"
 
 /* An ID_WITH_WILDCARDS identifier holds its wildcard this many times. */
 #define CTG_WILDCARD_MIN 1
@@ -26,9 +27,6 @@ bool ctg_identifier_kind_from_name(const char *name, size_t len, ctg_identifier_
 /* Whether the identifiers of one `identifier` list (the top level) follow spec 4, nested items
  * included; false for a NULL array with count > 0. */
 bool ctg_identifiers_valid(const ctg_identifier *ids, size_t count);
-
-/* The UTF-8 bytes of code point `cp` (a scalar value) in `out`; returns their number (1..4). */
-size_t ctg_utf8_encode(uint32_t cp, char out[4]);
 
 /* Decodes valid UTF-8 (as the lexer hands it out): the number of code points of s[0..len),
  * and the first one in `*first` (0 when empty). */

@@ -13,6 +13,7 @@
 
 #include "ctg/io.h"
 #include "model/alloc.h"
+#include "model/utf8.h"
 
 #define DEFAULT_MAX_STRING ((size_t)64 * 1024 * 1024)
 
@@ -428,30 +429,6 @@ static bool escape_prefix(const char *p, const char *e)
     return e - p < 6;
 }
 
-static size_t put_utf8(char *out, unsigned long cp)
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* Decoding state of one string's phase 2. */
 typedef struct decoder {
     const char *e;  /* where the string's content stops */
@@ -488,7 +465,7 @@ static int unicode_escape(ctg_lexer *lx, decoder *d, const char **pp)
     if (lone)
         return fail(lx, CTG_ESYNTAX, p, "lone surrogate \\u%04lx", cp);
     d->has_nul |= cp == 0;
-    d->n += put_utf8(d->out + d->n, (unsigned long)cp);
+    d->n += ctg_utf8_encode((uint32_t)cp, d->out + d->n);
     return CTG_OK;
 }
 

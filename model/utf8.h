@@ -1,0 +1,12 @@
+#ifndef CTG_MODEL_UTF8_H
+#define CTG_MODEL_UTF8_H
+
+/* Private: UTF-8 encoding of one code point. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Writes `cp` (at most U+10FFFF, not a surrogate) as 1 to 4 bytes; returns how many. */
+size_t ctg_utf8_encode(uint32_t cp, char out[4]);
+
+#endif
