@@ -325,7 +325,10 @@ static int contingency_doc_finish(ctg_reader *rd, ctg_list *list, const ctg_mark
     rd->contingencies++;
     if ((err = finish_gate(rd)) != CTG_OK)
         return err;
-    return rd->visitor ? deliver(rd, c) : CTG_OK;
+    if (!rd->visitor)
+        return CTG_OK;
+    rd->header->name = NULL; /* a bare contingency belongs to no named list */
+    return deliver(rd, c);
 }
 
 const ctg_kind_reader ctg_kind_contingency = {
