@@ -107,6 +107,13 @@ check "convert keeps extensions" 0 "@$ext" "" -- "$cli" convert "$ext" -
 check "convert keeps extensions through compact" 0 "@$ext" "" \
     -- sh -c "'$cli' convert --compact '$ext' '$work/e.json' && '$cli' convert '$work/e.json' -"
 
+# convert handles every kind (own fixtures, written in the current version).
+for pair in identifier-v1_0 criterion-mixed nested-lists-v1_0 boundary-v1_0; do
+    check "convert $pair" 0 "@$data/expected/$pair.json" "" -- "$cli" convert "$data/valid/$pair.json" -
+    check "convert $pair to a file" 0 "" "" -- "$cli" convert "$data/valid/$pair.json" "$work/$pair.json"
+    check "convert $pair to a file, same bytes" 0 "" "" -- cmp "$data/expected/$pair.json" "$work/$pair.json"
+done
+
 # stats, streaming convert and gzip.
 stats_sample="file: $sample\ncontingencies: 5\nelements: 7\n  GENERATOR: 1\n  HVDC_LINE: 1\n  BUSBAR_SECTION: 1\n  LINE: 1\n  TWO_WINDINGS_TRANSFORMER: 1\n  LOAD: 1\n  SWITCH: 1\nlargest: N-2_GEN_LOAD (2 elements)\n"
 check "stats sample" 0 "$stats_sample" "" -- "$cli" stats "$sample"

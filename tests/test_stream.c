@@ -176,6 +176,67 @@ static void test_stream__every_shared_default_fixture(void)
     }
 }
 
+/* The stream log a full read implies: default lists give their contingencies, other kinds
+ * (but `list`) are one line each, nested lists are walked in order. */
+static void log_full_tree(seen *s, const ctg_list *list, size_t depth, size_t index)
+{
+    ctg_list_kind kind = ctg_list_get_kind(list);
+    char line[256];
+
+    if (kind == CTG_LIST_LIST) {
+        for (size_t i = 0; i < ctg_list_child_count(list); i++)
+            log_full_tree(s, ctg_list_child_at(list, i), depth + 1, i);
+        return;
+    }
+    if (kind != CTG_LIST_DEFAULT && kind != CTG_LIST_CONTINGENCY) {
+        snprintf(line, sizeof(line), "[%zu.%zu list %s]\n", depth, index, ctg_list_name(list));
+        append(s, line);
+        return;
+    }
+    for (size_t i = 0; i < ctg_list_contingency_count(list); i++) {
+        snprintf(line, sizeof(line), "[%zu.%zu %s %s] ", depth, index, ctg_list_kind_name(kind),
+                 kind == CTG_LIST_CONTINGENCY ? "?" : ctg_list_name(list));
+        append(s, line);
+        log_contingency(s, ctg_list_contingency_at(list, i));
+    }
+}
+
+/* For every shared fixture of any kind, a stream read tells what a full read holds. */
+static void test_stream__every_shared_fixture_of_any_kind(void)
+{
+    static const char *const files[] = {
+        "contingency.json", "contingencyListsList.json", "identifierContingencyList.json",
+        "hvdclineCriterionContingencyList.json", "injectionCriterionContingencyList.json",
+        "lineCriterionContingencyList.json", "tieLineCriterionContingencyList.json",
+        "twoWindingsTransformerCriterionContingencyList.json",
+        "threeWindingsTransformerCriterionContingencyList.json", "contingenciesWith3wt.json",
+    };
+    const char *dir = ctg_test_shared_dir();
+
+    if (!dir)
+        return; /* the shared suites report the skip */
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        char path[1024];
+        seen full = { 0 }, streamed = { 0 };
+        ctg_list *list = NULL;
+        ctg_source src;
+
+        snprintf(path, sizeof(path), "%s/powsybl/%s", dir, files[i]);
+        src = ctg_source_path(path);
+        CU_ASSERT_EQUAL_FATAL(ctg_list_read_file(&list, path, NULL, NULL), CTG_OK);
+        log_full_tree(&full, list, 0, 0);
+        CU_ASSERT_EQUAL(stream(&src, &streamed, NULL), CTG_OK);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(full.log);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(streamed.log);
+        if (strcmp(full.log, streamed.log) != 0)
+            fprintf(stderr, "\n  %s:\n%s---\n%s", files[i], full.log, streamed.log);
+        CU_ASSERT_STRING_EQUAL(full.log, streamed.log);
+        ctg_list_free(list);
+        free(full.log);
+        free(streamed.log);
+    }
+}
+
 /* Nested `default` lists stream with their own header; other kinds come whole. */
 static void test_stream__nested_lists(void)
 {
@@ -510,6 +571,7 @@ CU_TestInfo stream_tests[] = {
     { "writer_allocation_failures", test_stream__writer_allocation_failures },
     { "same_contingencies_as_full_read", test_stream__same_contingencies_as_full_read },
     { "every_shared_default_fixture", test_stream__every_shared_default_fixture },
+    { "every_shared_fixture_of_any_kind", test_stream__every_shared_fixture_of_any_kind },
     { "nested_lists", test_stream__nested_lists },
     { "stop_early_leaks_nothing", test_stream__stop_early_leaks_nothing },
     { "memory_is_flat", test_stream__memory_is_flat },
