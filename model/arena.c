@@ -44,11 +44,10 @@ typedef struct cleanup {
 } cleanup;
 
 struct ctg_arena {
+    ctg_arena_bump bump; /* first: the inline fast paths of arena.h reach it there */
     ctg_allocator alloc;
     block *blocks;
     cleanup *cleanups; /* most recent first */
-    char *cur;         /* free space of the current chunk: [cur, end) */
-    char *end;
     size_t next_chunk; /* size of the next chunk's data */
     size_t footprint;
     bool exact;        /* CTG_ARENA_EXACT: one allocation per request */
@@ -144,8 +143,8 @@ static bool new_chunk(ctg_arena *arena)
     h->b.next = arena->blocks;
     arena->blocks = &h->b;
     arena->footprint += total;
-    arena->cur = (char *)(h + 1);
-    arena->end = arena->cur + arena->next_chunk;
+    arena->bump.cur = (char *)(h + 1);
+    arena->bump.end = arena->bump.cur + arena->next_chunk;
     if (arena->next_chunk < CHUNK_MAX)
         arena->next_chunk *= 2;
     return true;
@@ -156,13 +155,13 @@ static void *bump(ctg_arena *arena, size_t size, size_t align)
 {
     uintptr_t p, end;
 
-    if (arena->cur == NULL)
+    if (arena->bump.cur == NULL)
         return NULL;
-    p = ((uintptr_t)arena->cur + (align - 1)) & ~(uintptr_t)(align - 1);
-    end = (uintptr_t)arena->end;
+    p = ((uintptr_t)arena->bump.cur + (align - 1)) & ~(uintptr_t)(align - 1);
+    end = (uintptr_t)arena->bump.end;
     if (p > end || end - p < size)
         return NULL;
-    arena->cur = (char *)(p + size);
+    arena->bump.cur = (char *)(p + size);
     return (void *)p;
 }
 
@@ -270,10 +269,10 @@ void ctg_arena_reset(ctg_arena *arena)
     arena->blocks = keep;
     if (keep != NULL) {
         keep->next = NULL;
-        arena->cur = (char *)((block_header *)keep->base + 1);
-        arena->end = (char *)keep->base + keep->size;
+        arena->bump.cur = (char *)((block_header *)keep->base + 1);
+        arena->bump.end = (char *)keep->base + keep->size;
     } else {
-        arena->cur = arena->end = NULL;
+        arena->bump.cur = arena->bump.end = NULL;
     }
 }
 

@@ -7,10 +7,19 @@
  * valgrind see each object's bounds. */
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "ctg/common.h"
 
 typedef struct ctg_arena ctg_arena;
+
+/* The free space of the current chunk, [cur, end): the first member of every arena, so that
+ * the fast paths below are inlined into the reader. NULL/NULL in exact mode. */
+typedef struct ctg_arena_bump {
+    char *cur;
+    char *end;
+} ctg_arena_bump;
 
 /* A new arena that allocates through `a` (copied; NULL = malloc). NULL when out of memory. */
 ctg_arena *ctg_arena_new(const ctg_allocator *a);
@@ -36,6 +45,50 @@ void *ctg_arena_calloc(ctg_arena *arena, size_t count, size_t size);
 char *ctg_arena_strndup(ctg_arena *arena, const char *s, size_t len);
 /* A copy of `size` bytes of `p`, max-aligned, or NULL (also NULL, without error, for size 0). */
 void *ctg_arena_memdup(ctg_arena *arena, const void *p, size_t size);
+/* Copies up to 16 bytes with two possibly overlapping moves: ids are short, and a call to
+ * memcpy costs more than the copy. */
+static inline void ctg_copy_short(char *dst, const char *src, size_t len)
+{
+    if (len >= 8 && len <= 16) {
+        memcpy(dst, src, 8);
+        memcpy(dst + len - 8, src + len - 8, 8);
+    } else if (len >= 4 && len < 8) {
+        memcpy(dst, src, 4);
+        memcpy(dst + len - 4, src + len - 4, 4);
+    } else if (len < 4) {
+        for (size_t i = 0; i < len; i++)
+            dst[i] = src[i];
+    } else {
+        memcpy(dst, src, len);
+    }
+}
+
+/* ctg_arena_strndup with the common case (room in the current chunk) inlined. */
+static inline char *ctg_arena_strndup_fast(ctg_arena *arena, const char *s, size_t len)
+{
+    ctg_arena_bump *b = (ctg_arena_bump *)arena;
+    char *p = b->cur;
+
+    if ((size_t)(b->end - p) <= len)
+        return ctg_arena_strndup(arena, s, len);
+    ctg_copy_short(p, s, len);
+    p[len] = '\0';
+    b->cur = p + len + 1;
+    return p;
+}
+
+/* ctg_arena_alloc with the common case inlined; `align` a power of two. */
+static inline void *ctg_arena_alloc_fast(ctg_arena *arena, size_t size, size_t align)
+{
+    ctg_arena_bump *b = (ctg_arena_bump *)arena;
+    uintptr_t p = ((uintptr_t)b->cur + (align - 1)) & ~(uintptr_t)(align - 1);
+
+    if (b->cur == NULL || p > (uintptr_t)b->end || (uintptr_t)b->end - p < size || size == 0)
+        return ctg_arena_alloc(arena, size, align);
+    b->cur = (char *)(p + size);
+    return (void *)p;
+}
+
 /* Hands a block allocated with the arena's allocator over to the arena, which releases it
  * (with `size`) in ctg_arena_release. On failure (CTG_ENOMEM) the block is released at once. */
 int ctg_arena_adopt(ctg_arena *arena, void *block, size_t size);

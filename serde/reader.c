@@ -3,6 +3,7 @@
 #include "serde/reader.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -205,7 +206,7 @@ int ctg_read_string(ctg_reader *rd, const char **out, const char *key)
         return ctg_reader_type_error(rd, "string");
     if (rd->tok.has_nul)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must not contain U+0000", key);
-    s = ctg_arena_strndup(rd->arena, rd->tok.str, rd->tok.len);
+    s = ctg_arena_strndup_fast(rd->arena, rd->tok.str, rd->tok.len);
     if (!s)
         return ctg_reader_nomem(rd);
     *out = s;
@@ -223,9 +224,20 @@ int ctg_read_opt_string(ctg_reader *rd, const char **out, const char *key)
 
 /* ---- objects --------------------------------------------------------------------------- */
 
-/* Keys are a few bytes long: a byte loop beats a call to memcmp. */
+/* Keys are a few bytes long: two overlapping word compares beat a call to memcmp. */
 static inline bool key_eq(const char *a, const char *b, size_t n)
 {
+    uint64_t x, y, u, v;
+    uint32_t p, q, r, t;
+
+    if (n >= 8 && n <= 16) {
+        memcpy(&x, a, 8), memcpy(&y, b, 8), memcpy(&u, a + n - 8, 8), memcpy(&v, b + n - 8, 8);
+        return ((x ^ y) | (u ^ v)) == 0;
+    }
+    if (n >= 4 && n < 8) {
+        memcpy(&p, a, 4), memcpy(&q, b, 4), memcpy(&r, a + n - 4, 4), memcpy(&t, b + n - 4, 4);
+        return ((p ^ q) | (r ^ t)) == 0;
+    }
     for (size_t i = 0; i < n; i++)
         if (a[i] != b[i])
             return false;
@@ -353,7 +365,7 @@ static int finish_array(ctg_reader *rd, size_t base, size_t count, void **items)
         return CTG_OK;
     if (base == 0 && bytes >= ADOPT_MIN_BYTES)
         return adopt_stack(rd, bytes, items);
-    p = ctg_arena_alloc(rd->arena, bytes, ITEM_ALIGN);
+    p = ctg_arena_alloc_fast(rd->arena, bytes, ITEM_ALIGN);
     if (!p)
         return ctg_reader_nomem(rd);
     memcpy(p, rd->stack + base, bytes);
