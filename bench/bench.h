@@ -1,7 +1,8 @@
 #ifndef CTG_BENCH_H
 #define CTG_BENCH_H
 
-/* contingency-bench internals: the timed runners, their input, timing and reporting. */
+/* contingency-bench internals: the timed runners, their input, timing, the extra sections
+ * (absent field, scaling, memory) and reporting. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -11,57 +12,171 @@
 #include "ctg/ctg.h"
 #include "gen.h"
 
+/* What a runner returns: a run worked, failed, or cannot run on this input (a list kind or
+ * a library function that does not exist yet); `why` then says which. */
+enum { BENCH_OK = 0, BENCH_FAIL = -1, BENCH_UNSUPPORTED = 1 };
+
+#define BENCH_WHY_MAX 512
+
 /* One case, prepared once and shared by every runner. */
 typedef struct bench_input {
     const bench_gen_case *gen;
     bench_bytes bytes;      /* the generated document */
-    ctg_list *list;         /* read once, for the ctg writer */
+    const bench_bytes *alt; /* a second document, for runners that compare two */
+    ctg_list *list;         /* read once, for the ctg writers */
     json_object *dom;       /* parsed once, for the json-c writer */
     json_tokener *tokener;  /* reused (reset) by each json-c parse */
     ctg_buf out;            /* reused (cleared) by each ctg write */
+    ctg_buf out2;           /* the same, for the stream writer (compared with `out`) */
     size_t resolves_cached; /* handler look-ups of one read, with and without the cache */
     size_t resolves_nocache;
+    bool resolves_known;
+    size_t written;          /* bytes of the last write: writers' MB/s count them */
+    char why[BENCH_WHY_MAX]; /* why the last run failed or is unsupported */
 } bench_input;
 
 /* A timed operation over a prepared input: one call is one run. */
 typedef struct bench_runner {
     const char *name;
     const char *what; /* what one run does, for --help */
+    bool writer;      /* MB/s counts the bytes written, not the case's */
     int (*run)(bench_input *in);
+    /* Run once before timing: checks the result (counts, bytes) and prepares what later
+     * runners use. NULL: one plain run. */
+    int (*check)(bench_input *in);
 } bench_runner;
 
 /* The runners, in report order; their number in `*count`. ctg-read comes first. */
 const bench_runner *bench_runners(size_t *count);
+/* The runner named `name`, or NULL. */
+const bench_runner *bench_runner_find(const char *name);
 
-/* Generates `c` and checks it: a ctg read counts c->contingencies, a ctg write gives the same
- * bytes, json-c parses it. Prints why and returns -1 when anything is wrong. */
+/* Sets `in` up for `c`: generates it, nothing else. -1 when out of memory. */
 int bench_input_init(bench_input *in, const bench_gen_case *c);
 void bench_input_dispose(bench_input *in);
+/* Sets `in->why` from printf-style arguments; returns `rc`. */
+int bench_why(bench_input *in, int rc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* Timing of one runner: the statistics of its timed runs. */
 typedef struct bench_result {
     const char *name;
+    bool supported;
+    char why[BENCH_WHY_MAX]; /* when unsupported */
+    size_t bytes;            /* what MB/s counts */
     double median_ms, min_ms, max_ms;
-    double mb_per_s; /* case bytes / median */
+    double mb_per_s;    /* bytes / median */
+    long long peak_rss; /* bytes, -1 when not measured */
 } bench_result;
 
-/* Times the `n` runners: `warmup` untimed rounds, then `runs` timed ones; every round runs each
- * runner once, so all get the same number of runs. Fills out[0..n-1]; -1 when a run fails. */
+/* Runs every runner's check once, in order. A failing check fails the whole bench, except on
+ * a case flagged BENCH_CASE_NEW_KINDS, where it marks the runner unsupported (with why).
+ * Fills out[i].name, .supported, .why, .bytes; -1 on a failure. */
+int bench_prepare(const bench_runner *runners, size_t n, bench_input *in, bench_result *out);
+
+/* The clock of bench_time: the thread's CPU time (default) or the wall clock. */
+void bench_set_clock(bool cpu);
+bool bench_clock_is_cpu(void);
+
+/* Times the supported runners of out[0..n-1]: `warmup` untimed rounds, then `runs` timed ones;
+ * every round runs each runner once, so all get the same number of runs. -1 when a run
+ * fails. */
 int bench_time(const bench_runner *runners, size_t n, bench_input *in, int warmup, int runs,
                bench_result *out);
 
-/* One case's report: results[0] is ctg-read, the reference of the ratios. */
+/* `reps` runs of `r` back to back; the time of one in `*ms`. -1 when a run fails. */
+int bench_time_batch(const bench_runner *r, bench_input *in, int reps, double *ms);
+/* Sorts `samples` and sets out's median, min, max and MB/s (from out->bytes). */
+void bench_summarize(double *samples, int runs, bench_result *out);
+
+/* The jsonc-dom-map runner's work: the json-c DOM `root` walked into a new ctg list through the
+ * public builders. BENCH_OK, BENCH_FAIL or BENCH_UNSUPPORTED, with in->why set. */
+int bench_jsonc_map(bench_input *in, json_object *root, ctg_list **out);
+
+/* One case's report. results[0] is ctg-read, the reference of the ratios. */
 typedef struct bench_case_report {
-    const bench_input *in;
-    const bench_result *results;
-    size_t count;
+    const bench_gen_case *gen;
+    size_t bytes;
     int warmup, runs;
+    size_t resolves_cached, resolves_nocache;
+    bool resolves_known;
+    bench_result *results; /* owned */
+    size_t count;
 } bench_case_report;
 
-void bench_print_table(const bench_case_report *rep);
-/* JSON reports are written as {"cases":[...]}: begin, one call per case, end. */
-void bench_print_json_begin(void);
-void bench_print_json_case(const bench_case_report *rep, bool first);
-void bench_print_json_end(void);
+/* The absent-field micro-benchmark: one BRANCH per contingency, `name` absent or present. */
+typedef struct bench_absent_variant {
+    const char *label;
+    size_t bytes;
+    double ns_per_contingency;    /* median */
+    double calls_per_contingency; /* allocator calls (alloc + resize), chunked arena */
+    double exact_requests;        /* arena requests per contingency (exact arena, slope) */
+    double over_required;         /* exact_requests minus the required ones */
+} bench_absent_variant;
+
+typedef struct bench_absent_report {
+    bool done;
+    size_t contingencies;
+    int runs;
+    double required; /* requests a contingency needs: id, element array, element ids */
+    bench_absent_variant absent, present;
+} bench_absent_report;
+
+/* One point of the scaling curve. */
+typedef struct bench_scaling_point {
+    size_t contingencies;
+    size_t bytes;
+    int runs;               /* samples */
+    int batch;              /* reads per sample: small lists are read several times per sample */
+    double read_mb_per_s;   /* 0 when not run (10M: streamed only) */
+    double stream_mb_per_s; /* 0 when the stream read is unsupported */
+    double floor_mb_per_s;
+} bench_scaling_point;
+
+#define BENCH_MAX_SCALING 4
+
+/* Peak RSS of a child process that reads the memory case's file one way. */
+typedef struct bench_memory_result {
+    const char *mode; /* "baseline", "full", "stream", "jsonc" */
+    const char *what;
+    bool supported;
+    char why[BENCH_WHY_MAX];
+    long long peak_rss;  /* bytes: the child's own VmHWM */
+    long long ru_maxrss; /* bytes: from wait4, which counts the parent's RSS at spawn too */
+} bench_memory_result;
+
+#define BENCH_MAX_MEMORY 4
+#define BENCH_MAX_CASES 16
+
+/* Everything one run measured, reported at the end. */
+typedef struct bench_report {
+    bool quick;
+    bool malloc_tuning;
+    bench_case_report cases[BENCH_MAX_CASES];
+    size_t case_count;
+    bench_absent_report absent;
+    bench_scaling_point scaling[BENCH_MAX_SCALING];
+    size_t scaling_count;
+    const char *memory_case; /* NULL when the memory section did not run */
+    size_t memory_file_bytes;
+    bench_memory_result memory[BENCH_MAX_MEMORY];
+    size_t memory_count;
+} bench_report;
+
+/* The sections (absent.c, scaling.c, memory.c); each returns 0 or -1 after printing why. */
+int bench_absent_run(bench_report *rep, size_t contingencies, int runs);
+int bench_scaling_run(bench_report *rep, const size_t *sizes, size_t count, int runs);
+int bench_memory_run(bench_report *rep, const bench_gen_case *c, bool with_jsonc);
+/* The hidden child mode of the memory section: `--rss-child MODE FILE COUNT`; exit status. */
+int bench_memory_child(const char *mode, const char *path, const char *count);
+
+/* Output (report.c). */
+void bench_print_header(const bench_report *rep, const char *command);
+void bench_print_tables(const bench_report *rep);
+void bench_print_json(const bench_report *rep);
+void bench_print_targets(const bench_report *rep);
 
 #endif

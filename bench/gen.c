@@ -38,7 +38,23 @@ fail:
     return false;
 }
 
-static void put(bench_bytes *b, const char *s, size_t n)
+/* Room for `n` more bytes in one allocation, for generators that know their size: a 1.2 GB
+ * list grown by doubling would ask for 2 GB. */
+static void reserve_exact(bench_bytes *b, size_t n)
+{
+    char *p;
+
+    if (b->failed || b->cap - b->len >= n)
+        return;
+    if ((p = realloc(b->data, b->len + n)) == NULL) {
+        b->failed = true;
+        return;
+    }
+    b->data = p;
+    b->cap = b->len + n;
+}
+
+void bench_put(bench_bytes *b, const char *s, size_t n)
 {
     if (reserve(b, n)) {
         memcpy(b->data + b->len, s, n);
@@ -46,16 +62,12 @@ static void put(bench_bytes *b, const char *s, size_t n)
     }
 }
 
-/* For string literals only: sizeof gives their length. */
-#define PUT(b, lit) put((b), "" lit, sizeof(lit) - 1)
-
-static void put_str(bench_bytes *b, const char *s)
+void bench_put_str(bench_bytes *b, const char *s)
 {
-    put(b, s, strlen(s));
+    bench_put(b, s, strlen(s));
 }
 
-/* `value` in decimal, zero-padded to `width` digits (ids like LINE_000042). */
-static void put_number(bench_bytes *b, size_t value, int width)
+void bench_put_number(bench_bytes *b, size_t value, int width)
 {
     char digits[24];
     int n = 0;
@@ -64,11 +76,10 @@ static void put_number(bench_bytes *b, size_t value, int width)
         digits[sizeof digits - 1 - n++] = (char)('0' + value % 10);
         value /= 10;
     } while (value != 0 || n < width);
-    put(b, digits + sizeof digits - n, (size_t)n);
+    bench_put(b, digits + sizeof digits - n, (size_t)n);
 }
 
-/* splitmix64: tiny, seedable, and the same on every platform. */
-static uint64_t next_random(uint64_t *state)
+uint64_t bench_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9E3779B97F4A7C15u);
 
@@ -81,38 +92,47 @@ static uint64_t next_random(uint64_t *state)
 static void put_separator(bench_bytes *b, size_t index)
 {
     if (index != 0)
-        PUT(b, ",");
+        BENCH_PUT(b, ",");
 }
 
 static void put_list_begin(bench_bytes *b, const char *name)
 {
-    PUT(b, "{\n  \"type\" : \"default\",\n  \"version\" : \"1.1\",\n  \"name\" : \"");
-    put_str(b, name);
-    PUT(b, "\",\n  \"contingencies\" : [");
+    BENCH_PUT(b, "{\n  \"type\" : \"default\",\n  \"version\" : \"1.1\",\n  \"name\" : \"");
+    bench_put_str(b, name);
+    BENCH_PUT(b, "\",\n  \"contingencies\" : [");
 }
 
 /* Also right for an empty list: "[" + " ]" is PowSyBl's "[ ]". */
 static void put_list_end(bench_bytes *b)
 {
-    PUT(b, " ]\n}");
+    BENCH_PUT(b, " ]\n}");
 }
 
-/* Contingency i of b10k: the single-BRANCH shape of upstream PowSyBl issue 2460. */
-static void put_branch_contingency(bench_bytes *b, size_t i)
+/* Contingency i of b10k: the single-BRANCH shape of upstream PowSyBl issue 2460, with a name
+ * when `named` (the absent-field benchmark compares both). */
+static void put_branch_contingency(bench_bytes *b, size_t i, bool named)
 {
     put_separator(b, i);
-    PUT(b, " {\n    \"id\" : \"N-1_LINE_");
-    put_number(b, i, 6);
-    PUT(b, "\",\n    \"elements\" : [ {\n      \"id\" : \"LINE_");
-    put_number(b, i, 6);
-    PUT(b, "\",\n      \"type\" : \"BRANCH\"\n    } ]\n  }");
+    BENCH_PUT(b, " {\n    \"id\" : \"N-1_LINE_");
+    bench_put_number(b, i, 6);
+    if (named) {
+        BENCH_PUT(b, "\",\n    \"name\" : \"Contingency ");
+        bench_put_number(b, i, 6);
+    }
+    BENCH_PUT(b, "\",\n    \"elements\" : [ {\n      \"id\" : \"LINE_");
+    bench_put_number(b, i, 6);
+    BENCH_PUT(b, "\",\n      \"type\" : \"BRANCH\"\n    } ]\n  }");
 }
 
 static int gen_branches(bench_bytes *out, const bench_gen_case *c)
 {
+    bool named = (c->flags & BENCH_CASE_NAMED) != 0;
+
+    /* 118 bytes a contingency below 1M (6-digit numbers), 3 more above; 33 more named */
+    reserve_exact(out, 256 + strlen(c->name) + c->contingencies * (named ? 154 : 121));
     put_list_begin(out, c->name);
-    for (size_t i = 0; i < c->contingencies; i++)
-        put_branch_contingency(out, i);
+    for (size_t i = 0; i < c->contingencies && !out->failed; i++)
+        put_branch_contingency(out, i, named);
     put_list_end(out);
     return out->failed ? -1 : 0;
 }
@@ -139,34 +159,34 @@ static void put_mixed_element(bench_bytes *b, size_t k, size_t n, uint64_t *rng)
     size_t kind = k % MIXED_KIND_COUNT;
 
     put_separator(b, n);
-    PUT(b, " {\n      \"id\" : \"");
-    put_str(b, mixed_kinds[kind].prefix);
-    put_number(b, k, 7);
-    PUT(b, "\",\n      \"type\" : \"");
-    put_str(b, mixed_kinds[kind].type);
+    BENCH_PUT(b, " {\n      \"id\" : \"");
+    bench_put_str(b, mixed_kinds[kind].prefix);
+    bench_put_number(b, k, 7);
+    BENCH_PUT(b, "\",\n      \"type\" : \"");
+    bench_put_str(b, mixed_kinds[kind].type);
     if (mixed_kinds[kind].sided) {
-        PUT(b, "\",\n      \"voltageLevelId\" : \"VL_");
-        put_number(b, next_random(rng) % 5000, 4);
+        BENCH_PUT(b, "\",\n      \"voltageLevelId\" : \"VL_");
+        bench_put_number(b, bench_random(rng) % 5000, 4);
     }
-    PUT(b, "\"\n    }");
+    BENCH_PUT(b, "\"\n    }");
 }
 
 /* Contingency i of mixed100k: 1-3 elements, every 10th with a name; `*k` counts elements. */
 static void put_mixed_contingency(bench_bytes *b, size_t i, size_t *k, uint64_t *rng)
 {
-    size_t elements = 1 + (size_t)(next_random(rng) % 3);
+    size_t elements = 1 + (size_t)(bench_random(rng) % 3);
 
     put_separator(b, i);
-    PUT(b, " {\n    \"id\" : \"C_");
-    put_number(b, i, 6);
+    BENCH_PUT(b, " {\n    \"id\" : \"C_");
+    bench_put_number(b, i, 6);
     if (i % 10 == 0) {
-        PUT(b, "\",\n    \"name\" : \"Contingency ");
-        put_number(b, i, 0);
+        BENCH_PUT(b, "\",\n    \"name\" : \"Contingency ");
+        bench_put_number(b, i, 0);
     }
-    PUT(b, "\",\n    \"elements\" : [");
+    BENCH_PUT(b, "\",\n    \"elements\" : [");
     for (size_t n = 0; n < elements; n++)
         put_mixed_element(b, (*k)++, n, rng);
-    PUT(b, " ]\n  }");
+    BENCH_PUT(b, " ]\n  }");
 }
 
 static int gen_mixed(bench_bytes *out, const bench_gen_case *c)
@@ -175,17 +195,22 @@ static int gen_mixed(bench_bytes *out, const bench_gen_case *c)
     size_t k = 0;
 
     put_list_begin(out, c->name);
-    for (size_t i = 0; i < c->contingencies; i++)
+    for (size_t i = 0; i < c->contingencies && !out->failed; i++)
         put_mixed_contingency(out, i, &k, &rng);
     put_list_end(out);
     return out->failed ? -1 : 0;
 }
 
 static const bench_gen_case cases[] = {
-    { "b10k", "10,000 single-BRANCH contingencies (PowSyBl issue 2460), ~1.18 MB", 10000, 0,
-      gen_branches },
-    { "mixed100k", "100,000 contingencies of 1-3 elements of 7 types, every 10th named", 100000,
-      0x2460, gen_mixed },
+    { "b10k", "10,000 single-BRANCH contingencies (PowSyBl issue 2460), ~1.18 MB", 10000, 1, 0, 0,
+      BENCH_CASE_QUICK | BENCH_CASE_DEFAULT, 31, gen_branches },
+    { "mixed100k", "100,000 contingencies of 1-3 elements of 7 types, every 10th named, ~20 MB",
+      100000, 1, 0, 0x2460, BENCH_CASE_DEFAULT, 21, gen_mixed },
+    { "b1m", "1,000,000 single-BRANCH contingencies, ~118 MB", 1000000, 1, 0, 0, BENCH_CASE_DEFAULT,
+      3, gen_branches },
+    { "kinds", "a `list` of identifier, criterion and nested lists (all kinds), ~4 MB",
+      BENCH_KINDS_CONTINGENCIES, BENCH_KINDS_LISTS, BENCH_KINDS_ID_COUNT, 0x6b696e6473,
+      BENCH_CASE_NEW_KINDS | BENCH_CASE_QUICK | BENCH_CASE_DEFAULT, 31, bench_gen_kinds },
 };
 
 const bench_gen_case *bench_gen_cases(size_t *count)
@@ -201,6 +226,12 @@ const bench_gen_case *bench_gen_find(const char *name)
             return &cases[i];
     }
     return NULL;
+}
+
+bench_gen_case bench_gen_branches(const char *name, size_t n, unsigned flags)
+{
+    bench_gen_case c = { name, "single-BRANCH contingencies", n, 1, 0, 0, flags, 5, gen_branches };
+    return c;
 }
 
 int bench_gen_generate(const bench_gen_case *c, bench_bytes *out)

@@ -1,20 +1,38 @@
-/* contingency-bench: times ctg against json-c and the memchr floor on generated lists. */
+/* contingency-bench: times ctg against json-c and the memchr floor on generated lists, then
+ * measures the absent-field cost, the scaling curve and the peak memory of a full and a
+ * streamed load. */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "bench.h"
 
-#define MAX_CASES 16
+/* Sections of a run (--sections). */
+enum {
+    SECTION_CASES = 1u << 0,
+    SECTION_ABSENT = 1u << 1,
+    SECTION_SCALING = 1u << 2,
+    SECTION_MEMORY = 1u << 3,
+    SECTION_ALL = 0xFu
+};
 
 typedef struct bench_options {
     bool json;
     bool quick;
-    int repeat; /* 0: the default for the mode */
-    const bench_gen_case *cases[MAX_CASES];
+    bool malloc_tuning;
+    bool wall_clock;
+    int repeat; /* 0: the default of each case and section */
+    const bench_gen_case *cases[BENCH_MAX_CASES];
     size_t case_count;
-    const char *generate; /* --generate CASE */
+    unsigned sections;     /* 0: not given */
+    const char *generate;  /* --generate CASE */
+    const char *rss_child; /* hidden: --rss-child MODE FILE COUNT */
+    const char *rss_path, *rss_count;
 } bench_options;
 
 static void print_help(void)
@@ -23,12 +41,24 @@ static void print_help(void)
     const bench_runner *runners = bench_runners(&n);
     const bench_gen_case *cases;
 
-    printf("usage: contingency-bench [--json] [--repeat N] [--quick] [--cases LIST]\n"
+    printf("usage: contingency-bench [--json] [--quick] [--repeat N] [--cases LIST]\n"
+           "                         [--sections LIST] [--no-malloc-tuning] [--wall-clock]\n"
            "       contingency-bench --generate CASE > FILE\n\n"
-           "Times each runner on each case: warm-up rounds, then N timed rounds (default 31 after\n"
-           "5; --quick: 3 after 1). A round runs every runner once, so all get the same runs.\n"
-           "Reports the median, min and max of each.\n"
-           "--cases takes a comma-separated list (default b10k).\n\nrunners:\n");
+           "Times each runner on each case in interleaved rounds (each round runs every runner\n"
+           "once) and reports the median, min and max; then the absent-field cost, the scaling\n"
+           "curve and the peak RSS of processes that load or stream b1m. Ends with the targets.\n\n"
+           "  --json              one JSON object instead of the tables\n"
+           "  --quick             b10k and kinds, small lists elsewhere, 3 runs: checks that\n"
+           "                      everything still works (CI)\n"
+           "  --repeat N          timed runs of each case and of the absent-field benchmark\n"
+           "                      (default: b10k, kinds 31; mixed100k 21; b1m 3; absent 21)\n"
+           "  --cases LIST        comma-separated cases (alone, it runs only the case tables)\n"
+           "  --sections LIST     of cases,absent,scaling,memory (default: all)\n"
+           "  --no-malloc-tuning  keep glibc's malloc settings (default: no mmap and no trim,\n"
+           "                      so freed memory is reused between runs, not faulted in again)\n"
+           "  --wall-clock        time runs by the wall clock (default: the thread's CPU time,\n"
+           "                      which time given to other processes does not inflate)\n\n"
+           "runners:\n");
     for (size_t i = 0; i < n; i++)
         printf("  %-22s %s\n", runners[i].name, runners[i].what);
     cases = bench_gen_cases(&n);
@@ -44,26 +74,50 @@ static int usage_error(const char *message, const char *arg)
     return 2;
 }
 
-/* Fills opts->cases from "b10k,mixed100k"; 0, or 2 after a usage error. */
-static int parse_cases(bench_options *opts, const char *list)
+/* Calls `each` with every item of the comma-separated `list`; 0, or 2 after a usage error. */
+static int for_each_name(bench_options *opts, const char *list,
+                         int (*each)(bench_options *opts, const char *name))
 {
     char name[64];
 
-    opts->case_count = 0;
     for (const char *p = list; *p != '\0';) {
         size_t len = strcspn(p, ",");
-        const bench_gen_case *c;
+        int rc;
 
-        if (len >= sizeof name || opts->case_count == MAX_CASES)
-            return usage_error("bad --cases", list);
+        if (len == 0 || len >= sizeof name)
+            return usage_error("bad list", list);
         memcpy(name, p, len);
         name[len] = '\0';
-        if ((c = bench_gen_find(name)) == NULL)
-            return usage_error("unknown case", name);
-        opts->cases[opts->case_count++] = c;
+        if ((rc = each(opts, name)) != 0)
+            return rc;
         p += len + (p[len] == ',');
     }
-    return opts->case_count ? 0 : usage_error("no case in --cases", list);
+    return 0;
+}
+
+static int add_case(bench_options *opts, const char *name)
+{
+    const bench_gen_case *c = bench_gen_find(name);
+
+    if (c == NULL)
+        return usage_error("unknown case", name);
+    if (opts->case_count == BENCH_MAX_CASES)
+        return usage_error("too many cases", name);
+    opts->cases[opts->case_count++] = c;
+    return 0;
+}
+
+static int add_section(bench_options *opts, const char *name)
+{
+    static const char *const names[] = { "cases", "absent", "scaling", "memory" };
+
+    for (unsigned i = 0; i < 4; i++) {
+        if (strcmp(names[i], name) == 0) {
+            opts->sections |= 1u << i;
+            return 0;
+        }
+    }
+    return usage_error("unknown section", name);
 }
 
 static int parse_repeat(bench_options *opts, const char *arg)
@@ -77,34 +131,93 @@ static int parse_repeat(bench_options *opts, const char *arg)
     return 0;
 }
 
+/* Options with a value; *used is set when `a` is one of them. */
+static int parse_valued(bench_options *opts, int argc, char **argv, int *i, bool *used)
+{
+    const char *a = argv[*i];
+
+    *used = true;
+    if (*i + 1 >= argc) {
+        *used = strcmp(a, "--repeat") == 0 || strcmp(a, "--cases") == 0 ||
+                strcmp(a, "--sections") == 0 || strcmp(a, "--generate") == 0;
+        return *used ? usage_error("missing value", a) : 0;
+    }
+    if (strcmp(a, "--repeat") == 0)
+        return parse_repeat(opts, argv[++*i]);
+    if (strcmp(a, "--cases") == 0)
+        return for_each_name(opts, argv[++*i], add_case);
+    if (strcmp(a, "--sections") == 0)
+        return for_each_name(opts, argv[++*i], add_section);
+    if (strcmp(a, "--generate") == 0) {
+        opts->generate = argv[++*i];
+        return 0;
+    }
+    if (strcmp(a, "--rss-child") == 0 && *i + 3 < argc) {
+        opts->rss_child = argv[++*i];
+        opts->rss_path = argv[++*i];
+        opts->rss_count = argv[++*i];
+        return 0;
+    }
+    *used = false;
+    return 0;
+}
+
 /* Returns 0 to go on, 1 after --help, 2 after a usage error. */
 static int parse_options(bench_options *opts, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        int rc = 0;
+        bool used;
+        int rc = parse_valued(opts, argc, argv, &i, &used);
 
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            print_help();
-            return 1;
-        } else if (strcmp(a, "--json") == 0) {
+        if (rc != 0)
+            return rc;
+        if (used)
+            continue;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            return print_help(), 1;
+        if (strcmp(a, "--json") == 0)
             opts->json = true;
-        } else if (strcmp(a, "--quick") == 0) {
+        else if (strcmp(a, "--quick") == 0)
             opts->quick = true;
-        } else if (strcmp(a, "--repeat") == 0 && has_value) {
-            rc = parse_repeat(opts, argv[++i]);
-        } else if (strcmp(a, "--cases") == 0 && has_value) {
-            rc = parse_cases(opts, argv[++i]);
-        } else if (strcmp(a, "--generate") == 0 && has_value) {
-            opts->generate = argv[++i];
-        } else {
-            rc = usage_error("unknown option or missing value", a);
-        }
+        else if (strcmp(a, "--no-malloc-tuning") == 0)
+            opts->malloc_tuning = false;
+        else if (strcmp(a, "--wall-clock") == 0)
+            opts->wall_clock = true;
+        else
+            rc = usage_error("unknown option", a);
         if (rc != 0)
             return rc;
     }
     return 0;
+}
+
+/* glibc gives freed memory back to the kernel between runs (its trim and mmap thresholds),
+ * so every run would pay a page fault per page for memory a long-running program reuses.
+ * Set once here, the same for every runner, json-c included. Raising M_MMAP_THRESHOLD is not
+ * enough: glibc caps it at 32 MiB, so a bigger block (the contingency array of a 1M list is
+ * 48 MB) would still be mapped and faulted in afresh by every run; no mmap at all is. */
+static void tune_malloc(bool on)
+{
+#ifdef __GLIBC__
+    if (on) {
+        mallopt(M_MMAP_MAX, 0);
+        mallopt(M_TRIM_THRESHOLD, -1); /* mallopt(3): -1 disables trimming */
+    }
+#else
+    (void)on;
+#endif
+}
+
+/* Each case and section starts from an empty heap, as in a new process: without this, the
+ * millions of small blocks json-c freed in one case (its b1m DOM is 2.2 GB) stay in malloc's
+ * bins and the ctg reads of the next sections measurably slow down (the absent-field read
+ * took 282 ns a contingency after the case tables, 152 ns in a new process). */
+static void reset_heap(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 static int generate(const char *name)
@@ -126,50 +239,142 @@ static int generate(const char *name)
     return rc;
 }
 
-static int run_case(const bench_options *opts, const bench_gen_case *c, bool first)
+static void progress(const char *fmt, const char *name)
+{
+    if (isatty(STDERR_FILENO)) {
+        fprintf(stderr, fmt, name);
+        fputc('\n', stderr);
+    }
+}
+
+static int run_case(const bench_options *opts, const bench_gen_case *c, bench_case_report *rep)
 {
     size_t n;
     const bench_runner *runners = bench_runners(&n);
-    bench_result *results = calloc(n, sizeof *results);
     bench_input in;
-    bench_case_report rep = { &in, results, n, opts->quick ? 1 : 5, opts->repeat };
-    int rc = bench_input_init(&in, c);
+    int rc;
 
-    if (rep.runs == 0)
-        rep.runs = opts->quick ? 3 : 31;
-    if (results == NULL)
-        rc = -1;
+    memset(rep, 0, sizeof *rep);
+    rep->gen = c;
+    rep->runs = opts->repeat ? opts->repeat : opts->quick ? 3 : c->runs;
+    rep->warmup = opts->quick ? 1 : 1 + rep->runs / 6;
+    if ((rep->results = calloc(n, sizeof *rep->results)) == NULL)
+        return -1;
+    rep->count = n;
+    progress("contingency-bench: timing %s", c->name);
+    if ((rc = bench_input_init(&in, c)) == 0)
+        rc = bench_prepare(runners, n, &in, rep->results);
     if (rc == 0)
-        rc = bench_time(runners, n, &in, rep.warmup, rep.runs, results);
-    if (rc == 0 && opts->json)
-        bench_print_json_case(&rep, first);
-    else if (rc == 0)
-        bench_print_table(&rep);
+        rc = bench_time(runners, n, &in, rep->warmup, rep->runs, rep->results);
+    rep->bytes = in.bytes.len;
+    rep->resolves_cached = in.resolves_cached;
+    rep->resolves_nocache = in.resolves_nocache;
+    rep->resolves_known = in.resolves_known;
     bench_input_dispose(&in);
-    free(results);
     return rc;
+}
+
+static int run_cases(const bench_options *opts, bench_report *rep)
+{
+    for (size_t i = 0; i < opts->case_count; i++) {
+        reset_heap();
+        if (run_case(opts, opts->cases[i], &rep->cases[rep->case_count++]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int run_sections(const bench_options *opts, bench_report *rep)
+{
+    static const size_t sizes[] = { 10000, 100000, 1000000, 10000000 };
+    unsigned s = opts->sections;
+
+    if ((s & SECTION_CASES) && run_cases(opts, rep) != 0)
+        return -1;
+    reset_heap();
+    if (s & SECTION_ABSENT) {
+        progress("contingency-bench: %s", "absent-field benchmark");
+        if (bench_absent_run(rep, opts->quick ? 10000 : 100000,
+                             opts->repeat  ? opts->repeat
+                             : opts->quick ? 3
+                                           : 21) != 0)
+            return -1;
+    }
+    reset_heap();
+    if (s & SECTION_SCALING) {
+        progress("contingency-bench: %s", "scaling");
+        if (bench_scaling_run(rep, sizes, opts->quick ? 2 : 4, opts->quick ? 3 : 5) != 0)
+            return -1;
+    }
+    if (s & SECTION_MEMORY) {
+        progress("contingency-bench: %s", "memory");
+        if (bench_memory_run(rep, bench_gen_find(opts->quick ? "b10k" : "b1m"), true) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The default cases: those of --quick, or those of a full run. */
+static void default_cases(bench_options *opts)
+{
+    size_t n;
+    const bench_gen_case *all = bench_gen_cases(&n);
+    unsigned want = opts->quick ? BENCH_CASE_QUICK : BENCH_CASE_DEFAULT;
+
+    for (size_t i = 0; i < n && opts->case_count < BENCH_MAX_CASES; i++) {
+        if (all[i].flags & want)
+            opts->cases[opts->case_count++] = &all[i];
+    }
+}
+
+static void command_line(int argc, char **argv, char *out, size_t size)
+{
+    size_t len = (size_t)snprintf(out, size, "contingency-bench");
+
+    for (int i = 1; i < argc && len < size; i++)
+        len += (size_t)snprintf(out + len, size - len, " %s", argv[i]);
+}
+
+static void free_report(bench_report *rep)
+{
+    for (size_t i = 0; i < rep->case_count; i++)
+        free(rep->cases[i].results);
 }
 
 int main(int argc, char **argv)
 {
-    bench_options opts = { false, false, 0, { NULL }, 0, NULL };
-    int rc = parse_options(&opts, argc, argv);
+    static bench_report rep;
+    bench_options opts;
+    char command[512];
+    int rc;
 
-    if (rc != 0)
+    memset(&opts, 0, sizeof opts);
+    opts.malloc_tuning = true;
+    if ((rc = parse_options(&opts, argc, argv)) != 0)
         return rc == 1 ? 0 : rc;
+    tune_malloc(opts.malloc_tuning);
+    bench_set_clock(!opts.wall_clock);
+    if (opts.rss_child != NULL)
+        return bench_memory_child(opts.rss_child, opts.rss_path, opts.rss_count);
     if (opts.generate != NULL)
         return generate(opts.generate);
+    if (opts.sections == 0)
+        opts.sections = opts.case_count > 0 ? SECTION_CASES : SECTION_ALL;
     if (opts.case_count == 0)
-        opts.cases[opts.case_count++] = bench_gen_find("b10k");
-    if (opts.json)
-        bench_print_json_begin();
-    for (size_t i = 0; rc == 0 && i < opts.case_count; i++)
-        rc = run_case(&opts, opts.cases[i], i == 0);
-    if (rc != 0) {
-        fprintf(stderr, "contingency-bench: failed\n");
-        return 1;
+        default_cases(&opts);
+    rep.quick = opts.quick;
+    rep.malloc_tuning = opts.malloc_tuning;
+    rc = run_sections(&opts, &rep);
+    command_line(argc, argv, command, sizeof command);
+    if (rc == 0 && opts.json) {
+        bench_print_json(&rep);
+    } else if (rc == 0) {
+        bench_print_header(&rep, command);
+        bench_print_tables(&rep);
+        bench_print_targets(&rep);
     }
-    if (opts.json)
-        bench_print_json_end();
-    return 0;
+    free_report(&rep);
+    if (rc != 0)
+        fprintf(stderr, "contingency-bench: failed\n");
+    return rc != 0 ? 1 : 0;
 }

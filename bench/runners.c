@@ -1,6 +1,7 @@
-/* The timed runners and the one-time preparation and checks of their input. */
+/* The timed runners, and the check each one makes once before it is timed. */
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,53 +10,214 @@
 /* Results go here so that the compiler cannot drop the work that produced them. */
 static volatile size_t sink;
 
-static void report_ctg(const char *what, const ctg_error *err)
+int bench_why(bench_input *in, int rc, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(in->why, sizeof in->why, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static int why_ctg(bench_input *in, const char *what, const ctg_error *err)
 {
     char text[1024];
 
     ctg_error_format(err, text, sizeof text);
-    fprintf(stderr, "contingency-bench: %s failed: %s\n", what, text);
+    return bench_why(in, BENCH_FAIL, "%s failed: %s", what, text);
 }
 
-/* ctg_list_free is part of the run, as json_object_put is part of the json-c one. */
-static int read_with(bench_input *in, unsigned flags, ctg_read_stats *stats)
+/* ---- what a read gives: counted over the whole tree of lists ------------------------------ */
+
+typedef struct tree_counts {
+    size_t contingencies; /* in default lists */
+    size_t lists;         /* every list, the root included */
+    size_t identifiers;   /* top-level identifiers of identifier lists */
+    size_t whole_lists;   /* lists a stream read delivers whole: neither default nor list */
+} tree_counts;
+
+static void count_tree(const ctg_list *list, tree_counts *t)
+{
+    ctg_list_kind kind = ctg_list_get_kind(list);
+    size_t ids = 0;
+
+    t->lists++;
+    if (kind == CTG_LIST_DEFAULT || kind == CTG_LIST_CONTINGENCY) {
+        t->contingencies += ctg_list_contingency_count(list);
+    } else if (kind == CTG_LIST_LIST) {
+        for (size_t i = 0; i < ctg_list_child_count(list); i++)
+            count_tree(ctg_list_child_at(list, i), t);
+    } else {
+        t->whole_lists++;
+        if (kind == CTG_LIST_IDENTIFIER && ctg_list_identifiers(list, &ids) != NULL)
+            t->identifiers += ids;
+    }
+}
+
+/* Whether `list` holds what the case promises. */
+static int check_counts(bench_input *in, const ctg_list *list, const char *who)
+{
+    const bench_gen_case *c = in->gen;
+    tree_counts t = { 0, 0, 0, 0 };
+
+    count_tree(list, &t);
+    if (t.contingencies == c->contingencies && t.lists == c->lists &&
+        t.identifiers == c->identifiers)
+        return BENCH_OK;
+    return bench_why(
+        in, BENCH_FAIL, "%s: %zu contingencies, %zu lists, %zu identifiers; expected %zu, %zu, %zu",
+        who, t.contingencies, t.lists, t.identifiers, c->contingencies, c->lists, c->identifiers);
+}
+
+/* ---- ctg readers ------------------------------------------------------------------------- */
+
+/* One full read; ctg_list_free is part of the run, as json_object_put is of json-c's. */
+static int read_with(bench_input *in, unsigned flags, ctg_read_stats *stats, ctg_list **keep)
 {
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_list *list = NULL;
     ctg_error err;
-    int rc;
 
     opts.flags = flags;
     opts.stats = stats;
-    rc = ctg_list_read_buffer(&list, in->bytes.data, in->bytes.len, &opts, &err);
-    if (rc != CTG_OK) {
-        report_ctg("ctg read", &err);
-        return -1;
+    if (ctg_list_read_buffer(&list, in->bytes.data, in->bytes.len, &opts, &err) != CTG_OK)
+        return why_ctg(in, "ctg read", &err);
+    if (keep != NULL) {
+        *keep = list;
+        return BENCH_OK;
     }
     sink = ctg_list_contingency_count(list);
     ctg_list_free(list);
-    return 0;
+    return BENCH_OK;
 }
 
 static int run_ctg_read(bench_input *in)
 {
-    return read_with(in, 0, NULL);
+    return read_with(in, 0, NULL, NULL);
 }
 
 static int run_ctg_read_nocache(bench_input *in)
 {
-    return read_with(in, CTG_READ_NO_CACHE, NULL);
+    return read_with(in, CTG_READ_NO_CACHE, NULL, NULL);
 }
+
+/* Keeps the list (for the writers and the other checks) and the handler look-up count. */
+static int check_ctg_read(bench_input *in)
+{
+    ctg_read_stats stats;
+    int rc = read_with(in, 0, &stats, &in->list);
+
+    if (rc != BENCH_OK)
+        return rc;
+    in->resolves_cached = stats.handler_resolves;
+    return check_counts(in, in->list, "ctg read");
+}
+
+static int check_ctg_read_nocache(bench_input *in)
+{
+    ctg_read_stats stats;
+    ctg_list *list = NULL;
+    int rc = read_with(in, CTG_READ_NO_CACHE, &stats, &list);
+
+    if (rc != BENCH_OK)
+        return rc;
+    in->resolves_nocache = stats.handler_resolves;
+    in->resolves_known = true;
+    rc = check_counts(in, list, "ctg read with CTG_READ_NO_CACHE");
+    ctg_list_free(list);
+    return rc;
+}
+
+typedef struct stream_counts {
+    size_t contingencies;
+    size_t elements;
+    size_t whole_lists;
+} stream_counts;
+
+static int count_contingency(const ctg_stream_header *list, const ctg_contingency *c, void *payload)
+{
+    stream_counts *n = payload;
+
+    (void)list;
+    n->contingencies++;
+    n->elements += c->element_count;
+    return 0;
+}
+
+static int count_list(const ctg_stream_header *header, const ctg_list *list, void *payload)
+{
+    stream_counts *n = payload;
+
+    (void)header;
+    (void)list;
+    n->whole_lists++;
+    return 0;
+}
+
+static int stream_with(bench_input *in, stream_counts *n)
+{
+    ctg_source src = ctg_source_buffer(in->bytes.data, in->bytes.len);
+    ctg_visitor visitor = { count_contingency, count_list, NULL, n };
+    ctg_error err;
+
+    memset(n, 0, sizeof *n);
+    if (ctg_read_stream(&src, &visitor, NULL, &err) != CTG_OK)
+        return why_ctg(in, "ctg stream read", &err);
+    sink = n->contingencies;
+    return BENCH_OK;
+}
+
+static int run_ctg_stream(bench_input *in)
+{
+    stream_counts n;
+
+    return stream_with(in, &n);
+}
+
+/* The stream must deliver what the full read holds. */
+static int check_ctg_stream(bench_input *in)
+{
+    stream_counts n;
+    tree_counts t = { 0, 0, 0, 0 };
+    int rc = stream_with(in, &n);
+
+    if (rc != BENCH_OK)
+        return rc;
+    if (in->list != NULL)
+        count_tree(in->list, &t);
+    else
+        t.whole_lists = n.whole_lists; /* no full read to compare with: counts only */
+    if (n.contingencies == in->gen->contingencies && n.whole_lists == t.whole_lists)
+        return BENCH_OK;
+    return bench_why(in, BENCH_FAIL,
+                     "ctg stream read: %zu contingencies and %zu whole lists, expected %zu, %zu",
+                     n.contingencies, n.whole_lists, in->gen->contingencies, t.whole_lists);
+}
+
+static int compare_bytes(bench_input *in, const char *who, const ctg_buf *got, const char *want,
+                         size_t want_len);
+
+/* ---- json-c ------------------------------------------------------------------------------ */
 
 static json_object *jsonc_parse(bench_input *in)
 {
     json_object *obj;
 
+    /* json-c takes an int length. */
+    if (in->bytes.len > INT_MAX) {
+        bench_why(in, BENCH_FAIL, "json-c: %zu bytes is too large", in->bytes.len);
+        return NULL;
+    }
+    if (in->tokener == NULL && (in->tokener = json_tokener_new()) == NULL) {
+        bench_why(in, BENCH_FAIL, "json-c: out of memory");
+        return NULL;
+    }
     json_tokener_reset(in->tokener);
     obj = json_tokener_parse_ex(in->tokener, in->bytes.data, (int)in->bytes.len);
     if (obj == NULL || json_tokener_get_error(in->tokener) != json_tokener_success) {
-        fprintf(stderr, "contingency-bench: json-c parse failed: %s\n",
-                json_tokener_error_desc(json_tokener_get_error(in->tokener)));
+        bench_why(in, BENCH_FAIL, "json-c parse failed: %s",
+                  json_tokener_error_desc(json_tokener_get_error(in->tokener)));
         json_object_put(obj);
         return NULL;
     }
@@ -67,39 +229,64 @@ static int run_jsonc_parse_free(bench_input *in)
     json_object *obj = jsonc_parse(in);
 
     if (obj == NULL)
-        return -1;
+        return BENCH_FAIL;
     sink = (size_t)json_object_object_length(obj);
     json_object_put(obj);
-    return 0;
+    return BENCH_OK;
 }
 
-static int run_ctg_write(bench_input *in)
+/* Keeps the DOM for json-c's writer. */
+static int check_jsonc_parse_free(bench_input *in)
 {
+    in->dom = jsonc_parse(in);
+    return in->dom != NULL ? BENCH_OK : BENCH_FAIL;
+}
+
+/* Parse, walk into ctg structs, free both: what a json-c based ctg_list_read_buffer does. */
+static int map_once(bench_input *in, ctg_list **keep)
+{
+    json_object *obj = jsonc_parse(in);
+    ctg_list *list = NULL;
+    int rc;
+
+    if (obj == NULL)
+        return BENCH_FAIL;
+    rc = bench_jsonc_map(in, obj, &list);
+    json_object_put(obj);
+    if (rc == BENCH_OK && keep != NULL) {
+        *keep = list;
+        return rc;
+    }
+    sink = ctg_list_contingency_count(list);
+    ctg_list_free(list);
+    return rc;
+}
+
+static int run_jsonc_dom_map(bench_input *in)
+{
+    return map_once(in, NULL);
+}
+
+/* The mapped list must write the same bytes as the case (so, as ctg's own read). */
+static int check_jsonc_dom_map(bench_input *in)
+{
+    ctg_list *list = NULL;
+    ctg_buf buf = CTG_BUF_INIT;
     ctg_error err;
+    int rc = map_once(in, &list);
 
-    in->out.len = 0; /* keeps the capacity: the run measures the writer, not the allocator */
-    if (ctg_list_write_buf(&in->out, in->list, NULL, &err) != CTG_OK) {
-        report_ctg("ctg write", &err);
-        return -1;
-    }
-    sink = in->out.len;
-    return 0;
+    if (rc != BENCH_OK)
+        return rc;
+    rc = check_counts(in, list, "jsonc-dom-map");
+    /* Where the ctg writer cannot write a kind yet, the counts are all that is checked. */
+    if (rc == BENCH_OK && ctg_list_write_buf(&buf, list, NULL, &err) == CTG_OK)
+        rc = compare_bytes(in, "the jsonc-dom-map list, written by ctg,", &buf, in->bytes.data,
+                           in->bytes.len);
+    ctg_buf_dispose(&buf);
+    ctg_list_free(list);
+    return rc;
 }
 
-static int run_jsonc_write(bench_input *in)
-{
-    const char *text =
-        json_object_to_json_string_ext(in->dom, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
-
-    if (text == NULL) {
-        fprintf(stderr, "contingency-bench: json-c write failed\n");
-        return -1;
-    }
-    sink = (size_t)(unsigned char)text[0];
-    return 0;
-}
-
-/* The memory-bandwidth floor: one pass over the bytes that every reader must make. */
 static int run_memchr_floor(bench_input *in)
 {
     const char *p = in->bytes.data, *end = p + in->bytes.len;
@@ -110,17 +297,173 @@ static int run_memchr_floor(bench_input *in)
         p++;
     }
     sink = quotes;
-    return 0;
+    return BENCH_OK;
+}
+
+/* ---- writers ----------------------------------------------------------------------------- */
+
+static int write_with(bench_input *in, unsigned flags)
+{
+    ctg_write_options opts = CTG_WRITE_OPTIONS_INIT;
+    ctg_error err;
+
+    if (in->list == NULL)
+        return bench_why(in, BENCH_UNSUPPORTED, "needs the list of a ctg read");
+    opts.flags = flags;
+    in->out.len = 0; /* keeps the capacity: the run measures the writer, not the allocator */
+    if (ctg_list_write_buf(&in->out, in->list, &opts, &err) != CTG_OK)
+        return why_ctg(in, "ctg write", &err);
+    in->written = in->out.len;
+    return BENCH_OK;
+}
+
+static int run_ctg_write(bench_input *in)
+{
+    return write_with(in, 0);
+}
+
+static int run_ctg_write_compact(bench_input *in)
+{
+    return write_with(in, CTG_WRITE_COMPACT);
+}
+
+/* The first `len` bytes of a and b: the offset of the first difference, or `len`. */
+static size_t first_difference(const char *a, const char *b, size_t len)
+{
+    size_t i = 0;
+
+    while (i < len && a[i] == b[i])
+        i++;
+    return i;
+}
+
+static int compare_bytes(bench_input *in, const char *who, const ctg_buf *got, const char *want,
+                         size_t want_len)
+{
+    size_t n = got->len < want_len ? got->len : want_len;
+    size_t at = first_difference(got->data, want, n);
+
+    if (at == n && got->len == want_len)
+        return BENCH_OK;
+    return bench_why(in, BENCH_FAIL, "%s differs at byte %zu (%zu bytes written, %zu expected)",
+                     who, at, got->len, want_len);
+}
+
+/* The generator writes PowSyBl's layout, so the ctg writer must give back the same bytes. */
+static int check_ctg_write(bench_input *in)
+{
+    int rc = run_ctg_write(in);
+
+    return rc != BENCH_OK ? rc
+                          : compare_bytes(in, "ctg write", &in->out, in->bytes.data, in->bytes.len);
+}
+
+/* Compact output read back and written pretty must give the case again. */
+static int check_ctg_write_compact(bench_input *in)
+{
+    ctg_list *back = NULL;
+    ctg_buf pretty = CTG_BUF_INIT;
+    ctg_error err;
+    int rc = run_ctg_write_compact(in);
+
+    if (rc != BENCH_OK)
+        return rc;
+    if (ctg_list_read_buffer(&back, in->out.data, in->out.len, NULL, &err) != CTG_OK)
+        return why_ctg(in, "ctg read of the compact output", &err);
+    if (ctg_list_write_buf(&pretty, back, NULL, &err) != CTG_OK)
+        rc = why_ctg(in, "ctg write of the compact output", &err);
+    else
+        rc = compare_bytes(in, "compact output, read and written pretty,", &pretty, in->bytes.data,
+                           in->bytes.len);
+    ctg_buf_dispose(&pretty);
+    ctg_list_free(back);
+    return rc;
+}
+
+static int stream_write_all(bench_input *in, ctg_stream_writer *w, ctg_error *err)
+{
+    size_t count = 0;
+    const ctg_contingency *all = ctg_list_contingencies(in->list, &count);
+
+    for (size_t i = 0; i < count; i++) {
+        if (ctg_stream_writer_add(w, &all[i], err) != CTG_OK)
+            return BENCH_FAIL;
+    }
+    return BENCH_OK;
+}
+
+/* A stream writer to a cleared buffer, fed the contingencies of the loaded list. */
+static int run_ctg_stream_write(bench_input *in)
+{
+    ctg_stream_writer *w = NULL;
+    ctg_error err;
+
+    if (in->list == NULL)
+        return bench_why(in, BENCH_UNSUPPORTED, "needs the list of a ctg read");
+    if (ctg_list_get_kind(in->list) != CTG_LIST_DEFAULT)
+        return bench_why(in, BENCH_UNSUPPORTED, "the stream writer writes default lists only");
+    in->out2.len = 0;
+    if (ctg_stream_writer_open_buf(&w, &in->out2, ctg_list_name(in->list), NULL, &err) != CTG_OK)
+        return why_ctg(in, "ctg stream writer open", &err);
+    if (stream_write_all(in, w, &err) != BENCH_OK) {
+        ctg_stream_writer_abort(w);
+        return why_ctg(in, "ctg stream write", &err);
+    }
+    if (ctg_stream_writer_close(w, &err) != CTG_OK)
+        return why_ctg(in, "ctg stream writer close", &err);
+    in->written = in->out2.len;
+    return BENCH_OK;
+}
+
+/* Its bytes must be ctg-write's. */
+static int check_ctg_stream_write(bench_input *in)
+{
+    int rc = in->list != NULL && ctg_list_get_kind(in->list) != CTG_LIST_DEFAULT
+                 ? run_ctg_stream_write(in) /* says why it cannot */
+                 : run_ctg_write(in);
+
+    if (rc == BENCH_OK)
+        rc = run_ctg_stream_write(in);
+    if (rc == BENCH_OK)
+        rc = compare_bytes(in, "ctg stream write (against ctg write)", &in->out2, in->out.data,
+                           in->out.len);
+    return rc;
+}
+
+static int run_jsonc_write(bench_input *in)
+{
+    const char *text;
+    size_t len = 0;
+
+    if (in->dom == NULL)
+        return bench_why(in, BENCH_UNSUPPORTED, "needs the DOM of a json-c parse");
+    text = json_object_to_json_string_length(
+        in->dom, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED, &len);
+    if (text == NULL)
+        return bench_why(in, BENCH_FAIL, "json-c write failed");
+    in->written = len;
+    return BENCH_OK;
 }
 
 static const bench_runner runners[] = {
-    { "ctg-read", "ctg_list_read_buffer + ctg_list_free", run_ctg_read },
-    { "ctg-read-nocache", "the same with CTG_READ_NO_CACHE", run_ctg_read_nocache },
-    { "jsonc-dom-parse-free", "json_tokener_parse_ex + json_object_put", run_jsonc_parse_free },
-    { "ctg-write", "ctg_list_write_buf (pretty) into a cleared buffer", run_ctg_write },
-    { "jsonc-dom-write", "json_object_to_json_string_ext (PRETTY | SPACED) of the DOM",
-      run_jsonc_write },
-    { "memchr-floor", "one memchr pass counting '\"'", run_memchr_floor },
+    { "ctg-read", "ctg_list_read_buffer + ctg_list_free", false, run_ctg_read, check_ctg_read },
+    { "ctg-read-nocache", "the same with CTG_READ_NO_CACHE", false, run_ctg_read_nocache,
+      check_ctg_read_nocache },
+    { "ctg-stream", "ctg_read_stream from memory, a visitor that counts", false, run_ctg_stream,
+      check_ctg_stream },
+    { "jsonc-dom-parse-free", "json_tokener_parse_ex + json_object_put", false,
+      run_jsonc_parse_free, check_jsonc_parse_free },
+    { "jsonc-dom-map", "json-c DOM walked into ctg structs by the public builders, all freed",
+      false, run_jsonc_dom_map, check_jsonc_dom_map },
+    { "memchr-floor", "one memchr pass counting '\"'", false, run_memchr_floor, NULL },
+    { "ctg-write", "ctg_list_write_buf (pretty) into a cleared buffer", true, run_ctg_write,
+      check_ctg_write },
+    { "ctg-write-compact", "the same with CTG_WRITE_COMPACT", true, run_ctg_write_compact,
+      check_ctg_write_compact },
+    { "ctg-stream-write", "ctg_stream_writer_open_buf + one add per contingency + close", true,
+      run_ctg_stream_write, check_ctg_stream_write },
+    { "jsonc-dom-write", "json_object_to_json_string_ext (PRETTY | SPACED) of the DOM", true,
+      run_jsonc_write, NULL },
 };
 
 const bench_runner *bench_runners(size_t *count)
@@ -129,101 +472,11 @@ const bench_runner *bench_runners(size_t *count)
     return runners;
 }
 
-/* A full read: keeps the list for the writer and checks the count the case promises. */
-static int check_read(bench_input *in, unsigned flags, size_t *resolves, ctg_list **keep)
+const bench_runner *bench_runner_find(const char *name)
 {
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-    ctg_read_stats stats;
-    ctg_list *list = NULL;
-    ctg_error err;
-    size_t count;
-
-    opts.flags = flags;
-    opts.stats = &stats;
-    if (ctg_list_read_buffer(&list, in->bytes.data, in->bytes.len, &opts, &err) != CTG_OK) {
-        report_ctg("ctg read", &err);
-        return -1;
+    for (size_t i = 0; i < sizeof runners / sizeof runners[0]; i++) {
+        if (strcmp(runners[i].name, name) == 0)
+            return &runners[i];
     }
-    count = ctg_list_contingency_count(list);
-    *resolves = stats.handler_resolves;
-    if (keep != NULL)
-        *keep = list;
-    else
-        ctg_list_free(list);
-    if (count != in->gen->contingencies) {
-        fprintf(stderr, "contingency-bench: %s: ctg read %zu contingencies, expected %zu\n",
-                in->gen->name, count, in->gen->contingencies);
-        return -1;
-    }
-    return 0;
-}
-
-/* The generator writes PowSyBl's layout, so the ctg writer must give back the same bytes. */
-static int check_write(bench_input *in)
-{
-    size_t i = 0, n;
-
-    if (run_ctg_write(in) != 0)
-        return -1;
-    n = in->out.len < in->bytes.len ? in->out.len : in->bytes.len;
-    while (i < n && in->out.data[i] == in->bytes.data[i])
-        i++;
-    if (i == n && in->out.len == in->bytes.len)
-        return 0;
-    fprintf(stderr,
-            "contingency-bench: %s: ctg write differs from the input at byte %zu "
-            "(%zu bytes written, %zu read)\n",
-            in->gen->name, i, in->out.len, in->bytes.len);
-    return -1;
-}
-
-static int check_jsonc(bench_input *in)
-{
-    /* json-c takes an int length. */
-    if (in->bytes.len > INT_MAX) {
-        fprintf(stderr, "contingency-bench: %s: too large for json-c\n", in->gen->name);
-        return -1;
-    }
-    in->tokener = json_tokener_new();
-    if (in->tokener == NULL) {
-        fprintf(stderr, "contingency-bench: out of memory\n");
-        return -1;
-    }
-    in->dom = jsonc_parse(in);
-    return in->dom != NULL ? 0 : -1;
-}
-
-int bench_input_init(bench_input *in, const bench_gen_case *c)
-{
-    ctg_buf empty = CTG_BUF_INIT;
-    bench_bytes none = BENCH_BYTES_INIT;
-
-    in->gen = c;
-    in->bytes = none;
-    in->list = NULL;
-    in->dom = NULL;
-    in->tokener = NULL;
-    in->out = empty;
-    if (bench_gen_generate(c, &in->bytes) != 0) {
-        fprintf(stderr, "contingency-bench: %s: out of memory\n", c->name);
-        return -1;
-    }
-    if (check_read(in, 0, &in->resolves_cached, &in->list) != 0 ||
-        check_read(in, CTG_READ_NO_CACHE, &in->resolves_nocache, NULL) != 0 ||
-        check_write(in) != 0 || check_jsonc(in) != 0)
-        return -1;
-    return 0;
-}
-
-void bench_input_dispose(bench_input *in)
-{
-    bench_bytes_dispose(&in->bytes);
-    ctg_list_free(in->list);
-    json_object_put(in->dom);
-    if (in->tokener != NULL)
-        json_tokener_free(in->tokener);
-    ctg_buf_dispose(&in->out);
-    in->list = NULL;
-    in->dom = NULL;
-    in->tokener = NULL;
+    return NULL;
 }

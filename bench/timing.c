@@ -1,15 +1,93 @@
-/* Timing: clock_gettime(CLOCK_MONOTONIC) around each run, then median, min and max. */
+/* The harness: an input's life, the check of every runner, then the timed rounds
+ * (clock_gettime around each run) and their median, min and max. */
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "bench.h"
 
+int bench_input_init(bench_input *in, const bench_gen_case *c)
+{
+    ctg_buf empty = CTG_BUF_INIT;
+    bench_bytes none = BENCH_BYTES_INIT;
+
+    memset(in, 0, sizeof *in);
+    in->gen = c;
+    in->bytes = none;
+    in->out = empty;
+    in->out2 = empty;
+    if (bench_gen_generate(c, &in->bytes) != 0) {
+        fprintf(stderr, "contingency-bench: %s: out of memory\n", c->name);
+        return -1;
+    }
+    return 0;
+}
+
+void bench_input_dispose(bench_input *in)
+{
+    bench_bytes_dispose(&in->bytes);
+    ctg_list_free(in->list);
+    json_object_put(in->dom);
+    if (in->tokener != NULL)
+        json_tokener_free(in->tokener);
+    ctg_buf_dispose(&in->out);
+    ctg_buf_dispose(&in->out2);
+    in->list = NULL;
+    in->dom = NULL;
+    in->tokener = NULL;
+}
+
+static int prepare_one(const bench_runner *r, bench_input *in, bench_result *out)
+{
+    bool tolerant = (in->gen->flags & BENCH_CASE_NEW_KINDS) != 0;
+    int rc;
+
+    in->why[0] = '\0';
+    in->written = 0;
+    rc = r->check != NULL ? r->check(in) : r->run(in);
+    out->name = r->name;
+    out->supported = rc == BENCH_OK;
+    out->bytes = r->writer ? in->written : in->bytes.len;
+    out->peak_rss = -1;
+    snprintf(out->why, sizeof out->why, "%s", rc == BENCH_OK ? "" : in->why);
+    if (rc == BENCH_FAIL && !tolerant) {
+        fprintf(stderr, "contingency-bench: %s: %s: %s\n", in->gen->name, r->name, in->why);
+        return -1;
+    }
+    return 0;
+}
+
+int bench_prepare(const bench_runner *runners, size_t n, bench_input *in, bench_result *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (prepare_one(&runners[i], in, &out[i]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Set once by main before anything is timed. */
+static bool use_cpu_clock = true;
+
+void bench_set_clock(bool cpu)
+{
+    use_cpu_clock = cpu;
+}
+
+bool bench_clock_is_cpu(void)
+{
+    return use_cpu_clock;
+}
+
+/* The thread's CPU time counts its own work, page faults included, but not the time the
+ * scheduler gives to other processes: on a shared machine that is what varies run to run. */
 static long long now_ns(void)
 {
     struct timespec ts;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(use_cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
@@ -20,24 +98,32 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void summarize(double *samples, int runs, size_t bytes, bench_result *out)
+int bench_time_batch(const bench_runner *r, bench_input *in, int reps, double *ms)
+{
+    long long start = now_ns();
+
+    for (int i = 0; i < reps; i++) {
+        if (r->run(in) != BENCH_OK) {
+            fprintf(stderr, "contingency-bench: %s: %s: %s\n", in->gen->name, r->name, in->why);
+            return -1;
+        }
+    }
+    *ms = (double)(now_ns() - start) / 1e6 / reps;
+    return 0;
+}
+
+void bench_summarize(double *samples, int runs, bench_result *out)
 {
     qsort(samples, (size_t)runs, sizeof *samples, compare_double);
     out->min_ms = samples[0];
     out->max_ms = samples[runs - 1];
     out->median_ms = runs % 2 ? samples[runs / 2] : (samples[runs / 2 - 1] + samples[runs / 2]) / 2;
-    out->mb_per_s = out->median_ms > 0 ? (double)bytes / 1e6 / (out->median_ms / 1e3) : 0;
+    out->mb_per_s = out->median_ms > 0 ? (double)out->bytes / 1e6 / (out->median_ms / 1e3) : 0;
 }
 
-/* One run of `r`, its time in `*ms`; -1 when the run fails. */
 static int time_one(const bench_runner *r, bench_input *in, double *ms)
 {
-    long long start = now_ns();
-
-    if (r->run(in) != 0)
-        return -1;
-    *ms = (double)(now_ns() - start) / 1e6;
-    return 0;
+    return bench_time_batch(r, in, 1, ms);
 }
 
 /* Rounds run every runner once, each round starting one runner further on, so that a burst of
@@ -57,13 +143,13 @@ int bench_time(const bench_runner *runners, size_t n, bench_input *in, int warmu
             double *ms =
                 round < warmup ? &ignored : &samples[i * (size_t)runs + (size_t)(round - warmup)];
 
-            if (time_one(&runners[i], in, ms) != 0)
+            if (out[i].supported && time_one(&runners[i], in, ms) != 0)
                 goto done;
         }
     }
     for (size_t i = 0; i < n; i++) {
-        out[i].name = runners[i].name;
-        summarize(&samples[i * (size_t)runs], runs, in->bytes.len, &out[i]);
+        if (out[i].supported)
+            bench_summarize(&samples[i * (size_t)runs], runs, &out[i]);
     }
     rc = 0;
 done:

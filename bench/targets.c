@@ -1,0 +1,189 @@
+/* The targets of issue 4 as lines that are easy to quote: what was measured, the target, and
+ * whether this run met it. */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "targets.h"
+
+typedef struct target_list {
+    bench_target *items;
+    size_t count, max;
+} target_list;
+
+static bench_target *add(target_list *l, bench_target_state state, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static bench_target *add(target_list *l, bench_target_state state, const char *fmt, ...)
+{
+    bench_target *t;
+    va_list ap;
+
+    if (l->count == l->max)
+        return NULL;
+    t = &l->items[l->count++];
+    va_start(ap, fmt);
+    vsnprintf(t->text, sizeof t->text, fmt, ap);
+    va_end(ap);
+    t->state = state;
+    return t;
+}
+
+static const bench_case_report *find_case(const bench_report *rep, const char *name)
+{
+    for (size_t i = 0; i < rep->case_count; i++) {
+        if (strcmp(rep->cases[i].gen->name, name) == 0)
+            return &rep->cases[i];
+    }
+    return NULL;
+}
+
+/* The median of `runner` in case `c`, or 0 when it did not run. */
+static double median(const bench_case_report *c, const char *runner)
+{
+    for (size_t i = 0; c != NULL && i < c->count; i++) {
+        if (strcmp(c->results[i].name, runner) == 0)
+            return c->results[i].supported ? c->results[i].median_ms : 0;
+    }
+    return 0;
+}
+
+static bench_target_state judge(bool measured, bool ok)
+{
+    return !measured ? BENCH_TARGET_NOT_MEASURED : ok ? BENCH_TARGET_OK : BENCH_TARGET_MISSED;
+}
+
+/* "case: slow vs fast: r x (target >= min)": slow's median over fast's. */
+static void speedup(target_list *l, const bench_case_report *c, const char *name, const char *fast,
+                    const char *slow, double min)
+{
+    double f = median(c, fast), s = median(c, slow), r = f > 0 && s > 0 ? s / f : 0;
+
+    add(l, judge(r > 0, r >= min), "%s: %s vs %s: %.2fx faster (target >= %gx)", name, fast, slow,
+        r, min);
+}
+
+static void case_targets(target_list *l, const bench_report *rep, const char *name)
+{
+    const bench_case_report *c = find_case(rep, name);
+    double read = median(c, "ctg-read"), floor = median(c, "memchr-floor");
+    double nocache = median(c, "ctg-read-nocache");
+    double r;
+
+    speedup(l, c, name, "ctg-read", "jsonc-dom-parse-free", 8);
+    speedup(l, c, name, "ctg-read", "jsonc-dom-map", 6);
+    r = read > 0 && floor > 0 ? read / floor : 0;
+    add(l, judge(r > 0, r <= 2), "%s: ctg-read / memchr-floor: %.2fx (target <= 2x)", name, r);
+    r = read > 0 && nocache > 0 ? nocache / read : 0;
+    add(l, judge(r > 0, r >= 1.02),
+        "%s: ctg-read-nocache / ctg-read: %.3fx (target: measurably slower, >= 1.02x)", name, r);
+    speedup(l, c, name, "ctg-write", "jsonc-dom-write", 5);
+    r = median(c, "ctg-stream-write");
+    add(l, judge(r > 0, true),
+        "%s: ctg-stream-write gives ctg-write's bytes (checked before timing)", name);
+}
+
+static void read_rate_target(target_list *l, const bench_report *rep)
+{
+    const bench_case_report *c = find_case(rep, "mixed100k");
+    double mb = 0;
+
+    for (size_t i = 0; c != NULL && i < c->count; i++) {
+        if (strcmp(c->results[i].name, "ctg-read") == 0 && c->results[i].supported)
+            mb = c->results[i].mb_per_s;
+    }
+    add(l, judge(mb > 0, mb >= 900), "mixed100k: ctg-read: %.0f MB/s (target >= 900 MB/s)", mb);
+}
+
+static const bench_memory_result *memory_child(const bench_report *rep, const char *mode)
+{
+    for (size_t i = 0; rep->memory_case != NULL && i < rep->memory_count; i++) {
+        if (strcmp(rep->memory[i].mode, mode) == 0 && rep->memory[i].supported)
+            return &rep->memory[i];
+    }
+    return NULL;
+}
+
+static void memory_targets(target_list *l, const bench_report *rep)
+{
+    const bench_memory_result *full = memory_child(rep, "full");
+    const bench_memory_result *stream = memory_child(rep, "stream");
+    const char *name = rep->memory_case ? rep->memory_case : "b1m";
+    bool b1m = strcmp(name, "b1m") == 0;
+    double ratio = full ? (double)full->peak_rss / (double)rep->memory_file_bytes : 0;
+    double mb = stream ? (double)stream->peak_rss / (1024.0 * 1024.0) : 0;
+
+    add(l, judge(full != NULL && b1m, ratio <= 1.0),
+        "%s: full load peak RSS: %.2fx the file (target <= 1.0x on b1m)", name, ratio);
+    add(l, judge(stream != NULL && b1m, mb <= 16),
+        "%s: stream peak RSS: %.1f MiB (target <= 16 MiB on b1m)", name, mb);
+}
+
+static void absent_target(target_list *l, const bench_report *rep)
+{
+    const bench_absent_report *a = &rep->absent;
+    double over = a->absent.over_required;
+
+    add(l, judge(a->done, over < 0.005 && over > -0.005),
+        "absent name: %.3f arena requests per contingency beyond the needed ones, "
+        "%.3f when present (target 0 when absent)",
+        over, a->present.over_required);
+}
+
+/* Slowest over fastest MB/s of a curve, over the points of at least `min_size`
+ * contingencies; 0 when fewer than two points ran. */
+static double flatness(const bench_report *rep, bool stream, size_t min_size, size_t *points)
+{
+    double lo = 0, hi = 0;
+
+    *points = 0;
+    for (size_t i = 0; i < rep->scaling_count; i++) {
+        double v = stream ? rep->scaling[i].stream_mb_per_s : rep->scaling[i].read_mb_per_s;
+        if (v <= 0 || rep->scaling[i].contingencies < min_size)
+            continue;
+        lo = *points == 0 || v < lo ? v : lo;
+        hi = *points == 0 || v > hi ? v : hi;
+        ++*points;
+    }
+    return *points >= 2 && hi > 0 ? lo / hi : 0;
+}
+
+static void scaling_targets(target_list *l, const bench_report *rep)
+{
+    for (int stream = 0; stream < 2; stream++) {
+        size_t points;
+        double f = flatness(rep, stream != 0, 0, &points);
+        add(l, judge(f > 0, f >= 0.8),
+            "scaling: %s slowest / fastest MB/s over %zu sizes: %.2f (target >= 0.8: flat)",
+            stream ? "ctg-stream" : "ctg-read", points, f);
+    }
+}
+
+size_t bench_targets(const bench_report *rep, bench_target *out, size_t max)
+{
+    target_list l = { out, 0, max };
+
+    case_targets(&l, rep, "b10k");
+    case_targets(&l, rep, "mixed100k");
+    read_rate_target(&l, rep);
+    memory_targets(&l, rep);
+    absent_target(&l, rep);
+    scaling_targets(&l, rep);
+    return l.count;
+}
+
+const char *bench_target_status(const bench_target *t)
+{
+    switch (t->state) {
+    case BENCH_TARGET_OK:
+        return "ok";
+    case BENCH_TARGET_MISSED:
+        return "MISSED";
+    default:
+        return "not measured";
+    }
+}
