@@ -64,8 +64,22 @@ const char *ctg_list_kind_name(ctg_list_kind kind)
  * caller has already matched the length, so this is one memcmp. */
 static bool is_type(const char *name, size_t len, ctg_element_type type, ctg_element_type *out)
 {
-    if (memcmp(name, element_type_names[type], len) != 0)
+    const char *want = element_type_names[type];
+    uint64_t a, b, c, d;
+
+    /* Every name is at least 3 bytes: two overlapping compares instead of a call to memcmp. */
+    if (len >= 8) {
+        for (size_t i = 0; i + 8 < len; i += 8) {
+            memcpy(&a, name + i, 8), memcpy(&b, want + i, 8);
+            if (a != b)
+                return false;
+        }
+        memcpy(&c, name + len - 8, 8), memcpy(&d, want + len - 8, 8);
+        if (c != d)
+            return false;
+    } else if (memcmp(name, want, len) != 0) {
         return false;
+    }
     *out = type;
     return true;
 }

@@ -368,7 +368,13 @@ static int finish_array(ctg_reader *rd, size_t base, size_t count, void **items)
     p = ctg_arena_alloc_fast(rd->arena, bytes, ITEM_ALIGN);
     if (!p)
         return ctg_reader_nomem(rd);
-    memcpy(p, rd->stack + base, bytes);
+    /* Element arrays are a few items: word moves beat a call to memcpy. */
+    if (bytes <= 128) {
+        for (size_t i = 0; i < bytes; i += ITEM_ALIGN)
+            memcpy((char *)p + i, rd->stack + base + i, ITEM_ALIGN);
+    } else {
+        memcpy(p, rd->stack + base, bytes);
+    }
     rd->stack_len = base;
     *items = p;
     return CTG_OK;
