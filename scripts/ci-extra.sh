@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# The reliability jobs (issue 5), the second test command CI runs (.ci/run), after
+# ./scripts/test.sh:
+#   1. valgrind memcheck over every test binary and the fuzz corpus replay (no leak allowed);
+#   2. the whole ctest suite again under LC_ALL=de_DE.UTF-8, the locale generated with
+#      localedef into the build folder (LOCPATH), so no system locale is needed;
+#   3. the thread test under ThreadSanitizer (clang), in its own build folder;
+#   4. a --coverage build (gcc): line and branch coverage of serde/ with gcovr;
+#   5. each libFuzzer target for CTG_FUZZ_SECONDS (default 60) with -fork=2, starting from the
+#      committed corpus; any crash, leak, timeout or OOM artifact fails the job.
+# A failing job does not stop the later ones; the exit status is 1 if any failed. A table of
+# the time each job took ends the output.
+#
+# Needs clang, libclang-rt-14-dev, llvm, valgrind, locales and gcovr (Debian 12; .ci/run
+# installs them). Uses $CTG_BUILD_PREFIX (default build) as test.sh does: the -Werror build in
+# build/ (built here when missing) and its own build-tsan/, build-cov/ and build-fuzz/.
+# CTG_EXTRA_JOBS="valgrind locale tsan coverage fuzz" picks jobs; CTG_COVERAGE_STRICT=1 makes
+# the coverage targets (lexer 100% lines and 95% branches, serde/ 90% lines) fail the job.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+prefix=${CTG_BUILD_PREFIX:-build}
+jobs=$(nproc 2>/dev/null || echo 2)
+fuzz_seconds=${CTG_FUZZ_SECONDS:-60}
+selected=" ${CTG_EXTRA_JOBS:-valgrind locale tsan coverage fuzz} "
+failed=()
+timings=()
+
+step() { printf '\n==== %s\n' "$*"; }
+
+# Runs job function $1 (named $2 in the summary), timing it and recording a failure.
+run_job() {
+    local fn=$1 name=$2 start=$SECONDS status=0
+    case "$selected" in *" $name "*) ;; *) return 0 ;; esac
+    step "$name"
+    "$fn" || status=$?
+    timings+=("$(printf '%-10s %4d s  %s' "$name" $((SECONDS - start)) \
+        "$([ $status -eq 0 ] && echo ok || echo FAILED)")")
+    [ $status -eq 0 ] || failed+=("$name")
+}
+
+ensure_plain_build() {
+    if [ ! -x "$prefix/tests/ctg_tests" ]; then
+        cmake -S . -B "$prefix" -DCTG_WERROR=ON && cmake --build "$prefix" -j "$jobs"
+    fi
+}
+
+# ---- 1. valgrind ---------------------------------------------------------------------------
+
+# One valgrind run; its name and output go to a log, shown when it fails. 77 is a skip.
+valgrind_one() {
+    local log=$1
+    shift
+    local rc=0 start=$SECONDS
+    valgrind --error-exitcode=101 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        --show-leak-kinds=definite,indirect --child-silent-after-fork=yes \
+        --suppressions=tests/valgrind.supp --quiet "$@" >"$log" 2>&1 || rc=$?
+    local took="($((SECONDS - start)) s)"
+    if [ $rc -eq 77 ]; then
+        echo "skipped $took: $*"
+    elif [ $rc -ne 0 ]; then
+        echo "FAILED ($rc) $took: $*"
+        tail -n 60 "$log"
+        return 1
+    else
+        echo "ok $took: $*"
+    fi
+}
+export -f valgrind_one
+
+job_valgrind() {
+    ensure_plain_build
+    local dir=$prefix/valgrind t suites
+    mkdir -p "$dir"
+    suites=$(sed -n 's/^CTG_SUITE(\([A-Za-z0-9_]*\),.*/\1/p' tests/suites.h)
+    {
+        for s in $suites; do
+            echo "$dir/suite-$s.log $prefix/tests/ctg_tests $s"
+        done
+        for t in lexer read roundtrip stream; do
+            echo "$dir/replay-$t.log $prefix/tests/fuzz_replay_$t tests/fuzz/corpus/fuzz_$t" \
+                "tests/fuzz/seeds tests/fuzz/regress"
+        done
+        echo "$dir/threads.log $prefix/tests/ctg_threads"
+    } >"$dir/commands"
+    # The pathological tests shrink tenfold (CTG_TEST_QUICK): valgrind is ~30 times slower.
+    CTG_TEST_QUICK=1 xargs -P "$jobs" -L 1 bash -c 'valgrind_one "$@"' _ <"$dir/commands"
+}
+
+# ---- 2. locale -------------------------------------------------------------------------------
+
+job_locale() {
+    ensure_plain_build
+    local loc=$prefix/locale
+    mkdir -p "$loc"
+    # localedef exits 1 on mere warnings of the Debian sources; the check below is what counts.
+    [ -d "$loc/de_DE.UTF-8" ] || localedef -i de_DE -f UTF-8 "$loc/de_DE.UTF-8" || true
+    local point
+    point=$(LOCPATH=$loc LC_ALL=de_DE.UTF-8 locale decimal_point 2>/dev/null || true)
+    if [ "$point" != "," ]; then
+        echo "the generated de_DE.UTF-8 locale does not load (decimal point '$point')"
+        return 1
+    fi
+    echo "de_DE.UTF-8 from $loc: decimal point '$point'"
+    (cd "$prefix" && LOCPATH=$PWD/locale LC_ALL=de_DE.UTF-8 ctest --output-on-failure -j "$jobs")
+}
+
+# ---- 3. ThreadSanitizer ----------------------------------------------------------------------
+
+job_tsan() {
+    cmake -S . -B "$prefix-tsan" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+        -DCTG_TSAN=ON -DCTG_BUILD_CLI=OFF -DCTG_BUILD_BENCH=OFF >/dev/null || return 1
+    cmake --build "$prefix-tsan" -j "$jobs" --target ctg_threads || return 1
+    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:exitcode=66:suppressions=$PWD/tests/tsan.supp" \
+        "$prefix-tsan/tests/ctg_threads"
+}
+
+# ---- 4. coverage -----------------------------------------------------------------------------
+
+job_coverage() {
+    local dir=$prefix-cov rc=0
+    cmake -S . -B "$dir" -DCMAKE_C_COMPILER=gcc -DCTG_COVERAGE=ON -DCTG_BUILD_BENCH=OFF \
+        >/dev/null || return 1
+    cmake --build "$dir" -j "$jobs" || return 1
+    find "$dir" -name '*.gcda' -delete
+    # A failing test is test.sh's to report; here it only makes the figures partial.
+    (cd "$dir" && CTG_TEST_QUICK=1 ctest -j "$jobs" -E '^(headers|bench_quick)$') ||
+        echo "(some tests failed in $dir: the figures below are of a partial run)"
+    local common=(-r . --object-directory "$dir" --exclude-unreachable-branches)
+    echo "-- lines, serde/"
+    gcovr "${common[@]}" --filter 'serde/' --txt "$dir/coverage-lines.txt" --print-summary &&
+        cat "$dir/coverage-lines.txt" || rc=1
+    echo "-- branches, serde/"
+    gcovr "${common[@]}" --filter 'serde/' --branches --txt "$dir/coverage-branches.txt" \
+        >/dev/null && cat "$dir/coverage-branches.txt" || rc=1
+    echo "-- the lexer"
+    gcovr "${common[@]}" --filter 'serde/lexer\.c' --txt /dev/null --print-summary || rc=1
+    if [ "${CTG_COVERAGE_STRICT:-0}" = 1 ]; then
+        gcovr "${common[@]}" --filter 'serde/lexer\.c' --fail-under-line 100 \
+            --fail-under-branch 95 --txt /dev/null || rc=1
+        gcovr "${common[@]}" --filter 'serde/' --fail-under-line 90 --txt /dev/null || rc=1
+    fi
+    return $rc
+}
+
+# ---- 5. fuzzing ------------------------------------------------------------------------------
+
+# Prints the figures of a fuzz log: the last status line of the fork-mode parent.
+fuzz_figures() {
+    local log=$1 t=$2 last secs execs
+    last=$(grep -E '^#[0-9]+: cov: ' "$log" | tail -n 1 || true)
+    if [ -z "$last" ]; then
+        echo "$t: no status line (see $log)"
+        return
+    fi
+    execs=$(sed -E 's/^#([0-9]+):.*/\1/' <<<"$last")
+    secs=$(sed -E 's/.* time: ([0-9]+)s.*/\1/' <<<"$last")
+    printf '%-10s total execs %10s  execs/s over the run %7s  last status: %s\n' "$t" "$execs" \
+        "$([ "${secs:-0}" -gt 0 ] && echo $((execs / secs)) || echo ?)" \
+        "$(sed -E 's/^#[0-9]+: //' <<<"$last")"
+}
+
+job_fuzz() {
+    local dir=$prefix-fuzz rc=0 t max work arts
+    cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCTG_FUZZ=ON \
+        -DCTG_BUILD_TESTS=OFF -DCTG_BUILD_CLI=OFF -DCTG_BUILD_BENCH=OFF >/dev/null || return 1
+    cmake --build "$dir" -j "$jobs" || return 1
+    for t in lexer read roundtrip stream; do
+        max=65536
+        [ $t = lexer ] && max=4096
+        work=$dir/run/$t
+        arts=$work/artifacts
+        rm -rf "$work"
+        mkdir -p "$work/corpus" "$arts"
+        echo "-- fuzz_$t: $fuzz_seconds s, -fork=$jobs, -max_len=$max"
+        # Timeouts and OOMs would only be noted in fork mode: the artifacts decide below.
+        "$dir/tests/fuzz/fuzz_$t" -fork="$jobs" -max_total_time="$fuzz_seconds" \
+            -max_len=$max -timeout=10 -rss_limit_mb=2048 -dict=tests/fuzz/ctg.dict \
+            -artifact_prefix="$arts/" -print_final_stats=1 "$work/corpus" \
+            "tests/fuzz/corpus/fuzz_$t" tests/fuzz/seeds tests/fuzz/regress \
+            >"$work/log" 2>&1 || { echo "fuzz_$t exited with $?"; rc=1; }
+        fuzz_figures "$work/log" "$t"
+        if [ -n "$(ls -A "$arts")" ]; then
+            echo "fuzz_$t left artifacts:"
+            ls -l "$arts"
+            grep -E -m 3 -A 12 'ERROR: |fuzz check failed' "$work/log" || true
+            rc=1
+        fi
+    done
+    return $rc
+}
+
+run_job job_valgrind valgrind
+run_job job_locale locale
+run_job job_tsan tsan
+run_job job_coverage coverage
+run_job job_fuzz fuzz
+
+step "time per job"
+printf '%s\n' "${timings[@]}"
+if [ ${#failed[@]} -gt 0 ]; then
+    step "FAILED: ${failed[*]}"
+    exit 1
+fi
+step "all reliability jobs passed"

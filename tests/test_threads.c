@@ -1,0 +1,247 @@
+/* Threads: several readers at once on different files, all sharing the one handler registry
+ * (its index is built lazily, once, by whichever read comes first). Run under ThreadSanitizer
+ * (CTG_TSAN) this proves the lazily resolved cache race-free; in every build it checks that
+ * concurrent reads give exactly what a read alone gives.
+ *
+ * The files are made in a fresh temporary folder: a large `default` list (several refills), a
+ * `list` list, an `identifier` list and a `lineCriterion` list, so that different handlers are
+ * resolved for the first time on different threads at the same moment. Each thread reads its
+ * file in turn with the cache, without it (CTG_READ_NO_CACHE) and as a stream, then reads a
+ * neighbour's file. Exit status 0 when every thread saw the expected bytes, else 1. */
+
+#include <locale.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctg/ctg.h"
+
+#define THREADS 4
+#define ROUNDS 6
+
+typedef struct result {
+    int status;
+    ctg_buf out; /* the list written back compact; empty on failure */
+    size_t streamed;
+} result;
+
+typedef struct job {
+    int index;
+    const char *paths[THREADS];
+    pthread_barrier_t *start;
+    result first[2];  /* own file, neighbour's file: the first round */
+    int mismatches;
+} job;
+
+static char *big_default(void)
+{
+    const size_t n = 3000; /* about 250 KiB: several 64 KiB refills */
+    char *doc = malloc(200 + n * 140);
+    size_t len = 0;
+
+    if (doc == NULL)
+        return NULL;
+    len += (size_t)sprintf(doc, "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"big\","
+                                "\"contingencies\":[");
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)sprintf(doc + len, "%s{\"id\":\"N-1_%06zu\",\"name\":\"c\\u00e9%zu\","
+                                          "\"elements\":[{\"id\":\"LINE_%06zu\",\"type\":\"LINE\","
+                                          "\"voltageLevelId\":\"VL%zu\"}]}",
+                               i ? "," : "", i, i, i, i % 7);
+    strcpy(doc + len, "]}");
+    return doc;
+}
+
+static const char list_doc[] =
+    "{\"type\":\"list\",\"version\":\"1.1\",\"name\":\"lists\",\"contingencyLists\":["
+    "{\"type\":\"default\",\"version\":\"1.0\",\"name\":\"a\",\"contingencies\":[{\"id\":\"c1\","
+    "\"elements\":[{\"id\":\"D\",\"type\":\"DANGLING_LINE\"},{\"id\":\"G\",\"type\":\"GENERATOR\"}]}]},"
+    "{\"type\":\"default\",\"name\":\"b\",\"contingencies\":[{\"id\":\"c2\",\"elements\":["
+    "{\"id\":\"T\",\"type\":\"TIE_LINE\",\"voltageLevelId\":\"V\"}]}]}]}";
+
+static const char identifier_doc[] =
+    "{\"type\":\"identifier\",\"version\":\"1.3\",\"name\":\"ids\",\"identifiers\":["
+    "{\"type\":\"ID_BASED\",\"contingencyId\":\"c1\",\"identifier\":\"L1\"},"
+    "{\"type\":\"VOLTAGE_LEVELS_AND_ORDER\",\"voltageLevelId1\":\"a\",\"voltageLevelId2\":\"b\","
+    "\"order\":\"1\"},{\"type\":\"LIST\",\"identifierList\":[{\"type\":\"ID_BASED\","
+    "\"identifier\":\"L2\"}]},{\"type\":\"ID_WITH_WILDCARDS\",\"identifier\":\"L?\","
+    "\"wildcard\":\"?\"}]}";
+
+static const char criterion_doc[] =
+    "{\"type\":\"lineCriterion\",\"version\":\"1.1\",\"name\":\"lines\",\"countryCriterion\":"
+    "{\"type\":\"TWO_COUNTRY\",\"countries1\":[\"FR\"],\"countries2\":[\"BE\"]},"
+    "\"nominalVoltageCriterion\":{\"type\":\"TWO_NOMINAL_VOLTAGE\",\"voltageInterval1\":"
+    "{\"nominalVoltageLowBound\":200.0,\"lowClosed\":true,\"nominalVoltageHighBound\":230.0,"
+    "\"highClosed\":true}},\"regexCriterion\":{\"type\":\"REGEX\",\"regex\":\"L.*\"}}";
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "wb");
+    int ok = fp != NULL && fputs(text, fp) >= 0;
+
+    if (fp != NULL && fclose(fp) != 0)
+        ok = 0;
+    return ok ? 0 : -1;
+}
+
+static int count_item(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    (void)h;
+    (void)c;
+    (*(size_t *)payload)++;
+    return 0;
+}
+
+static int count_list(const ctg_stream_header *h, const ctg_list *l, void *payload)
+{
+    (void)h;
+    (void)l;
+    (*(size_t *)payload)++;
+    return 0;
+}
+
+/* Reads `path` three ways: cached, uncached, streamed. The list is written back compact. */
+static void read_one(const char *path, unsigned flags, result *r)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
+    ctg_visitor v = { count_item, count_list, NULL, NULL };
+    ctg_source src = ctg_source_path(path);
+    ctg_list *list = NULL;
+
+    memset(r, 0, sizeof *r);
+    opts.flags = flags;
+    wopts.flags = CTG_WRITE_COMPACT;
+    r->status = ctg_list_read_file(&list, path, &opts, NULL);
+    if (r->status == CTG_OK && ctg_list_write_buf(&r->out, list, &wopts, NULL) != CTG_OK)
+        r->status = 1001; /* a list that was read cannot be written */
+    ctg_list_free(list);
+    v.payload = &r->streamed;
+    if (ctg_read_stream(&src, &v, &opts, NULL) != r->status)
+        r->status = 1000; /* the stream disagrees with the full read */
+}
+
+static void drop(result *r)
+{
+    ctg_buf_dispose(&r->out);
+}
+
+static bool same(const result *a, const result *b)
+{
+    return a->status == b->status && a->out.len == b->out.len && a->streamed == b->streamed &&
+           (a->out.len == 0 || memcmp(a->out.data, b->out.data, a->out.len) == 0);
+}
+
+static void *reader_thread(void *arg)
+{
+    job *j = arg;
+
+    pthread_barrier_wait(j->start);
+    for (int round = 0; round < ROUNDS; round++) {
+        for (int which = 0; which < 2; which++) {
+            const char *path = j->paths[(j->index + which) % THREADS];
+            result r;
+
+            read_one(path, (unsigned)round % 2 ? CTG_READ_NO_CACHE : 0, &r);
+            if (round == 0)
+                j->first[which] = r;
+            else if (!same(&r, &j->first[which]))
+                j->mismatches++;
+            if (round != 0)
+                drop(&r);
+        }
+    }
+    return NULL;
+}
+
+static int make_files(char *dir, char paths[THREADS][512])
+{
+    const char *names[THREADS] = { "big.json", "lists.json", "identifiers.json", "lines.json" };
+    char *big = big_default();
+    const char *texts[THREADS] = { big, list_doc, identifier_doc, criterion_doc };
+    int rc = big != NULL && mkdtemp(dir) != NULL ? 0 : -1;
+
+    for (int i = 0; rc == 0 && i < THREADS; i++) {
+        snprintf(paths[i], 512, "%s/%s", dir, names[i]);
+        rc = write_file(paths[i], texts[i]);
+    }
+    free(big);
+    return rc;
+}
+
+/* Compares every thread's results with a read made alone, after the threads; returns the
+ * number of threads that saw something else. The `default` and `list` files must read. */
+static int check(job *jobs, const char *const *paths)
+{
+    int failed = 0;
+
+    for (int t = 0; t < THREADS; t++) {
+        bool ok = jobs[t].mismatches == 0;
+
+        for (int which = 0; which < 2; which++) {
+            int file = (t + which) % THREADS;
+            result alone;
+
+            read_one(paths[file], 0, &alone);
+            if (!same(&alone, &jobs[t].first[which]) || (file < 2 && alone.status != CTG_OK)) {
+                fprintf(stderr, "thread %d, %s: status %d, alone %d\n", t, paths[file],
+                        jobs[t].first[which].status, alone.status);
+                ok = false;
+            }
+            if (t == file)
+                printf("%s: status %s, %zu bytes written back, %zu items streamed\n",
+                       paths[file], ctg_status_name(alone.status), alone.out.len,
+                       alone.streamed);
+            drop(&alone);
+            drop(&jobs[t].first[which]);
+        }
+        if (!ok)
+            fprintf(stderr, "thread %d: %d rounds differed from its first\n", t,
+                    jobs[t].mismatches);
+        failed += !ok;
+    }
+    return failed;
+}
+
+int main(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[256], paths[THREADS][512];
+    const char *path_ptrs[THREADS];
+    pthread_t tid[THREADS];
+    pthread_barrier_t start;
+    job jobs[THREADS];
+    int failed;
+
+    setlocale(LC_ALL, ""); /* CI runs every test under LC_ALL=de_DE.UTF-8 too */
+    snprintf(dir, sizeof dir, "%s/ctg-threads-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (make_files(dir, paths) != 0) {
+        perror("ctg_threads: cannot create the test files");
+        return 1;
+    }
+    for (int i = 0; i < THREADS; i++)
+        path_ptrs[i] = paths[i];
+    pthread_barrier_init(&start, NULL, THREADS);
+    for (int i = 0; i < THREADS; i++) {
+        memset(&jobs[i], 0, sizeof jobs[i]);
+        jobs[i].index = i;
+        memcpy(jobs[i].paths, path_ptrs, sizeof path_ptrs);
+        jobs[i].start = &start;
+        if (pthread_create(&tid[i], NULL, reader_thread, &jobs[i]) != 0) {
+            fprintf(stderr, "ctg_threads: cannot start thread %d\n", i);
+            return 1;
+        }
+    }
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(tid[i], NULL);
+    pthread_barrier_destroy(&start);
+    failed = check(jobs, path_ptrs);
+    for (int i = 0; i < THREADS; i++)
+        remove(paths[i]);
+    rmdir(dir);
+    printf("threads: %d passed, %d failed\n", THREADS - failed, failed);
+    return failed != 0;
+}
