@@ -58,67 +58,21 @@ static void test_alloc__absent_optional_fields_allocate_nothing(void)
     CU_ASSERT_EQUAL(calls_for(10, 1) - ten, 10 * 2);
 }
 
-/* One read with the fail_at-th allocator call failing; returns whether that call happened. */
-static bool sweep_once(const char *doc, size_t len, size_t fail_at, int exact, int use_file)
-{
-    ctg_test_alloc st = { 0 };
-    ctg_allocator a = ctg_test_allocator(&st);
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-    ctg_list *list = (ctg_list *)1;
-    ctg_error err;
-    int rc;
-
-    st.fail_at = fail_at;
-    opts.allocator = &a;
-    if (use_file) {
-        FILE *fp = tmpfile();
-        fwrite(doc, 1, len, fp);
-        rewind(fp);
-        rc = ctg_list_read_fp(&list, fp, &opts, &err);
-        fclose(fp);
-    } else {
-        rc = ctg_list_read_buffer_ex(&list, doc, len, &opts, &err, exact ? CTG_ARENA_EXACT : 0);
-    }
-    if (rc == CTG_OK) {
-        CU_ASSERT_PTR_NOT_NULL(list);
-        ctg_list_free(list);
-    } else {
-        CU_ASSERT_EQUAL(rc, CTG_ENOMEM);
-        CU_ASSERT_PTR_NULL(list);
-        CU_ASSERT_EQUAL(err.code, CTG_ENOMEM);
-    }
-    /* A failed optional reservation may still give a list; a failed needed one never does. */
-    if (!st.failed)
-        CU_ASSERT_EQUAL(rc, CTG_OK);
-    CU_ASSERT_EQUAL(st.live_bytes, 0);
-    CU_ASSERT_EQUAL(st.bad_sizes, 0);
-    return st.failed;
-}
-
-/* Fails the 1st, 2nd, ... allocator call until a read makes fewer calls than that; returns
- * the number of calls a read makes. */
-static size_t sweep(const char *doc, int exact, int use_file)
-{
-    size_t n = 1;
-
-    while (sweep_once(doc, strlen(doc), n, exact, use_file) && n < 100000)
-        n++;
-    return n - 1;
-}
-
 static void test_alloc__failure_sweep_exact_arena(void)
 {
     char *doc = make_doc(30, 1);
+    ctg_test_sweep_spec how = { CTG_ARENA_EXACT, false, NULL, CTG_OK, NULL, NULL };
 
-    CU_ASSERT(sweep(doc, 1, 0) > 30 * 4);
+    CU_ASSERT(ctg_test_sweep(doc, strlen(doc), &how) > 30 * 4);
     free(doc);
 }
 
 static void test_alloc__failure_sweep_chunked_arena_from_file(void)
 {
     char *doc = make_doc(2000, 1); /* > 64 KiB: refills, arena chunks, array hand-over */
+    ctg_test_sweep_spec how = { 0, true, NULL, CTG_OK, NULL, NULL };
 
-    CU_ASSERT(sweep(doc, 0, 1) > 5);
+    CU_ASSERT(ctg_test_sweep(doc, strlen(doc), &how) > 5);
     free(doc);
 }
 

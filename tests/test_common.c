@@ -8,6 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <CUnit/CUnit.h>
+
+#include "model/arena.h"
+#include "serde/read_internal.h"
+
 #ifndef CTG_SHARED_TESTDATA
 #define CTG_SHARED_TESTDATA ""
 #endif
@@ -173,4 +178,65 @@ ctg_allocator ctg_test_allocator_noresize(ctg_test_alloc *state)
     ctg_allocator a = { counting_alloc, NULL, counting_release, state };
 
     return a;
+}
+
+/* ---- allocation-failure sweeps ----------------------------------------------------------- */
+
+static int sweep_read(const char *doc, size_t len, const ctg_read_options *opts,
+                      const ctg_test_sweep_spec *how, ctg_list **list, ctg_error *err)
+{
+    FILE *fp;
+    int rc;
+
+    if (!how->from_file)
+        return ctg_list_read_buffer_ex(list, doc, len, opts, err, how->arena_flags);
+    fp = tmpfile();
+    if (fp == NULL)
+        return CTG_EIO;
+    fwrite(doc, 1, len, fp);
+    rewind(fp);
+    rc = ctg_list_read_fp(list, fp, opts, err);
+    fclose(fp);
+    return rc;
+}
+
+bool ctg_test_sweep_once(const char *doc, size_t len, size_t fail_at,
+                         const ctg_test_sweep_spec *how)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_list *list = (ctg_list *)1;
+    ctg_error err;
+    int rc;
+
+    st.fail_at = fail_at;
+    opts.allocator = &a;
+    opts.extensions = how->extensions;
+    rc = sweep_read(doc, len, &opts, how, &list, &err);
+    if (rc == CTG_OK) {
+        CU_ASSERT_PTR_NOT_NULL(list);
+        if (how->check)
+            how->check(list, how->ctx);
+        ctg_list_free(list);
+    } else {
+        CU_ASSERT(rc == CTG_ENOMEM || rc == how->expect);
+        CU_ASSERT_EQUAL(err.code, rc);
+        CU_ASSERT_PTR_NULL(list);
+    }
+    /* A failed optional reservation may still give a list; a failed needed one never does. */
+    if (!st.failed)
+        CU_ASSERT_EQUAL(rc, how->expect);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    CU_ASSERT_EQUAL(st.bad_sizes, 0);
+    return st.failed;
+}
+
+size_t ctg_test_sweep(const char *doc, size_t len, const ctg_test_sweep_spec *how)
+{
+    size_t n = 1;
+
+    while (ctg_test_sweep_once(doc, len, n, how) && n < 100000)
+        n++;
+    return n - 1;
 }

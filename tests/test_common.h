@@ -39,4 +39,24 @@ ctg_allocator ctg_test_allocator(ctg_test_alloc *state);
 /* The same without a resize hook, so that ctg's alloc+copy+release fallback is exercised. */
 ctg_allocator ctg_test_allocator_noresize(ctg_test_alloc *state);
 
+/* How an allocation-failure sweep reads its document. */
+typedef struct ctg_test_sweep_spec {
+    unsigned arena_flags;       /* 0 or CTG_ARENA_EXACT (memory reads only) */
+    bool from_file;             /* through a FILE * (refills) instead of memory */
+    const struct ctg_extension_registry *extensions;
+    int expect;                 /* what the read gives when no allocation fails: CTG_OK or a code */
+    void (*check)(const ctg_list *list, void *ctx); /* asserts on a successful read; may be NULL */
+    void *ctx;
+} ctg_test_sweep_spec;
+
+/* Reads `doc` with the fail_at-th allocator call failing and asserts a clean outcome (CTG_ENOMEM
+ * and no list, or what `how` expects), no leak and no size mismatch. Returns whether that call
+ * was made. */
+bool ctg_test_sweep_once(const char *doc, size_t len, size_t fail_at,
+                         const ctg_test_sweep_spec *how);
+
+/* Fails the 1st, 2nd, ... allocator call until a read makes fewer calls; returns the number of
+ * calls a read makes. */
+size_t ctg_test_sweep(const char *doc, size_t len, const ctg_test_sweep_spec *how);
+
 #endif

@@ -590,47 +590,29 @@ static void test_extension__many_extensions(void)
 
 /* ---- allocation failures ------------------------------------------------------------------ */
 
-/* One read with the fail_at-th allocator call failing; returns whether that call happened. */
-static bool sweep_once(const char *doc, size_t len, size_t fail_at, unsigned arena_flags,
-                       const ctg_extension_registry *reg)
-{
-    ctg_test_alloc st = { 0 };
-    ctg_allocator a = ctg_test_allocator(&st);
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-    ctg_list *list = (ctg_list *)1;
-    ctg_error err;
-    int rc;
+/* The document a sweep reads, which a read that survived must write back exactly. */
+typedef struct sweep_text {
+    const char *doc;
+    size_t len;
+} sweep_text;
 
-    st.fail_at = fail_at;
-    opts.allocator = &a;
-    opts.extensions = reg;
-    rc = ctg_list_read_buffer_ex(&list, doc, len, &opts, &err, arena_flags);
-    if (rc == CTG_OK) {
-        size_t out_len;
-        char *out = write_text(list, &out_len);
-        CU_ASSERT(out != NULL && out_len == len && memcmp(out, doc, len) == 0);
-        free(out);
-        ctg_list_free(list);
-    } else {
-        CU_ASSERT_EQUAL(rc, CTG_ENOMEM);
-        CU_ASSERT_EQUAL(err.code, CTG_ENOMEM);
-        CU_ASSERT_PTR_NULL(list);
-    }
-    if (!st.failed)
-        CU_ASSERT_EQUAL(rc, CTG_OK);
-    CU_ASSERT_EQUAL(st.live_bytes, 0);
-    CU_ASSERT_EQUAL(st.bad_sizes, 0);
-    return st.failed;
+static void writes_back(const ctg_list *list, void *ctx)
+{
+    const sweep_text *t = ctx;
+    size_t out_len;
+    char *out = write_text(list, &out_len);
+
+    CU_ASSERT(out != NULL && out_len == t->len && memcmp(out, t->doc, t->len) == 0);
+    free(out);
 }
 
 static size_t sweep_doc(const char *doc, size_t len, unsigned arena_flags,
                         const ctg_extension_registry *reg)
 {
-    size_t n = 1;
+    sweep_text text = { doc, len };
+    ctg_test_sweep_spec how = { arena_flags, false, reg, CTG_OK, writes_back, &text };
 
-    while (sweep_once(doc, len, n, arena_flags, reg) && n < 100000)
-        n++;
-    return n - 1;
+    return ctg_test_sweep(doc, len, &how);
 }
 
 static size_t sweep(const char *path, unsigned arena_flags, const ctg_extension_registry *reg)

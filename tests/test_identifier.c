@@ -1016,40 +1016,12 @@ static const char sweep_bad_doc[] =
     "{\"type\":\"identifier\",\"name\":\"sweep\",\"identifiableType\":null," SWEEP_BODY
     "\"version\":\"1.0\"}";
 
-/* The fail_at-th allocator call fails; returns whether it was made. */
-static bool sweep_once(const char *doc, size_t fail_at, unsigned arena_flags, int expect_ok)
-{
-    ctg_test_alloc st = { 0 };
-    ctg_allocator a = ctg_test_allocator(&st);
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-    ctg_list *list = (ctg_list *)1;
-    ctg_error err;
-    int rc;
-
-    st.fail_at = fail_at;
-    opts.allocator = &a;
-    rc = ctg_list_read_buffer_ex(&list, doc, strlen(doc), &opts, &err, arena_flags);
-    if (rc == CTG_OK) {
-        CU_ASSERT_PTR_NOT_NULL(list);
-        ctg_list_free(list);
-    } else {
-        CU_ASSERT(rc == CTG_ENOMEM || (rc == CTG_ESCHEMA && !expect_ok));
-        CU_ASSERT_PTR_NULL(list);
-    }
-    if (!st.failed)
-        CU_ASSERT_EQUAL(rc, expect_ok ? CTG_OK : CTG_ESCHEMA);
-    CU_ASSERT_EQUAL(st.live_bytes, 0);
-    CU_ASSERT_EQUAL(st.bad_sizes, 0);
-    return st.failed;
-}
-
 static size_t sweep(const char *doc, unsigned arena_flags, int expect_ok)
 {
-    size_t n = 1;
+    ctg_test_sweep_spec how = { arena_flags, false, NULL, expect_ok ? CTG_OK : CTG_ESCHEMA,
+                                NULL, NULL };
 
-    while (sweep_once(doc, n, arena_flags, expect_ok) && n < 100000)
-        n++;
-    return n - 1;
+    return ctg_test_sweep(doc, strlen(doc), &how);
 }
 
 static void test_identifier__allocation_failure_sweep(void)
