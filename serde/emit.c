@@ -214,7 +214,8 @@ static inline bool pop(ctg_emitter *e, bool is_obj, bool *empty)
     unsigned top;
 
     if (e->depth == 0 || e->after_key || bit(e->is_obj, e->depth - 1) != is_obj) {
-        ctg_emit_fail(e, CTG_EINVAL, is_obj ? "emitter: no object to end" : "emitter: no array to end");
+        ctg_emit_fail(e, CTG_EINVAL,
+                      is_obj ? "emitter: no object to end" : "emitter: no array to end");
         return false;
     }
     top = --e->depth;

@@ -298,7 +298,9 @@ int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsign
             return duplicate_key(rd, f, &marks[i]);
         seen |= 1u << i;
         marks[i] = ctg_reader_mark(rd);
-        if ((rc = ctg_reader_next(rd)) != CTG_OK || (rc = def->field(rd, (unsigned)i, ctx)) != CTG_OK)
+        if ((rc = ctg_reader_next(rd)) != CTG_OK)
+            return rc;
+        if ((rc = def->field(rd, (unsigned)i, ctx)) != CTG_OK)
             return rc;
         /* Between members the path is the object's (the frames may have moved). */
         ctg_reader_top_frame(rd)->key = NULL;

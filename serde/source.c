@@ -157,6 +157,12 @@ static int refill(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err)
     return rc;
 }
 
+/* gzip's magic: the first two bytes of every gzip member. */
+static bool is_gzip(const unsigned char *p, size_t len)
+{
+    return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
 /* Reads up to two bytes to see whether the input is gzip. */
 static int detect_gzip(ctg_input *in, ctg_error *err)
 {
@@ -169,7 +175,7 @@ static int detect_gzip(ctg_input *in, ctg_error *err)
             return rc;
         in->peek_len += got;
     }
-    in->gz = in->peek_len == 2 && in->peek[0] == 0x1f && in->peek[1] == 0x8b;
+    in->gz = is_gzip(in->peek, in->peek_len);
     return CTG_OK;
 }
 
@@ -244,7 +250,7 @@ int ctg_input_open(ctg_input **out, const ctg_source *src, const ctg_allocator *
     in->alloc = a;
     in->fd = -1;
     rc = open_kind(in, src, err);
-    if (rc == CTG_OK && in->mem && !(in->mem_len >= 2 && in->mem[0] == 0x1f && in->mem[1] == 0x8b)) {
+    if (rc == CTG_OK && in->mem && !is_gzip(in->mem, in->mem_len)) {
         /* Plain memory: the lexer reads it in place. */
         in->lex.data = (const char *)in->mem;
         in->lex.len = in->mem_len;

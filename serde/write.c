@@ -36,9 +36,10 @@ static int emit_list(ctg_output *o, const ctg_list *list, const ctg_write_option
         if (rc == CTG_OK)
             rc = ctg_emit_finish(&e);
         else
-            ctg_output_message(w, rc, rc == CTG_EUNSUPPORTED ? "this list kind cannot be written yet"
-                                                             : "the list breaks a rule of the format "
-                                                               "and cannot be written");
+            ctg_output_message(w, rc,
+                               rc == CTG_EUNSUPPORTED ? "this list kind cannot be written yet"
+                                                      : "the list breaks a rule of the format and "
+                                                        "cannot be written");
     }
     ctg_emit_dispose(&e);
     return rc;
