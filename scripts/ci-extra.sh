@@ -126,7 +126,8 @@ job_coverage() {
     # A failing test is test.sh's to report; here it only makes the figures partial.
     (cd "$dir" && CTG_TEST_QUICK=1 ctest -j "$jobs" -E '^(headers|bench_quick)$') ||
         echo "(some tests failed in $dir: the figures below are of a partial run)"
-    local common=(-r . --object-directory "$dir" --exclude-unreachable-branches)
+    # Only this build's data: other build folders of the checkout may hold .gcda files too.
+    local common=(-r . "$dir" --exclude-unreachable-branches)
     echo "-- lines, serde/"
     gcovr "${common[@]}" --filter 'serde/' --txt "$dir/coverage-lines.txt" --print-summary &&
         cat "$dir/coverage-lines.txt" || rc=1
