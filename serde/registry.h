@@ -5,7 +5,7 @@
  *
  * Resolve once, then reuse: a reader asks for a slot's handler through ctg_reader_handler(),
  * which looks it up by name on first use and keeps the pointer in the reader. The by-name
- * look-up itself is served from an index built once per process (call_once), so readers on
+ * look-up itself is served from an index built once per process (pthread_once), so readers on
  * several threads share it without locks. CTG_READ_NO_CACHE skips both caches and walks the
  * table by name every time: the ablation the benchmark measures. */
 
