@@ -217,6 +217,18 @@ char *ctg_arena_strndup(ctg_arena *arena, const char *s, size_t len)
     return p;
 }
 
+const char *ctg_arena_strdup_or_flag(ctg_arena *arena, const char *s, bool *ok)
+{
+    char *p;
+
+    if (s == NULL)
+        return NULL;
+    p = ctg_arena_strndup(arena, s, strlen(s));
+    if (p == NULL)
+        *ok = false;
+    return p;
+}
+
 void *ctg_arena_memdup(ctg_arena *arena, const void *p, size_t size)
 {
     void *q;

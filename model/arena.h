@@ -6,6 +6,7 @@
  * With CTG_DEBUG_ARENA defined, every request gets an allocation of its own, so ASan and
  * valgrind see each object's bounds. */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -43,6 +44,9 @@ void *ctg_arena_alloc(ctg_arena *arena, size_t size, size_t align);
 void *ctg_arena_calloc(ctg_arena *arena, size_t count, size_t size);
 /* A NUL-terminated copy of `len` bytes of `s`, or NULL. */
 char *ctg_arena_strndup(ctg_arena *arena, const char *s, size_t len);
+/* A copy of the NUL-terminated `s`, or NULL for NULL; on out of memory returns NULL and sets
+ * *ok to false, so that a builder can copy many fields and check once. */
+const char *ctg_arena_strdup_or_flag(ctg_arena *arena, const char *s, bool *ok);
 /* A copy of `size` bytes of `p`, max-aligned, or NULL (also NULL, without error, for size 0). */
 void *ctg_arena_memdup(ctg_arena *arena, const void *p, size_t size);
 /* Copies up to 16 bytes with two possibly overlapping moves: ids are short, and a call to

@@ -324,18 +324,6 @@ const ctg_criteria *ctg_list_criteria(const ctg_list *list)
  * turn *ok false when out of memory. What they copied before a failure stays in the arena
  * until the list is freed. */
 
-static const char *copy_str(ctg_arena *a, const char *s, bool *ok)
-{
-    char *p;
-
-    if (s == NULL)
-        return NULL;
-    p = ctg_arena_strndup(a, s, strlen(s));
-    if (p == NULL)
-        *ok = false;
-    return p;
-}
-
 /* Countries point at the library's own codes; other strings are copied. */
 static const char *const *copy_strings(ctg_arena *a, const char *const *src, size_t n,
                                        bool countries, bool *ok)
@@ -350,7 +338,8 @@ static const char *const *copy_strings(ctg_arena *a, const char *const *src, siz
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
-        dst[i] = countries ? ctg_country_code(src[i], strlen(src[i])) : copy_str(a, src[i], ok);
+        dst[i] = countries ? ctg_country_code(src[i], strlen(src[i]))
+                           : ctg_arena_strdup_or_flag(a, src[i], ok);
     return dst;
 }
 
@@ -393,7 +382,7 @@ static void copy_criterion(ctg_arena *a, ctg_criterion *dst, const ctg_criterion
         dst->country_count[0] = src->country_count[0];
         break;
     case CTG_CRITERION_PROPERTY:
-        dst->property_key = copy_str(a, src->property_key, ok);
+        dst->property_key = ctg_arena_strdup_or_flag(a, src->property_key, ok);
         dst->property_values =
             copy_strings(a, src->property_values, src->property_value_count, false, ok);
         dst->property_value_count = src->property_value_count;
@@ -401,7 +390,7 @@ static void copy_criterion(ctg_arena *a, ctg_criterion *dst, const ctg_criterion
         dst->side_to_check = src->side_to_check;
         break;
     case CTG_CRITERION_REGEX:
-        dst->regex = copy_str(a, src->regex, ok);
+        dst->regex = ctg_arena_strdup_or_flag(a, src->regex, ok);
         break;
     default:
         break;

@@ -254,18 +254,6 @@ const ctg_identifier *ctg_list_identifiers(const ctg_list *list, size_t *count)
     return n == 0 ? NULL : list->identifiers;
 }
 
-static const char *copy_str(ctg_arena *arena, const char *s, bool *ok)
-{
-    char *p;
-
-    if (s == NULL)
-        return NULL;
-    p = ctg_arena_strndup(arena, s, strlen(s));
-    if (p == NULL)
-        *ok = false;
-    return p;
-}
-
 /* The set of types, duplicates collapsed, first occurrences kept in order (as the reader). */
 static const ctg_identifiable_type *copy_types(ctg_arena *arena, const ctg_identifiable_type *src,
                                                size_t count, size_t *out_count, bool *ok)
@@ -322,11 +310,11 @@ static void copy_identifier(ctg_arena *arena, ctg_identifier *dst, const ctg_ide
     memset(dst, 0, sizeof *dst);
     dst->kind = src->kind;
     if (src->kind != CTG_IDENTIFIER_SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS)
-        dst->contingency_id = copy_str(arena, src->contingency_id, ok);
+        dst->contingency_id = ctg_arena_strdup_or_flag(arena, src->contingency_id, ok);
     switch (src->kind) {
     case CTG_IDENTIFIER_VOLTAGE_LEVELS_AND_ORDER:
-        dst->voltage_level_id1 = copy_str(arena, src->voltage_level_id1, ok);
-        dst->voltage_level_id2 = copy_str(arena, src->voltage_level_id2, ok);
+        dst->voltage_level_id1 = ctg_arena_strdup_or_flag(arena, src->voltage_level_id1, ok);
+        dst->voltage_level_id2 = ctg_arena_strdup_or_flag(arena, src->voltage_level_id2, ok);
         dst->order = src->order;
         break;
     case CTG_IDENTIFIER_LIST:
@@ -335,14 +323,14 @@ static void copy_identifier(ctg_arena *arena, ctg_identifier *dst, const ctg_ide
         break;
     case CTG_IDENTIFIER_ID_WITH_WILDCARDS:
         dst->wildcard = src->wildcard != 0 ? src->wildcard : CTG_WILDCARD_DEFAULT;
-        dst->id = copy_str(arena, src->id, ok);
+        dst->id = ctg_arena_strdup_or_flag(arena, src->id, ok);
         break;
     case CTG_IDENTIFIER_SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS:
         dst->types = copy_types(arena, src->types, src->type_count, &dst->type_count, ok);
-        dst->id = copy_str(arena, src->id, ok);
+        dst->id = ctg_arena_strdup_or_flag(arena, src->id, ok);
         break;
     default: /* ID_BASED */
-        dst->id = copy_str(arena, src->id, ok);
+        dst->id = ctg_arena_strdup_or_flag(arena, src->id, ok);
         break;
     }
 }

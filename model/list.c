@@ -276,19 +276,6 @@ static bool valid_elements(const ctg_element *elements, size_t count)
     return true;
 }
 
-/* A copy of `s` in the arena; *ok turns false when out of memory. NULL stays NULL. */
-static const char *copy_str(ctg_arena *arena, const char *s, bool *ok)
-{
-    char *p;
-
-    if (s == NULL)
-        return NULL;
-    p = ctg_arena_strndup(arena, s, strlen(s));
-    if (p == NULL)
-        *ok = false;
-    return p;
-}
-
 /* The elements copied into the arena, normalised as the reader would leave them. */
 static ctg_element *copy_elements(ctg_arena *arena, const ctg_element *src, size_t count)
 {
@@ -305,9 +292,10 @@ static ctg_element *copy_elements(ctg_arena *arena, const ctg_element *src, size
         ctg_element_type t = src[i].type;
         /* Pre-1.1 name of BOUNDARY_LINE: stored under the current one, as the reader does. */
         dst[i].type = t == CTG_ELEMENT_DANGLING_LINE ? CTG_ELEMENT_BOUNDARY_LINE : t;
-        dst[i].id = copy_str(arena, src[i].id, &ok);
-        dst[i].voltage_level_id =
-            ctg_element_type_is_sided(t) ? copy_str(arena, src[i].voltage_level_id, &ok) : NULL;
+        dst[i].id = ctg_arena_strdup_or_flag(arena, src[i].id, &ok);
+        dst[i].voltage_level_id = NULL;
+        if (ctg_element_type_is_sided(t))
+            dst[i].voltage_level_id = ctg_arena_strdup_or_flag(arena, src[i].voltage_level_id, &ok);
     }
     return ok ? dst : NULL;
 }
@@ -357,8 +345,8 @@ int ctg_list_add_contingency(ctg_list *list, const char *id, const char *name,
     if (!reserve_item(list))
         return CTG_ENOMEM;
     /* On failure below, what was copied stays in the arena until the list is freed. */
-    c.id = copy_str(list->arena, id, &ok);
-    c.name = copy_str(list->arena, name, &ok);
+    c.id = ctg_arena_strdup_or_flag(list->arena, id, &ok);
+    c.name = ctg_arena_strdup_or_flag(list->arena, name, &ok);
     if (count > 0) {
         c.elements = copy_elements(list->arena, elements, count);
         ok = ok && c.elements != NULL;
