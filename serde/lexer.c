@@ -74,6 +74,12 @@ static const unsigned char byte_class[256] = {
 #define ONES 0x0101010101010101ULL
 #define HIGHS 0x8080808080808080ULL
 
+/* SSE2 is part of x86-64: sixteen bytes a step for string contents and indentation. */
+#if defined(__SSE2__)
+#define CTG_LEX_SSE2 1
+#include <emmintrin.h>
+#endif
+
 static inline uint64_t load8(const char *p)
 {
     uint64_t w;
@@ -88,6 +94,14 @@ static inline size_t first_flagged(uint64_t m)
 {
     return (size_t)__builtin_ctzll(m) >> 3;
 }
+#endif
+
+/* Off the hot path: kept out of the token loop so that it stays small (fewer registers to save
+ * on every call). */
+#if defined(__GNUC__)
+#define COLD __attribute__((noinline))
+#else
+#define COLD
 #endif
 
 static inline size_t pos(const ctg_lexer *lx, const char *p)
@@ -160,7 +174,7 @@ static const char *describe(const ctg_lexer *lx, const char *at, char *buf, size
     return buf;
 }
 
-static int unexpected(ctg_lexer *lx, const char *at, int st)
+COLD static int unexpected(ctg_lexer *lx, const char *at, int st)
 {
     const char *what;
     char buf[16];
@@ -179,7 +193,7 @@ static int unexpected(ctg_lexer *lx, const char *at, int st)
     return fail(lx, CTG_ESYNTAX, at, "%s, got %s", what, describe(lx, at, buf, sizeof(buf)));
 }
 
-static int string_too_long(ctg_lexer *lx, const char *quote)
+COLD static int string_too_long(ctg_lexer *lx, const char *quote)
 {
     return fail(lx, CTG_ELIMIT, quote, "string longer than %zu bytes", lx->lim.max_string_len);
 }
@@ -283,6 +297,15 @@ static inline const char *newline(ctg_lexer *lx, const char *p, const char *end)
 {
     lx->line++;
     lx->line_start = pos(lx, p);
+#ifdef CTG_LEX_SSE2
+    while (end - p >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' '))) ^ 0xFFFFu;
+        if (m != 0)
+            return p + __builtin_ctz(m);
+        p += 16;
+    }
+#endif
 #ifdef CTG_LEX_SWAR
     while (end - p >= 8) {
         uint64_t x = load8(p) ^ (ONES * ' ');
@@ -298,6 +321,9 @@ static inline const char *newline(ctg_lexer *lx, const char *p, const char *end)
 
 static inline const char *skip_ws(ctg_lexer *lx, const char *p, const char *end)
 {
+    /* PowSyBl puts one space after ':', '[' and '{': settle that without the loop. */
+    if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ')
+        return p + 1;
     while (p < end) {
         unsigned char c = (unsigned char)*p;
         if (c > ' ')
@@ -317,6 +343,20 @@ static inline const char *skip_ws(ctg_lexer *lx, const char *p, const char *end)
 /* The first byte at or after `p` that a plain string cannot hold as is. */
 static inline const char *scan_plain(const char *p, const char *end)
 {
+#ifdef CTG_LEX_SSE2
+    /* As signed bytes, control characters and every byte >= 0x80 are below 0x20. */
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
+                  space = _mm_set1_epi8(0x20);
+    while (end - p >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+                                   _mm_cmplt_epi8(v, space));
+        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        if (m != 0)
+            return p + __builtin_ctz(m);
+        p += 16;
+    }
+#endif
 #ifdef CTG_LEX_SWAR
     while (end - p >= 8) {
         uint64_t w = load8(p);
@@ -596,7 +636,7 @@ static int string_decode(ctg_lexer *lx, ctg_token *t, decoder *d, size_t from)
 
 /* A string whose first `i` content bytes are plain and whose next byte needs attention (or
  * is past the window). */
-static int string_slow(ctg_lexer *lx, ctg_token *t, const char *quote, size_t i)
+COLD static int string_slow(ctg_lexer *lx, ctg_token *t, const char *quote, size_t i)
 {
     decoder d = { NULL, false, NULL, 0, false };
     size_t stop = 0;
@@ -629,7 +669,7 @@ static inline int lex_string(ctg_lexer *lx, ctg_token *t, const char *quote)
 /* ---- keys ------------------------------------------------------------------------------ */
 
 /* The ':' after a key, across refills: a key still in the window moves to scratch first. */
-static int key_colon_slow(ctg_lexer *lx, ctg_token *t, const char *p)
+COLD static int key_colon_slow(ctg_lexer *lx, ctg_token *t, const char *p)
 {
     char buf[16];
     int rc;
@@ -677,7 +717,7 @@ static inline int lex_key(ctg_lexer *lx, ctg_token *t, const char *quote)
 
 /* ---- numbers and literals -------------------------------------------------------------- */
 
-static int lex_number(ctg_lexer *lx, ctg_token *t, const char *first)
+COLD static int lex_number(ctg_lexer *lx, ctg_token *t, const char *first)
 {
     size_t n = 0, limit = lx->lim.max_string_len, bad;
     const char *why;
@@ -741,7 +781,7 @@ static unsigned char *stack_bits(ctg_lexer *lx)
     return lx->stack != NULL ? lx->stack : lx->stack_small;
 }
 
-static int stack_grow(ctg_lexer *lx)
+COLD static int stack_grow(ctg_lexer *lx)
 {
     size_t cap, need = lx->depth / 8 + 1;
     unsigned char *p;
@@ -802,7 +842,7 @@ static int close_container(ctg_lexer *lx, ctg_token *t, const char *p, ctg_tok t
 /* ---- the token loop -------------------------------------------------------------------- */
 
 /* No byte left: refill, or finish (EOF token or error). Returns 1 to go on scanning. */
-static int at_window_end(ctg_lexer *lx, ctg_token *t, const char **p, int st)
+COLD static int at_window_end(ctg_lexer *lx, ctg_token *t, const char **p, int st)
 {
     int rc;
 
@@ -918,7 +958,7 @@ static int skip_bom(ctg_lexer *lx)
     return CTG_OK;
 }
 
-static int stopped(ctg_lexer *lx, ctg_token *t)
+COLD static int stopped(ctg_lexer *lx, ctg_token *t)
 {
     if (lx->state == S_INIT)
         return skip_bom(lx);
@@ -992,6 +1032,138 @@ failed:
     if (err != NULL)
         *err = lx->err;
     return rc;
+}
+
+/* A key's closing quote to its ':' without a line break in between (PowSyBl writes " : "):
+ * the fast path may not count lines it might have to give back. NULL: not that shape. */
+static inline const char *colon_on_line(const char *p, const char *end)
+{
+    if (end - p >= 2 && p[0] == ' ' && p[1] == ':')
+        return p + 2;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+        p++;
+    return p < end && *p == ':' ? p + 1 : NULL;
+}
+
+/* The plain string at `quote`, whole in the window and within max_string_len, as `t`.
+ * false (nothing touched) when it needs the general path. */
+static inline bool plain_string(const ctg_lexer *lx, ctg_token *t, const char *quote)
+{
+    const char *s = quote + 1, *q = scan_plain(s, lx->end);
+
+    if (q == lx->end || *q != '"' || (size_t)(q - s) > lx->lim.max_string_len)
+        return false;
+    t->str = s;
+    t->len = (size_t)(q - s);
+    t->has_nul = false;
+    t->offset = pos(lx, quote);
+    t->line = lx->line;
+    t->line_start = lx->line_start;
+    return true;
+}
+
+/* What lex() does before a token, committed to the lexer: skips whitespace and, in a state
+ * that takes one, a ',' and the whitespace after it. Returns the token's first byte (or end). */
+static inline const char *before_token(ctg_lexer *lx)
+{
+    const char *p = skip_ws(lx, lx->cur, lx->end);
+
+    if (p != lx->end && *p == ',' && (lx->state & F_COMMA)) {
+        lx->state = lx->state == S_OBJECT_AFTER ? S_OBJECT_NEXT : S_ARRAY_NEXT;
+        p = skip_ws(lx, p + 1, lx->end);
+    }
+    lx->cur = p;
+    return p;
+}
+
+static inline void mark_token(const ctg_lexer *lx, ctg_token *t, const char *p)
+{
+    t->offset = pos(lx, p);
+    t->line = lx->line;
+    t->line_start = lx->line_start;
+}
+
+/* A bracket at `p` that the state allows and that cannot fail (depth within the limit, room on
+ * the container stack): read as lex_token would. false: leave it to the general path. */
+static inline bool bracket(ctg_lexer *lx, ctg_token *t, const char *p)
+{
+    int st = lx->state;
+
+    switch (*p) {
+    case '{':
+    case '[':
+        if (!(st & F_VALUE) || lx->depth >= lx->lim.max_depth
+            || lx->depth / 8 >= (lx->stack ? lx->stack_cap : sizeof(lx->stack_small)))
+            return false;
+        mark_token(lx, t, p);
+        return open_container(lx, t, p, *p == '{') == CTG_OK;
+    case '}':
+        if (!(st & F_CLOSE_OBJECT))
+            return false;
+        mark_token(lx, t, p);
+        return close_container(lx, t, p, CTG_TOK_OBJECT_END) == CTG_OK;
+    case ']':
+        if (!(st & F_CLOSE_ARRAY))
+            return false;
+        mark_token(lx, t, p);
+        return close_container(lx, t, p, CTG_TOK_ARRAY_END) == CTG_OK;
+    default:
+        return false;
+    }
+}
+
+int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
+{
+    const char *p;
+
+    if (lx->state == S_ARRAY_AFTER || lx->state == S_ARRAY_FIRST) {
+        p = before_token(lx);
+        if (p != lx->end && bracket(lx, tok, p))
+            return CTG_OK;
+    }
+    return ctg_lexer_next(lx, tok, err);
+}
+
+/* Each step below leaves the lexer exactly where ctg_lexer_next would have (consumed
+ * whitespace and commas, a finished key), so any byte it does not expect hands over to
+ * ctg_lexer_next from there. */
+int ctg_lexer_member(ctg_lexer *lx, ctg_token *key, ctg_token *val, ctg_error *err)
+{
+    const char *p, *colon;
+
+    if (lx->state != S_OBJECT_AFTER && lx->state != S_OBJECT_FIRST)
+        goto general;
+    p = before_token(lx);
+    if (p == lx->end)
+        goto general;
+    if (*p == '}')
+        return bracket(lx, val, p) ? 0 : ctg_lexer_next(lx, val, err);
+    if (*p != '"' || !(lx->state & F_KEY) || !plain_string(lx, key, p)
+        || (colon = colon_on_line(key->str + key->len + 1, lx->end)) == NULL)
+        goto general;
+    key->type = CTG_TOK_KEY;
+    lx->state = S_AFTER_COLON;
+    lx->cur = p = skip_ws(lx, colon, lx->end);
+    if (p == lx->end || *p != '"' || !plain_string(lx, val, p))
+        return 1;
+    val->type = CTG_TOK_STRING;
+    lx->state = S_OBJECT_AFTER;
+    lx->cur = val->str + val->len + 1;
+    return 2;
+general: {
+        int rc = ctg_lexer_next(lx, val, err);
+        if (rc != CTG_OK || val->type != CTG_TOK_KEY)
+            return rc;
+        /* Field by field: a whole-struct copy of what was just stored stalls store forwarding. */
+        key->type = CTG_TOK_KEY;
+        key->str = val->str;
+        key->len = val->len;
+        key->has_nul = val->has_nul;
+        key->offset = val->offset;
+        key->line_start = val->line_start;
+        key->line = val->line;
+        return 1;
+    }
 }
 
 int ctg_lexer_skip_value(ctg_lexer *lx, ctg_token *tok, ctg_error *err)

@@ -117,6 +117,17 @@ void ctg_lexer_dispose(ctg_lexer *lx);
  * After EOF or an error, further calls repeat the same result. */
 int ctg_lexer_next(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
 
+/* The hot path of an array: ctg_lexer_next, quicker on an item's opening bracket and on the
+ * array's end. */
+int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
+
+/* The hot path of an object: reads the next token as ctg_lexer_next does. A key goes into `key`
+ * and, when its value is a plain string already in the window, that string into `val` too (both
+ * then stay valid until the next call); any other token goes into `val`. Returns 2 (key and
+ * value), 1 (key only: the value comes from the next call), 0 (another token, in `val`) or a
+ * negative status (filling `err` as ctg_lexer_next does). */
+int ctg_lexer_member(ctg_lexer *lx, ctg_token *key, ctg_token *val, ctg_error *err);
+
 /* With `tok` the first token of a value, consumes the rest of that value (nested containers
  * included), leaving `tok` on its last token. */
 int ctg_lexer_skip_value(ctg_lexer *lx, ctg_token *tok, ctg_error *err);

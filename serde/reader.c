@@ -260,18 +260,20 @@ static int match_key(const ctg_object_def *def, const ctg_token *tok, unsigned *
     return -1;
 }
 
-static int unknown_key(ctg_reader *rd, ctg_path_frame *f)
+static int unknown_key(ctg_reader *rd, ctg_path_frame *f, const ctg_token *key)
 {
-    f->key = rd->tok.str;
-    f->key_len = rd->tok.len;
-    return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown field \"%.*s\"", (int)rd->tok.len,
-                           rd->tok.str);
+    rd->tok = *key;
+    f->key = key->str;
+    f->key_len = key->len;
+    return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown field \"%.*s\"", (int)key->len, key->str);
 }
 
-static int duplicate_key(ctg_reader *rd, ctg_path_frame *f, const ctg_mark *first)
+static int duplicate_key(ctg_reader *rd, ctg_path_frame *f, const ctg_token *key,
+                         const ctg_mark *first)
 {
     unsigned col = (unsigned)(first->offset - first->line_start + 1);
 
+    rd->tok = *key;
     return ctg_reader_fail(rd, CTG_ESCHEMA, "duplicate key \"%.*s\" (first at line %u, column %u)",
                            (int)f->key_len, f->key, first->line, col);
 }
@@ -279,34 +281,36 @@ static int duplicate_key(ctg_reader *rd, ctg_path_frame *f, const ctg_mark *firs
 int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsigned *seen_out)
 {
     ctg_mark marks[32];
+    ctg_token key;
     unsigned seen = 0, next = 0;
     ctg_path_frame *f;
-    int rc;
+    int n, rc;
 
     if (rd->tok.type != CTG_TOK_OBJECT_BEGIN)
         return ctg_reader_type_error(rd, "object");
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
-    while ((rc = ctg_reader_next(rd)) == CTG_OK && rd->tok.type == CTG_TOK_KEY) {
-        int i = match_key(def, &rd->tok, &next);
+    /* Ends with n == 0 and rd->tok on the closing brace, or with an error. */
+    while ((n = ctg_lexer_member(&rd->lex, &key, &rd->tok, rd->err)) > 0) {
+        int i = match_key(def, &key, &next);
         f = ctg_reader_top_frame(rd);
         if (i < 0)
-            return unknown_key(rd, f);
+            return unknown_key(rd, f, &key);
         f->key = def->keys[i].name;
         f->key_len = def->keys[i].len;
         if (seen & (1u << i))
-            return duplicate_key(rd, f, &marks[i]);
+            return duplicate_key(rd, f, &key, &marks[i]);
         seen |= 1u << i;
-        marks[i] = ctg_reader_mark(rd);
-        if ((rc = ctg_reader_next(rd)) != CTG_OK)
+        marks[i] = (ctg_mark){ key.offset, key.line_start, key.line };
+        if (n == 1 && (rc = ctg_reader_next(rd)) != CTG_OK)
             return rc;
         if ((rc = def->field(rd, (unsigned)i, ctx)) != CTG_OK)
             return rc;
         /* Between members the path is the object's (the frames may have moved). */
         ctg_reader_top_frame(rd)->key = NULL;
     }
-    if (rc != CTG_OK)
-        return rc;
+    if (n < 0)
+        return n;
     ctg_reader_pop_frame(rd);
     if (seen_out)
         *seen_out = seen;
@@ -395,7 +399,8 @@ static int read_items(ctg_reader *rd, const ctg_handler *h, ctg_item_fn each, vo
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
     ctg_reader_top_frame(rd)->is_array = true;
-    while ((rc = ctg_reader_next(rd)) == CTG_OK && rd->tok.type != CTG_TOK_ARRAY_END) {
+    while ((rc = ctg_lexer_item(&rd->lex, &rd->tok, rd->err)) == CTG_OK
+           && rd->tok.type != CTG_TOK_ARRAY_END) {
         ctg_reader_top_frame(rd)->index = n;
         if ((rc = h->read(rd, item)) != CTG_OK)
             return rc;

@@ -8,7 +8,9 @@
  * are valid UTF-8, numbers parse to the value strtod gives in the C locale (whatever the
  * process's locale: the replay runs under de_DE.UTF-8 too), positions move
  * forward. After a key starting with 's' the value is skipped with ctg_lexer_skip_value, so
- * that path is fuzzed as well. */
+ * that path is fuzzed as well. Two more runs (in memory and through refills) take the tokens
+ * through the reader's hot-path calls, ctg_lexer_member and ctg_lexer_item, in turn with
+ * ctg_lexer_next: they must give the very same tokens and end. */
 
 #include <locale.h>
 #include <math.h>
@@ -152,16 +154,49 @@ static void record(run *r, const ctg_token *t)
     r->toks[r->count++] = s;
 }
 
-/* Pulls tokens to the end; after a key starting with 's', skips its value. */
-static void pull(ctg_lexer *lx, run *r, size_t len)
+/* One token through the plain call, or (fast runs) through the reader's hot-path calls in
+ * turn, which must give the same tokens: a key read with its value leaves that value in
+ * *pending, for the next pull. Returns a status. */
+static int next_token(ctg_lexer *lx, ctg_token *t, ctg_token *pending, bool *has_pending,
+                      unsigned *turn, bool fast, ctg_error *err)
 {
-    ctg_token t, again;
-    bool skip_next = false;
+    ctg_token key;
+    int n;
+
+    if (*has_pending) {
+        *t = *pending;
+        *has_pending = false;
+        return CTG_OK;
+    }
+    if (!fast || *turn % 3 == 0)
+        return ++*turn, ctg_lexer_next(lx, t, err);
+    if ((*turn)++ % 3 == 1)
+        return ctg_lexer_item(lx, t, err);
+    memset(&key, 0, sizeof key);
+    if ((n = ctg_lexer_member(lx, &key, pending, err)) < 0)
+        return n;
+    if (n == 0) {
+        *t = *pending;
+        return CTG_OK;
+    }
+    if (key.type != CTG_TOK_KEY)
+        ctg_fuzz_fail("ctg_lexer_member returned %d with a token that is not a key", n);
+    *t = key;
+    *has_pending = n == 2;
+    return CTG_OK;
+}
+
+/* Pulls tokens to the end; after a key starting with 's', skips its value. */
+static void pull(ctg_lexer *lx, run *r, size_t len, bool fast)
+{
+    ctg_token t, again, pending;
+    bool skip_next = false, has_pending = false;
+    unsigned turn = 0;
     size_t prev = 0;
 
     for (;;) {
         memset(&t, 0, sizeof t);
-        r->status = ctg_lexer_next(lx, &t, &r->err);
+        r->status = next_token(lx, &t, &pending, &has_pending, &turn, fast, &r->err);
         if (r->status == CTG_OK && skip_next)
             r->status = ctg_lexer_skip_value(lx, &t, &r->err);
         if (r->status != CTG_OK)
@@ -182,7 +217,7 @@ static void pull(ctg_lexer *lx, run *r, size_t len)
 }
 
 static void lex(const uint8_t *data, size_t len, size_t chunk, const ctg_lex_limits *lim,
-                run *r)
+                bool fast, run *r)
 {
     chunker c = { data, len, 0, chunk };
     ctg_lex_source src = { (const char *)data, len, chunk ? refill : NULL, &c };
@@ -191,7 +226,7 @@ static void lex(const uint8_t *data, size_t len, size_t chunk, const ctg_lex_lim
     memset(r, 0, sizeof *r);
     if (ctg_lexer_init(&lx, &src, lim, NULL) != CTG_OK)
         ctg_fuzz_fail("ctg_lexer_init failed");
-    pull(&lx, r, len);
+    pull(&lx, r, len, fast);
     if (ctg_lexer_offset(&lx) > len)
         ctg_fuzz_fail("offset %zu past the input (%zu)", ctg_lexer_offset(&lx), len);
     ctg_lexer_dispose(&lx);
@@ -237,8 +272,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size--;
     if (chunk == 0)
         chunk = size > 0 ? size : 1;
-    lex(data, size, 0, lim, &mem);
-    lex(data, size, chunk, lim, &chunked);
+    lex(data, size, 0, lim, false, &mem);
+    lex(data, size, chunk, lim, false, &chunked);
+    compare(&mem, &chunked, chunk);
+    free(chunked.toks);
+    lex(data, size, 0, lim, true, &chunked);
+    compare(&mem, &chunked, 0);
+    free(chunked.toks);
+    lex(data, size, chunk, lim, true, &chunked);
     compare(&mem, &chunked, chunk);
     free(mem.toks);
     free(chunked.toks);
