@@ -61,13 +61,14 @@ const char *ctg_list_kind_name(ctg_list_kind kind)
 }
 
 /* Whether the `len` bytes at `name` are exactly the name of `type`; sets *out when so. The
- * caller has already matched the length, so this is one memcmp. */
+ * caller has already matched the length. */
 static bool is_type(const char *name, size_t len, ctg_element_type type, ctg_element_type *out)
 {
     const char *want = element_type_names[type];
     uint64_t a, b, c, d;
+    uint32_t e, f, g, h;
 
-    /* Every name is at least 3 bytes: two overlapping compares instead of a call to memcmp. */
+    /* Every name is at least 3 bytes: overlapping word compares instead of a call to memcmp. */
     if (len >= 8) {
         for (size_t i = 0; i + 8 < len; i += 8) {
             memcpy(&a, name + i, 8), memcpy(&b, want + i, 8);
@@ -76,6 +77,11 @@ static bool is_type(const char *name, size_t len, ctg_element_type type, ctg_ele
         }
         memcpy(&c, name + len - 8, 8), memcpy(&d, want + len - 8, 8);
         if (c != d)
+            return false;
+    } else if (len >= 4) {
+        memcpy(&e, name, 4), memcpy(&f, want, 4);
+        memcpy(&g, name + len - 4, 4), memcpy(&h, want + len - 4, 4);
+        if ((e ^ f) | (g ^ h))
             return false;
     } else if (memcmp(name, want, len) != 0) {
         return false;

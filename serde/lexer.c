@@ -1127,9 +1127,26 @@ int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
 /* Each step below leaves the lexer exactly where ctg_lexer_next would have (consumed
  * whitespace and commas, a finished key), so any byte it does not expect hands over to
  * ctg_lexer_next from there. */
-int ctg_lexer_member(ctg_lexer *lx, ctg_token *key, ctg_token *val, ctg_error *err)
+/* The key at `quote` when it is exactly the hint: no scan for its end. Any byte but the hint's
+ * own or a '"' ends the match, so a key that needs decoding never matches. */
+static inline bool hinted_key(const ctg_lexer *lx, ctg_token *t, const char *quote,
+                              const char *hint, size_t len)
+{
+    if (hint == NULL || (size_t)(lx->end - quote) <= len + 1 || quote[len + 1] != '"'
+        || len > lx->lim.max_string_len || !ctg_short_eq(quote + 1, hint, len))
+        return false;
+    t->str = quote + 1;
+    t->len = len;
+    t->has_nul = false;
+    mark_token(lx, t, quote);
+    return true;
+}
+
+int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_token *key,
+                     ctg_token *val, ctg_error *err)
 {
     const char *p, *colon;
+    int hinted = 0;
 
     if (lx->state != S_OBJECT_AFTER && lx->state != S_OBJECT_FIRST)
         goto general;
@@ -1138,18 +1155,23 @@ int ctg_lexer_member(ctg_lexer *lx, ctg_token *key, ctg_token *val, ctg_error *e
         goto general;
     if (*p == '}')
         return bracket(lx, val, p) ? 0 : ctg_lexer_next(lx, val, err);
-    if (*p != '"' || !(lx->state & F_KEY) || !plain_string(lx, key, p)
-        || (colon = colon_on_line(key->str + key->len + 1, lx->end)) == NULL)
+    if (*p != '"' || !(lx->state & F_KEY))
+        goto general;
+    if (hinted_key(lx, key, p, hint, hint_len))
+        hinted = CTG_LEX_HINTED;
+    else if (!plain_string(lx, key, p))
+        goto general;
+    if ((colon = colon_on_line(key->str + key->len + 1, lx->end)) == NULL)
         goto general;
     key->type = CTG_TOK_KEY;
     lx->state = S_AFTER_COLON;
     lx->cur = p = skip_ws(lx, colon, lx->end);
     if (p == lx->end || *p != '"' || !plain_string(lx, val, p))
-        return 1;
+        return 1 | hinted;
     val->type = CTG_TOK_STRING;
     lx->state = S_OBJECT_AFTER;
     lx->cur = val->str + val->len + 1;
-    return 2;
+    return 2 | hinted;
 general: {
         int rc = ctg_lexer_next(lx, val, err);
         if (rc != CTG_OK || val->type != CTG_TOK_KEY)

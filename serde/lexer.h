@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ctg/common.h"
 #include "ctg/error.h"
@@ -121,12 +122,18 @@ int ctg_lexer_next(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
  * array's end. */
 int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
 
+/* ctg_lexer_member's return value has this bit set when the key was the hint. */
+#define CTG_LEX_HINTED 4
+
 /* The hot path of an object: reads the next token as ctg_lexer_next does. A key goes into `key`
  * and, when its value is a plain string already in the window, that string into `val` too (both
- * then stay valid until the next call); any other token goes into `val`. Returns 2 (key and
- * value), 1 (key only: the value comes from the next call), 0 (another token, in `val`) or a
- * negative status (filling `err` as ctg_lexer_next does). */
-int ctg_lexer_member(ctg_lexer *lx, ctg_token *key, ctg_token *val, ctg_error *err);
+ * then stay valid until the next call); any other token goes into `val`. `hint` (`hint_len`
+ * bytes, plain ASCII, may be NULL) is the key expected next: when the input holds exactly it,
+ * it is matched in place and the result has CTG_LEX_HINTED set. Returns 2 (key and value),
+ * 1 (key only: the value comes from the next call), either with CTG_LEX_HINTED, 0 (another
+ * token, in `val`) or a negative status (filling `err` as ctg_lexer_next does). */
+int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_token *key,
+                     ctg_token *val, ctg_error *err);
 
 /* With `tok` the first token of a value, consumes the rest of that value (nested containers
  * included), leaving `tok` on its last token. */
@@ -149,5 +156,26 @@ bool ctg_number_check(const char *s, size_t len, bool *is_integer, size_t *bad, 
 
 /* Parses a JSON integer's text into int64; false when it is not an integer or overflows. */
 bool ctg_parse_int64(const char *s, size_t len, int64_t *out);
+
+/* Equality of two byte runs of length n, for keys a few bytes long: two overlapping word
+ * compares beat a call to memcmp. */
+static inline bool ctg_short_eq(const char *a, const char *b, size_t n)
+{
+    uint64_t x, y, u, v;
+    uint32_t p, q, r, t;
+
+    if (n >= 8 && n <= 16) {
+        memcpy(&x, a, 8), memcpy(&y, b, 8), memcpy(&u, a + n - 8, 8), memcpy(&v, b + n - 8, 8);
+        return ((x ^ y) | (u ^ v)) == 0;
+    }
+    if (n >= 4 && n < 8) {
+        memcpy(&p, a, 4), memcpy(&q, b, 4), memcpy(&r, a + n - 4, 4), memcpy(&t, b + n - 4, 4);
+        return ((p ^ q) | (r ^ t)) == 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
 
 #endif

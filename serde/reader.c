@@ -224,26 +224,6 @@ int ctg_read_opt_string(ctg_reader *rd, const char **out, const char *key)
 
 /* ---- objects --------------------------------------------------------------------------- */
 
-/* Keys are a few bytes long: two overlapping word compares beat a call to memcmp. */
-static inline bool key_eq(const char *a, const char *b, size_t n)
-{
-    uint64_t x, y, u, v;
-    uint32_t p, q, r, t;
-
-    if (n >= 8 && n <= 16) {
-        memcpy(&x, a, 8), memcpy(&y, b, 8), memcpy(&u, a + n - 8, 8), memcpy(&v, b + n - 8, 8);
-        return ((x ^ y) | (u ^ v)) == 0;
-    }
-    if (n >= 4 && n < 8) {
-        memcpy(&p, a, 4), memcpy(&q, b, 4), memcpy(&r, a + n - 4, 4), memcpy(&t, b + n - 4, 4);
-        return ((p ^ q) | (r ^ t)) == 0;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
-}
-
 /* Keys usually come in the order PowSyBl writes them, so `*next` (the key after the last
  * one matched) is tried first: one comparison per member in the common case. */
 static int match_key(const ctg_object_def *def, const ctg_token *tok, unsigned *next)
@@ -252,7 +232,7 @@ static int match_key(const ctg_object_def *def, const ctg_token *tok, unsigned *
 
     for (unsigned n = 0; n < def->count; n++, i = i + 1 < def->count ? i + 1 : 0) {
         const ctg_key *k = &def->keys[i];
-        if (k->len == tok->len && key_eq(k->name, tok->str, tok->len)) {
+        if (k->len == tok->len && ctg_short_eq(k->name, tok->str, tok->len)) {
             *next = i + 1;
             return (int)i;
         }
@@ -278,6 +258,27 @@ static int duplicate_key(ctg_reader *rd, ctg_path_frame *f, const ctg_token *key
                            (int)f->key_len, f->key, first->line, col);
 }
 
+/* The next member, with the key PowSyBl writes next as the lexer's hint. */
+static inline int member(ctg_reader *rd, const ctg_object_def *def, unsigned next, ctg_token *key)
+{
+    const ctg_key *hint = def->count ? &def->keys[next < def->count ? next : 0] : NULL;
+
+    return ctg_lexer_member(&rd->lex, hint ? hint->name : NULL, hint ? hint->len : 0, key,
+                            &rd->tok, rd->err);
+}
+
+/* The index of the member's key: the hint's when the lexer matched it, else looked up. */
+static inline int key_index(const ctg_object_def *def, int n, const ctg_token *key,
+                            unsigned *next)
+{
+    unsigned hint = *next < def->count ? *next : 0;
+
+    if (!(n & CTG_LEX_HINTED))
+        return match_key(def, key, next);
+    *next = hint + 1;
+    return (int)hint;
+}
+
 int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsigned *seen_out)
 {
     ctg_mark marks[32];
@@ -291,8 +292,9 @@ int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsign
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
     /* Ends with n == 0 and rd->tok on the closing brace, or with an error. */
-    while ((n = ctg_lexer_member(&rd->lex, &key, &rd->tok, rd->err)) > 0) {
-        int i = match_key(def, &key, &next);
+    while ((n = member(rd, def, next, &key)) > 0) {
+        int i = key_index(def, n, &key, &next);
+        n &= ~CTG_LEX_HINTED;
         f = ctg_reader_top_frame(rd);
         if (i < 0)
             return unknown_key(rd, f, &key);

@@ -9,8 +9,8 @@
  * process's locale: the replay runs under de_DE.UTF-8 too), positions move
  * forward. After a key starting with 's' the value is skipped with ctg_lexer_skip_value, so
  * that path is fuzzed as well. Two more runs (in memory and through refills) take the tokens
- * through the reader's hot-path calls, ctg_lexer_member and ctg_lexer_item, in turn with
- * ctg_lexer_next: they must give the very same tokens and end. */
+ * through the reader's hot-path calls, ctg_lexer_member (with a rotating key hint) and
+ * ctg_lexer_item, in turn with ctg_lexer_next: they must give the very same tokens and end. */
 
 #include <locale.h>
 #include <math.h>
@@ -160,6 +160,8 @@ static void record(run *r, const ctg_token *t)
 static int next_token(ctg_lexer *lx, ctg_token *t, ctg_token *pending, bool *has_pending,
                       unsigned *turn, bool fast, ctg_error *err)
 {
+    static const char *const hints[] = { "id", "type", NULL, "a", "elements", "" };
+    const char *hint;
     ctg_token key;
     int n;
 
@@ -173,8 +175,14 @@ static int next_token(ctg_lexer *lx, ctg_token *t, ctg_token *pending, bool *has
     if ((*turn)++ % 3 == 1)
         return ctg_lexer_item(lx, t, err);
     memset(&key, 0, sizeof key);
-    if ((n = ctg_lexer_member(lx, &key, pending, err)) < 0)
+    hint = hints[*turn % (sizeof hints / sizeof hints[0])];
+    n = ctg_lexer_member(lx, hint, hint ? strlen(hint) : 0, &key, pending, err);
+    if (n < 0)
         return n;
+    if ((n & CTG_LEX_HINTED)
+        && (key.len != strlen(hint) || memcmp(key.str, hint, key.len) != 0))
+        ctg_fuzz_fail("ctg_lexer_member matched a key that is not its hint");
+    n &= ~CTG_LEX_HINTED;
     if (n == 0) {
         *t = *pending;
         return CTG_OK;
