@@ -129,6 +129,79 @@ static void lex_into(text *t, ctg_lexer *lx, int *status)
     *status = rc;
 }
 
+/* One token through the reader's hot-path calls, ctg_lexer_item and ctg_lexer_member (with a
+ * rotating key hint), in turn with ctg_lexer_next; a value read with its key waits in *pending. */
+static int next_fast(ctg_lexer *lx, ctg_token *tok, ctg_token *pending, bool *has_pending,
+                     unsigned *turn, ctg_error *err)
+{
+    static const char *const hints[] = { "id", "type", NULL, "a", "k" };
+    const char *hint = hints[*turn % 5];
+    ctg_token key;
+    int n;
+
+    if (*has_pending) {
+        *tok = *pending;
+        *has_pending = false;
+        return CTG_OK;
+    }
+    switch ((*turn)++ % 3) {
+    case 0:
+        return ctg_lexer_next(lx, tok, err);
+    case 1:
+        return ctg_lexer_item(lx, tok, err);
+    default:
+        n = ctg_lexer_member(lx, hint, hint ? strlen(hint) : 0, &key, pending, err);
+        if (n < 0)
+            return n;
+        if (n & CTG_LEX_HINTED)
+            CU_ASSERT(key.len == strlen(hint) && memcmp(key.str, hint, key.len) == 0);
+        n &= ~CTG_LEX_HINTED;
+        *tok = n == 0 ? *pending : key;
+        *has_pending = n == 2;
+        return CTG_OK;
+    }
+}
+
+static void lex_into_fast(text *t, ctg_lexer *lx, unsigned turn, int *status)
+{
+    ctg_token tok, pending;
+    ctg_error err;
+    bool has_pending = false;
+    int rc;
+
+    do {
+        memset(&err, 0xFF, sizeof(err));
+        rc = next_fast(lx, &tok, &pending, &has_pending, &turn, &err);
+        if (rc == CTG_OK)
+            add_token(t, &tok);
+        else
+            add_error(t, rc, &err);
+    } while (rc == CTG_OK && tok.type != CTG_TOK_EOF && !t->oom);
+    *status = rc;
+}
+
+/* ctg_test_lex_digest, through the hot-path calls, the first of them picked by `turn`. */
+static char *fast_digest(const void *data, size_t len, size_t chunk, const ctg_lex_limits *lim,
+                         unsigned turn, int *status)
+{
+    char *copy = malloc(len ? len : 1); /* exactly `len` bytes: ASan sees any read past them */
+    chunked c = { copy, len, 0, chunk };
+    ctg_lex_source src = { copy, len, chunk ? chunk_refill : NULL, &c };
+    ctg_lexer lx;
+    text t = { NULL, 0, 0, false };
+
+    *status = CTG_ENOMEM;
+    if (copy == NULL)
+        return NULL;
+    if (len)
+        memcpy(copy, data, len);
+    if (ctg_lexer_init(&lx, &src, lim, NULL) == CTG_OK)
+        lex_into_fast(&t, &lx, turn, status);
+    ctg_lexer_dispose(&lx);
+    free(copy);
+    return t.s;
+}
+
 char *ctg_test_lex_digest(const void *data, size_t len, size_t chunk, const ctg_lex_limits *lim,
                           int *status)
 {
@@ -172,6 +245,18 @@ static char *digest_lim(const char *json, const ctg_lex_limits *lim)
         CU_ASSERT_STRING_EQUAL(r, d);
         CU_ASSERT_EQUAL(rc2, rc);
         free(r);
+        /* The reader's hot-path calls give the same tokens and end, whichever token each of
+         * them meets (the first chunk size stands for memory mode here). */
+        for (unsigned turn = 0; turn < 3; turn++) {
+            size_t chunk = i == 0 ? 0 : chunks[i];
+            r = fast_digest(json, len, chunk, lim, turn, &rc2);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+            if (strcmp(r, d) != 0)
+                printf("\nhot path %u, chunk %zu:\n  %s\nmemory:\n  %s\n", turn, chunk, r, d);
+            CU_ASSERT_STRING_EQUAL(r, d);
+            CU_ASSERT_EQUAL(rc2, rc);
+            free(r);
+        }
     }
     return d;
 }
@@ -895,6 +980,10 @@ static void test_lexer__refill_sizes_agree(void)
         { "[1, 2, 3,\n 4, \"x\xf0\x9f\x98\"]", "error(-4)@16:2:7: truncated UTF-8 sequence in string" },
         { "[truex]", "error(-4)@5:1:6: expected ',' or ']' after array element, got 'x'" },
         { "  [ 1.5e ]", "error(-4)@8:1:9: expected a digit in the exponent of a number" },
+        /* Trailing commas, met by the hot-path calls after they consumed the comma. */
+        { "[ {\"a\" : \"b\"}, ]", "error(-4)@15:1:16: expected a value after ',', got ']'" },
+        { "{ \"a\" : \"b\", }", "error(-4)@13:1:14: expected a string key after ',', got '}'" },
+        { "{ \"a\" : \"b\" \"k\" : \"c\" }", "error(-4)@12:1:13: expected ',' or '}' after object member, got '\"'" },
     };
 
     for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
