@@ -14,8 +14,9 @@
 # Needs clang, libclang-rt-14-dev, llvm, valgrind, locales and gcovr (Debian 12; .ci/run
 # installs them). Uses $CTG_BUILD_PREFIX (default build) as test.sh does: the -Werror build in
 # build/ (built here when missing) and its own build-tsan/, build-cov/ and build-fuzz/.
-# CTG_EXTRA_JOBS="valgrind locale tsan coverage fuzz" picks jobs; CTG_COVERAGE_STRICT=1 makes
-# the coverage targets (lexer 100% lines and 95% branches, serde/ 90% lines) fail the job.
+# CTG_EXTRA_JOBS="valgrind locale tsan coverage fuzz" picks jobs. The coverage job fails below
+# its targets (lexer 100% lines and 95% branches, serde/ 90% lines); CTG_COVERAGE_STRICT=0 only
+# reports the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -136,7 +137,7 @@ job_coverage() {
         >/dev/null && cat "$dir/coverage-branches.txt" || rc=1
     echo "-- the lexer"
     gcovr "${common[@]}" --filter 'serde/lexer\.c' --txt /dev/null --print-summary || rc=1
-    if [ "${CTG_COVERAGE_STRICT:-0}" = 1 ]; then
+    if [ "${CTG_COVERAGE_STRICT:-1}" = 1 ]; then
         gcovr "${common[@]}" --filter 'serde/lexer\.c' --fail-under-line 100 \
             --fail-under-branch 95 --txt /dev/null || rc=1
         gcovr "${common[@]}" --filter 'serde/' --fail-under-line 90 --txt /dev/null || rc=1
