@@ -5,11 +5,11 @@
 
 #include <locale.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "serde/clocale.h"
 #include "serde/lexer.h"
 
 #define IS_DIGIT(c) ((unsigned char)((c) - '0') < 10)
@@ -159,15 +159,6 @@ static bool fast_path(const decimal *d, double *out)
     return true;
 }
 
-static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
-static locale_t c_locale;
-
-/* The "C" locale object lives for the whole process: once-initialised state, never freed. */
-static void make_c_locale(void)
-{
-    c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-}
-
 /* Correct rounding by the C library, in the "C" locale. The text has no radix character,
  * so even plain strtod (used only if newlocale failed) reads it the same in any locale. */
 static double slow_path(const decimal *d)
@@ -178,9 +169,8 @@ static double slow_path(const decimal *d)
     memcpy(text, d->digits, n);
     text[n++] = 'e';
     snprintf(text + n, sizeof(text) - n, "%lld", d->exp);
-    pthread_once(&c_locale_once, make_c_locale);
-    if (c_locale != (locale_t)0)
-        return strtod_l(text, NULL, c_locale);
+    if (ctg_c_locale() != (locale_t)0)
+        return strtod_l(text, NULL, ctg_c_locale());
     return strtod(text, NULL);
 }
 

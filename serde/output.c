@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "model/alloc.h"
+#include "serde/clocale.h"
 #include "serde/zhooks.h"
 
 #define ZOUT_SIZE ((size_t)64 * 1024)
@@ -69,7 +70,7 @@ static int io_failure(ctg_error *w, const char *what)
     int saved = errno;
 
     snprintf(w->message, sizeof w->message, "%s: %s", what,
-             saved != 0 ? strerror(saved) : "unknown error");
+             saved != 0 ? ctg_strerror(saved) : "unknown error");
     return CTG_EIO;
 }
 

@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "model/alloc.h"
+#include "serde/clocale.h"
 #include "serde/zhooks.h"
 
 #define ZBUF_SIZE ((size_t)64 * 1024)
@@ -42,7 +43,7 @@ struct ctg_input {
 
 static int io_error(ctg_error *err, const char *what)
 {
-    snprintf(err->message, sizeof(err->message), "%s: %s", what, strerror(errno));
+    snprintf(err->message, sizeof(err->message), "%s: %s", what, ctg_strerror(errno));
     return CTG_EIO;
 }
 

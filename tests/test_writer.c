@@ -6,12 +6,12 @@
 #include <fcntl.h>
 #include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CUnit/CUnit.h>
@@ -1145,21 +1145,38 @@ static void test_writer__fd_closed_gives_eio(void)
     CU_ASSERT_EQUAL(err.line, 0);
     CU_ASSERT_STRING_EQUAL(err.source, "<fd>");
     CU_ASSERT_STRING_EQUAL(err.path, "");
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, strerror(EBADF)));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, ": Bad file descriptor"));
     CU_ASSERT_EQUAL(ctg_list_write_fd(-1, list, NULL, &err), CTG_EIO);
     ctg_list_free(list);
 }
 
-/* Megabytes through a pipe read in small pieces by the parent: the writer must deliver every
+/* The writing end of the pipe test: its own thread, so that the test needs no child process. */
+typedef struct pipe_writer {
+    int fd;
+    const ctg_list *list;
+    int rc;
+} pipe_writer;
+
+static void *write_to_pipe(void *arg)
+{
+    pipe_writer *w = arg;
+
+    w->rc = ctg_list_write_fd(w->fd, w->list, NULL, NULL);
+    close(w->fd); /* the reader's end of file */
+    return NULL;
+}
+
+/* Megabytes through a pipe read in small pieces by another thread: the writer must deliver every
  * byte in order across blocking and partial writes. */
 static void test_writer__fd_pipe_large_output(void)
 {
     ctg_list *list = NULL;
     ctg_buf want = CTG_BUF_INIT;
+    pipe_writer w = { -1, NULL, -1 };
+    pthread_t thread;
     char *got;
     size_t len = 0;
-    int fds[2], status = -1;
-    pid_t pid;
+    int fds[2];
     ssize_t n;
 
     CU_ASSERT_EQUAL_FATAL(ctg_list_new(&list, CTG_LIST_DEFAULT, "pipe", NULL), CTG_OK);
@@ -1174,13 +1191,9 @@ static void test_writer__fd_pipe_large_output(void)
     got = malloc(want.len + 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(got);
     CU_ASSERT_EQUAL_FATAL(pipe(fds), 0);
-    pid = fork();
-    CU_ASSERT_FATAL(pid >= 0);
-    if (pid == 0) {
-        close(fds[0]);
-        _exit(ctg_list_write_fd(fds[1], list, NULL, NULL) == CTG_OK ? 0 : 1);
-    }
-    close(fds[1]);
+    w.fd = fds[1];
+    w.list = list;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&thread, NULL, write_to_pipe, &w), 0);
     for (;;) {
         size_t room = want.len + 1 - len;
 
@@ -1192,8 +1205,8 @@ static void test_writer__fd_pipe_large_output(void)
             break;
     }
     close(fds[0]);
-    waitpid(pid, &status, 0);
-    CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CU_ASSERT_EQUAL(pthread_join(thread, NULL), 0);
+    CU_ASSERT_EQUAL(w.rc, CTG_OK);
     CU_ASSERT_EQUAL(len, want.len);
     CU_ASSERT(len == want.len && memcmp(got, want.data, len) == 0);
     CU_ASSERT(want.len > 2000000);
@@ -1313,7 +1326,7 @@ static void test_writer__file_write_failure_leaves_no_trace(void)
     CU_ASSERT_EQUAL(err.line, 0);
     CU_ASSERT_EQUAL(err.column, 0);
     CU_ASSERT_EQUAL(err.offset, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, strerror(ENOENT)));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, ": No such file or directory"));
 
     /* The temporary file is made, then the write fails: it goes away. */
     CU_ASSERT_EQUAL(ctg_list_write_file(path, unsupported, NULL, &err), CTG_EINVAL);
