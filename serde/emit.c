@@ -10,6 +10,7 @@
  * 0, so every write takes the slow path, which sees the sticky status and does nothing. */
 
 #define EMIT_BUF_SIZE ((size_t)64 * 1024)
+#define FIRST_WINDOW ((size_t)4096)
 
 /* ",\n" and enough spaces for the deepest indent (2 per open object). */
 #define SP16 "                "
@@ -52,13 +53,33 @@ void ctg_emit_fail(ctg_emitter *e, int code, const char *msg)
     }
 }
 
-/* Hands the buffer to the sink; false after any failure. */
-static bool flush(ctg_emitter *e)
+/* Window mode: commits what was written and takes a new window of at least `want` bytes. */
+static bool next_window(ctg_emitter *e, size_t want)
+{
+    char *win = NULL;
+    size_t avail = 0;
+    int rc = e->window(e->ctx, e->len, want, &win, &avail, e->err);
+
+    e->len = 0;
+    if (rc != CTG_OK) {
+        ctg_emit_fail(e, rc < 0 ? rc : CTG_EIO, NULL);
+        return false;
+    }
+    e->buf = win;
+    e->cap = avail;
+    return true;
+}
+
+/* Hands the buffer to the sink (window mode: makes room for `want` bytes); false after any
+ * failure. */
+static bool flush_for(ctg_emitter *e, size_t want)
 {
     int rc;
 
     if (e->status != CTG_OK)
         return false;
+    if (e->window != NULL)
+        return next_window(e, want);
     if (e->len == 0)
         return true;
     rc = e->sink(e->ctx, e->buf, e->len, e->err);
@@ -71,11 +92,16 @@ static bool flush(ctg_emitter *e)
     return true;
 }
 
+static bool flush(ctg_emitter *e)
+{
+    return flush_for(e, EMIT_BUF_SIZE);
+}
+
 static void put_slow(ctg_emitter *e, const char *s, size_t n)
 {
     int rc;
 
-    if (!flush(e))
+    if (!flush_for(e, n > EMIT_BUF_SIZE ? n : EMIT_BUF_SIZE))
         return;
     if (n <= e->cap) {
         memcpy(e->buf, s, n);
@@ -138,15 +164,28 @@ int ctg_emit_init(ctg_emitter *e, ctg_sink_fn sink, void *ctx, bool compact,
     return CTG_OK;
 }
 
+int ctg_emit_init_window(ctg_emitter *e, ctg_window_fn window, void *ctx, bool compact,
+                         ctg_error *err)
+{
+    memset(e, 0, sizeof *e);
+    e->window = window;
+    e->ctx = ctx;
+    e->compact = compact;
+    e->err = err;
+    /* A first window now, so that `buf` is never NULL; small, for small outputs. */
+    next_window(e, FIRST_WINDOW);
+    return e->status;
+}
+
 int ctg_emit_finish(ctg_emitter *e)
 {
-    flush(e);
+    flush_for(e, 0);
     return e->status;
 }
 
 void ctg_emit_dispose(ctg_emitter *e)
 {
-    if (e == NULL || e->buf == NULL)
+    if (e == NULL || e->buf == NULL || e->window != NULL)
         return;
     ctg_mem_release(e->alloc, e->buf, EMIT_BUF_SIZE);
     e->buf = NULL;
@@ -156,17 +195,21 @@ void ctg_emit_dispose(ctg_emitter *e)
 
 /* ---- containers ----------------------------------------------------------------------- */
 
-static inline bool bit(const uint32_t *set, unsigned i)
+/* ctg_emitter.frame bits: a byte per level, so that no shift or mask of a bitset is needed. */
+enum { FRAME_FIRST = 1, FRAME_OBJ = 2 };
+
+static inline bool is_object(const ctg_emitter *e, unsigned level)
 {
-    return (set[i / 32] >> (i % 32)) & 1u;
+    return (e->frame[level] & FRAME_OBJ) != 0;
 }
 
-static inline void set_bit(uint32_t *set, unsigned i, bool on)
+/* Whether the container at `level` has no item yet; it has one from now on. */
+static inline bool take_first(ctg_emitter *e, unsigned level)
 {
-    if (on)
-        set[i / 32] |= 1u << (i % 32);
-    else
-        set[i / 32] &= ~(1u << (i % 32));
+    bool first = (e->frame[level] & FRAME_FIRST) != 0;
+
+    e->frame[level] &= (unsigned char)~FRAME_FIRST;
+    return first;
 }
 
 /* The separator before a value: nothing after a key or at the root; in an array " " before
@@ -182,12 +225,11 @@ static inline void before_value(ctg_emitter *e)
     if (e->depth == 0)
         return;
     top = e->depth - 1;
-    if (bit(e->is_obj, top)) {
+    if (is_object(e, top)) {
         ctg_emit_fail(e, CTG_EINVAL, "emitter: a value in an object needs a key");
         return;
     }
-    if (bit(e->first, top)) {
-        set_bit(e->first, top, false);
+    if (take_first(e, top)) {
         if (!e->compact)
             put(e, " ", 1);
     } else {
@@ -201,8 +243,7 @@ static inline void push(ctg_emitter *e, bool is_obj)
         ctg_emit_fail(e, CTG_EINVAL, "emitter: nesting deeper than 256 levels");
         return;
     }
-    set_bit(e->first, e->depth, true);
-    set_bit(e->is_obj, e->depth, is_obj);
+    e->frame[e->depth] = (unsigned char)(FRAME_FIRST | (is_obj ? FRAME_OBJ : 0));
     e->depth++;
     e->obj_depth += is_obj;
 }
@@ -213,14 +254,14 @@ static inline bool pop(ctg_emitter *e, bool is_obj, bool *empty)
 {
     unsigned top;
 
-    if (e->depth == 0 || e->after_key || bit(e->is_obj, e->depth - 1) != is_obj) {
+    if (e->depth == 0 || e->after_key || is_object(e, e->depth - 1) != is_obj) {
         ctg_emit_fail(e, CTG_EINVAL,
                       is_obj ? "emitter: no object to end" : "emitter: no array to end");
         return false;
     }
     top = --e->depth;
     e->obj_depth -= is_obj;
-    *empty = bit(e->first, top);
+    *empty = (e->frame[top] & FRAME_FIRST) != 0;
     return true;
 }
 
@@ -344,6 +385,18 @@ static char *escape_into(char *p, const char *s, size_t n)
     size_t i = 0;
     uint64_t w;
 
+    if (n >= 4 && n < 8) {
+        /* Element type names and short ids: two overlapping words of 4 bytes. */
+        uint32_t a, b;
+
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        if (needs_escape(a | (uint64_t)b << 32) != 0)
+            return escape_from(p, s, n, 0);
+        memcpy(p, &a, 4);
+        memcpy(p + n - 4, &b, 4);
+        return p + n;
+    }
     if (n < 8) {
         while (i < n && escape_kind[u[i]] == 0) {
             p[i] = s[i];
@@ -435,14 +488,157 @@ void ctg_emit_key(ctg_emitter *e, const char *key, size_t len)
     unsigned top = e->depth - 1;
     bool first;
 
-    if (e->depth == 0 || !bit(e->is_obj, top) || e->after_key) {
+    if (e->depth == 0 || !is_object(e, top) || e->after_key) {
         ctg_emit_fail(e, CTG_EINVAL, "emitter: a key outside an object");
         return;
     }
-    first = bit(e->first, top);
-    set_bit(e->first, top, false);
+    first = take_first(e, top);
     put_key(e, first, key, len);
     e->after_key = true;
+}
+
+/* The separator, indent, quoted name and colon of a member at `p` (room for the indent + 67). */
+static inline char *name_into(const ctg_emitter *e, char *p, bool first, const ctg_emit_name *name)
+{
+    if (e->compact) {
+        *p = ',';
+        p += !first;
+    } else {
+        p = copy_upto32(p, comma_nl_indent + first, 2 + 2 * (size_t)e->obj_depth - first);
+    }
+    memcpy(p, name->quoted, sizeof name->quoted); /* one fixed-size copy: the name is padded */
+    p += name->len;
+    if (e->compact) {
+        *p++ = ':';
+    } else {
+        memcpy(p, " : ", 3);
+        p += 3;
+    }
+    return p;
+}
+
+/* Room for a member's name and `value` more bytes, the name written; NULL when the caller
+ * must take the general path (misuse, a huge value, or a failure already). */
+static inline char *member_room(ctg_emitter *e, const ctg_emit_name *name, size_t value)
+{
+    unsigned top = e->depth - 1;
+    bool first;
+    char *p;
+
+    if (e->depth == 0 || !is_object(e, top) || e->after_key || value > 6 * (size_t)SLICE + 2)
+        return NULL;
+    p = room(e, 2 + 2 * (size_t)e->obj_depth + 32 + sizeof name->quoted + 3 + value);
+    if (p == NULL)
+        return NULL;
+    first = take_first(e, top);
+    return name_into(e, p, first, name);
+}
+
+void ctg_emit_name_key(ctg_emitter *e, const ctg_emit_name *name)
+{
+    char *p = member_room(e, name, 0);
+
+    if (p == NULL) {
+        ctg_emit_key(e, name->quoted + 1, name->len - 2);
+        return;
+    }
+    e->len = (size_t)(p - e->buf);
+    e->after_key = true;
+}
+
+void ctg_emit_member_string(ctg_emitter *e, const ctg_emit_name *name, const char *s, size_t len)
+{
+    char *p = len <= SLICE ? member_room(e, name, 6 * len + 2) : NULL;
+
+    if (p == NULL) {
+        ctg_emit_key(e, name->quoted + 1, name->len - 2);
+        ctg_emit_string(e, s, len);
+        return;
+    }
+    e->len = (size_t)(quote_into(p, s, len) - e->buf);
+}
+
+/* The separator before a value at `p` (room for 2 bytes), as before_value writes it; NULL on
+ * misuse, with nothing written or changed, for the caller's general path to report. */
+static inline char *sep_into(ctg_emitter *e, char *p)
+{
+    unsigned top;
+
+    if (e->after_key) {
+        e->after_key = false;
+        return p;
+    }
+    if (e->depth == 0)
+        return p;
+    top = e->depth - 1;
+    if (is_object(e, top))
+        return NULL;
+    if (!take_first(e, top))
+        *p++ = ',';
+    if (!e->compact)
+        *p++ = ' ';
+    return p;
+}
+
+/* Bytes string_object_into may write; 0 when the object must take the general path. */
+static size_t string_object_room(const ctg_emitter *e, const ctg_emit_member *m, size_t count)
+{
+    size_t indent = 2 + 2 * ((size_t)e->obj_depth + 1), need = 3 + indent + 32 + 1;
+
+    if (count == 0 || e->depth >= CTG_EMIT_MAX_DEPTH)
+        return 0;
+    for (size_t i = 0; i < count; i++) {
+        if (m[i].len > SLICE)
+            return 0;
+        need += indent + 32 + sizeof m[i].name->quoted + 3 + 6 * m[i].len + 2;
+    }
+    return need <= EMIT_BUF_SIZE ? need : 0;
+}
+
+/* The members and the closing brace of a string object that opened at `p`. */
+static char *string_object_into(const ctg_emitter *e, char *p, const ctg_emit_member *m,
+                                size_t count)
+{
+    size_t inner = 2 + 2 * ((size_t)e->obj_depth + 1);
+
+    for (size_t i = 0; i < count; i++) {
+        bool first = i == 0;
+        if (e->compact) {
+            *p = ',';
+            p += !first;
+        } else {
+            p = copy_upto32(p, comma_nl_indent + first, inner - first);
+        }
+        memcpy(p, m[i].name->quoted, sizeof m[i].name->quoted);
+        p += m[i].name->len;
+        if (e->compact) {
+            *p++ = ':';
+        } else {
+            memcpy(p, " : ", 3);
+            p += 3;
+        }
+        p = quote_into(p, m[i].value, m[i].len);
+    }
+    if (!e->compact)
+        p = copy_upto32(p, comma_nl_indent + 1, 1 + 2 * (size_t)e->obj_depth);
+    *p++ = '}';
+    return p;
+}
+
+void ctg_emit_string_object(ctg_emitter *e, const ctg_emit_member *m, size_t count)
+{
+    size_t need = string_object_room(e, m, count);
+    char *p = need != 0 ? room(e, need) : NULL;
+
+    if (p != NULL && (p = sep_into(e, p)) != NULL) {
+        *p++ = '{';
+        e->len = (size_t)(string_object_into(e, p, m, count) - e->buf);
+        return;
+    }
+    ctg_emit_object_begin(e);
+    for (size_t i = 0; i < count; i++)
+        ctg_emit_member_string(e, m[i].name, m[i].value, m[i].len);
+    ctg_emit_object_end(e);
 }
 
 void ctg_emit_string(ctg_emitter *e, const char *s, size_t len)

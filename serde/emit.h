@@ -17,11 +17,18 @@
  * err->message. */
 typedef int (*ctg_sink_fn)(void *ctx, const char *data, size_t len, ctg_error *err);
 
+/* Lends the emitter memory to write into: commits the `done` bytes written in the previous
+ * window and sets *win to at least `want` writable bytes (*avail of them). Returns CTG_OK, or
+ * CTG_ENOMEM after filling err->message. */
+typedef int (*ctg_window_fn)(void *ctx, size_t done, size_t want, char **win, size_t *avail,
+                             ctg_error *err);
+
 #define CTG_EMIT_MAX_DEPTH 256
 
 typedef struct ctg_emitter {
     /* Private to emit.c; in the header only so that callers can embed the struct. */
     ctg_sink_fn sink;
+    ctg_window_fn window;       /* set: `buf` is the window's memory, not the emitter's */
     void *ctx;
     const ctg_allocator *alloc;
     bool compact;
@@ -32,14 +39,17 @@ typedef struct ctg_emitter {
     ctg_error *err;
     unsigned obj_depth;         /* open objects: the indent level of the pretty layout */
     unsigned depth;             /* open containers */
-    uint32_t first[CTG_EMIT_MAX_DEPTH / 32]; /* bit per open container: no item yet */
-    uint32_t is_obj[CTG_EMIT_MAX_DEPTH / 32];
+    unsigned char frame[CTG_EMIT_MAX_DEPTH]; /* per open container: no item yet, is an object */
     bool after_key;             /* the next value follows a key */
 } ctg_emitter;
 
 /* Prepares `e` to emit to `sink`. `err` receives sink and memory failures. */
 int ctg_emit_init(ctg_emitter *e, ctg_sink_fn sink, void *ctx, bool compact,
                   const ctg_allocator *a, ctg_error *err);
+/* As ctg_emit_init, writing in place into the memory `window` lends, with no buffer of its own
+ * (for outputs that are memory already). Asks for a first window: CTG_OK or its failure. */
+int ctg_emit_init_window(ctg_emitter *e, ctg_window_fn window, void *ctx, bool compact,
+                         ctg_error *err);
 /* Flushes what is buffered; returns the first failure of the whole emission, or CTG_OK. */
 int ctg_emit_finish(ctg_emitter *e);
 /* Releases the emitter's buffer. Accepts a zeroed or disposed emitter. */
@@ -61,6 +71,29 @@ void ctg_emit_double(ctg_emitter *e, double v);
 void ctg_emit_int(ctg_emitter *e, int64_t v);
 void ctg_emit_bool(ctg_emitter *e, bool v);
 void ctg_emit_null(ctg_emitter *e);
+
+/* A member name known to need no escaping, quotes included, padded with NULs to 32 bytes so that
+ * it is copied as one fixed-size block: the writers' hot path. Declare with CTG_EMIT_NAME. */
+typedef struct ctg_emit_name {
+    char quoted[32];
+    size_t len;
+} ctg_emit_name;
+#define CTG_EMIT_NAME(lit) { "\"" lit "\"", sizeof(lit) + 1 }
+
+/* As ctg_emit_key for a name known to need no escaping. */
+void ctg_emit_name_key(ctg_emitter *e, const ctg_emit_name *name);
+/* A member whose value is a string: ctg_emit_name_key then ctg_emit_string, in one piece. */
+void ctg_emit_member_string(ctg_emitter *e, const ctg_emit_name *name, const char *s, size_t len);
+
+/* A member of an object whose members are all strings. */
+typedef struct ctg_emit_member {
+    const ctg_emit_name *name;
+    const char *value;
+    size_t len;
+} ctg_emit_member;
+/* An object of `count` string members, in one piece: as ctg_emit_object_begin, then
+ * ctg_emit_member_string for each, then ctg_emit_object_end, with the same output. */
+void ctg_emit_string_object(ctg_emitter *e, const ctg_emit_member *members, size_t count);
 
 /* Convenience for NUL-terminated literals. */
 #define CTG_EMIT_KEY(e, lit) ctg_emit_key((e), (lit), sizeof(lit) - 1)

@@ -99,6 +99,31 @@ static int buf_write(ctg_buf *b, const char *data, size_t len, ctg_error *err)
     return CTG_OK;
 }
 
+/* Commits the `done` bytes written in place after b->len and makes room for `want` more (and the
+ * final NUL): the window an emitter writes into directly. */
+static int buf_window(ctg_buf *b, size_t done, size_t want, char **win, size_t *avail,
+                      ctg_error *err)
+{
+    size_t need, cap;
+    void *p;
+
+    b->len += done;
+    if (!ctg_size_add(b->len, want, &need) || !ctg_size_add(need, 1, &need))
+        return ctg_output_message(err, CTG_ENOMEM, "output too large");
+    if (need > b->cap) {
+        if (!ctg_grow_capacity(b->cap, need, 4096, SIZE_MAX, &cap))
+            return ctg_output_message(err, CTG_ENOMEM, "output too large");
+        p = ctg_mem_resize(b->allocator, b->data, b->cap, cap);
+        if (p == NULL)
+            return ctg_output_message(err, CTG_ENOMEM, "out of memory");
+        b->data = p;
+        b->cap = cap;
+    }
+    *win = b->data + b->len;
+    *avail = b->cap - b->len - 1;
+    return CTG_OK;
+}
+
 /* Writes everything, through EINTR and partial writes. */
 static int fd_write(int fd, const char *data, size_t len, ctg_error *err)
 {
@@ -172,6 +197,19 @@ int ctg_output_sink(void *ctx, const char *data, size_t len, ctg_error *err)
         return raw_write(o, data, len, err);
     /* The emitter hands over at most its buffer at a time: far below zlib's uInt. */
     return gz_write(o, data, len, Z_NO_FLUSH, err);
+}
+
+bool ctg_output_has_window(const ctg_output *o)
+{
+    return o->buf != NULL && !o->gz;
+}
+
+int ctg_output_window(void *ctx, size_t done, size_t want, char **win, size_t *avail,
+                      ctg_error *err)
+{
+    ctg_output *o = ctx;
+
+    return buf_window(o->buf, done, want, win, avail, err);
 }
 
 /* ---- opening ---------------------------------------------------------------------------- */

@@ -40,6 +40,12 @@ int ctg_output_open_path(ctg_output *o, const char *path, const ctg_allocator *a
 /* The sink to give the emitter, with `o` as its context. */
 int ctg_output_sink(void *ctx, const char *data, size_t len, ctg_error *err);
 
+/* Whether the output can lend its own memory to the emitter (a buffer): then the emitter
+ * writes in place through ctg_output_window, with `o` as its context, and nothing is copied. */
+bool ctg_output_has_window(const ctg_output *o);
+int ctg_output_window(void *ctx, size_t done, size_t want, char **win, size_t *avail,
+                      ctg_error *err);
+
 /* Ends the output: finishes the compression, flushes, and puts a path's file in place (or, for
  * a buffer, adds the terminating NUL). On failure it aborts. Either way `o` is closed. */
 int ctg_output_commit(ctg_output *o, ctg_error *w);

@@ -27,9 +27,15 @@ int ctg_write_check_options(const ctg_write_options **opts, ctg_error *w)
 static int emit_list(ctg_output *o, const ctg_list *list, const ctg_write_options *opts,
                      ctg_error *w)
 {
+    bool compact = (opts->flags & CTG_WRITE_COMPACT) != 0;
     ctg_emitter e;
-    int rc = ctg_emit_init(&e, ctg_output_sink, o, (opts->flags & CTG_WRITE_COMPACT) != 0,
-                           opts->allocator, w);
+    int rc = CTG_OK;
+
+    /* A buffer is written in place: no second copy of the whole output. */
+    if (ctg_output_has_window(o))
+        rc = ctg_emit_init_window(&e, ctg_output_window, o, compact, w);
+    else
+        rc = ctg_emit_init(&e, ctg_output_sink, o, compact, opts->allocator, w);
 
     if (rc == CTG_OK) {
         rc = ctg_write_list_json(&e, list);

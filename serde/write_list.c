@@ -13,6 +13,16 @@ static void emit_str(ctg_emitter *e, const char *s)
     ctg_emit_string(e, s, strlen(s));
 }
 
+static const ctg_emit_name name_id = CTG_EMIT_NAME("id"), name_type = CTG_EMIT_NAME("type"),
+                           name_name = CTG_EMIT_NAME("name"),
+                           name_elements = CTG_EMIT_NAME("elements"),
+                           name_voltage_level = CTG_EMIT_NAME("voltageLevelId");
+
+static void member_str(ctg_emitter *e, const ctg_emit_name *name, const char *s)
+{
+    ctg_emit_member_string(e, name, s, strlen(s));
+}
+
 static void write_element(ctg_emitter *e, const ctg_element *el)
 {
     /* Pre-1.1 name of BOUNDARY_LINE: never written. */
@@ -20,20 +30,21 @@ static void write_element(ctg_emitter *e, const ctg_element *el)
         el->type == CTG_ELEMENT_DANGLING_LINE ? CTG_ELEMENT_BOUNDARY_LINE : el->type;
     const char *type_name = ctg_element_type_name(t);
 
-    ctg_emit_object_begin(e);
-    CTG_EMIT_KEY(e, "id");
-    emit_str(e, el->id);
-    CTG_EMIT_KEY(e, "type");
+    ctg_emit_member m[3];
+    size_t n = 2;
+
     /* An out-of-range type cannot come from the reader or the builders; write something
      * a reader rejects rather than crash. */
-    emit_str(e, type_name != NULL ? type_name : "");
+    if (type_name == NULL)
+        type_name = "";
+    m[0] = (ctg_emit_member){ &name_id, el->id, strlen(el->id) };
+    m[1] = (ctg_emit_member){ &name_type, type_name, strlen(type_name) };
     /* PowSyBl writes the side only when it is set and not empty. */
     if (ctg_element_type_is_sided(t) && el->voltage_level_id != NULL &&
-        el->voltage_level_id[0] != '\0') {
-        CTG_EMIT_KEY(e, "voltageLevelId");
-        emit_str(e, el->voltage_level_id);
-    }
-    ctg_emit_object_end(e);
+        el->voltage_level_id[0] != '\0')
+        m[n++] = (ctg_emit_member){ &name_voltage_level, el->voltage_level_id,
+                                    strlen(el->voltage_level_id) };
+    ctg_emit_string_object(e, m, n);
 }
 
 void ctg_write_contingency(ctg_emitter *e, const ctg_contingency *c)
@@ -41,13 +52,10 @@ void ctg_write_contingency(ctg_emitter *e, const ctg_contingency *c)
     size_t i;
 
     ctg_emit_object_begin(e);
-    CTG_EMIT_KEY(e, "id");
-    emit_str(e, c->id);
-    if (c->name != NULL) {
-        CTG_EMIT_KEY(e, "name");
-        emit_str(e, c->name);
-    }
-    CTG_EMIT_KEY(e, "elements");
+    member_str(e, &name_id, c->id);
+    if (c->name != NULL)
+        member_str(e, &name_name, c->name);
+    ctg_emit_name_key(e, &name_elements);
     ctg_emit_array_begin(e);
     for (i = 0; i < c->element_count; i++)
         write_element(e, &c->elements[i]);
