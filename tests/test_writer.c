@@ -18,6 +18,7 @@
 
 #include "serde/emit.h"
 #include "serde/jdouble.h"
+#include "serde/output.h"
 #include "serde/write_list.h"
 #include "tests/test_common.h"
 
@@ -659,6 +660,141 @@ static void test_writer__emitter_deep_indent(void)
     memcpy(line + 512, "\"v\" : 1\n", 9);
     CU_ASSERT_PTR_NOT_NULL(strstr(out.data, line));
     CU_ASSERT(out.len > 6 && memcmp(out.data + out.len - 6, "\n  }\n}", 6) == 0);
+    free(out.data);
+}
+
+/* ---- the emitter's shortcuts give the bytes of its general calls ------------------------ */
+
+static const ctg_emit_name short_id = CTG_EMIT_NAME("id"), short_type = CTG_EMIT_NAME("type"),
+                           short_long = CTG_EMIT_NAME("a_name_of_exactly_thirty_chars");
+
+/* A string object written with the shortcut or with the general calls. */
+static void string_object(ctg_emitter *e, bool shortcut, const ctg_emit_member *m, size_t n)
+{
+    if (shortcut) {
+        ctg_emit_string_object(e, m, n);
+        return;
+    }
+    ctg_emit_object_begin(e);
+    for (size_t i = 0; i < n; i++) {
+        ctg_emit_key(e, m[i].name->quoted + 1, m[i].name->len - 2);
+        ctg_emit_string(e, m[i].value, m[i].len);
+    }
+    ctg_emit_object_end(e);
+}
+
+static void member(ctg_emitter *e, bool shortcut, const ctg_emit_name *name, const char *v,
+                   size_t len)
+{
+    if (shortcut) {
+        ctg_emit_member_string(e, name, v, len);
+        return;
+    }
+    ctg_emit_key(e, name->quoted + 1, name->len - 2);
+    ctg_emit_string(e, v, len);
+}
+
+/* Strings that end or start a word with a byte to escape, a long one (past the emitter's
+ * slice, so the shortcuts take their general path), an empty one, UTF-8. */
+static void shortcut_script(ctg_emitter *e, bool shortcut, const char *big, size_t big_len)
+{
+    ctg_emit_member m[3] = {
+        { &short_id, "a\"b", 3 }, { &short_type, "LOAD\n", 5 }, { &short_long, "", 0 },
+    };
+
+    ctg_emit_object_begin(e);
+    member(e, shortcut, &short_id, "N-1 \xc3\xa9t\xc3\xa9", 9);
+    if (shortcut)
+        ctg_emit_name_key(e, &short_long);
+    else
+        CTG_EMIT_KEY(e, "a_name_of_exactly_thirty_chars");
+    ctg_emit_array_begin(e);
+    string_object(e, shortcut, m, 3);
+    string_object(e, shortcut, m + 1, 2);
+    m[0].value = big;
+    m[0].len = big_len;
+    string_object(e, shortcut, m, 1);
+    string_object(e, shortcut, m, 0);
+    ctg_emit_array_end(e);
+    CTG_EMIT_KEY(e, "nested");
+    string_object(e, shortcut, m + 1, 1);
+    member(e, shortcut, &short_type, "\x01\x1f\\", 3);
+    member(e, shortcut, &short_type, big, big_len);
+    ctg_emit_object_end(e);
+}
+
+/* The bytes of the script through the sink, or through a window lent by a ctg_buf's output. */
+static char *shortcut_bytes(bool shortcut, bool compact, bool window, size_t *len)
+{
+    static char big[20000];
+    ctg_error err = { 0 };
+    ctg_emitter e;
+    collect out;
+
+    memset(big, 'x', sizeof big);
+    big[100] = '"';
+    if (!window) {
+        collect_init(&out, &e, compact, &err);
+        shortcut_script(&e, shortcut, big, sizeof big);
+        CU_ASSERT_EQUAL(collect_finish(&out, &e), CTG_OK);
+        *len = out.len;
+        return out.data;
+    }
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_output o;
+    CU_ASSERT_EQUAL_FATAL(ctg_output_open_buf(&o, &buf, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_emit_init_window(&e, ctg_output_window, &o, compact, &err), CTG_OK);
+    shortcut_script(&e, shortcut, big, sizeof big);
+    CU_ASSERT_EQUAL(ctg_emit_finish(&e), CTG_OK);
+    ctg_emit_dispose(&e);
+    CU_ASSERT_EQUAL(ctg_output_commit(&o, &err), CTG_OK);
+    *len = buf.len;
+    return buf.data; /* malloc'd: the buffer had no allocator */
+}
+
+static void test_writer__emitter_shortcuts_match_general_calls(void)
+{
+    for (int mode = 0; mode < 4; mode++) {
+        bool compact = mode & 1, window = mode & 2;
+        size_t want_len, got_len;
+        char *want = shortcut_bytes(false, compact, false, &want_len);
+        char *got = shortcut_bytes(true, compact, window, &got_len);
+
+        CU_ASSERT_EQUAL(got_len, want_len);
+        CU_ASSERT(got_len == want_len && memcmp(got, want, want_len) == 0);
+        CU_ASSERT(want_len > 40000); /* the long strings went through */
+        free(want);
+        free(got);
+    }
+}
+
+/* The shortcuts report misuse as the general calls do. */
+static void test_writer__emitter_shortcuts_reject_misuse(void)
+{
+    ctg_emit_member m = { &short_id, "v", 1 };
+    ctg_error err = { 0 };
+    ctg_emitter e;
+    collect out;
+
+    /* A string object in an object, without a key. */
+    collect_init(&out, &e, false, &err);
+    ctg_emit_object_begin(&e);
+    ctg_emit_string_object(&e, &m, 1);
+    CU_ASSERT_EQUAL(collect_finish(&out, &e), CTG_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "key"));
+    free(out.data);
+    /* A member in an array. */
+    collect_init(&out, &e, true, &err);
+    ctg_emit_array_begin(&e);
+    ctg_emit_member_string(&e, &short_id, "v", 1);
+    CU_ASSERT_EQUAL(collect_finish(&out, &e), CTG_EINVAL);
+    free(out.data);
+    /* A name after a name. */
+    collect_init(&out, &e, true, &err);
+    ctg_emit_object_begin(&e);
+    ctg_emit_name_key(&e, &short_id);
+    ctg_emit_name_key(&e, &short_type);
+    CU_ASSERT_EQUAL(collect_finish(&out, &e), CTG_EINVAL);
     free(out.data);
 }
 
@@ -1564,6 +1700,8 @@ CU_TestInfo writer_tests[] = {
     { "emitter_depth_limit", test_writer__emitter_depth_limit },
     { "emitter_deep_indent", test_writer__emitter_deep_indent },
     { "emitter_rejects_misuse", test_writer__emitter_rejects_misuse },
+    { "emitter_shortcuts_match_general_calls", test_writer__emitter_shortcuts_match_general_calls },
+    { "emitter_shortcuts_reject_misuse", test_writer__emitter_shortcuts_reject_misuse },
     { "sink_failure_is_sticky", test_writer__sink_failure_is_sticky },
     { "empty_list_of_lists", test_writer__empty_list_of_lists },
     { "doubles_as_java_writes_them", test_writer__doubles_as_java_writes_them },
