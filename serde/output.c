@@ -76,29 +76,6 @@ static int io_failure(ctg_error *w, const char *what)
 
 /* ---- raw sinks -------------------------------------------------------------------------- */
 
-/* Appends, always keeping room for the final NUL. */
-static int buf_write(ctg_buf *b, const char *data, size_t len, ctg_error *err)
-{
-    size_t need, cap;
-    void *p;
-
-    if (!ctg_size_add(b->len, len, &need) || !ctg_size_add(need, 1, &need))
-        return ctg_output_message(err, CTG_ENOMEM, "output too large");
-    if (need > b->cap) {
-        if (!ctg_grow_capacity(b->cap, need, 4096, SIZE_MAX, &cap))
-            return ctg_output_message(err, CTG_ENOMEM, "output too large");
-        p = ctg_mem_resize(b->allocator, b->data, b->cap, cap);
-        if (p == NULL)
-            return ctg_output_message(err, CTG_ENOMEM, "out of memory");
-        b->data = p;
-        b->cap = cap;
-    }
-    if (len > 0)
-        memcpy(b->data + b->len, data, len);
-    b->len += len;
-    return CTG_OK;
-}
-
 /* Commits the `done` bytes written in place after b->len and makes room for `want` more (and the
  * final NUL): the window an emitter writes into directly. */
 static int buf_window(ctg_buf *b, size_t done, size_t want, char **win, size_t *avail,
@@ -121,6 +98,21 @@ static int buf_window(ctg_buf *b, size_t done, size_t want, char **win, size_t *
     }
     *win = b->data + b->len;
     *avail = b->cap - b->len - 1;
+    return CTG_OK;
+}
+
+/* Appends, always keeping room for the final NUL. */
+static int buf_write(ctg_buf *b, const char *data, size_t len, ctg_error *err)
+{
+    char *win;
+    size_t avail;
+    int rc = buf_window(b, 0, len, &win, &avail, err);
+
+    if (rc != CTG_OK)
+        return rc;
+    if (len > 0)
+        memcpy(win, data, len);
+    b->len += len;
     return CTG_OK;
 }
 

@@ -180,30 +180,11 @@ static void lex_into_fast(text *t, ctg_lexer *lx, unsigned turn, int *status)
     *status = rc;
 }
 
-/* ctg_test_lex_digest, through the hot-path calls, the first of them picked by `turn`. */
-static char *fast_digest(const void *data, size_t len, size_t chunk, const ctg_lex_limits *lim,
-                         unsigned turn, int *status)
-{
-    char *copy = malloc(len ? len : 1); /* exactly `len` bytes: ASan sees any read past them */
-    chunked c = { copy, len, 0, chunk };
-    ctg_lex_source src = { copy, len, chunk ? chunk_refill : NULL, &c };
-    ctg_lexer lx;
-    text t = { NULL, 0, 0, false };
-
-    *status = CTG_ENOMEM;
-    if (copy == NULL)
-        return NULL;
-    if (len)
-        memcpy(copy, data, len);
-    if (ctg_lexer_init(&lx, &src, lim, NULL) == CTG_OK)
-        lex_into_fast(&t, &lx, turn, status);
-    ctg_lexer_dispose(&lx);
-    free(copy);
-    return t.s;
-}
-
-char *ctg_test_lex_digest(const void *data, size_t len, size_t chunk, const ctg_lex_limits *lim,
-                          int *status)
+/* The digest of a run: through ctg_lexer_next alone (turn < 0), or through the hot-path calls,
+ * the first of them picked by `turn`. The input is copied to exactly `len` bytes, so that ASan
+ * sees any read past them. */
+static char *digest_run(const void *data, size_t len, size_t chunk, const ctg_lex_limits *lim,
+                        int turn, int *status)
 {
     char *copy = malloc(len ? len : 1);
     chunked c = { copy, len, 0, chunk };
@@ -216,8 +197,12 @@ char *ctg_test_lex_digest(const void *data, size_t len, size_t chunk, const ctg_
         return NULL;
     if (len)
         memcpy(copy, data, len);
-    if (ctg_lexer_init(&lx, &src, lim, NULL) == CTG_OK)
-        lex_into(&t, &lx, status);
+    if (ctg_lexer_init(&lx, &src, lim, NULL) == CTG_OK) {
+        if (turn < 0)
+            lex_into(&t, &lx, status);
+        else
+            lex_into_fast(&t, &lx, (unsigned)turn, status);
+    }
     ctg_lexer_dispose(&lx);
     free(copy);
     if (t.oom) {
@@ -225,6 +210,12 @@ char *ctg_test_lex_digest(const void *data, size_t len, size_t chunk, const ctg_
         return NULL;
     }
     return t.s;
+}
+
+char *ctg_test_lex_digest(const void *data, size_t len, size_t chunk, const ctg_lex_limits *lim,
+                          int *status)
+{
+    return digest_run(data, len, chunk, lim, -1, status);
 }
 
 /* The digest of a NUL-terminated document in memory mode, checked against the digest of every
@@ -249,7 +240,7 @@ static char *digest_lim(const char *json, const ctg_lex_limits *lim)
          * them meets (the first chunk size stands for memory mode here). */
         for (unsigned turn = 0; turn < 3; turn++) {
             size_t chunk = i == 0 ? 0 : chunks[i];
-            r = fast_digest(json, len, chunk, lim, turn, &rc2);
+            r = digest_run(json, len, chunk, lim, (int)turn, &rc2);
             CU_ASSERT_PTR_NOT_NULL_FATAL(r);
             if (strcmp(r, d) != 0)
                 printf("\nhot path %u, chunk %zu:\n  %s\nmemory:\n  %s\n", turn, chunk, r, d);
