@@ -108,6 +108,11 @@ static void put_slow(ctg_emitter *e, const char *s, size_t n)
         e->len = n;
         return;
     }
+    if (e->window != NULL) {
+        /* A window lends at least what was asked: only a broken window gets here. */
+        ctg_emit_fail(e, CTG_EIO, "output window too small");
+        return;
+    }
     rc = e->sink(e->ctx, s, n, e->err);
     if (rc != CTG_OK)
         ctg_emit_fail(e, rc < 0 ? rc : CTG_EIO, NULL);

@@ -78,7 +78,9 @@ typedef struct ctg_emit_name {
     char quoted[32];
     size_t len;
 } ctg_emit_name;
-#define CTG_EMIT_NAME(lit) { "\"" lit "\"", sizeof(lit) + 1 }
+/* A name longer than 30 bytes does not compile (an array of size -1). */
+#define CTG_EMIT_NAME(lit)                                                                     \
+    { "\"" lit "\"", sizeof(lit) + 1 + 0 * sizeof(char[sizeof(lit) <= 31 ? 1 : -1]) }
 
 /* As ctg_emit_key for a name known to need no escaping. */
 void ctg_emit_name_key(ctg_emitter *e, const ctg_emit_name *name);

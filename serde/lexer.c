@@ -107,12 +107,14 @@ static inline size_t first_flagged(uint64_t m)
 #define NEVER(x) (x)
 #endif
 
-/* Off the hot path: kept out of the token loop so that it stays small (fewer registers to save
- * on every call). */
+/* COLD: off the hot path, kept out of the token loop so that it stays small (fewer registers to
+ * save on every call). HOT_INLINE: on it, in every fast path. */
 #if defined(__GNUC__)
 #define COLD __attribute__((noinline))
+#define HOT_INLINE inline __attribute__((always_inline))
 #else
 #define COLD
+#define HOT_INLINE inline
 #endif
 
 static inline size_t pos(const ctg_lexer *lx, const char *p)
@@ -242,7 +244,7 @@ static void slide(ctg_lexer *lx)
  * so the buffer can always grow: the check below is defensive (see NEVER). */
 static int grow(ctg_lexer *lx, size_t limit)
 {
-    size_t cap;
+    size_t cap = lx->cap;
     char *p;
     bool fits = ctg_grow_capacity(lx->cap, sat_add(lx->cap, 1), CTG_LEX_BUFFER_SIZE, limit, &cap);
 
@@ -692,6 +694,7 @@ COLD static int key_colon_slow(ctg_lexer *lx, ctg_token *t, const char *p)
         p = skip_ws(lx, p, lx->end);
         if (p < lx->end)
             break;
+        lx->tok = p; /* where an out-of-memory error points */
         if (lx->src.refill != NULL && t->str != lx->scratch) {
             if ((rc = scratch_reserve(lx, t->len + 1)) != CTG_OK)
                 return rc;
@@ -810,7 +813,7 @@ COLD static int stack_grow(ctg_lexer *lx)
     return CTG_OK;
 }
 
-static int open_container(ctg_lexer *lx, ctg_token *t, const char *p, bool object)
+static HOT_INLINE int open_container(ctg_lexer *lx, ctg_token *t, const char *p, bool object)
 {
     size_t byte = lx->depth / 8;
     unsigned char bit = (unsigned char)(1u << (lx->depth % 8)), *bits;
@@ -844,7 +847,7 @@ static int after_value(const ctg_lexer *lx)
                : S_ARRAY_AFTER;
 }
 
-static int close_container(ctg_lexer *lx, ctg_token *t, const char *p, ctg_tok type)
+static HOT_INLINE int close_container(ctg_lexer *lx, ctg_token *t, const char *p, ctg_tok type)
 {
     lx->depth--;
     lx->cur = p + 1;
@@ -929,10 +932,11 @@ static int lex_token(ctg_lexer *lx, ctg_token *t, const char *p, int st)
     return unexpected(lx, p, st);
 }
 
-static int lex(ctg_lexer *lx, ctg_token *t)
+/* The next token, scanning from `p` in state `st`: lx->cur and lx->state change only once a
+ * token is read (lines are counted as whitespace is skipped). */
+static inline int lex_from(ctg_lexer *lx, ctg_token *t, const char *p, int st)
 {
-    const char *p = lx->cur;
-    int st = lx->state, rc;
+    int rc;
 
     for (;;) {
         p = skip_ws(lx, p, lx->end);
@@ -950,6 +954,11 @@ static int lex(ctg_lexer *lx, ctg_token *t)
     t->line = lx->line;
     t->line_start = lx->line_start;
     return lex_token(lx, t, p, st);
+}
+
+static int lex(ctg_lexer *lx, ctg_token *t)
+{
+    return lex_from(lx, t, lx->cur, lx->state);
 }
 
 /* The first call skips one UTF-8 BOM: it needs up to 3 bytes, fewer when they differ. */
@@ -1076,17 +1085,30 @@ static inline bool plain_string(const ctg_lexer *lx, ctg_token *t, const char *q
     return true;
 }
 
-/* What lex() does before a token, committed to the lexer: skips whitespace and, in a state
- * that takes one, a ',' and the whitespace after it. Returns the token's first byte (or end). */
-static inline const char *before_token(ctg_lexer *lx)
+/* The general path from where a fast path stopped: `p` (whitespace and a comma skipped, lines
+ * counted) in state `st`, with lx->cur and lx->state still where the last token left them, as
+ * ctg_lexer_next would have them at that point. So it reads or fails exactly as ctg_lexer_next
+ * alone, offsets after a failure included. */
+COLD static int next_from(ctg_lexer *lx, ctg_token *t, ctg_error *err, const char *p, int st)
+{
+    int rc = lex_from(lx, t, p, st);
+
+    if (rc != CTG_OK && err != NULL)
+        *err = lx->err;
+    return rc;
+}
+
+/* What lex() does before a token: skips whitespace (counting lines) and, in a state that takes
+ * one, a ',' (*st becomes the state after it) and the whitespace after it. Returns the token's
+ * first byte, or the end of the window. */
+static inline const char *before_token(ctg_lexer *lx, int *st)
 {
     const char *p = skip_ws(lx, lx->cur, lx->end);
 
-    if (p != lx->end && *p == ',' && (lx->state & F_COMMA)) {
-        lx->state = lx->state == S_OBJECT_AFTER ? S_OBJECT_NEXT : S_ARRAY_NEXT;
+    if (p != lx->end && *p == ',' && (*st & F_COMMA)) {
+        *st = *st == S_OBJECT_AFTER ? S_OBJECT_NEXT : S_ARRAY_NEXT;
         p = skip_ws(lx, p + 1, lx->end);
     }
-    lx->cur = p;
     return p;
 }
 
@@ -1099,10 +1121,8 @@ static inline void mark_token(const ctg_lexer *lx, ctg_token *t, const char *p)
 
 /* A bracket at `p` that the state allows and that cannot fail (depth within the limit, room on
  * the container stack): read as lex_token would. false: leave it to the general path. */
-static inline bool bracket(ctg_lexer *lx, ctg_token *t, const char *p)
+static inline bool bracket(ctg_lexer *lx, ctg_token *t, const char *p, int st)
 {
-    int st = lx->state;
-
     switch (*p) {
     case '{':
     case '[':
@@ -1128,25 +1148,24 @@ static inline bool bracket(ctg_lexer *lx, ctg_token *t, const char *p)
 
 int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
 {
+    int st = lx->state;
     const char *p;
 
-    if (lx->state == S_ARRAY_AFTER || lx->state == S_ARRAY_FIRST) {
-        p = before_token(lx);
-        if (p != lx->end && bracket(lx, tok, p))
-            return CTG_OK;
-    }
-    return ctg_lexer_next(lx, tok, err);
+    if (st != S_ARRAY_AFTER && st != S_ARRAY_FIRST)
+        return ctg_lexer_next(lx, tok, err);
+    p = before_token(lx, &st);
+    if (p != lx->end && bracket(lx, tok, p, st))
+        return CTG_OK;
+    return next_from(lx, tok, err, p, st);
 }
 
-/* Each step below leaves the lexer exactly where ctg_lexer_next would have (consumed
- * whitespace and commas, a finished key), so any byte it does not expect hands over to
- * ctg_lexer_next from there. */
 /* The key at `quote` when it is exactly the hint: no scan for its end. Any byte but the hint's
  * own or a '"' ends the match, so a key that needs decoding never matches. */
 static inline bool hinted_key(const ctg_lexer *lx, ctg_token *t, const char *quote,
                               const char *hint, size_t len)
 {
-    if (hint == NULL || (size_t)(lx->end - quote) <= len + 1 || quote[len + 1] != '"'
+    /* quote[len + 1] must be in the window: len + 1 < end - quote, written without overflow. */
+    if (hint == NULL || len >= (size_t)(lx->end - quote) - 1 || quote[len + 1] != '"'
         || len > lx->lim.max_string_len || !ctg_short_eq(quote + 1, hint, len))
         return false;
     t->str = quote + 1;
@@ -1156,20 +1175,50 @@ static inline bool hinted_key(const ctg_lexer *lx, ctg_token *t, const char *quo
     return true;
 }
 
+/* Blanks without a line break (PowSyBl writes one space after the ':'), so that a peek at the
+ * value counts no line it might have to give back. */
+static inline const char *blanks(const char *p, const char *end)
+{
+    if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ')
+        return p + 1;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* ctg_lexer_member's general path: `rc` is the status of reading the next token into `val`,
+ * which is copied to `key` when it is a key. */
+static int as_member(ctg_token *key, const ctg_token *val, int rc)
+{
+    if (rc != CTG_OK || val->type != CTG_TOK_KEY)
+        return rc;
+    /* Field by field: a whole-struct copy of what was just stored stalls store forwarding. */
+    key->type = CTG_TOK_KEY;
+    key->str = val->str;
+    key->len = val->len;
+    key->has_nul = val->has_nul;
+    key->offset = val->offset;
+    key->line_start = val->line_start;
+    key->line = val->line;
+    return 1;
+}
+
+/* The common case: a plain key (often the hint) and its ':' on one line, then, when it follows
+ * on the same line, a plain string value. */
 int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_token *key,
                      ctg_token *val, ctg_error *err)
 {
+    int st = lx->state, hinted = 0;
     const char *p, *colon;
-    int hinted = 0;
 
-    if (lx->state != S_OBJECT_AFTER && lx->state != S_OBJECT_FIRST)
-        goto general;
-    p = before_token(lx);
+    if (st != S_OBJECT_AFTER && st != S_OBJECT_FIRST)
+        return as_member(key, val, ctg_lexer_next(lx, val, err));
+    p = before_token(lx, &st);
     if (p == lx->end)
         goto general;
     if (*p == '}')
-        return bracket(lx, val, p) ? 0 : ctg_lexer_next(lx, val, err);
-    if (*p != '"' || !(lx->state & F_KEY))
+        return bracket(lx, val, p, st) ? 0 : next_from(lx, val, err, p, st);
+    if (*p != '"' || !(st & F_KEY))
         goto general;
     if (hinted_key(lx, key, p, hint, hint_len))
         hinted = CTG_LEX_HINTED;
@@ -1179,27 +1228,16 @@ int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_token
         goto general;
     key->type = CTG_TOK_KEY;
     lx->state = S_AFTER_COLON;
-    lx->cur = p = skip_ws(lx, colon, lx->end);
+    lx->cur = colon;
+    p = blanks(colon, lx->end);
     if (p == lx->end || *p != '"' || !plain_string(lx, val, p))
         return 1 | hinted;
     val->type = CTG_TOK_STRING;
     lx->state = S_OBJECT_AFTER;
     lx->cur = val->str + val->len + 1;
     return 2 | hinted;
-general: {
-        int rc = ctg_lexer_next(lx, val, err);
-        if (rc != CTG_OK || val->type != CTG_TOK_KEY)
-            return rc;
-        /* Field by field: a whole-struct copy of what was just stored stalls store forwarding. */
-        key->type = CTG_TOK_KEY;
-        key->str = val->str;
-        key->len = val->len;
-        key->has_nul = val->has_nul;
-        key->offset = val->offset;
-        key->line_start = val->line_start;
-        key->line = val->line;
-        return 1;
-    }
+general:
+    return as_member(key, val, next_from(lx, val, err, p, st));
 }
 
 int ctg_lexer_skip_value(ctg_lexer *lx, ctg_token *tok, ctg_error *err)

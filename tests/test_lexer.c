@@ -183,6 +183,8 @@ static void lex_into_fast(text *t, ctg_lexer *lx, unsigned turn, int *status)
 /* The digest of a run: through ctg_lexer_next alone (turn < 0), or through the hot-path calls,
  * the first of them picked by `turn`. The input is copied to exactly `len` bytes, so that ASan
  * sees any read past them. */
+static size_t last_offset; /* ctg_lexer_offset after the last digest_run's end */
+
 static char *digest_run(const void *data, size_t len, size_t chunk, const ctg_lex_limits *lim,
                         int turn, int *status)
 {
@@ -203,6 +205,7 @@ static char *digest_run(const void *data, size_t len, size_t chunk, const ctg_le
         else
             lex_into_fast(&t, &lx, (unsigned)turn, status);
     }
+    last_offset = ctg_lexer_offset(&lx);
     ctg_lexer_dispose(&lx);
     free(copy);
     if (t.oom) {
@@ -226,6 +229,7 @@ static char *digest_lim(const char *json, const ctg_lex_limits *lim)
     size_t len = strlen(json);
     int rc, rc2;
     char *d = ctg_test_lex_digest(json, len, 0, lim, &rc);
+    size_t end_offset = last_offset;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
     for (size_t i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
@@ -246,6 +250,9 @@ static char *digest_lim(const char *json, const ctg_lex_limits *lim)
                 printf("\nhot path %u, chunk %zu:\n  %s\nmemory:\n  %s\n", turn, chunk, r, d);
             CU_ASSERT_STRING_EQUAL(r, d);
             CU_ASSERT_EQUAL(rc2, rc);
+            /* Where the input was left after the end or the error (ctg_read_stats.bytes). */
+            if (chunk == 0)
+                CU_ASSERT_EQUAL(last_offset, end_offset);
             free(r);
         }
     }
@@ -975,6 +982,10 @@ static void test_lexer__refill_sizes_agree(void)
         { "[ {\"a\" : \"b\"}, ]", "error(-4)@15:1:16: expected a value after ',', got ']'" },
         { "{ \"a\" : \"b\", }", "error(-4)@13:1:14: expected a string key after ',', got '}'" },
         { "{ \"a\" : \"b\" \"k\" : \"c\" }", "error(-4)@12:1:13: expected ',' or '}' after object member, got '\"'" },
+        /* A value on the line after its key, and errors after blanks the hot path peeks at. */
+        { "{\"a\" :\n    1}", "EOF@13:2:7" },
+        { "[ {\n  \"id\" : \"c1\"   x } ]", "error(-4)@20:2:17: expected ',' or '}' after object member, got 'x'" },
+        { "[ {\"id\":\"c\",\"k\":[]}  ,  x ]", "error(-4)@24:1:25: expected a value after ',', got 'x'" },
     };
 
     for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
