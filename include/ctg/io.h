@@ -34,7 +34,8 @@ enum {
 typedef struct ctg_read_stats {
     size_t handler_resolves; /**< handler look-ups by name; a cached read makes one per handler */
     size_t contingencies;    /**< contingencies read */
-    size_t bytes;            /**< input bytes consumed */
+    size_t bytes;            /**< input bytes consumed; after a failure, up to the last token read
+                                  (and whitespace after it) */
 } ctg_read_stats;
 
 /** Options of a read; start from CTG_READ_OPTIONS_INIT. Borrowed for the call. */
