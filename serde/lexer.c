@@ -1057,14 +1057,21 @@ failed:
     return rc;
 }
 
-/* A key's closing quote to its ':' without a line break in between (PowSyBl writes " : "):
- * the fast path may not count lines it might have to give back. NULL: not that shape. */
-static inline const char *colon_on_line(const char *p, const char *end)
+/* Blanks without a line break: PowSyBl writes one space on each side of a ':', and the fast
+ * paths may not count lines they might have to give back. */
+static inline const char *blanks(const char *p, const char *end)
 {
-    if (end - p >= 2 && p[0] == ' ' && p[1] == ':')
-        return p + 2;
+    if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ')
+        return p + 1;
     while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
         p++;
+    return p;
+}
+
+/* A key's closing quote to just past its ':', on one line. NULL: not that shape. */
+static inline const char *colon_on_line(const char *p, const char *end)
+{
+    p = blanks(p, end);
     return p < end && *p == ':' ? p + 1 : NULL;
 }
 
@@ -1173,17 +1180,6 @@ static inline bool hinted_key(const ctg_lexer *lx, ctg_token *t, const char *quo
     t->has_nul = false;
     mark_token(lx, t, quote);
     return true;
-}
-
-/* Blanks without a line break (PowSyBl writes one space after the ':'), so that a peek at the
- * value counts no line it might have to give back. */
-static inline const char *blanks(const char *p, const char *end)
-{
-    if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ')
-        return p + 1;
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-        p++;
-    return p;
 }
 
 /* ctg_lexer_member's general path: `rc` is the status of reading the next token into `val`,
