@@ -217,31 +217,42 @@ static inline bool take_first(ctg_emitter *e, unsigned level)
     return first;
 }
 
-/* The separator before a value: nothing after a key or at the root; in an array " " before
- * the first item and ", " before the others (compact: "," only). */
-static inline void before_value(ctg_emitter *e)
+/* The separator before a value at `p` (room for 2 bytes): nothing after a key or at the root;
+ * in an array " " before the first item and ", " before the others (compact: "," only). NULL on
+ * misuse (a value in an object without a key), with nothing written or changed. */
+static inline char *sep_into(ctg_emitter *e, char *p)
 {
     unsigned top;
 
     if (e->after_key) {
         e->after_key = false;
-        return;
+        return p;
     }
     if (e->depth == 0)
-        return;
+        return p;
     top = e->depth - 1;
-    if (is_object(e, top)) {
+    if (is_object(e, top))
+        return NULL;
+    if (!take_first(e, top))
+        *p++ = ',';
+    if (!e->compact)
+        *p++ = ' ';
+    return p;
+}
+
+static inline void before_value(ctg_emitter *e)
+{
+    char *p = room(e, 2), *q;
+
+    if (p == NULL)
+        return; /* a failure already: nothing more is written */
+    q = sep_into(e, p);
+    if (q == NULL) {
         ctg_emit_fail(e, CTG_EINVAL, "emitter: a value in an object needs a key");
         return;
     }
-    if (take_first(e, top)) {
-        if (!e->compact)
-            put(e, " ", 1);
-    } else {
-        put(e, ", ", e->compact ? 1 : 2);
-    }
+    e->len = (size_t)(q - e->buf);
 }
-
 static inline void push(ctg_emitter *e, bool is_obj)
 {
     if (e->depth >= CTG_EMIT_MAX_DEPTH) {
@@ -459,6 +470,28 @@ static inline void put_string(ctg_emitter *e, const char *s, size_t n)
 }
 
 /* The separator and indent before a member, the quoted key and its colon, in one piece. */
+/* The separator and indent before a member of an object at `depth` (objects open, itself
+ * included), at `p` (room for 2 + 2 * depth + 32 bytes). */
+static inline char *member_sep_into(const ctg_emitter *e, char *p, bool first, size_t depth)
+{
+    if (e->compact) {
+        *p = ',';
+        return p + !first;
+    }
+    return copy_upto32(p, comma_nl_indent + first, 2 + 2 * depth - first);
+}
+
+/* The colon after a member's name. */
+static inline char *colon_into(const ctg_emitter *e, char *p)
+{
+    if (e->compact) {
+        *p = ':';
+        return p + 1;
+    }
+    memcpy(p, " : ", 3);
+    return p + 3;
+}
+
 static inline void put_key(ctg_emitter *e, bool first, const char *key, size_t len)
 {
     size_t indent = e->compact ? 0 : 2 + 2 * (size_t)e->obj_depth - first;
@@ -474,18 +507,9 @@ static inline void put_key(ctg_emitter *e, bool first, const char *key, size_t l
         put(e, e->compact ? ":" : " : ", e->compact ? 1 : 3);
         return;
     }
-    if (e->compact) {
-        if (!first)
-            *p++ = ',';
-        p = quote_into(p, key, len);
-        *p++ = ':';
-    } else {
-        p = copy_upto32(p, comma_nl_indent + first, indent);
-        p = quote_into(p, key, len);
-        memcpy(p, " : ", 3);
-        p += 3;
-    }
-    e->len = (size_t)(p - e->buf);
+    p = member_sep_into(e, p, first, e->obj_depth);
+    p = quote_into(p, key, len);
+    e->len = (size_t)(colon_into(e, p) - e->buf);
 }
 
 void ctg_emit_key(ctg_emitter *e, const char *key, size_t len)
@@ -503,23 +527,12 @@ void ctg_emit_key(ctg_emitter *e, const char *key, size_t len)
 }
 
 /* The separator, indent, quoted name and colon of a member at `p` (room for the indent + 67). */
-static inline char *name_into(const ctg_emitter *e, char *p, bool first, const ctg_emit_name *name)
+static inline char *name_into(const ctg_emitter *e, char *p, bool first, size_t depth,
+                              const ctg_emit_name *name)
 {
-    if (e->compact) {
-        *p = ',';
-        p += !first;
-    } else {
-        p = copy_upto32(p, comma_nl_indent + first, 2 + 2 * (size_t)e->obj_depth - first);
-    }
+    p = member_sep_into(e, p, first, depth);
     memcpy(p, name->quoted, sizeof name->quoted); /* one fixed-size copy: the name is padded */
-    p += name->len;
-    if (e->compact) {
-        *p++ = ':';
-    } else {
-        memcpy(p, " : ", 3);
-        p += 3;
-    }
-    return p;
+    return colon_into(e, p + name->len);
 }
 
 /* Room for a member's name and `value` more bytes, the name written; NULL when the caller
@@ -536,7 +549,7 @@ static inline char *member_room(ctg_emitter *e, const ctg_emit_name *name, size_
     if (p == NULL)
         return NULL;
     first = take_first(e, top);
-    return name_into(e, p, first, name);
+    return name_into(e, p, first, e->obj_depth, name);
 }
 
 void ctg_emit_name_key(ctg_emitter *e, const ctg_emit_name *name)
@@ -563,28 +576,6 @@ void ctg_emit_member_string(ctg_emitter *e, const ctg_emit_name *name, const cha
     e->len = (size_t)(quote_into(p, s, len) - e->buf);
 }
 
-/* The separator before a value at `p` (room for 2 bytes), as before_value writes it; NULL on
- * misuse, with nothing written or changed, for the caller's general path to report. */
-static inline char *sep_into(ctg_emitter *e, char *p)
-{
-    unsigned top;
-
-    if (e->after_key) {
-        e->after_key = false;
-        return p;
-    }
-    if (e->depth == 0)
-        return p;
-    top = e->depth - 1;
-    if (is_object(e, top))
-        return NULL;
-    if (!take_first(e, top))
-        *p++ = ',';
-    if (!e->compact)
-        *p++ = ' ';
-    return p;
-}
-
 /* Bytes string_object_into may write; 0 when the object must take the general path. */
 static size_t string_object_room(const ctg_emitter *e, const ctg_emit_member *m, size_t count)
 {
@@ -604,24 +595,8 @@ static size_t string_object_room(const ctg_emitter *e, const ctg_emit_member *m,
 static char *string_object_into(const ctg_emitter *e, char *p, const ctg_emit_member *m,
                                 size_t count)
 {
-    size_t inner = 2 + 2 * ((size_t)e->obj_depth + 1);
-
     for (size_t i = 0; i < count; i++) {
-        bool first = i == 0;
-        if (e->compact) {
-            *p = ',';
-            p += !first;
-        } else {
-            p = copy_upto32(p, comma_nl_indent + first, inner - first);
-        }
-        memcpy(p, m[i].name->quoted, sizeof m[i].name->quoted);
-        p += m[i].name->len;
-        if (e->compact) {
-            *p++ = ':';
-        } else {
-            memcpy(p, " : ", 3);
-            p += 3;
-        }
+        p = name_into(e, p, i == 0, (size_t)e->obj_depth + 1, m[i].name);
         p = quote_into(p, m[i].value, m[i].len);
     }
     if (!e->compact)
