@@ -169,19 +169,13 @@ static int header_field(map *m, const char *key, json_object *val, bool *handled
     return BENCH_OK;
 }
 
-/* Applies `item` to each value of the array member `key` (checked to be an array). */
-#define FOR_EACH_ITEM(m, val, key, item)                                                           \
-    do {                                                                                           \
-        if (!is_array((m), (val), (key)))                                                          \
-            return BENCH_FAIL;                                                                     \
-        for (size_t i_ = 0; i_ < json_object_array_length(val); i_++) {                            \
-            json_object *it_ = json_object_array_get_idx((val), i_);                               \
-            if ((item) != BENCH_OK)                                                                \
-                return BENCH_FAIL;                                                                 \
-        }                                                                                          \
-    } while (0)
+/* Maps one item of a list's array into `list`. */
+typedef int (*item_fn)(map *m, ctg_list *list, json_object *item);
 
-static int map_default(map *m, ctg_list *list, json_object *obj)
+/* A list whose only own member is the array `member`: the header fields, then each item of the
+ * array through `item`. */
+static int map_array_list(map *m, ctg_list *list, json_object *obj, const char *member,
+                          item_fn item)
 {
     for (struct lh_entry *e = first_member(obj); e != NULL; e = lh_entry_next(e)) {
         const char *key = lh_entry_k(e);
@@ -191,9 +185,13 @@ static int map_default(map *m, ctg_list *list, json_object *obj)
             return BENCH_FAIL;
         if (handled)
             continue;
-        if (strcmp(key, "contingencies") != 0)
+        if (strcmp(key, member) != 0)
             return fail(m, "unexpected field", key);
-        FOR_EACH_ITEM(m, val, key, map_contingency(m, list, it_));
+        if (!is_array(m, val, key))
+            return BENCH_FAIL;
+        for (size_t i = 0; i < json_object_array_length(val); i++)
+            if (item(m, list, json_object_array_get_idx(val, i)) != BENCH_OK)
+                return BENCH_FAIL;
     }
     return BENCH_OK;
 }
@@ -227,23 +225,6 @@ static int map_child(map *m, ctg_list *parent, json_object *obj)
     if (ctg_list_add_child(parent, kind, name, &child) != CTG_OK)
         return fail(m, "ctg_list_add_child failed", name);
     return map_list(m, child, obj);
-}
-
-static int map_list_of_lists(map *m, ctg_list *list, json_object *obj)
-{
-    for (struct lh_entry *e = first_member(obj); e != NULL; e = lh_entry_next(e)) {
-        const char *key = lh_entry_k(e);
-        json_object *val = lh_entry_v(e);
-        bool handled;
-        if (header_field(m, key, val, &handled) != BENCH_OK)
-            return BENCH_FAIL;
-        if (handled)
-            continue;
-        if (strcmp(key, "contingencyLists") != 0)
-            return fail(m, "unexpected field", key);
-        FOR_EACH_ITEM(m, val, key, map_child(m, list, it_));
-    }
-    return BENCH_OK;
 }
 
 /* ---- identifier lists (spec section 4) ---------------------------------------------------- */
@@ -384,23 +365,6 @@ static int add_identifier(map *m, ctg_list *list, json_object *obj)
         rc = fail(m, "ctg_list_add_identifier failed", NULL);
     release_blocks(m);
     return rc;
-}
-
-static int map_identifier_list(map *m, ctg_list *list, json_object *obj)
-{
-    for (struct lh_entry *e = first_member(obj); e != NULL; e = lh_entry_next(e)) {
-        const char *key = lh_entry_k(e);
-        json_object *val = lh_entry_v(e);
-        bool handled;
-        if (header_field(m, key, val, &handled) != BENCH_OK)
-            return BENCH_FAIL;
-        if (handled)
-            continue;
-        if (strcmp(key, "identifiers") != 0)
-            return fail(m, "unexpected field", key);
-        FOR_EACH_ITEM(m, val, key, add_identifier(m, list, it_));
-    }
-    return BENCH_OK;
 }
 
 /* ---- criterion lists (spec section 5) ----------------------------------------------------- */
@@ -591,11 +555,11 @@ static int map_list(map *m, ctg_list *list, json_object *obj)
 {
     switch (ctg_list_get_kind(list)) {
     case CTG_LIST_DEFAULT:
-        return map_default(m, list, obj);
+        return map_array_list(m, list, obj, "contingencies", map_contingency);
     case CTG_LIST_LIST:
-        return map_list_of_lists(m, list, obj);
+        return map_array_list(m, list, obj, "contingencyLists", map_child);
     case CTG_LIST_IDENTIFIER:
-        return map_identifier_list(m, list, obj);
+        return map_array_list(m, list, obj, "identifiers", add_identifier);
     case CTG_LIST_CONTINGENCY:
         return fail(m, "bare contingency documents are not mapped", NULL);
     default:
