@@ -22,7 +22,7 @@ step "build with ASan+UBSan in $prefix-asan/"
 cmake -S . -B "$prefix-asan" -DCTG_SANITIZE=ON
 cmake --build "$prefix-asan" -j "$jobs"
 step "tests under ASan+UBSan"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 (cd "$prefix-asan" && ctest --output-on-failure -j "$jobs") || failed+=("ctest in $prefix-asan/")
 

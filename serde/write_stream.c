@@ -15,6 +15,9 @@ struct ctg_stream_writer {
     ctg_emitter e;
     bool emitter_ready;
     int status;         /* first failure: after it, only abort is useful */
+    /* The emitter's error record: it lives as long as the emitter does, so that a failure of
+     * any later write has somewhere to put its message. */
+    ctg_error werr;
     char source[CTG_ERROR_SOURCE_MAX];
 };
 
@@ -46,10 +49,12 @@ static int open_writer(ctg_stream_writer **out, open_fn open, const void *target
     }
     snprintf(sw->source, sizeof(sw->source), "%s", sw->out.source);
     rc = ctg_emit_init(&sw->e, ctg_output_sink, &sw->out, (opts->flags & CTG_WRITE_COMPACT) != 0,
-                       sw->alloc, &w);
+                       sw->alloc, &sw->werr);
     if (rc != CTG_OK) {
+        w = sw->werr;
+        ctg_output_error(err, &w, rc, sw->source); /* before the abort frees sw->source */
         ctg_stream_writer_abort(sw);
-        return ctg_output_error(err, &w, rc, sw->source);
+        return rc;
     }
     sw->emitter_ready = true;
     ctg_write_default_begin(&sw->e, name);

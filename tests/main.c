@@ -1,4 +1,5 @@
 /* Runs one CUnit suite, named in argv[1]; ctest has one entry per suite (tests/suites.h).
+ * An optional argv[2] runs only the tests whose names contain it (for debugging).
  * Exit status: 0 all passed, 1 a test failed (or the suite is empty), 2 bad usage or a CUnit
  * error, 77 skipped because the shared test data is absent (ctest's SKIP_RETURN_CODE). */
 
@@ -40,28 +41,31 @@ static const suite_entry *find_suite(const char *name)
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: ctg_tests SUITE\nsuites:");
+    fprintf(out, "usage: ctg_tests SUITE [TEST-SUBSTRING]\nsuites:");
     for (size_t i = 0; i < SUITE_COUNT; i++)
         fprintf(out, " %s", suites[i].name);
     fputc('\n', out);
 }
 
 /* Registers the suite's tests; returns the number added, or -1 on a CUnit error. */
-static int register_suite(const suite_entry *s)
+static int register_suite(const suite_entry *s, const char *only)
 {
     CU_pSuite suite = CU_add_suite(s->name, NULL, NULL);
     int n = 0;
 
     if (suite == NULL)
         return -1;
-    for (const CU_TestInfo *t = s->tests; t->pName != NULL; t++, n++) {
+    for (const CU_TestInfo *t = s->tests; t->pName != NULL; t++) {
+        if (only != NULL && strstr(t->pName, only) == NULL)
+            continue;
         if (CU_add_test(suite, t->pName, t->pTestFunc) == NULL)
             return -1;
+        n++;
     }
     return n;
 }
 
-static int run_suite(const suite_entry *s)
+static int run_suite(const suite_entry *s, const char *only)
 {
     int added;
     int status;
@@ -70,7 +74,7 @@ static int run_suite(const suite_entry *s)
         fprintf(stderr, "ctg_tests: %s\n", CU_get_error_msg());
         return 2;
     }
-    added = register_suite(s);
+    added = register_suite(s, only);
     if (added < 0) {
         fprintf(stderr, "ctg_tests: %s\n", CU_get_error_msg());
         status = 2;
@@ -96,7 +100,7 @@ int main(int argc, char **argv)
     /* The environment's locale, so that CI's LC_ALL=de_DE.UTF-8 run (scripts/ci-extra.sh)
      * proves that numbers parse and format the same under a decimal comma. */
     setlocale(LC_ALL, "");
-    if (argc != 2) {
+    if (argc != 2 && argc != 3) {
         usage(stderr);
         return 2;
     }
@@ -110,5 +114,5 @@ int main(int argc, char **argv)
         printf("SKIPPED: shared test data not found\n");
         return 77;
     }
-    return run_suite(s);
+    return run_suite(s, argc == 3 ? argv[2] : NULL);
 }

@@ -543,20 +543,30 @@ static void test_stream__writer_allocation_failures(void)
         ctg_stream_writer *w = NULL;
         int rc;
 
+        ctg_error err;
+
         st.fail_at = n;
         wo.allocator = &a;
         buf.allocator = &a;
-        rc = ctg_stream_writer_open_buf(&w, &buf, "gen", &wo, NULL);
+        memset(&err, 0, sizeof err);
+        /* With an error record, so that every failure path formats its error (the open's once
+         * read a freed writer for it). */
+        rc = ctg_stream_writer_open_buf(&w, &buf, "gen", &wo, &err);
         for (size_t i = 0; rc == CTG_OK && i < ctg_list_contingency_count(list); i++)
-            rc = ctg_stream_writer_add(w, ctg_list_contingency_at(list, i), NULL);
+            rc = ctg_stream_writer_add(w, ctg_list_contingency_at(list, i), &err);
         if (rc == CTG_OK)
-            rc = ctg_stream_writer_close(w, NULL);
+            rc = ctg_stream_writer_close(w, &err);
         else
             ctg_stream_writer_abort(w);
         failed = st.failed;
         CU_ASSERT(rc == (failed ? CTG_ENOMEM : CTG_OK));
-        if (failed)
+        if (failed) {
             CU_ASSERT_EQUAL(buf.len, 0);
+            CU_ASSERT_EQUAL(err.code, CTG_ENOMEM);
+            /* The first call allocates the writer itself, before it has an output. */
+            CU_ASSERT_STRING_EQUAL(err.source, n == 1 ? "<writer>" : "<memory>");
+            CU_ASSERT_STRING_EQUAL(err.message, "out of memory");
+        }
         ctg_buf_dispose(&buf);
         CU_ASSERT_EQUAL(st.live_bytes, 0);
     }
@@ -565,7 +575,42 @@ static void test_stream__writer_allocation_failures(void)
     free(doc);
 }
 
+/* A write that fails after the open (here a full device) reports the system's reason: the
+ * writer once kept a pointer to a record on the open's stack, and wrote the message there. */
+static void test_stream__writer_failure_after_open(void)
+{
+    char *doc = make_doc(3000);
+    ctg_list *list = NULL;
+    ctg_stream_writer *w = NULL;
+    ctg_error err;
+    FILE *full = fopen("/dev/full", "wb");
+    int rc = CTG_OK;
+
+    if (full == NULL) {
+        free(doc);
+        return; /* not a Linux machine: nothing to fill */
+    }
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&list, doc, strlen(doc), NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_fp(&w, full, "gen", NULL, &err), CTG_OK);
+    memset(&err, 0x55, sizeof err);
+    for (size_t i = 0; rc == CTG_OK && i < ctg_list_contingency_count(list); i++)
+        rc = ctg_stream_writer_add(w, ctg_list_contingency_at(list, i), &err);
+    if (rc == CTG_OK)
+        rc = ctg_stream_writer_close(w, &err);
+    else
+        ctg_stream_writer_abort(w);
+    CU_ASSERT_EQUAL(rc, CTG_EIO);
+    CU_ASSERT_EQUAL(err.code, CTG_EIO);
+    CU_ASSERT_EQUAL(err.line, 0);
+    CU_ASSERT_STRING_EQUAL(err.path, "");
+    CU_ASSERT_STRING_EQUAL(err.message, "cannot write: No space left on device");
+    fclose(full);
+    ctg_list_free(list);
+    free(doc);
+}
+
 CU_TestInfo stream_tests[] = {
+    { "writer_failure_after_open", test_stream__writer_failure_after_open },
     { "writer_matches_whole_write", test_stream__writer_matches_whole_write },
     { "writer_to_gz_path_and_abort", test_stream__writer_to_gz_path_and_abort },
     { "writer_allocation_failures", test_stream__writer_allocation_failures },
