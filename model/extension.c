@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "model/alloc.h"
 #include "serde/ext_internal.h"
 
@@ -170,24 +168,6 @@ int ctg_extension_fail(ctg_extension_ctx *ctx, int code, const char *message)
 const char *ctg_extension_ctx_name(const ctg_extension_ctx *ctx)
 {
     return ctx == NULL ? NULL : ctx->name;
-}
-
-/* ---- kept json-c values ----------------------------------------------------------------- */
-
-static void put_json(void *obj)
-{
-    json_object_put(obj);
-}
-
-int ctg_arena_keep_json(ctg_arena *arena, struct json_object *obj)
-{
-    if (obj == NULL)
-        return CTG_OK;
-    if (ctg_arena_on_release(arena, put_json, obj) != CTG_OK) {
-        json_object_put(obj);
-        return CTG_ENOMEM;
-    }
-    return CTG_OK;
 }
 
 /* ---- look-up ---------------------------------------------------------------------------- */

@@ -8,6 +8,10 @@
 #include "ctg/model.h"
 #include "model/arena.h"
 
+/* The deepest nesting of `list` lists read or written: reading and writing them recurse once
+ * per level, so a fixed bound keeps the recursion shallow whatever max_depth allows. */
+#define CTG_LIST_MAX_NESTING 256
+
 struct ctg_list {
     ctg_arena *arena;      /* owns every string and element; shared by nested lists */
     bool owns_arena;       /* false for a list nested inside another */

@@ -10,13 +10,20 @@
  * 0, so every write takes the slow path, which sees the sticky status and does nothing. */
 
 #define EMIT_BUF_SIZE ((size_t)64 * 1024)
+/* CTG_EMIT_MAX_DEPTH (CTG_MAX_DEPTH_LIMIT + 64), spelled out for the message. */
+#define EMIT_MAX_DEPTH_TEXT "4160"
+_Static_assert(CTG_EMIT_MAX_DEPTH == 4160, "EMIT_MAX_DEPTH_TEXT must follow CTG_EMIT_MAX_DEPTH");
 #define FIRST_WINDOW ((size_t)4096)
 
 /* ",\n" and enough spaces for the deepest indent (2 per open object). */
 #define SP16 "                "
 #define SP64 SP16 SP16 SP16 SP16
 #define SP256 SP64 SP64 SP64 SP64
-static const char comma_nl_indent[] = ",\n" SP256 SP256;
+#define SP2K SP256 SP256 SP256 SP256 SP256 SP256 SP256 SP256
+static const char comma_nl_indent[] = ",\n" SP2K SP2K SP2K SP2K SP256;
+/* copy_upto32 may read 32 bytes past an indent. */
+_Static_assert(sizeof comma_nl_indent >= 2 + 2 * CTG_EMIT_MAX_DEPTH + 32,
+               "comma_nl_indent must hold the deepest indent");
 
 /* Bytes that a JSON string cannot hold as they are: 1 for a short escape, 2 for \u00XX. */
 static const unsigned char escape_kind[256] = {
@@ -170,9 +177,10 @@ int ctg_emit_init(ctg_emitter *e, ctg_sink_fn sink, void *ctx, bool compact,
 }
 
 int ctg_emit_init_window(ctg_emitter *e, ctg_window_fn window, void *ctx, bool compact,
-                         ctg_error *err)
+                         const ctg_allocator *a, ctg_error *err)
 {
     memset(e, 0, sizeof *e);
+    e->alloc = a; /* for the writers' scratch (extension text), never the window */
     e->window = window;
     e->ctx = ctx;
     e->compact = compact;
@@ -256,7 +264,7 @@ static inline void before_value(ctg_emitter *e)
 static inline void push(ctg_emitter *e, bool is_obj)
 {
     if (e->depth >= CTG_EMIT_MAX_DEPTH) {
-        ctg_emit_fail(e, CTG_EINVAL, "emitter: nesting deeper than 256 levels");
+        ctg_emit_fail(e, CTG_EINVAL, "emitter: nesting deeper than " EMIT_MAX_DEPTH_TEXT " levels");
         return;
     }
     e->frame[e->depth] = (unsigned char)(FRAME_FIRST | (is_obj ? FRAME_OBJ : 0));

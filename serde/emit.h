@@ -23,7 +23,9 @@ typedef int (*ctg_sink_fn)(void *ctx, const char *data, size_t len, ctg_error *e
 typedef int (*ctg_window_fn)(void *ctx, size_t done, size_t want, char **win, size_t *avail,
                              ctg_error *err);
 
-#define CTG_EMIT_MAX_DEPTH 256
+/* Whatever a read within CTG_MAX_DEPTH_LIMIT gives can be written back: the root object, the
+ * nesting of `list` lists and a contingency's own levels add a few levels at most. */
+#define CTG_EMIT_MAX_DEPTH (CTG_MAX_DEPTH_LIMIT + 64)
 
 typedef struct ctg_emitter {
     /* Private to emit.c; in the header only so that callers can embed the struct. */
@@ -49,7 +51,7 @@ int ctg_emit_init(ctg_emitter *e, ctg_sink_fn sink, void *ctx, bool compact,
 /* As ctg_emit_init, writing in place into the memory `window` lends, with no buffer of its own
  * (for outputs that are memory already). Asks for a first window: CTG_OK or its failure. */
 int ctg_emit_init_window(ctg_emitter *e, ctg_window_fn window, void *ctx, bool compact,
-                         ctg_error *err);
+                         const ctg_allocator *a, ctg_error *err);
 /* Flushes what is buffered; returns the first failure of the whole emission, or CTG_OK. */
 int ctg_emit_finish(ctg_emitter *e);
 /* Releases the emitter's buffer. Accepts a zeroed or disposed emitter. */

@@ -58,6 +58,13 @@ typedef struct ctg_token {
     unsigned line;        /* 1-based */
 } ctg_token;
 
+/* Where a token was, kept for errors reported later (missing fields, duplicate keys). */
+typedef struct ctg_mark {
+    size_t offset;
+    size_t line_start;
+    unsigned line;
+} ctg_mark;
+
 /* Pulls up to `cap` bytes into `dst`; sets *got (0 = end of input). Returns CTG_OK or
  * CTG_EIO (then it fills err->message; the lexer fills the rest). */
 typedef int (*ctg_refill_fn)(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err);

@@ -40,7 +40,8 @@ static int fail_plain(ctg_error *err, const char *source, int code, const char *
 
 static bool options_valid(const ctg_read_options *o)
 {
-    const unsigned known = CTG_READ_NO_CACHE | CTG_READ_ALLOW_NEWER;
+    const unsigned known = CTG_READ_NO_CACHE | CTG_READ_ALLOW_NEWER
+                           | CTG_READ_SKIP_EXTENSION_VALUES;
     return o->version == CTG_READ_OPTIONS_VERSION && (o->flags & ~known) == 0;
 }
 
@@ -151,6 +152,9 @@ static int read_checked(ctg_list **out, const ctg_source *src, const ctg_visitor
         return fail_plain(job.err, "<input>", CTG_EINVAL, "NULL source");
     if (!options_valid(job.opts))
         return fail_plain(job.err, "<input>", CTG_EINVAL, "unknown read options version or flags");
+    if (job.opts->max_depth > CTG_MAX_DEPTH_LIMIT)
+        return fail_plain(job.err, "<input>", CTG_EINVAL, "max_depth above the limit of 4096 "
+                          "levels (CTG_MAX_DEPTH_LIMIT)");
     return read_source(out, src, &job);
 }
 

@@ -383,6 +383,10 @@ static int finish_identifier(ctg_reader *rd, const ident_ctx *c, const ctg_mark 
     return CTG_OK;
 }
 
+/* Reading, copying and writing a LIST identifier recurse on its items: a fixed bound keeps the
+ * recursion shallow whatever max_depth allows. */
+#define IDENTIFIER_MAX_DEPTH 256
+
 static int read_identifier(ctg_reader *rd, void *out)
 {
     ident_ctx c = { out, -1, NULL, NULL, CTG_WILDCARD_DEFAULT, 1, { 0, 0, 0 }, { 0, 0, 0 } };
@@ -393,9 +397,9 @@ static int read_identifier(ctg_reader *rd, void *out)
     memset(out, 0, sizeof(ctg_identifier));
     /* The deepest identifier that can still be written back; this also bounds the recursion
      * through LIST when max_depth is raised. */
-    if (rd->tok.type == CTG_TOK_OBJECT_BEGIN && ctg_lexer_depth(&rd->lex) >= CTG_EMIT_MAX_DEPTH)
+    if (rd->tok.type == CTG_TOK_OBJECT_BEGIN && ctg_lexer_depth(&rd->lex) >= IDENTIFIER_MAX_DEPTH)
         return ctg_reader_fail(rd, CTG_ELIMIT, "identifiers nested deeper than %d levels of JSON",
-                               CTG_EMIT_MAX_DEPTH - 1);
+                               IDENTIFIER_MAX_DEPTH - 1);
     if ((rc = ctg_read_object(rd, &identifier_def, &c, &seen)) != CTG_OK)
         return rc;
     return finish_identifier(rd, &c, &start, seen);

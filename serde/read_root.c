@@ -31,7 +31,6 @@ static const ctg_kind_reader *const kind_readers[CTG_LIST_KIND_COUNT] = {
 };
 
 /* A list nested this deep is refused before the C stack is: each level is a few frames. */
-#define MAX_LIST_NESTING 256
 
 typedef struct root_ctx {
     ctg_list *list;
@@ -228,8 +227,8 @@ int ctg_read_list_object(ctg_reader *rd, ctg_list *list, bool nested)
     int err;
 
     /* A nested list without a version of its own reads with its parent's (see finish). */
-    if (rd->list_depth >= MAX_LIST_NESTING)
-        return ctg_reader_fail(rd, CTG_ELIMIT, "lists nested more than %d deep", MAX_LIST_NESTING);
+    if (rd->list_depth >= CTG_LIST_MAX_NESTING)
+        return ctg_reader_fail(rd, CTG_ELIMIT, "lists nested more than %d deep", CTG_LIST_MAX_NESTING);
     if (nested)
         rc.header.index = ctg_reader_top_frame(rd)->index;
     rd->header = &rc.header;

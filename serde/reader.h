@@ -37,13 +37,6 @@ typedef struct ctg_path_frame {
     bool is_array;
 } ctg_path_frame;
 
-/* Where a token was, kept for errors reported later (missing fields, duplicate keys). */
-typedef struct ctg_mark {
-    size_t offset;
-    size_t line_start;
-    unsigned line;
-} ctg_mark;
-
 /* A version-gated element met before the list's "version": checked when the list ends. */
 typedef struct ctg_deferred {
     bool set;

@@ -33,7 +33,7 @@ static int emit_list(ctg_output *o, const ctg_list *list, const ctg_write_option
 
     /* A buffer is written in place: no second copy of the whole output. */
     if (ctg_output_has_window(o))
-        rc = ctg_emit_init_window(&e, ctg_output_window, o, compact, w);
+        rc = ctg_emit_init_window(&e, ctg_output_window, o, compact, opts->allocator, w);
     else
         rc = ctg_emit_init(&e, ctg_output_sink, o, compact, opts->allocator, w);
 

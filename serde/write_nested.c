@@ -3,14 +3,16 @@
 #include <string.h>
 
 #include "ctg/error.h"
+#include "model/list_impl.h"
 #include "serde/version.h"
 #include "serde/write_kinds.h"
 #include "serde/write_list.h"
 
-/* Each level of nesting opens an object and an array, and the innermost list needs room for its
- * own contents: beyond this the emitter would refuse the depth anyway. Checking first also
- * bounds the recursion for lists built in code, which have no depth limit of their own. */
-#define MAX_NESTING (CTG_EMIT_MAX_DEPTH / 2 - 8)
+/* As deep as the reader takes: each level opens an object and an array, well within the
+ * emitter's depth. Checking first also bounds the recursion for lists built in code, which
+ * have no depth limit of their own. */
+#define MAX_NESTING CTG_LIST_MAX_NESTING
+_Static_assert(2 * MAX_NESTING + 16 < CTG_EMIT_MAX_DEPTH, "nested lists fit the emitter");
 
 /* CTG_EINVAL when something below `list` cannot be written as a `list` item. */
 static int check_tree(const ctg_list *list, size_t depth)

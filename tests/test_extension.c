@@ -113,6 +113,15 @@ static const ctg_extension *ext_of(const ctg_list *list, size_t i, const char *n
 
 static bool list_kind_routed(void);
 
+/* The json-c tree of a kept extension (the test puts it). */
+static json_object *tree_of(const ctg_extension *x)
+{
+    json_object *v = NULL;
+
+    CU_ASSERT_EQUAL(ctg_extension_to_json_object(&v, x, NULL), CTG_OK);
+    return v;
+}
+
 /* ---- kept extensions -------------------------------------------------------------------- */
 
 static void test_extension__contingency_json_round_trips_byte_for_byte(void)
@@ -130,8 +139,9 @@ static void test_extension__contingency_json_round_trips_byte_for_byte(void)
     x = ext_of(list, 0, "dummy-contingency-extension");
     CU_ASSERT_PTR_NOT_NULL_FATAL(x);
     CU_ASSERT_PTR_NULL(x->handler);
-    CU_ASSERT(json_object_is_type(x->value, json_type_object));
-    CU_ASSERT_EQUAL(json_object_object_length(x->value), 0);
+    CU_ASSERT_PTR_NULL(x->value);
+    CU_ASSERT_STRING_EQUAL(x->json, "{}");
+    CU_ASSERT_EQUAL(x->json_len, 2);
     CU_ASSERT(writes_file(list, path));
     ctg_list_free(list);
 }
@@ -144,12 +154,13 @@ static void test_extension__every_json_type_round_trips_byte_for_byte(void)
                           CTG_TESTDATA("valid/extension-contingency.json"), NULL));
 }
 
-/* json-c, given the value, sees exactly what the input said. */
-static void test_extension__kept_values_are_json_c_values(void)
+/* A kept value is its compact text, numbers as the input wrote them; json-c, given the
+ * value, sees exactly what the input said. */
+static void test_extension__kept_values_are_compact_text_and_json_c_values(void)
 {
     ctg_list *list = read_path(CTG_TESTDATA("valid/extension-types.json"), NULL);
     const ctg_extension *scalars, *strings, *c2;
-    json_object *v;
+    json_object *tree, *v;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     CU_ASSERT_EQUAL(ctg_list_contingency_at(list, 0)->extension_count, 3);
@@ -162,23 +173,39 @@ static void test_extension__kept_values_are_json_c_values(void)
     strings = ext_of(list, 0, "strings");
     CU_ASSERT_PTR_NOT_NULL_FATAL(scalars);
     CU_ASSERT_PTR_NOT_NULL_FATAL(strings);
-    CU_ASSERT(json_object_object_get_ex(scalars->value, "largest", &v));
+    CU_ASSERT_STRING_EQUAL(scalars->json,
+        "{\"integer\":42,\"negative\":-7,\"largest\":9223372036854775807,"
+        "\"smallest\":-9223372036854775808,\"double\":0.0125,\"small\":1.0E-5,"
+        "\"large\":1.23456789E8,\"whole\":380.0,\"yes\":true,\"no\":false,\"nothing\":null}");
+    CU_ASSERT_EQUAL(scalars->json_len, strlen(scalars->json));
+    CU_ASSERT_STRING_EQUAL(strings->json,
+        "{\"plain\":\"ENTSO-E\",\"escapes\":\"quote \\\" backslash \\\\ tab \\t newline \\n "
+        "cr \\r bs \\b ff \\f nul \\u0000 us \\u001f\",\"slash\":\"a/b\","
+        "\"unicode\":\"\xc3\x9c" "berlandleitung \xe2\x80\x93 \xe6\x9d\xb1\xe4\xba\xac "
+        "\xf0\x9f\x98\x80\",\"empty\":\"\"}");
+    tree = tree_of(scalars);
+    CU_ASSERT(json_object_object_get_ex(tree, "largest", &v));
     CU_ASSERT_EQUAL(json_object_get_int64(v), INT64_MAX);
-    CU_ASSERT(json_object_object_get_ex(scalars->value, "smallest", &v));
+    CU_ASSERT(json_object_object_get_ex(tree, "smallest", &v));
     CU_ASSERT_EQUAL(json_object_get_int64(v), INT64_MIN);
-    CU_ASSERT(json_object_object_get_ex(scalars->value, "double", &v));
+    CU_ASSERT(json_object_object_get_ex(tree, "double", &v));
     CU_ASSERT(json_object_is_type(v, json_type_double));
     CU_ASSERT_EQUAL(json_object_get_double(v), 0.0125);
-    CU_ASSERT(json_object_object_get_ex(scalars->value, "nothing", &v));
+    CU_ASSERT_STRING_EQUAL(json_object_to_json_string(v), "0.0125");
+    CU_ASSERT(json_object_object_get_ex(tree, "nothing", &v));
     CU_ASSERT_PTR_NULL(v);
-    CU_ASSERT(json_object_object_get_ex(strings->value, "escapes", &v));
+    json_object_put(tree);
+    tree = tree_of(strings);
+    CU_ASSERT(json_object_object_get_ex(tree, "escapes", &v));
     CU_ASSERT_EQUAL(json_object_get_string_len(v), 61);
     CU_ASSERT(memcmp(json_object_get_string(v) + 51, "nul \0 us \x1f", 10) == 0);
-    /* JSON null is a NULL value with no handler. */
+    json_object_put(tree);
+    /* JSON null is kept as the text "null", and its tree is NULL. */
     c2 = ext_of(list, 1, "a-null");
     CU_ASSERT_PTR_NOT_NULL_FATAL(c2);
-    CU_ASSERT_PTR_NULL(c2->value);
     CU_ASSERT_PTR_NULL(c2->handler);
+    CU_ASSERT_STRING_EQUAL(c2->json, "null");
+    CU_ASSERT_PTR_NULL(tree_of(c2));
     CU_ASSERT_PTR_NULL(ext_of(list, 1, "absent"));
     ctg_list_free(list);
 }
@@ -252,7 +279,7 @@ static void test_extension__large_values(void)
     size_t n = 0, len;
     char *doc = malloc(60000), *out;
     ctg_list *list;
-    json_object *v;
+    json_object *tree, *v;
 
     n += (size_t)sprintf(doc, "{\n  \"id\" : \"c\",\n  \"elements\" : [ ],\n  \"extensions\" : {\n"
                               "    \"big\" : {\n      \"text\" : \"");
@@ -264,8 +291,10 @@ static void test_extension__large_values(void)
     n += (size_t)sprintf(doc + n, " ]\n    }\n  }\n}");
     list = read_text(doc, n, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
-    CU_ASSERT(json_object_object_get_ex(ext_of(list, 0, "big")->value, "items", &v));
+    tree = tree_of(ext_of(list, 0, "big"));
+    CU_ASSERT(json_object_object_get_ex(tree, "items", &v));
     CU_ASSERT_EQUAL(json_object_array_length(v), 3000);
+    json_object_put(tree);
     out = write_text(list, &len);
     CU_ASSERT(out != NULL && len == n && memcmp(out, doc, n) == 0);
     free(out);
@@ -579,7 +608,7 @@ static void test_extension__many_extensions(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     CU_ASSERT_EQUAL(ctg_list_contingency_at(list, 0)->extension_count, 100);
     CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(list, 0)->extensions[99].name, "x0");
-    CU_ASSERT_EQUAL(json_object_get_int(ext_of(list, 0, "x0")->value), 99);
+    CU_ASSERT_STRING_EQUAL(ext_of(list, 0, "x0")->json, "99");
     ctg_list_free(list);
     strcpy(doc + len, ",\"x42\":0}}");
     CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, doc, strlen(doc), NULL, &err), CTG_ESCHEMA);
@@ -1120,7 +1149,8 @@ CU_TestInfo extension_tests[] = {
       test_extension__contingency_json_round_trips_byte_for_byte },
     { "every_json_type_round_trips_byte_for_byte",
       test_extension__every_json_type_round_trips_byte_for_byte },
-    { "kept_values_are_json_c_values", test_extension__kept_values_are_json_c_values },
+    { "kept_values_are_compact_text_and_json_c_values",
+      test_extension__kept_values_are_compact_text_and_json_c_values },
     { "other_layouts_are_written_in_powsybl_layout",
       test_extension__other_layouts_are_written_in_powsybl_layout },
     { "empty_extensions_are_not_written", test_extension__empty_extensions_are_not_written },

@@ -5,18 +5,20 @@
  * @file extension.h
  * Contingency extensions: the "extensions" object of a contingency (spec section 8).
  *
- * No extension is ever lost. An extension that no handler knows is kept as a json-c value
- * (ctg_extension.handler is NULL, ctg_extension.value a `const struct json_object *`, NULL for
- * JSON null) and written back unchanged in PowSyBl's layout. An application that wants an
- * extension in a struct of its own registers a typed handler for its name in a
- * ctg_extension_registry and passes the registry in ctg_read_options.extensions; the reader then
- * resolves the handler once per read and gives it the value to convert, and the writer asks it
- * for the JSON to write back.
+ * No extension is ever lost. An extension that no handler knows is kept as compact JSON text in
+ * the list's memory (ctg_extension.handler is NULL, ctg_extension.json its text) and written
+ * back in PowSyBl's layout, at any depth the read allowed. ctg_extension_to_json_object
+ * (jsonc.h) turns it into a json-c tree on request. An application that wants an extension in
+ * a struct of its own registers a typed handler for its name in a ctg_extension_registry and
+ * passes the registry in ctg_read_options.extensions; the reader then resolves the handler once
+ * per read and gives it the value to convert, and the writer asks it for the JSON to write
+ * back.
  *
  * Values reach a handler as json-c objects, so a handler includes <json-c/json.h> itself; this
  * header does not. Numbers: an integer outside the int64 range is refused on read (json-c would
  * clamp it); a double is written as Java's Double.toString writes it, as PowSyBl does, so
  * "0.0125" stays "0.0125" but a hand-written "1e-5" comes back as "1.0E-5" (the same value).
+ * Keys are unique in every object of a value (a duplicate is an error naming both places).
  */
 
 #include <stddef.h>

@@ -21,11 +21,22 @@ enum {
     /** Look every handler up again for every object: the cache ablation for benchmarks. */
     CTG_READ_NO_CACHE = 1u << 0,
     /** Accept a "version" newer than the newest this library knows. */
-    CTG_READ_ALLOW_NEWER = 1u << 1
+    CTG_READ_ALLOW_NEWER = 1u << 1,
+    /**
+     * Check extension values (valid JSON, no duplicate key, integers within int64) but keep
+     * only their names: ctg_extension.json and .value stay NULL, no typed handler is called,
+     * and writing the list leaves those extensions out. For validating and counting: memory
+     * then does not grow with what an extension holds, except for the keys of the objects
+     * open at one time, kept to find duplicates.
+     */
+    CTG_READ_SKIP_EXTENSION_VALUES = 1u << 2
 };
 
 #define CTG_READ_OPTIONS_VERSION 1
 #define CTG_DEFAULT_MAX_DEPTH 64
+/** The largest ctg_read_options.max_depth: a larger one is refused with CTG_EINVAL. Whatever
+ *  is read within it can be written back. */
+#define CTG_MAX_DEPTH_LIMIT 4096
 
 /**
  * Counters a read fills in when ctg_read_options.stats points to one. They are reset at the
@@ -42,14 +53,15 @@ typedef struct ctg_read_stats {
 typedef struct ctg_read_options {
     unsigned version;                 /**< CTG_READ_OPTIONS_VERSION */
     unsigned flags;                   /**< CTG_READ_* flags */
-    size_t max_depth;                 /**< nesting limit of arrays and objects; 0 = 64 */
+    size_t max_depth;                 /**< nesting limit of arrays and objects; 0 = 64; at
+                                           most CTG_MAX_DEPTH_LIMIT */
     size_t max_string_len;            /**< longest string in bytes after decoding; 0 = 64 MiB */
     size_t max_document_size;         /**< longest input in bytes; 0 = no limit */
     const ctg_allocator *allocator;   /**< NULL for malloc/free; the list keeps a copy */
     ctg_read_stats *stats;            /**< NULL, or counters to fill */
     const char *source_name;          /**< name for errors; NULL = the path, "<memory>", ... */
     /** Typed extension handlers (extension.h); NULL for none, and then every extension is kept
-     *  as a json_object. Borrowed for the call; its handlers must outlive the list. */
+     *  as JSON text. Borrowed for the call; its handlers must outlive the list. */
     const struct ctg_extension_registry *extensions;
 } ctg_read_options;
 

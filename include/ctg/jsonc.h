@@ -4,12 +4,13 @@
 /**
  * @file jsonc.h
  * The json-c bridge, for applications that already hold a contingency list as a json-c tree
- * (for example inside a bigger document).
+ * (for example inside a bigger document), and for extension values wanted as json-c trees.
  *
  * Both directions go through the same code as text: a tree is turned into compact JSON text
- * and read by ctg's reader, with every rule and handler of a read; a list is written as JSON
- * text and parsed by json_tokener. This header does not include json-c: include
- * <json-c/json.h> to work with the trees.
+ * and read by ctg's reader, with every rule and handler of a read; a list is written as
+ * compact JSON text and built into a tree, every json-c call checked. Nothing here recurses on
+ * the depth of a value (json-c's own json_object_put does). This header does not include
+ * json-c: include <json-c/json.h> to work with the trees.
  *
  * A tree has no line numbers: errors of ctg_list_from_json_object carry the JSON path only
  * (line, column and offset 0) and the source "<json-c>".
@@ -38,14 +39,36 @@ CTG_API int ctg_list_from_json_object(ctg_list **out, const struct json_object *
 
 /**
  * Builds a json-c tree holding `list` as ctg writes it (current format version, the same keys
- * in the same order; doubles keep the text ctg writes, e.g. 380.0).
+ * in the same order; doubles keep the text ctg writes, e.g. 380.0). Every json-c call is
+ * checked: out of memory inside json-c is CTG_ENOMEM, never a partial tree.
  * @param[out] out  the new tree, NULL on failure; the caller owns it (json_object_put).
  * @param opts      NULL for defaults; the layout flags do not matter here.
  * @param[out] err  may be NULL; written only on failure.
- * @return CTG_OK, CTG_EINVAL, CTG_EUNSUPPORTED (a kind that cannot be written) or CTG_ENOMEM.
+ * @return CTG_OK, CTG_EINVAL, CTG_EUNSUPPORTED (a kind that cannot be written, or a value
+ *         json-c cannot hold, as for ctg_extension_to_json_object) or CTG_ENOMEM.
  */
 CTG_API int ctg_list_to_json_object(struct json_object **out, const ctg_list *list,
                                     const ctg_write_options *opts, ctg_error *err);
+
+/** The deepest value the conversions to json-c build: json-c frees a tree recursively
+ *  (json_object_put), so deeper values are refused with CTG_EUNSUPPORTED rather than risk the
+ *  stack of the thread that frees them. */
+#define CTG_JSONC_MAX_DEPTH 512
+
+/**
+ * The json-c value of extension `ext`: for a kept value, the tree of its JSON text, built with
+ * every json-c call checked; for a typed one, what its handler's write returns.
+ * @param[out] out  the new value, NULL for JSON null or on failure; the caller owns it
+ *                  (json_object_put).
+ * @param allocator for the conversion's own scratch memory; NULL for malloc/free (json-c
+ *                  allocates the tree with its own malloc).
+ * @return CTG_OK, CTG_EINVAL (NULL out or ext; or the handler's failure), CTG_ENOMEM, or
+ *         CTG_EUNSUPPORTED: a typed extension without write, a value read with
+ *         CTG_READ_SKIP_EXTENSION_VALUES, or what json-c cannot hold (a key with U+0000, a
+ *         string over 2 GiB, nesting deeper than CTG_JSONC_MAX_DEPTH).
+ */
+CTG_API int ctg_extension_to_json_object(struct json_object **out, const ctg_extension *ext,
+                                         const ctg_allocator *allocator);
 
 CTG_END_DECL
 

@@ -89,13 +89,20 @@ typedef struct ctg_element {
     const char *voltage_level_id; /**< the side; NULL when absent or the type is unsided */
 } ctg_element;
 
-/** An extension attached to a contingency; see extension.h. */
+/**
+ * An extension attached to a contingency; see extension.h. Exactly one of `handler` and `json`
+ * is set, except after a read with CTG_READ_SKIP_EXTENSION_VALUES, where both are NULL.
+ */
 typedef struct ctg_extension {
     const char *name;   /**< the key in "extensions" */
-    /** The handler's struct, or the json_object of a value no handler knows (NULL for a JSON
-     *  null there). */
+    /** A typed extension: the struct its handler's read filled; NULL otherwise. */
     const void *value;
-    const struct ctg_extension_handler *handler; /**< NULL for a kept json_object */
+    const struct ctg_extension_handler *handler; /**< the typed extension's handler, or NULL */
+    /** A value no handler claims: its compact JSON text (no whitespace, NUL-terminated, in the
+     *  list's memory), e.g. `{"a":[1,2.50,"x"]}`; numbers keep their input text. NULL for a
+     *  typed extension. ctg_extension_to_json_object (jsonc.h) turns it into a json-c tree. */
+    const char *json;
+    size_t json_len;    /**< bytes of `json`, without the NUL */
 } ctg_extension;
 
 /** One contingency: a set of elements lost together. */
