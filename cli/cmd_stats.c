@@ -69,12 +69,15 @@ static int stats_one(const char *path, bool quiet)
     stats s;
     ctg_visitor v = { on_contingency, on_list, cli_progress_update, &s };
     ctg_source src = cli_source(path);
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_error err;
     int rc;
 
+    /* Counting needs no extension value: memory stays flat whatever they hold. */
+    opts.flags |= CTG_READ_SKIP_EXTENSION_VALUES;
     memset(&s, 0, sizeof(s));
     cli_progress_init(&s.progress, quiet);
-    rc = ctg_read_stream(&src, &v, NULL, &err);
+    rc = ctg_read_stream(&src, &v, &opts, &err);
     cli_progress_done(&s.progress);
     if (rc == CTG_OK)
         print_stats(path, &s);

@@ -20,11 +20,14 @@ static int validate_one(const char *path, bool quiet)
     ctg_source src = cli_source(path);
     cli_progress progress;
     ctg_visitor v = { NULL, NULL, cli_progress_update, &progress };
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_error err;
     int rc;
 
+    /* Extension values are checked, not kept: constant memory whatever they hold. */
+    opts.flags |= CTG_READ_SKIP_EXTENSION_VALUES;
     cli_progress_init(&progress, quiet);
-    rc = ctg_read_stream(&src, &v, NULL, &err);
+    rc = ctg_read_stream(&src, &v, &opts, &err);
     cli_progress_done(&progress);
     if (rc != CTG_OK)
         return cli_report(rc, &err);

@@ -134,11 +134,10 @@ static size_t sat_add(size_t a, size_t b)
 static int vfail_at(ctg_lexer *lx, int code, size_t offset, const char *fmt, va_list ap)
 {
     ctg_error *e = &lx->err;
-    size_t col = offset - lx->line_start + 1;
 
     e->code = (ctg_status)code;
     e->line = lx->line;
-    e->column = col > UINT32_MAX ? UINT32_MAX : (unsigned)col;
+    e->column = ctg_column(offset, lx->line_start);
     e->offset = offset;
     e->source[0] = '\0';
     e->path[0] = '\0';
@@ -311,7 +310,7 @@ static int more(ctg_lexer *lx, size_t limit)
 /* After a '\n': counts the line and skips the indentation that pretty printers put there. */
 static inline const char *newline(ctg_lexer *lx, const char *p, const char *end)
 {
-    lx->line++;
+    lx->line += lx->line != UINT_MAX; /* saturates, as columns do */
     lx->line_start = pos(lx, p);
 #ifdef CTG_LEX_SSE2
     while (end - p >= 16) {
@@ -422,7 +421,7 @@ static size_t raw_string_max(const ctg_lexer *lx)
  * error whatever follows), or at the end of the input (*at_eof). */
 static int string_stop(ctg_lexer *lx, size_t i, size_t *stop, bool *at_eof)
 {
-    size_t raw_max = raw_string_max(lx);
+    size_t raw_max = raw_string_max(lx), shrink = 0;
     int rc;
 
     for (;;) {
@@ -433,6 +432,8 @@ static int string_stop(ctg_lexer *lx, size_t i, size_t *stop, bool *at_eof)
                 break;
             if (c == '\\' && end - p < 2)
                 break; /* the escaped byte is in the next window */
+            /* An escape decodes to at least one byte: \uXXXX shrinks by 5 at most, others by 1. */
+            shrink += c != '\\' ? 0 : p[1] == 'u' ? 5 : 1;
             p += c == '\\' ? 2 : 1;
         }
         i = (size_t)(p - lx->tok);
@@ -441,7 +442,8 @@ static int string_stop(ctg_lexer *lx, size_t i, size_t *stop, bool *at_eof)
             *at_eof = false;
             return i + 1 > raw_max ? string_too_long(lx, lx->tok) : CTG_OK;
         }
-        if ((size_t)(end - lx->tok) > raw_max)
+        /* Stop as soon as the decoded length must pass the limit, before buffering more. */
+        if ((size_t)(end - lx->tok) > raw_max || i - 1 > sat_add(lx->lim.max_string_len, shrink))
             return string_too_long(lx, lx->tok);
         if ((rc = more(lx, sat_add(raw_max, 1))) <= 0) {
             *stop = (size_t)(lx->end - lx->tok);

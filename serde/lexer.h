@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -58,12 +59,21 @@ typedef struct ctg_token {
     unsigned line;        /* 1-based */
 } ctg_token;
 
-/* Where a token was, kept for errors reported later (missing fields, duplicate keys). */
+/* Where a token was, kept for errors reported later (missing fields, duplicate keys). Lines
+ * and columns saturate at UINT_MAX (ctg_error says so), offsets never do. */
 typedef struct ctg_mark {
     size_t offset;
     size_t line_start;
     unsigned line;
 } ctg_mark;
+
+/* The 1-based column of `offset` on the line starting at `line_start`, saturated. */
+static inline unsigned ctg_column(size_t offset, size_t line_start)
+{
+    size_t col = offset - line_start + 1;
+
+    return col > UINT_MAX ? UINT_MAX : (unsigned)col;
+}
 
 /* Pulls up to `cap` bytes into `dst`; sets *got (0 = end of input). Returns CTG_OK or
  * CTG_EIO (then it fills err->message; the lexer fills the rest). */

@@ -198,7 +198,7 @@ static int add_key(ctg_reader *rd, capture *c, size_t depth)
         return rc;
     return ctg_reader_fail(rd, CTG_ESCHEMA, "duplicate key \"%.*s\" (first at line %u, column %u)",
                            (int)(t->len < 64 ? t->len : 64), t->str, first->mark.line,
-                           (unsigned)(first->mark.offset - first->mark.line_start + 1));
+                           ctg_column(first->mark.offset, first->mark.line_start));
 }
 
 /* ---- the tokens ------------------------------------------------------------------------- */
@@ -399,7 +399,7 @@ static bool names_grow(name_list *s)
 
 static int duplicate(ctg_reader *rd, const ctg_keyset_entry *first, const char *name)
 {
-    unsigned col = (unsigned)(first->mark.offset - first->mark.line_start + 1);
+    unsigned col = ctg_column(first->mark.offset, first->mark.line_start);
 
     return ctg_reader_fail(rd, CTG_ESCHEMA, "duplicate key \"%s\" (first at line %u, column %u)",
                            name, first->mark.line, col);

@@ -111,7 +111,7 @@ static void fill_error(ctg_reader *rd, const ctg_mark *m, const char *key, int c
     err->code = (ctg_status)code;
     err->offset = m->offset;
     err->line = m->line;
-    err->column = (unsigned)(m->offset - m->line_start + 1);
+    err->column = ctg_column(m->offset, m->line_start);
     ctg_reader_path(rd, err->path);
     if (key)
         append_segment(err->path, strlen(err->path), key, strlen(key));
@@ -251,7 +251,7 @@ static int unknown_key(ctg_reader *rd, ctg_path_frame *f, const ctg_token *key)
 static int duplicate_key(ctg_reader *rd, ctg_path_frame *f, const ctg_token *key,
                          const ctg_mark *first)
 {
-    unsigned col = (unsigned)(first->offset - first->line_start + 1);
+    unsigned col = ctg_column(first->offset, first->line_start);
 
     rd->tok = *key;
     return ctg_reader_fail(rd, CTG_ESCHEMA, "duplicate key \"%.*s\" (first at line %u, column %u)",

@@ -33,8 +33,10 @@ typedef enum ctg_status {
  */
 typedef struct ctg_error {
     ctg_status code;
-    unsigned line;   /**< 1-based line of the offending token; 0 when unknown */
-    unsigned column; /**< 1-based column in bytes; 0 when unknown */
+    /** 1-based line of the offending token; 0 when unknown. Saturates: UINT_MAX means that
+     *  line or a later one (the offset stays exact). */
+    unsigned line;
+    unsigned column; /**< 1-based column in bytes; 0 when unknown; saturates like `line` */
     size_t offset;   /**< bytes from the start of the input (after nothing is skipped) */
     char source[CTG_ERROR_SOURCE_MAX];   /**< file path, "<memory>" or "<stdin>"; tail kept */
     char path[CTG_ERROR_PATH_MAX];       /**< JSON Pointer, "" for the root */
