@@ -343,6 +343,55 @@ static void test_hostile__line_numbers_saturate(void)
     ctg_lexer_dispose(&lx);
 }
 
+/* ---- diagnostics -------------------------------------------------------------------------- */
+
+/* A document cannot forge a diagnostic line or drive the terminal: the message, the path and
+ * the source name come out escaped, on one line. */
+static void test_hostile__diagnostics_escape_what_the_input_said(void)
+{
+    static const char doc[] =
+        "{\"type\":\"default\",\"name\":\"n\",\"contingencies\":[{\"id\":\"c\",\"elements\":[{"
+        "\"id\":\"L\",\"type\":\"X\\u001b[2J\\nfake.json:1:1: error: \\u202e\\\\\"}]}]}";
+    static const char bad_key[] = "{\"type\":\"default\",\"name\":\"n\",\"contingencies\":[],"
+                                  "\"a\\nb\":1}";
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_list *list = NULL;
+    ctg_error err;
+    char line[1024];
+
+    opts.source_name = "in\x1b[31m\xff.json";
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&list, doc, sizeof doc - 1, &opts, &err),
+                          CTG_ESCHEMA);
+    CU_ASSERT_PTR_NOT_NULL(strchr(err.message, '\n')); /* the record keeps the raw bytes */
+    CU_ASSERT_EQUAL(ctg_error_format(&err, line, sizeof line), strlen(line));
+    CU_ASSERT_STRING_EQUAL(line, "in\\u001b[31m\\xff.json:1:86: error: "
+                                 "/contingencies/0/elements/0/type: unknown element type "
+                                 "\"X\\u001b[2J\\nfake.json:1:1: error: \\u202e\\\\\"");
+    CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, bad_key, sizeof bad_key - 1, NULL, &err),
+                    CTG_ESCHEMA);
+    ctg_error_format(&err, line, sizeof line);
+    CU_ASSERT_PTR_NULL(strchr(line, '\n'));
+    CU_ASSERT_PTR_NOT_NULL(strstr(line, ": error: /a\\nb: "));
+}
+
+/* The escaper on its own: every class of byte, and the snprintf contract when cut short. */
+static void test_hostile__escape_text_classes_and_truncation(void)
+{
+    static const char in[] = "ok \t\r\n\x01\x7f\\ \xc2\x85 \xe2\x80\x8b \xef\xbb\xbf "
+                             "\xc3\xa9 \xf0\x9f\x98\x80 \xc0\xaf \xed\xa0\x80 \xe2\x82";
+    static const char want[] = "ok \\t\\r\\n\\u0001\\u007f\\\\ \\u0085 \\u200b \\ufeff "
+                               "\xc3\xa9 \xf0\x9f\x98\x80 \\xc0\\xaf \\xed\\xa0\\x80 \\xe2\\x82";
+    char buf[256], small[8];
+
+    CU_ASSERT_EQUAL(ctg_escape_text(buf, sizeof buf, in, sizeof in - 1), sizeof want - 1);
+    CU_ASSERT_STRING_EQUAL(buf, want);
+    CU_ASSERT_EQUAL(ctg_escape_text(small, sizeof small, in, sizeof in - 1), sizeof want - 1);
+    CU_ASSERT_STRING_EQUAL(small, "ok \\t\\r");
+    CU_ASSERT_EQUAL(ctg_escape_text(NULL, 0, in, 3), 3);
+    CU_ASSERT_EQUAL(ctg_escape_text(buf, sizeof buf, NULL, 5), 0);
+    CU_ASSERT_STRING_EQUAL(buf, "");
+}
+
 CU_TestInfo hostile_tests[] = {
     { "many_small_extensions_stay_near_the_file_size",
       test_hostile__many_small_extensions_stay_near_the_file_size },
@@ -356,5 +405,8 @@ CU_TestInfo hostile_tests[] = {
     { "colliding_keys_read_as_an_extension", test_hostile__colliding_keys_read_as_an_extension },
     { "the_string_limit_stops_the_scan", test_hostile__the_string_limit_stops_the_scan },
     { "line_numbers_saturate", test_hostile__line_numbers_saturate },
+    { "diagnostics_escape_what_the_input_said",
+      test_hostile__diagnostics_escape_what_the_input_said },
+    { "escape_text_classes_and_truncation", test_hostile__escape_text_classes_and_truncation },
     CU_TEST_INFO_NULL
 };

@@ -46,9 +46,21 @@ typedef struct ctg_error {
 /**
  * Formats `err` as "source:line:column: error: path: message" (the path "" shows as "/";
  * without a line, "source: error: path: message"), always NUL-terminating when size > 0.
+ * The fields hold raw bytes of the input (a key, an id, a file name); here each is escaped as
+ * ctg_escape_text does, so that the line is one line and shows what the input said.
  * @return the length the full text needs, excluding the NUL, like snprintf.
  */
 CTG_API size_t ctg_error_format(const ctg_error *err, char *buf, size_t size);
+
+/**
+ * Copies `len` bytes of `text` (NULL: none) to `buf` as text safe to show on a terminal or in a
+ * log line: control characters become \n, \t, \r or \u00XX, a backslash is doubled,
+ * invisible and reordering code points (C1 controls, zero-width and bidirectional formatting,
+ * U+2028, U+2029, U+FEFF) become \uXXXX, and bytes that are not UTF-8 become \xNN. Always
+ * NUL-terminates when size > 0 (output cut short may end inside an escape).
+ * @return the length the whole escaped text needs, excluding the NUL, like snprintf.
+ */
+CTG_API size_t ctg_escape_text(char *buf, size_t size, const char *text, size_t len);
 
 /** A short constant name for `status`, e.g. "CTG_ESYNTAX"; static storage, never NULL. */
 CTG_API const char *ctg_status_name(int status);
