@@ -11,6 +11,7 @@
 #include "ctg/error.h"
 #include "model/arena.h"
 #include "model/list_impl.h"
+#include "model/utf8.h"
 
 /* ---- names ---------------------------------------------------------------------------- */
 
@@ -246,7 +247,8 @@ static bool strings_ok(const char *const *s, size_t count, bool countries)
     if (count > 0 && s == NULL)
         return false;
     for (size_t i = 0; i < count; i++) {
-        if (s[i] == NULL || (countries && ctg_country_code(s[i], strlen(s[i])) == NULL))
+        if (s[i] == NULL || !ctg_utf8_valid(s[i])
+            || (countries && ctg_country_code(s[i], strlen(s[i])) == NULL))
             return false;
     }
     return true;
@@ -254,7 +256,7 @@ static bool strings_ok(const char *const *s, size_t count, bool countries)
 
 static bool property_ok(const ctg_criterion *c)
 {
-    return c->property_key != NULL
+    return c->property_key != NULL && ctg_utf8_valid(c->property_key)
            && strings_ok(c->property_values, c->property_value_count, false)
            && ctg_equipment_to_check_name(c->equipment_to_check) != NULL
            && (unsigned)c->side_to_check < COUNT_OF(side_names);
@@ -282,6 +284,8 @@ bool ctg_criterion_valid(const ctg_criterion *c, ctg_criterion_type type)
         return strings_ok(c->countries[0], c->country_count[0], true);
     case CTG_CRITERION_PROPERTY:
         return property_ok(c);
+    case CTG_CRITERION_REGEX:
+        return ctg_utf8_valid(c->regex);
     default:
         return (unsigned)type < CTG_CRITERION_TYPE_COUNT;
     }

@@ -218,9 +218,13 @@ static bool types_valid(const ctg_identifiable_type *types, size_t count)
     return true;
 }
 
-/* Only the fields of the identifier's kind are looked at, as PowSyBl's reader does. */
+/* Only the fields of the identifier's kind are looked at, as PowSyBl's reader does; every
+ * string is checked as the reader checks input. */
 static bool identifier_valid(const ctg_identifier *id, unsigned depth)
 {
+    if (!ctg_utf8_valid(id->contingency_id) || !ctg_utf8_valid(id->id)
+        || !ctg_utf8_valid(id->voltage_level_id1) || !ctg_utf8_valid(id->voltage_level_id2))
+        return false;
     switch (id->kind) {
     case CTG_IDENTIFIER_ID_BASED:
         return id->id != NULL;

@@ -7,6 +7,7 @@
 #include "model/alloc.h"
 #include "model/arena.h"
 #include "model/list_impl.h"
+#include "model/utf8.h"
 
 /* ---- names ---------------------------------------------------------------------------- */
 
@@ -94,10 +95,12 @@ static bool is_type(const char *name, size_t len, ctg_element_type type, ctg_ele
  * candidates, told apart by memcmp. */
 bool ctg_element_type_from_name(const char *name, size_t len, ctg_element_type *out)
 {
-    ctg_element_type t;
+    ctg_element_type t, found;
 
     if (name == NULL)
         return false;
+    if (out == NULL) /* the caller only asks whether the name is one */
+        out = &found;
     switch (len) {
     case 3:
         t = CTG_ELEMENT_BUS;
@@ -188,7 +191,7 @@ int ctg_list_new(ctg_list **out, ctg_list_kind kind, const char *name,
     if (out == NULL)
         return CTG_EINVAL;
     *out = NULL;
-    if (name == NULL || (unsigned)kind >= CTG_LIST_KIND_COUNT)
+    if (name == NULL || (unsigned)kind >= CTG_LIST_KIND_COUNT || !ctg_utf8_valid(name))
         return CTG_EINVAL;
     arena = ctg_arena_new(allocator);
     if (arena == NULL)
@@ -276,7 +279,11 @@ static bool valid_elements(const ctg_element *elements, size_t count)
     if (count > 0 && elements == NULL)
         return false;
     for (i = 0; i < count; i++) {
-        if (elements[i].id == NULL || (unsigned)elements[i].type >= CTG_ELEMENT_TYPE_COUNT)
+        const ctg_element *e = &elements[i];
+        /* A side is only kept for a sided type, but checked whatever the type: a caller who
+         * set one meant something by it. */
+        if (e->id == NULL || (unsigned)e->type >= CTG_ELEMENT_TYPE_COUNT
+            || !ctg_utf8_valid(e->id) || !ctg_utf8_valid(e->voltage_level_id))
             return false;
     }
     return true;
@@ -342,8 +349,8 @@ int ctg_list_add_contingency(ctg_list *list, const char *id, const char *name,
     ctg_contingency c = { 0 };
     bool ok = true;
 
-    if (list == NULL || !holds_contingencies(list->kind) || id == NULL ||
-        !valid_elements(elements, count))
+    if (list == NULL || !holds_contingencies(list->kind) || id == NULL || !ctg_utf8_valid(id)
+        || !ctg_utf8_valid(name) || !valid_elements(elements, count))
         return CTG_EINVAL;
     /* A bare contingency document holds exactly one. */
     if (list->kind == CTG_LIST_CONTINGENCY && list->count > 0)

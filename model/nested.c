@@ -7,6 +7,7 @@
 #include "ctg/error.h"
 #include "model/alloc.h"
 #include "model/list_impl.h"
+#include "model/utf8.h"
 
 size_t ctg_list_child_count(const ctg_list *list)
 {
@@ -51,7 +52,7 @@ int ctg_list_add_child(ctg_list *parent, ctg_list_kind kind, const char *name, c
     if (out != NULL)
         *out = NULL;
     /* A bare contingency document is not a list: PowSyBl cannot nest one. */
-    if (parent == NULL || parent->kind != CTG_LIST_LIST || name == NULL
+    if (parent == NULL || parent->kind != CTG_LIST_LIST || name == NULL || !ctg_utf8_valid(name)
         || (unsigned)kind >= CTG_LIST_KIND_COUNT || kind == CTG_LIST_CONTINGENCY)
         return CTG_EINVAL;
     if (!reserve_child(parent))

@@ -25,3 +25,43 @@ size_t ctg_utf8_encode(uint32_t cp, char out[4])
     out[3] = (char)(0x80 | (cp & 0x3F));
     return 4;
 }
+
+/* The length of the well-formed sequence starting with lead byte `c` at `s` (RFC 3629: no
+ * overlong form, no surrogate, nothing above U+10FFFF), or 0. */
+static size_t sequence(const unsigned char *s)
+{
+    unsigned char c = s[0], d = s[1];
+
+    if (c >= 0xC2 && c <= 0xDF)
+        return (d & 0xC0) == 0x80 ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        bool ok = c == 0xE0 ? d >= 0xA0 && d <= 0xBF : c == 0xED ? d >= 0x80 && d <= 0x9F
+                                                                 : (d & 0xC0) == 0x80;
+        return ok && (s[2] & 0xC0) == 0x80 ? 3 : 0;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        bool ok = c == 0xF0 ? d >= 0x90 && d <= 0xBF : c == 0xF4 ? d >= 0x80 && d <= 0x8F
+                                                                 : (d & 0xC0) == 0x80;
+        return ok && (s[2] & 0xC0) == 0x80 && (s[3] & 0xC0) == 0x80 ? 4 : 0;
+    }
+    return 0;
+}
+
+bool ctg_utf8_valid(const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+
+    if (s == NULL)
+        return true;
+    for (;;) {
+        while (*s != 0 && *s < 0x80) /* ids are ASCII: the common case is this loop */
+            s++;
+        if (*s == 0)
+            return true;
+        /* A NUL inside a sequence fails its continuation test, so nothing reads past it. */
+        size_t n = sequence(s);
+        if (n == 0)
+            return false;
+        s += n;
+    }
+}

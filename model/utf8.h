@@ -1,12 +1,17 @@
 #ifndef CTG_MODEL_UTF8_H
 #define CTG_MODEL_UTF8_H
 
-/* Private: UTF-8 encoding of one code point. */
+/* Private: UTF-8 encoding of one code point, and checking a string. */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* Writes `cp` (at most U+10FFFF, not a surrogate) as 1 to 4 bytes; returns how many. */
 size_t ctg_utf8_encode(uint32_t cp, char out[4]);
+
+/* Whether the NUL-terminated `s` is well-formed UTF-8 as the reader accepts it (no overlong
+ * form, no surrogate, nothing above U+10FFFF); NULL counts as valid (an absent string). */
+bool ctg_utf8_valid(const char *s);
 
 #endif
