@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ctg/error.h"
+#include "ctg/extension.h"
 #include "ctg/model.h"
 #include "model/alloc.h"
 #include "model/arena.h"
@@ -287,6 +288,28 @@ static bool valid_elements(const ctg_element *elements, size_t count)
             return false;
     }
     return true;
+}
+
+/* Extensions as a writer can take them: a name each, and a typed value or kept text (or
+ * neither: skipped by the read), never both. The text itself is checked by the caller. */
+static bool valid_extensions(const ctg_extension *x, size_t count)
+{
+    if (count > 0 && x == NULL)
+        return false;
+    for (size_t i = 0; i < count; i++) {
+        if (x[i].name == NULL || !ctg_utf8_valid(x[i].name)
+            || (x[i].handler != NULL && x[i].json != NULL)
+            || (x[i].json != NULL && strlen(x[i].json) != x[i].json_len))
+            return false;
+    }
+    return true;
+}
+
+bool ctg_contingency_valid(const ctg_contingency *c)
+{
+    return c != NULL && c->id != NULL && ctg_utf8_valid(c->id) && ctg_utf8_valid(c->name)
+           && valid_elements(c->elements, c->element_count)
+           && valid_extensions(c->extensions, c->extension_count);
 }
 
 /* The elements copied into the arena, normalised as the reader would leave them. */

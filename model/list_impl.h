@@ -37,6 +37,11 @@ struct ctg_list {
     ctg_criteria criteria;
 };
 
+/* Whether a caller-built contingency holds what the builders accept: an id, UTF-8 strings,
+ * `element_count` elements of known types, extensions with a name and one kind of value (the
+ * JSON text of a kept value is not parsed here). */
+bool ctg_contingency_valid(const ctg_contingency *c);
+
 /* A list struct allocated in `arena` (kind, name set; the rest zeroed). NULL on ENOMEM. */
 ctg_list *ctg_list_alloc_in(ctg_arena *arena, ctg_list_kind kind, const char *name);
 

@@ -30,6 +30,14 @@ const ctg_extension_handler *ctg_extension_lookup(const ctg_extension_registry *
  * (PowSyBl never writes an empty "extensions"). A failing handler fails the emitter. */
 void ctg_write_extensions(ctg_emitter *e, const ctg_contingency *c);
 
+/* Reads the one JSON value that fills `len` bytes of `text` (whitespace around it allowed) with
+ * the checks of an extension value (UTF-8, no duplicate key, integers within int64, nesting
+ * within CTG_MAX_DEPTH_LIMIT), and keeps its compact text in `arena` (*json, *json_len). On
+ * failure returns the status with `err` (may be NULL) filled: line and column in `text`, path
+ * "", no source. */
+int ctg_extension_text_read(ctg_arena *arena, const char *text, size_t len, const char **json,
+                            size_t *json_len, ctg_error *err);
+
 /* ---- compact JSON text ------------------------------------------------------------------ */
 
 /* Tokens of compact JSON text (json_text.c): commas and colons are skipped, a string followed

@@ -13,6 +13,7 @@
 
 #include "ctg/jsonc.h"
 #include "model/alloc.h"
+#include "model/list_impl.h"
 #include "serde/ext_internal.h"
 #include "serde/lexer.h"
 
@@ -512,4 +513,24 @@ int ctg_extension_to_json_object(struct json_object **out, const ctg_extension *
     if (ext->json == NULL)
         return CTG_EUNSUPPORTED; /* read with CTG_READ_SKIP_EXTENSION_VALUES */
     return ctg_json_text_to_jsonc(ext->json, ext->json_len, allocator, out);
+}
+
+int ctg_list_add_extension_jsonc(ctg_list *list, size_t index, const char *name,
+                                 const struct json_object *value, ctg_error *err)
+{
+    text t = { list != NULL ? ctg_arena_allocator(list->arena) : NULL, NULL, 0, 0 };
+    ctg_error w;
+    int rc;
+
+    if (list == NULL || name == NULL)
+        return CTG_EINVAL;
+    memset(&w, 0, sizeof w);
+    rc = tree_text(&t, value, &w);
+    if (rc == CTG_OK)
+        rc = ctg_list_add_extension_json(list, index, name, t.data ? t.data : "null",
+                                         t.data ? t.len : 4, &w);
+    ctg_mem_release(t.alloc, t.data, t.cap);
+    if (rc != CTG_OK && err != NULL)
+        *err = w;
+    return rc == CTG_ENOMEM ? rc : rc == CTG_OK ? CTG_OK : CTG_EINVAL;
 }

@@ -489,3 +489,47 @@ int ctg_read_extensions(ctg_reader *rd, ctg_contingency *c)
     names_dispose(&names);
     return rc;
 }
+
+/* ---- a value on its own ------------------------------------------------------------------- */
+
+/* Reads the value that fills `len` bytes of `text`, with the checks of an extension value,
+ * into its compact text in `arena`. */
+static int read_alone(ctg_reader *rd, capture *c, const char **json, size_t *json_len)
+{
+    char *copy;
+    int rc;
+
+    if ((rc = ctg_reader_next(rd)) != CTG_OK || (rc = capture_value(rd, c)) != CTG_OK)
+        return rc;
+    if ((rc = ctg_reader_next(rd)) != CTG_OK)
+        return rc; /* the lexer refuses anything after the value */
+    if ((copy = ctg_arena_strndup(rd->arena, c->data, c->len)) == NULL)
+        return ctg_reader_nomem(rd);
+    *json = copy;
+    *json_len = c->len;
+    return CTG_OK;
+}
+
+int ctg_extension_text_read(ctg_arena *arena, const char *text, size_t len, const char **json,
+                            size_t *json_len, ctg_error *err)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_lex_source src = { text, len, NULL, NULL };
+    ctg_error scratch;
+    ctg_reader rd;
+    capture c;
+    int rc;
+
+    if (err == NULL)
+        err = &scratch;
+    opts.max_depth = CTG_MAX_DEPTH_LIMIT; /* whatever any read may keep, a builder may add */
+    if ((rc = ctg_reader_init(&rd, &src, &opts, arena, err)) != CTG_OK) {
+        ctg_reader_dispose(&rd);
+        return rc;
+    }
+    capture_init(&c, ctg_arena_allocator(arena), true);
+    rc = read_alone(&rd, &c, json, json_len); /* errors are at the root: path "" */
+    capture_dispose(&c);
+    ctg_reader_dispose(&rd);
+    return rc;
+}

@@ -2,10 +2,14 @@
  * writing the whole list at once (the same emitter and the same pieces). */
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ctg/stream.h"
 #include "model/alloc.h"
+#include "model/arena.h"
+#include "model/list_impl.h"
+#include "serde/ext_internal.h"
 #include "serde/output.h"
 #include "serde/write_list.h"
 
@@ -18,6 +22,7 @@ struct ctg_stream_writer {
     /* The emitter's error record: it lives as long as the emitter does, so that a failure of
      * any later write has somewhere to put its message. */
     ctg_error werr;
+    ctg_arena *scratch; /* where kept extension text is checked; NULL until needed */
     char source[CTG_ERROR_SOURCE_MAX];
 };
 
@@ -95,13 +100,45 @@ int ctg_stream_writer_open_buf(ctg_stream_writer **out, ctg_buf *buf, const char
     return open_writer(out, open_buf, buf, name, opts, err);
 }
 
+/* A caller-built contingency is checked as the builders check theirs, kept extension text
+ * included, so that the writer never writes what the reader would refuse. */
+static int check_contingency(ctg_stream_writer *sw, const ctg_contingency *c, ctg_error *w)
+{
+    const char *json;
+    size_t len;
+
+    if (c == NULL)
+        return ctg_output_message(w, CTG_EINVAL, "no contingency");
+    if (!ctg_contingency_valid(c))
+        return ctg_output_message(w, CTG_EINVAL, "a contingency the reader would refuse (a NULL "
+                                  "or invalid string, a missing element or extension array)");
+    for (size_t i = 0; i < c->extension_count; i++) {
+        const ctg_extension *x = &c->extensions[i];
+        if (x->json == NULL)
+            continue;
+        if (sw->scratch == NULL && (sw->scratch = ctg_arena_new(sw->alloc)) == NULL)
+            return ctg_output_message(w, CTG_ENOMEM, "out of memory");
+        int rc = ctg_extension_text_read(sw->scratch, x->json, x->json_len, &json, &len, w);
+        ctg_arena_reset(sw->scratch);
+        if (rc != CTG_OK) {
+            char msg[CTG_ERROR_MESSAGE_MAX];
+            snprintf(msg, sizeof msg, "extension \"%.64s\": %.160s", x->name, w->message);
+            return ctg_output_message(w, rc == CTG_ENOMEM ? rc : CTG_EINVAL, msg);
+        }
+    }
+    return CTG_OK;
+}
+
 int ctg_stream_writer_add(ctg_stream_writer *sw, const ctg_contingency *c, ctg_error *err)
 {
     ctg_error w = { 0 };
+    int rc;
 
-    if (!sw || !c || !c->id)
-        return ctg_output_error(err, &w, ctg_output_message(&w, CTG_EINVAL, "no contingency"),
-                                sw ? sw->source : "<writer>");
+    if (!sw)
+        return ctg_output_error(err, &w, ctg_output_message(&w, CTG_EINVAL, "no writer"),
+                                "<writer>");
+    if ((rc = check_contingency(sw, c, &w)) != CTG_OK)
+        return ctg_output_error(err, &w, rc, sw->source);
     if (sw->status == CTG_OK) {
         ctg_write_contingency(&sw->e, c);
         sw->status = sw->e.status;
@@ -133,6 +170,7 @@ int ctg_stream_writer_close(ctg_stream_writer *sw, ctg_error *err)
         ctg_output_abort(&sw->out);
     if (rc != CTG_OK)
         ctg_output_error(err, &w, rc, sw->source);
+    ctg_arena_release(sw->scratch);
     ctg_mem_release(sw->alloc, sw, sizeof(*sw));
     return rc;
 }
@@ -144,5 +182,6 @@ void ctg_stream_writer_abort(ctg_stream_writer *sw)
     if (sw->emitter_ready)
         ctg_emit_dispose(&sw->e);
     ctg_output_abort(&sw->out);
+    ctg_arena_release(sw->scratch);
     ctg_mem_release(sw->alloc, sw, sizeof(*sw));
 }

@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "ctg/common.h"
+#include "ctg/error.h"
 #include "ctg/model.h"
 
 CTG_BEGIN_DECL
@@ -126,6 +127,43 @@ CTG_API const char *ctg_extension_ctx_name(const ctg_extension_ctx *ctx);
  */
 CTG_API const ctg_extension *ctg_contingency_extension(const ctg_contingency *c,
                                                        const char *name);
+
+/* ---- building ------------------------------------------------------------------------ */
+
+/**
+ * Adds to the `index`-th contingency of a `default` list (or a bare contingency document) an
+ * extension named `name` (copied) whose value is the JSON text `json` (`len` bytes, any valid
+ * JSON value, whitespace allowed; kept in compact form). It is read with the rules of a read:
+ * UTF-8, no duplicate key, integers within int64, nesting within CTG_MAX_DEPTH_LIMIT.
+ * @param[out] err  may be NULL; on CTG_EINVAL for bad text, where in `json` (line, column,
+ *                  message; no source, path "").
+ * @return CTG_OK, CTG_EINVAL (no such contingency, NULL or invalid name, a name the contingency
+ *         has already, invalid text) or CTG_ENOMEM; the list unchanged on failure.
+ */
+CTG_API int ctg_list_add_extension_json(ctg_list *list, size_t index, const char *name,
+                                        const char *json, size_t len, ctg_error *err);
+
+/**
+ * Adds to the `index`-th contingency a typed extension named handler->name. `value` (the
+ * handler's struct, borrowed for the call) is copied into the list's memory through the
+ * handler: its write, then its read, so that nothing in the list points into the caller's
+ * memory. `handler` is borrowed and must outlive the list.
+ * @return CTG_OK, CTG_EINVAL (no such contingency, a bad handler or one without write, a name
+ *         the contingency has already, NULL value, or the handler's own failure) or CTG_ENOMEM;
+ *         the list unchanged on failure.
+ */
+CTG_API int ctg_list_add_extension_typed(ctg_list *list, size_t index,
+                                         const ctg_extension_handler *handler, const void *value);
+
+/**
+ * Appends a copy of `c` to a `default` list: as ctg_list_add_contingency, with its extensions
+ * too (kept text checked and copied, typed values copied through their handler as
+ * ctg_list_add_extension_typed does). `c` may come from any list, or be built by hand.
+ * @return CTG_OK, CTG_EINVAL (what ctg_list_add_contingency refuses, an extension without a
+ *         name or with a name twice, invalid text, a typed value whose handler cannot write or
+ *         refuses it) or CTG_ENOMEM; the list unchanged on failure.
+ */
+CTG_API int ctg_list_add_contingency_copy(ctg_list *list, const ctg_contingency *c);
 
 CTG_END_DECL
 

@@ -70,6 +70,16 @@ CTG_API int ctg_list_to_json_object(struct json_object **out, const ctg_list *li
 CTG_API int ctg_extension_to_json_object(struct json_object **out, const ctg_extension *ext,
                                          const ctg_allocator *allocator);
 
+/**
+ * As ctg_list_add_extension_json (extension.h), with the value given as a json-c tree (`value`,
+ * only read; NULL for JSON null), written as ctg writes it: doubles as Java's Double.toString
+ * writes them. NaN, infinities and integers beyond int64 are refused (CTG_EINVAL).
+ * @param[out] err  may be NULL; filled on failure.
+ * @return CTG_OK, CTG_EINVAL or CTG_ENOMEM; the list unchanged on failure.
+ */
+CTG_API int ctg_list_add_extension_jsonc(ctg_list *list, size_t index, const char *name,
+                                         const struct json_object *value, ctg_error *err);
+
 CTG_END_DECL
 
 #endif
