@@ -128,6 +128,17 @@ check "convert from .gz" 0 "" "" -- "$cli" convert "$work/sample.json.gz" "$work
 check "back from .gz is the same" 0 "" "" -- cmp "$sample" "$work/back.json"
 check "stats of .gz" 0 "$(printf '%s' "$stats_sample" | sed "s|file: $sample|file: $work/sample.json.gz|")" "" \
     -- "$cli" stats "$work/sample.json.gz"
+# A truncated .gz is invalid input (1), like a truncated .json: only its trailer is cut, so the
+# error is placed after the whole text, whatever the compressor made of it.
+gz_size=$(wc -c <"$work/sample.json.gz")
+head -c $((gz_size - 4)) "$work/sample.json.gz" >"$work/cut.json.gz"
+check "validate truncated .gz is invalid input" 1 "" \
+    "$work/cut.json.gz:45:2: error: /: truncated gzip data\n" -- "$cli" validate "$work/cut.json.gz"
+check "stats truncated .gz from stdin is invalid input" 1 "" \
+    "<stdin>:45:2: error: /: truncated gzip data\n" -- sh -c "'$cli' stats - <'$work/cut.json.gz'"
+check "convert truncated .gz is invalid input" 1 "" \
+    "$work/cut.json.gz:45:2: error: /: truncated gzip data\n" \
+    -- "$cli" convert "$work/cut.json.gz" "$work/cut.json"
 keep "$work/kept.json"
 check "streaming convert of invalid leaves OUT" 1 "" "$bad_type" -- "$cli" convert "$bad" "$work/kept.json"
 check "OUT untouched" 0 "" "" -- cmp "$work/kept.orig" "$work/kept.json"
