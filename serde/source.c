@@ -236,6 +236,27 @@ static void set_total(ctg_input *in)
         in->total = (size_t)st.st_size;
 }
 
+const char *ctg_source_name(const ctg_source *src, char *dst, size_t cap)
+{
+    switch (src->kind) {
+    case CTG_SOURCE_PATH:
+        return src->path ? src->path : "<input>";
+    case CTG_SOURCE_FP:
+        snprintf(dst, cap, "%s", src->fp == stdin ? "<stdin>" : "<stream>");
+        break;
+    case CTG_SOURCE_FD:
+        snprintf(dst, cap, src->fd == 0 ? "<stdin>" : "<fd %d>", src->fd);
+        break;
+    case CTG_SOURCE_BUFFER:
+        snprintf(dst, cap, "<memory>");
+        break;
+    default:
+        snprintf(dst, cap, "<input>"); /* an unknown kind, refused by the open */
+        break;
+    }
+    return dst;
+}
+
 static int open_kind(ctg_input *in, const ctg_source *src, ctg_error *err)
 {
     switch (src->kind) {
@@ -244,7 +265,6 @@ static int open_kind(ctg_input *in, const ctg_source *src, ctg_error *err)
             return snprintf(err->message, sizeof(err->message), "NULL data"), CTG_EINVAL;
         in->mem = src->data ? src->data : (const unsigned char *)"";
         in->mem_len = src->len;
-        snprintf(in->name, sizeof(in->name), "<memory>");
         return CTG_OK;
     case CTG_SOURCE_PATH:
         if (!src->path)
@@ -259,11 +279,9 @@ static int open_kind(ctg_input *in, const ctg_source *src, ctg_error *err)
         if (!src->fp)
             return snprintf(err->message, sizeof(err->message), "NULL stream"), CTG_EINVAL;
         in->fp = src->fp;
-        snprintf(in->name, sizeof(in->name), "%s", src->fp == stdin ? "<stdin>" : "<stream>");
         return CTG_OK;
     case CTG_SOURCE_FD:
         in->fd = src->fd;
-        snprintf(in->name, sizeof(in->name), src->fd == 0 ? "<stdin>" : "<fd %d>", src->fd);
         return CTG_OK;
     }
     snprintf(err->message, sizeof(err->message), "unknown source kind");
@@ -282,6 +300,7 @@ int ctg_input_open(ctg_input **out, const ctg_source *src, const ctg_allocator *
     memset(in, 0, sizeof(*in));
     in->alloc = a;
     in->fd = -1;
+    (void)ctg_source_name(src, in->name, sizeof(in->name));
     rc = open_kind(in, src, err);
     if (rc == CTG_OK && in->mem && !is_gzip(in->mem, in->mem_len)) {
         /* Plain memory: the lexer reads it in place. */
