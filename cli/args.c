@@ -1,5 +1,6 @@
-/* Option parsing and error reporting shared by the subcommands. */
+/* Option parsing, names, error reporting and stdout's last check, shared by the subcommands. */
 
+#include <errno.h>
 #include <string.h>
 
 #include "cli.h"
@@ -22,6 +23,8 @@ int cli_parse_args(const cli_command *cmd, int argc, char **argv, const char *co
     out->npos = 0;
     out->flags = 0;
     out->help = false;
+    out->quiet = false;
+    out->no_progress = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         int flag;
@@ -33,6 +36,10 @@ int cli_parse_args(const cli_command *cmd, int argc, char **argv, const char *co
             options_done = true;
         } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             out->help = true;
+        } else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
+            out->quiet = out->no_progress = true;
+        } else if (strcmp(arg, "--no-progress") == 0) {
+            out->no_progress = true;
         } else if ((flag = flag_index(flag_names, arg)) >= 0) {
             out->flags |= 1u << flag;
         } else {
@@ -47,6 +54,16 @@ void cli_print_usage(const cli_command *cmd, FILE *out)
     fprintf(out, "usage: %s %s %s\n", CLI_NAME, cmd->name, cmd->args);
     if (cmd->details != NULL)
         fprintf(out, "\n%s", cmd->details);
+    fprintf(out, "\noptions:\n%s", cmd->options ? cmd->options : "");
+    fputs("  -h, --help         print this help\n", out);
+    if (cmd->more_help != NULL)
+        cmd->more_help(out);
+}
+
+int cli_help(const cli_command *cmd)
+{
+    cli_print_usage(cmd, stdout);
+    return cli_flush_stdout(CLI_OK);
 }
 
 int cli_usage_error(const cli_command *cmd, const char *message, const char *arg)
@@ -74,4 +91,46 @@ int cli_report(int rc, const ctg_error *err)
         /* CTG_EIO, CTG_ENOMEM, CTG_EINVAL: the input may be fine; we could not judge it. */
         return CLI_FAILURE;
     }
+}
+
+ctg_source cli_source(const char *path)
+{
+    return strcmp(path, "-") == 0 ? ctg_source_fp(stdin) : ctg_source_path(path);
+}
+
+ctg_read_options cli_read_options(const char *path)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+
+    if (strcmp(path, "-") == 0)
+        opts.source_name = CLI_STDIN_NAME;
+    return opts;
+}
+
+const char *cli_input_name(const char *path)
+{
+    return strcmp(path, "-") == 0 ? CLI_STDIN_NAME : path;
+}
+
+int cli_io_failure(ctg_error *err, const char *source, const char *what, int errnum)
+{
+    memset(err, 0, sizeof *err);
+    err->code = CTG_EIO;
+    snprintf(err->source, sizeof err->source, "%s", source);
+    if (errnum != 0)
+        snprintf(err->message, sizeof err->message, "%s: %s", what, strerror(errnum));
+    else
+        snprintf(err->message, sizeof err->message, "%s", what);
+    return CTG_EIO;
+}
+
+int cli_flush_stdout(int status)
+{
+    ctg_error err;
+
+    /* ferror too: an earlier automatic flush may have failed and left nothing to flush now. */
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    return cli_report(cli_io_failure(&err, CLI_STDOUT_NAME, "cannot write", errno), &err);
 }

@@ -13,52 +13,80 @@
 /* Exit statuses, the same for every subcommand. */
 enum { CLI_OK = 0, CLI_INVALID = 1, CLI_FAILURE = 2 };
 
+/* What messages call stdin and stdout ("-" on the command line). The library names a FILE *
+ * it is given as it can; the CLI passes these names itself so that every message agrees. */
+#define CLI_STDIN_NAME "<stdin>"
+#define CLI_STDOUT_NAME "<stdout>"
+
 /* A subcommand: `run` gets argv from the subcommand's name on (argv[0] is the name). */
 typedef struct cli_command {
     const char *name;
-    const char *args;    /* "[--compact] IN OUT" */
+    const char *args;    /* "[OPTION...] IN OUT" */
     const char *summary; /* one line for the command list */
     const char *details; /* printed by `NAME --help` after the usage line; may be NULL */
+    const char *options; /* its own option lines for --help, before the common ones; or NULL */
+    void (*more_help)(FILE *out); /* prints the end of its --help; may be NULL */
     int (*run)(const struct cli_command *cmd, int argc, char **argv);
 } cli_command;
 
 int cli_validate(const cli_command *cmd, int argc, char **argv);
 int cli_convert(const cli_command *cmd, int argc, char **argv);
 int cli_stats(const cli_command *cmd, int argc, char **argv);
+/* convert's --help table of the format version each kind is written at. */
+void cli_convert_versions(FILE *out);
 
-/* The progress bar: bytes read of total, rate and ETA, redrawn at most five times a second. */
+/* The progress bar of one read: bytes read of the total (or so far, when the total is unknown),
+ * rate and ETA, on one line of stderr, redrawn at most five times a second. */
 typedef struct cli_progress {
-    bool enabled; /* stderr is a terminal and --quiet was not given */
+    bool enabled; /* stderr is a terminal and the options allow it */
     bool drawn;
+    const char *name; /* the input's name, shown when not NULL; borrowed */
     double start, last;
 } cli_progress;
 
-void cli_progress_init(cli_progress *p, bool quiet);
+/* `wanted`: the options allow a bar; `name`: shown before it (with several inputs), or NULL. */
+void cli_progress_init(cli_progress *p, bool wanted, const char *name);
 /* A ctg_visitor progress callback; `payload` points to a cli_progress, or to a struct that
  * begins with one. Never stops the read. */
 int cli_progress_update(size_t consumed, size_t total, void *payload);
 /* Erases the bar, if one was drawn. */
 void cli_progress_done(cli_progress *p);
 
+/* One frame of the bar as text, for a terminal `width` columns wide: at most width - 1 bytes
+ * (and cap - 1), NUL-terminated, no control characters. `name` may be NULL; `total` 0 means
+ * unknown; `elapsed` is in seconds since the read began. Depends on nothing else; returns the
+ * length. */
+size_t cli_progress_line(char *buf, size_t cap, int width, const char *name, size_t consumed,
+                         size_t total, double elapsed);
+
 /* The source for a path argument ("-" is stdin). */
 ctg_source cli_source(const char *path);
+/* The default read options, with "-" named CLI_STDIN_NAME. */
+ctg_read_options cli_read_options(const char *path);
+/* What messages call a path argument: CLI_STDIN_NAME for "-". */
+const char *cli_input_name(const char *path);
 
 /* Arguments of a subcommand after option parsing. */
 typedef struct cli_args {
     char **pos; /* the positional arguments, in order ("-" is one) */
     int npos;
-    unsigned flags; /* bit i set when flag_names[i] was given */
-    bool help;      /* -h or --help */
+    unsigned flags;   /* bit i set when flag_names[i] was given */
+    bool help;        /* -h or --help */
+    bool quiet;       /* -q or --quiet: errors and results only */
+    bool no_progress; /* --no-progress, or --quiet */
 } cli_args;
 
-/* Splits argv[1..] into `flag_names` (NULL-terminated, e.g. "--compact"), -h/--help and
- * positionals; "--" ends the options. Reorders argv in place. On an unknown option prints a
- * usage error and returns CLI_FAILURE, else CLI_OK. */
+/* Splits argv[1..] into `flag_names` (NULL-terminated, e.g. "--compact"), the options every
+ * command takes (-h/--help, -q/--quiet, --no-progress) and positionals; "--" ends the options.
+ * Reorders argv in place. On an unknown option prints a usage error and returns CLI_FAILURE,
+ * else CLI_OK. */
 int cli_parse_args(const cli_command *cmd, int argc, char **argv, const char *const *flag_names,
                    cli_args *out);
 
-/* Prints "usage: contingency-cli NAME ARGS" and the details to `out`. */
+/* Prints "usage: contingency-cli NAME ARGS", the details and the options to `out`. */
 void cli_print_usage(const cli_command *cmd, FILE *out);
+/* Prints the usage on stdout for --help; returns the exit status (cli_flush_stdout). */
+int cli_help(const cli_command *cmd);
 
 /* Prints "contingency-cli NAME: MESSAGE" and a pointer to --help on stderr; returns
  * CLI_FAILURE. */
@@ -67,5 +95,14 @@ int cli_usage_error(const cli_command *cmd, const char *message, const char *arg
 /* Prints `err` as ctg_error_format() does, one line on stderr, and returns the exit status
  * of the ctg status `rc`: CLI_INVALID for bad input, CLI_FAILURE for I/O, memory, or misuse. */
 int cli_report(int rc, const ctg_error *err);
+
+/* Fills `err` as the library does for an I/O failure: "WHAT: <reason for errnum>" from
+ * `source` (errnum 0: "WHAT" alone). Returns CTG_EIO. */
+int cli_io_failure(ctg_error *err, const char *source, const char *what, int errnum);
+
+/* Flushes stdout and checks that nothing written to it was lost (a full disk, a closed
+ * descriptor): then reports it and returns CLI_FAILURE, else `status`. Every command that
+ * writes to stdout ends with it, so that a lost result never goes unsaid. */
+int cli_flush_stdout(int status);
 
 #endif

@@ -6,7 +6,8 @@
 
 #include "cli.h"
 
-enum { FLAG_COMPACT = 1u << 0 };
+/* FLAG_NO_PROGRESS is not an option name's bit: it is set from cli_args.no_progress. */
+enum { FLAG_COMPACT = 1u << 0, FLAG_NO_PROGRESS = 1u << 31 };
 
 static const char *const convert_flags[] = { "--compact", NULL };
 
@@ -16,18 +17,8 @@ static int read_input(ctg_list **list, const char *path, ctg_error *err)
 
     if (strcmp(path, "-") != 0)
         return ctg_list_read_file(list, path, &opts, err);
-    opts.source_name = "<stdin>";
+    opts.source_name = CLI_STDIN_NAME;
     return ctg_list_read_fp(list, stdin, &opts, err);
-}
-
-/* Fills `err` as the library does for an I/O failure it detects itself. */
-static int io_error(ctg_error *err, const char *source, int errnum)
-{
-    memset(err, 0, sizeof *err);
-    err->code = CTG_EIO;
-    snprintf(err->source, sizeof err->source, "%s", source);
-    snprintf(err->message, sizeof err->message, "%s", strerror(errnum));
-    return CTG_EIO;
 }
 
 /* Writes to a path atomically, or to stdout; stdout is flushed so that a full disk or a
@@ -42,8 +33,10 @@ static int write_output(const char *path, const ctg_list *list, unsigned flags, 
     if (strcmp(path, "-") != 0)
         return ctg_list_write_file(path, list, &opts, err);
     rc = ctg_list_write_fp(stdout, list, &opts, err);
-    if (rc == CTG_OK && fflush(stdout) != 0)
-        rc = io_error(err, "<stdout>", errno);
+    if (rc != CTG_OK) /* the library calls every FILE * "<stream>" */
+        snprintf(err->source, sizeof err->source, "%s", CLI_STDOUT_NAME);
+    else if (fflush(stdout) != 0)
+        rc = cli_io_failure(err, CLI_STDOUT_NAME, "cannot write", errno);
     return rc;
 }
 
@@ -107,7 +100,7 @@ static int convert_stream(const char *in, const char *out, unsigned flags)
     ctg_error err;
     int rc;
 
-    cli_progress_init(&job.progress, false);
+    cli_progress_init(&job.progress, !(flags & FLAG_NO_PROGRESS), NULL);
     rc = ctg_read_stream(&src, &v, NULL, &err);
     cli_progress_done(&job.progress);
     if (job.write_rc != CTG_OK) {
@@ -139,12 +132,22 @@ int cli_convert(const cli_command *cmd, int argc, char **argv)
 
     if (status != CLI_OK)
         return status;
-    if (args.help) {
-        cli_print_usage(cmd, stdout);
-        return CLI_OK;
-    }
+    if (args.help)
+        return cli_help(cmd);
     if (args.npos != 2)
         return cli_usage_error(cmd, args.npos < 2 ? "missing IN or OUT" : "too many arguments",
                                NULL);
+    if (args.no_progress)
+        args.flags |= FLAG_NO_PROGRESS;
     return convert(args.pos[0], args.pos[1], args.flags);
+}
+
+void cli_convert_versions(FILE *out)
+{
+    fputs("\nformat version written, by kind of list (whatever the version of IN):\n", out);
+    for (int k = 0; k < CTG_LIST_KIND_COUNT; k++) {
+        const char *version = ctg_list_kind_version((ctg_list_kind)k);
+        fprintf(out, "  %-34s %s\n", ctg_list_kind_name((ctg_list_kind)k),
+                version ? version : "none (a bare contingency has no version)");
+    }
 }

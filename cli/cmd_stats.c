@@ -5,10 +5,6 @@
 
 #include "cli.h"
 
-enum { FLAG_QUIET = 1u << 0 };
-
-static const char *const stats_flags[] = { "--quiet", NULL };
-
 typedef struct stats {
     cli_progress progress; /* first: the visitor's payload is also the progress bar's */
     size_t contingencies;
@@ -64,23 +60,23 @@ static void print_stats(const char *path, const stats *s)
             printf("%s lists: %zu\n", ctg_list_kind_name((ctg_list_kind)k), s->lists[k]);
 }
 
-static int stats_one(const char *path, bool quiet)
+static int stats_one(const char *path, const cli_args *args)
 {
     stats s;
     ctg_visitor v = { on_contingency, on_list, cli_progress_update, &s };
     ctg_source src = cli_source(path);
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_read_options opts = cli_read_options(path);
     ctg_error err;
     int rc;
 
     /* Counting needs no extension value: memory stays flat whatever they hold. */
     opts.flags |= CTG_READ_SKIP_EXTENSION_VALUES;
     memset(&s, 0, sizeof(s));
-    cli_progress_init(&s.progress, quiet);
+    cli_progress_init(&s.progress, !args->no_progress, NULL);
     rc = ctg_read_stream(&src, &v, &opts, &err);
     cli_progress_done(&s.progress);
     if (rc == CTG_OK)
-        print_stats(path, &s);
+        print_stats(cli_input_name(path), &s);
     free(s.largest_id);
     if (s.oom)
         return fprintf(stderr, "%s: out of memory\n", CLI_NAME), CLI_FAILURE;
@@ -90,18 +86,13 @@ static int stats_one(const char *path, bool quiet)
 int cli_stats(const cli_command *cmd, int argc, char **argv)
 {
     cli_args args;
-    int status = cli_parse_args(cmd, argc, argv, stats_flags, &args);
+    int status = cli_parse_args(cmd, argc, argv, NULL, &args);
 
     if (status != CLI_OK)
         return status;
-    if (args.help) {
-        cli_print_usage(cmd, stdout);
-        return CLI_OK;
-    }
+    if (args.help)
+        return cli_help(cmd);
     if (args.npos != 1)
         return cli_usage_error(cmd, args.npos ? "too many arguments" : "no file given", NULL);
-    status = stats_one(args.pos[0], args.flags & FLAG_QUIET);
-    if (fflush(stdout) != 0)
-        status = CLI_FAILURE;
-    return status;
+    return cli_flush_stdout(stats_one(args.pos[0], &args));
 }

@@ -5,56 +5,45 @@
 
 #include "cli.h"
 
-enum { FLAG_QUIET = 1u << 0 };
-
-static const char *const validate_flags[] = { "--quiet", NULL };
-
-ctg_source cli_source(const char *path)
-{
-    return strcmp(path, "-") == 0 ? ctg_source_fp(stdin) : ctg_source_path(path);
-}
-
-/* Reads one file ("-" is stdin); returns its exit status. */
-static int validate_one(const char *path, bool quiet)
+/* Reads one file ("-" is stdin); returns its exit status. With several files the progress
+ * bar names the one it is reading. */
+static int validate_one(const char *path, const cli_args *args)
 {
     ctg_source src = cli_source(path);
+    ctg_read_options opts = cli_read_options(path);
     cli_progress progress;
     ctg_visitor v = { NULL, NULL, cli_progress_update, &progress };
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_error err;
     int rc;
 
     /* Extension values are checked, not kept: constant memory whatever they hold. */
     opts.flags |= CTG_READ_SKIP_EXTENSION_VALUES;
-    cli_progress_init(&progress, quiet);
+    cli_progress_init(&progress, !args->no_progress, args->npos > 1 ? cli_input_name(path) : NULL);
     rc = ctg_read_stream(&src, &v, &opts, &err);
     cli_progress_done(&progress);
     if (rc != CTG_OK)
         return cli_report(rc, &err);
-    printf("%s: ok\n", path);
+    if (!args->quiet)
+        printf("%s: ok\n", cli_input_name(path));
     return CLI_OK;
 }
 
 int cli_validate(const cli_command *cmd, int argc, char **argv)
 {
     cli_args args;
-    int status = cli_parse_args(cmd, argc, argv, validate_flags, &args);
+    int status = cli_parse_args(cmd, argc, argv, NULL, &args);
 
     if (status != CLI_OK)
         return status;
-    if (args.help) {
-        cli_print_usage(cmd, stdout);
-        return CLI_OK;
-    }
+    if (args.help)
+        return cli_help(cmd);
     if (args.npos == 0)
         return cli_usage_error(cmd, "no file given", NULL);
     /* Every file is checked; the worst outcome decides the exit status. */
     for (int i = 0; i < args.npos; i++) {
-        int one = validate_one(args.pos[i], args.flags & FLAG_QUIET);
+        int one = validate_one(args.pos[i], &args);
         if (one > status)
             status = one;
     }
-    if (fflush(stdout) != 0)
-        status = CLI_FAILURE;
-    return status;
+    return cli_flush_stdout(status);
 }

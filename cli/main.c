@@ -5,24 +5,52 @@
 
 #include "cli.h"
 
+#define NO_PROGRESS_OPTION "      --no-progress  no progress bar\n"
+
 static const cli_command commands[] = {
-    { "validate", "[--quiet] FILE...", "check each list; prints \"FILE: ok\" for each valid one",
-      "Reads each FILE (\"-\" is stdin) as a contingency list of any kind. Prints \"FILE: ok\"\n"
-      "on stdout for each valid file, and \"source:line:column: error: path: message\" on\n"
-      "stderr for each invalid one. Every file is checked, as it streams, in constant memory;\n"
-      "a progress bar shows on a terminal for inputs over 50 MB (--quiet hides it).\n",
-      cli_validate },
-    { "convert", "[--compact] IN OUT", "read a list and write it back in PowSyBl's layout",
-      "Reads IN and writes it to OUT in PowSyBl's pretty layout (format version 1.1), or\n"
-      "without whitespace with --compact. \"-\" is stdin for IN and stdout for OUT. A file\n"
-      "OUT is replaced atomically: on any failure it is left as it was.\n",
-      cli_convert },
-    { "stats", "[--quiet] FILE", "count contingencies and elements per type",
-      "Reads FILE (\"-\" is stdin) as it streams, in constant memory, and prints the number\n"
-      "of contingencies, the number of elements of each type, the largest contingency, and\n"
-      "the lists of other kinds it holds. A progress bar shows on a terminal for inputs over\n"
-      "50 MB; --quiet hides it. Gzip input is read as such.\n",
-      cli_stats },
+    {
+        .name = "validate",
+        .args = "[OPTION...] FILE...",
+        .summary = "check each list; prints \"FILE: ok\" for each valid one",
+        .details = "Reads each FILE (\"-\" is stdin) as a contingency list of any kind. Prints\n"
+                   "\"FILE: ok\" on stdout for each valid file, and \"source:line:column: error:\n"
+                   "path: message\" on stderr for each invalid one. Every file is checked, as it\n"
+                   "streams, in constant memory. On a terminal, a read that lasts over half a\n"
+                   "second shows a progress bar on stderr, which names the file when there\n"
+                   "are several.\n",
+        .options = "  -q, --quiet        nothing for valid files, and no progress bar: the exit\n"
+                   "                     status and the errors on stderr tell the outcome\n"
+                   NO_PROGRESS_OPTION,
+        .run = cli_validate,
+    },
+    {
+        .name = "convert",
+        .args = "[OPTION...] IN OUT",
+        .summary = "read a list and write it back in PowSyBl's layout",
+        .details = "Reads IN and writes it to OUT in PowSyBl's pretty layout, or without\n"
+                   "whitespace with --compact. \"-\" is stdin for IN and stdout for OUT. A file\n"
+                   "OUT is replaced atomically: on any failure it is left as it was. On a\n"
+                   "terminal, a read that lasts over half a second shows a progress bar on\n"
+                   "stderr.\n",
+        .options = "      --compact      no whitespace at all\n"
+                   "  -q, --quiet        nothing but errors: no progress bar\n"
+                   NO_PROGRESS_OPTION,
+        .more_help = cli_convert_versions,
+        .run = cli_convert,
+    },
+    {
+        .name = "stats",
+        .args = "[OPTION...] FILE",
+        .summary = "count contingencies and elements per type",
+        .details = "Reads FILE (\"-\" is stdin) as it streams, in constant memory, and prints the\n"
+                   "number of contingencies, the number of elements of each type, the largest\n"
+                   "contingency, and the lists of other kinds it holds. Gzip input is read as\n"
+                   "such. On a terminal, a read that lasts over half a second shows a progress\n"
+                   "bar on stderr.\n",
+        .options = "  -q, --quiet        no progress bar (the counts are printed all the same)\n"
+                   NO_PROGRESS_OPTION,
+        .run = cli_stats,
+    },
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
@@ -37,7 +65,9 @@ static void print_help(FILE *out)
         fprintf(out, "  %s %s%*s  %s\n", commands[i].name, commands[i].args,
                 width < 28 ? 28 - width : 0, "", commands[i].summary);
     }
-    fprintf(out, "\nRun '%s COMMAND --help' for the usage of a command.\n", CLI_NAME);
+    fprintf(out, "\nEvery command takes -q/--quiet (errors and results only), --no-progress\n"
+                 "and -h/--help. Run '%s COMMAND --help' for the usage of a command.\n",
+            CLI_NAME);
     fprintf(out, "Exit status: 0 success, 1 invalid input, 2 usage or I/O error.\n");
 }
 
@@ -60,11 +90,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         print_help(stdout);
-        return CLI_OK;
+        return cli_flush_stdout(CLI_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("%s %s\n", CLI_NAME, ctg_version_string());
-        return CLI_OK;
+        return cli_flush_stdout(CLI_OK);
     }
     cmd = find_command(argv[1]);
     if (cmd == NULL) {

@@ -124,9 +124,9 @@ static int read_source(ctg_list **out, const ctg_source *src, const read_job *jo
     int rc = ctg_input_open(&in, src, job->opts->allocator, job->err);
 
     if (rc != CTG_OK) {
-        const char *name = src->kind == CTG_SOURCE_PATH && src->path ? src->path : "<input>";
-        if (job->opts->source_name)
-            name = job->opts->source_name;
+        char own[64];
+        const char *name = job->opts->source_name ? job->opts->source_name
+                                                  : ctg_source_name(src, own, sizeof own);
         return fail_plain(job->err, name, rc, job->err->message);
     }
     rc = read_input(out, in, job);

@@ -18,6 +18,9 @@
 
 #define ZBUF_SIZE ((size_t)64 * 1024)
 
+/* Why a gzip stream ended early. */
+typedef enum gz_status { GZ_NONE, GZ_TRUNCATED, GZ_CORRUPT, GZ_NOMEM, GZ_INTERNAL } gz_status;
+
 struct ctg_input {
     ctg_lex_source lex;
     const ctg_allocator *alloc;
@@ -34,6 +37,8 @@ struct ctg_input {
     bool gz;
     bool z_ready;
     bool member_open;       /* inside a gzip member: its end has not been seen */
+    gz_status gz_error;     /* once set, every later read returns it */
+    const char *gz_msg;     /* zlib's static reason for GZ_CORRUPT */
     z_stream zs;
     unsigned char *zbuf;
     size_t total;           /* size of a regular file, for progress */
@@ -90,13 +95,6 @@ static int plain_read(ctg_input *in, unsigned char *dst, size_t cap, size_t *got
     return raw_read(in, dst, cap, got, err);
 }
 
-static int gz_error(ctg_input *in, ctg_error *err, const char *what)
-{
-    snprintf(err->message, sizeof(err->message), "gzip data error: %s",
-             in->zs.msg ? in->zs.msg : what);
-    return CTG_EIO;
-}
-
 /* Refills zlib's input; a member that ended with more input behind it starts the next one. */
 static int gz_feed(ctg_input *in, ctg_error *err)
 {
@@ -108,39 +106,73 @@ static int gz_feed(ctg_input *in, ctg_error *err)
     return rc;
 }
 
+/* A truncated or corrupt gzip stream is bad input, as a truncated JSON text is: CTG_ESYNTAX,
+ * placed by the lexer at the end of the text that could be decompressed. */
+static int gz_failure(const ctg_input *in, ctg_error *err)
+{
+    switch (in->gz_error) {
+    case GZ_TRUNCATED:
+        snprintf(err->message, sizeof(err->message), "truncated gzip data");
+        return CTG_ESYNTAX;
+    case GZ_CORRUPT:
+        snprintf(err->message, sizeof(err->message), "corrupt gzip data: %s", in->gz_msg);
+        return CTG_ESYNTAX;
+    case GZ_NOMEM:
+        snprintf(err->message, sizeof(err->message), "out of memory");
+        return CTG_ENOMEM;
+    default:
+        snprintf(err->message, sizeof(err->message), "gzip decompression failed");
+        return CTG_EIO;
+    }
+}
+
+/* One step: feeds zlib, or inflates what it has. Returns CTG_OK to go on, 1 when no more bytes
+ * will come (the end of the input, or a gzip error now in in->gz_error), or a read error. */
+static int gz_step(ctg_input *in, ctg_error *err)
+{
+    int z;
+
+    if (in->gz_error != GZ_NONE)
+        return 1;
+    if (in->zs.avail_in == 0) {
+        if (!in->raw_eof)
+            return gz_feed(in, err);
+        if (in->member_open)
+            in->gz_error = GZ_TRUNCATED;
+        return 1;
+    }
+    z = inflate(&in->zs, Z_NO_FLUSH);
+    in->member_open = true;
+    if (z == Z_STREAM_END) {
+        /* Concatenated members (gzip -c a b > ab) are one stream of bytes. */
+        in->member_open = false;
+        if (inflateReset(&in->zs) != Z_OK)
+            in->gz_error = GZ_INTERNAL;
+    } else if (z == Z_MEM_ERROR) {
+        in->gz_error = GZ_NOMEM;
+    } else if (z != Z_OK && z != Z_BUF_ERROR) {
+        in->gz_error = GZ_CORRUPT;
+        in->gz_msg = in->zs.msg ? in->zs.msg : "invalid stream";
+    }
+    return in->gz_error == GZ_NONE ? CTG_OK : 1;
+}
+
+/* Inflates until some bytes come out. The bytes inflated before a gzip error are handed over
+ * first and the error comes with the next call, so that it is placed after them. */
 static int gz_read(ctg_input *in, unsigned char *dst, size_t cap, size_t *got, ctg_error *err)
 {
     uInt want = cap > UINT_MAX ? UINT_MAX : (uInt)cap;
-    int rc, z;
+    int rc = CTG_OK;
 
     in->zs.next_out = dst;
     in->zs.avail_out = want;
-    while (in->zs.avail_out == want) {
-        if (in->zs.avail_in == 0) {
-            if (in->raw_eof) {
-                if (in->member_open)
-                    return gz_error(in, err, "unexpected end of file");
-                break;
-            }
-            if ((rc = gz_feed(in, err)) != CTG_OK)
-                return rc;
-            continue;
-        }
-        z = inflate(&in->zs, Z_NO_FLUSH);
-        in->member_open = true;
-        if (z == Z_STREAM_END) {
-            /* Concatenated members (gzip -c a b > ab) are one stream of bytes. */
-            in->member_open = false;
-            if (inflateReset(&in->zs) != Z_OK)
-                return gz_error(in, err, "reset failed");
-        } else if (z == Z_MEM_ERROR) {
-            snprintf(err->message, sizeof(err->message), "out of memory");
-            return CTG_ENOMEM;
-        } else if (z != Z_OK && z != Z_BUF_ERROR) {
-            return gz_error(in, err, "corrupt data");
-        }
-    }
+    while (in->zs.avail_out == want && (rc = gz_step(in, err)) == CTG_OK)
+        continue;
     *got = want - in->zs.avail_out;
+    if (rc < 0)
+        return rc;
+    if (in->gz_error != GZ_NONE && *got == 0)
+        return gz_failure(in, err);
     return CTG_OK;
 }
 
@@ -204,6 +236,27 @@ static void set_total(ctg_input *in)
         in->total = (size_t)st.st_size;
 }
 
+const char *ctg_source_name(const ctg_source *src, char *dst, size_t cap)
+{
+    switch (src->kind) {
+    case CTG_SOURCE_PATH:
+        return src->path ? src->path : "<input>";
+    case CTG_SOURCE_FP:
+        snprintf(dst, cap, "%s", src->fp == stdin ? "<stdin>" : "<stream>");
+        break;
+    case CTG_SOURCE_FD:
+        snprintf(dst, cap, src->fd == 0 ? "<stdin>" : "<fd %d>", src->fd);
+        break;
+    case CTG_SOURCE_BUFFER:
+        snprintf(dst, cap, "<memory>");
+        break;
+    default:
+        snprintf(dst, cap, "<input>"); /* an unknown kind, refused by the open */
+        break;
+    }
+    return dst;
+}
+
 static int open_kind(ctg_input *in, const ctg_source *src, ctg_error *err)
 {
     switch (src->kind) {
@@ -212,7 +265,6 @@ static int open_kind(ctg_input *in, const ctg_source *src, ctg_error *err)
             return snprintf(err->message, sizeof(err->message), "NULL data"), CTG_EINVAL;
         in->mem = src->data ? src->data : (const unsigned char *)"";
         in->mem_len = src->len;
-        snprintf(in->name, sizeof(in->name), "<memory>");
         return CTG_OK;
     case CTG_SOURCE_PATH:
         if (!src->path)
@@ -227,11 +279,9 @@ static int open_kind(ctg_input *in, const ctg_source *src, ctg_error *err)
         if (!src->fp)
             return snprintf(err->message, sizeof(err->message), "NULL stream"), CTG_EINVAL;
         in->fp = src->fp;
-        snprintf(in->name, sizeof(in->name), "%s", src->fp == stdin ? "<stdin>" : "<stream>");
         return CTG_OK;
     case CTG_SOURCE_FD:
         in->fd = src->fd;
-        snprintf(in->name, sizeof(in->name), src->fd == 0 ? "<stdin>" : "<fd %d>", src->fd);
         return CTG_OK;
     }
     snprintf(err->message, sizeof(err->message), "unknown source kind");
@@ -250,6 +300,7 @@ int ctg_input_open(ctg_input **out, const ctg_source *src, const ctg_allocator *
     memset(in, 0, sizeof(*in));
     in->alloc = a;
     in->fd = -1;
+    (void)ctg_source_name(src, in->name, sizeof(in->name));
     rc = open_kind(in, src, err);
     if (rc == CTG_OK && in->mem && !is_gzip(in->mem, in->mem_len)) {
         /* Plain memory: the lexer reads it in place. */

@@ -5,6 +5,7 @@
 
 #include "ctg/error.h"
 #include "serde/ext_internal.h"
+#include "serde/version.h"
 
 /* Field order and optional-field rules are PowSyBl's (spec 1.1, 2.1, 2.2). */
 
@@ -70,7 +71,7 @@ void ctg_write_default_begin(ctg_emitter *e, const char *name)
     CTG_EMIT_KEY(e, "type");
     emit_str(e, ctg_list_kind_name(CTG_LIST_DEFAULT));
     CTG_EMIT_KEY(e, "version");
-    ctg_emit_string(e, CTG_DEFAULT_LIST_VERSION, sizeof CTG_DEFAULT_LIST_VERSION - 1);
+    ctg_emit_string(e, CTG_VERSION_DEFAULT, sizeof CTG_VERSION_DEFAULT - 1);
     CTG_EMIT_KEY(e, "name");
     emit_str(e, name != NULL ? name : "");
     CTG_EMIT_KEY(e, "contingencies");

@@ -7,9 +7,6 @@
 #include "ctg/model.h"
 #include "serde/emit.h"
 
-/* The format version every `default` list is written with. */
-#define CTG_DEFAULT_LIST_VERSION "1.1"
-
 /* Defaults NULL options and checks their version and flags (message in w on failure). */
 int ctg_write_check_options(const ctg_write_options **opts, ctg_error *w);
 

@@ -44,7 +44,7 @@ keep() {
     cp "$1" "$work/kept.orig"
 }
 
-usage_convert='usage: contingency-cli convert [--compact] IN OUT\n'
+usage_convert='usage: contingency-cli convert [OPTION...] IN OUT\n'
 more_convert="Try 'contingency-cli convert --help' for more information.\n"
 bad_type="$bad:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n"
 compact='{"type":"default","version":"1.1","name":"sample","contingencies":[{"id":"N-1_NHV1_NHV2_1","name":"Perte de la ligne NHV1-NHV2 n°1","elements":[{"id":"NHV1_NHV2_1","type":"LINE"}]},{"id":"N-1_NGEN_NHV1","elements":[{"id":"NGEN_NHV1","type":"TWO_WINDINGS_TRANSFORMER","voltageLevelId":"VLGEN"}]},{"id":"N-2_GEN_LOAD","elements":[{"id":"GEN","type":"GENERATOR"},{"id":"LOAD","type":"LOAD"}]},{"id":"N-1_S1VL1_BBS","elements":[{"id":"S1VL1_BBS","type":"BUSBAR_SECTION"}]},{"id":"N-2_HVDC1_BREAKER","elements":[{"id":"HVDC1","type":"HVDC_LINE","voltageLevelId":"VL1"},{"id":"S1VL1_LD1_BREAKER","type":"SWITCH"}]}]}'
@@ -56,15 +56,15 @@ check "unknown command" 2 "" \
     -- "$cli" frobnicate
 
 check "validate sample" 0 "$sample: ok\n" "" -- "$cli" validate "$sample"
-check "validate stdin" 0 "-: ok\n" "" -- sh -c "'$cli' validate - <'$sample'"
+check "validate stdin" 0 "<stdin>: ok\n" "" -- sh -c "'$cli' validate - <'$sample'"
 check "validate invalid" 1 "" "$bad_type" -- "$cli" validate "$bad"
 check "validate checks every file" 1 "$sample: ok\n$sample: ok\n" "$bad_type" \
     -- "$cli" validate "$sample" "$bad" "$sample"
 check "validate no file" 2 "" \
-    "contingency-cli validate: no file given\nusage: contingency-cli validate [--quiet] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
+    "contingency-cli validate: no file given\nusage: contingency-cli validate [OPTION...] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
     -- "$cli" validate
 check "validate unknown option" 2 "" \
-    "contingency-cli validate: unknown option: --strict\nusage: contingency-cli validate [--quiet] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
+    "contingency-cli validate: unknown option: --strict\nusage: contingency-cli validate [OPTION...] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
     -- "$cli" validate --strict "$sample"
 check "validate -- ends options" 0 "-s.json: ok\n" "" \
     -- sh -c "cd '$work' && cp '$sample' ./-s.json && '$cli' validate -- -s.json"
@@ -96,10 +96,6 @@ check "convert missing OUT" 2 "" \
 check "convert too many arguments" 2 "" \
     "contingency-cli convert: too many arguments\n$usage_convert$more_convert" \
     -- "$cli" convert "$sample" a b
-if [ -w /dev/full ]; then
-    check "convert to a full stdout is an I/O error" 2 "" "" \
-        -- sh -c "'$cli' convert '$sample' - >/dev/full 2>/dev/null"
-fi
 
 # extensions survive a convert, in both layouts.
 ext=$data/valid/extension-contingency.json
@@ -119,19 +115,150 @@ stats_sample="file: $sample\ncontingencies: 5\nelements: 7\n  GENERATOR: 1\n  HV
 check "stats sample" 0 "$stats_sample" "" -- "$cli" stats "$sample"
 check "stats invalid" 1 "" "$bad_type" -- "$cli" stats "$bad"
 check "stats no file" 2 "" \
-    "contingency-cli stats: no file given\nusage: contingency-cli stats [--quiet] FILE\nTry 'contingency-cli stats --help' for more information.\n" \
+    "contingency-cli stats: no file given\nusage: contingency-cli stats [OPTION...] FILE\nTry 'contingency-cli stats --help' for more information.\n" \
     -- "$cli" stats
-check "validate --quiet" 0 "$sample: ok\n" "" -- "$cli" validate --quiet "$sample"
 check "convert to .gz" 0 "" "" -- "$cli" convert "$sample" "$work/sample.json.gz"
 check "the .gz is gzip" 0 "" "" -- sh -c "gzip -t '$work/sample.json.gz'"
 check "convert from .gz" 0 "" "" -- "$cli" convert "$work/sample.json.gz" "$work/back.json"
 check "back from .gz is the same" 0 "" "" -- cmp "$sample" "$work/back.json"
 check "stats of .gz" 0 "$(printf '%s' "$stats_sample" | sed "s|file: $sample|file: $work/sample.json.gz|")" "" \
     -- "$cli" stats "$work/sample.json.gz"
+# A truncated .gz is invalid input (1), like a truncated .json: only its trailer is cut, so the
+# error is placed after the whole text, whatever the compressor made of it.
+gz_size=$(wc -c <"$work/sample.json.gz")
+head -c $((gz_size - 4)) "$work/sample.json.gz" >"$work/cut.json.gz"
+check "validate truncated .gz is invalid input" 1 "" \
+    "$work/cut.json.gz:45:2: error: /: truncated gzip data\n" -- "$cli" validate "$work/cut.json.gz"
+check "stats truncated .gz from stdin is invalid input" 1 "" \
+    "<stdin>:45:2: error: /: truncated gzip data\n" -- sh -c "'$cli' stats - <'$work/cut.json.gz'"
+check "convert truncated .gz is invalid input" 1 "" \
+    "$work/cut.json.gz:45:2: error: /: truncated gzip data\n" \
+    -- "$cli" convert "$work/cut.json.gz" "$work/cut.json"
 keep "$work/kept.json"
 check "streaming convert of invalid leaves OUT" 1 "" "$bad_type" -- "$cli" convert "$bad" "$work/kept.json"
 check "OUT untouched" 0 "" "" -- cmp "$work/kept.orig" "$work/kept.json"
 check "no temporary file left" 0 "" "" -- sh -c "! ls -a '$work' | grep -q tmp"
+
+# One name for stdin and stdout in every message, "<stdin>" and "<stdout>" (not "-", "<input>"
+# or "<stream>"), whichever command and whichever step failed.
+stats_stdin=$(printf '%s' "$stats_sample" | sed "s|file: $sample|file: <stdin>|")
+check "stats names stdin <stdin>" 0 "$stats_stdin" "" -- sh -c "'$cli' stats - <'$sample'"
+eisdir='<stdin>: error: /: read failed: Is a directory\n'
+check "validate an unreadable stdin names it <stdin>" 2 "" "$eisdir" \
+    -- sh -c "'$cli' validate - <'$work'"
+check "stats an unreadable stdin names it <stdin>" 2 "" "$eisdir" -- sh -c "'$cli' stats - <'$work'"
+check "validate a closed stdout says so" 2 "" \
+    "<stdout>: error: /: cannot write: Bad file descriptor\n" \
+    -- sh -c "'$cli' validate '$sample' >&-"
+
+# A message on stderr whenever the exit status is not 0: a result lost on a full disk too.
+# A list larger than stdio's buffer makes the write itself fail, not only the last flush.
+{
+    printf '{"type":"default","version":"1.1","name":"big","contingencies":['
+    i=0
+    while [ $i -lt 300 ]; do
+        printf '{"id":"c%d","elements":[{"id":"e%d","type":"LINE"}]},' $i $i
+        i=$((i + 1))
+    done
+    printf '{"id":"last","elements":[]}]}'
+} >"$work/big.json"
+if [ -w /dev/full ]; then
+    enospc='<stdout>: error: /: cannot write: No space left on device\n'
+    check "validate to a full stdout says so" 2 "" "$enospc" \
+        -- sh -c "'$cli' validate '$sample' >/dev/full"
+    check "validate invalid to a full stdout says both" 2 "" "$bad_type$enospc" \
+        -- sh -c "'$cli' validate '$sample' '$bad' >/dev/full"
+    check "stats to a full stdout says so" 2 "" "$enospc" -- sh -c "'$cli' stats '$sample' >/dev/full"
+    check "convert to a full stdout says so" 2 "" "$enospc" \
+        -- sh -c "'$cli' convert '$sample' - >/dev/full"
+    check "convert a large list to a full stdout names it <stdout>" 2 "" "$enospc" \
+        -- sh -c "'$cli' convert '$work/big.json' - >/dev/full"
+    check "convert stdin to a full stdout names both" 2 "" "$enospc" \
+        -- sh -c "'$cli' convert - - <'$work/big.json' >/dev/full"
+    check "--help to a full stdout says so" 2 "" "$enospc" -- sh -c "'$cli' --help >/dev/full"
+    check "--version to a full stdout says so" 2 "" "$enospc" -- sh -c "'$cli' --version >/dev/full"
+    check "convert --help to a full stdout says so" 2 "" "$enospc" \
+        -- sh -c "'$cli' convert --help >/dev/full"
+else
+    echo "SKIP: /dev/full is not writable: the full stdout checks"
+fi
+
+# --quiet: errors and results only, for every command; --no-progress: no bar, nothing else.
+check "validate --quiet prints nothing for valid files" 0 "" "" -- "$cli" validate --quiet "$sample"
+check "validate -q still reports errors" 1 "" "$bad_type" -- "$cli" validate -q "$sample" "$bad" "$sample"
+check "validate --no-progress keeps the ok lines" 0 "$sample: ok\n" "" \
+    -- "$cli" validate --no-progress "$sample"
+check "stats --quiet prints the counts" 0 "$stats_sample" "" -- "$cli" stats -q "$sample"
+check "convert accepts --quiet" 0 "@$sample" "" -- "$cli" convert --quiet "$sample" -
+check "convert accepts -q and --no-progress" 0 "" "" \
+    -- "$cli" convert -q --no-progress "$sample" "$work/quiet.json"
+check "convert --quiet wrote the list" 0 "" "" -- cmp "$sample" "$work/quiet.json"
+
+# convert --help says which version each kind is written at (identifier lists are 1.3).
+convert_help="usage: contingency-cli convert [OPTION...] IN OUT
+
+Reads IN and writes it to OUT in PowSyBl's pretty layout, or without
+whitespace with --compact. \"-\" is stdin for IN and stdout for OUT. A file
+OUT is replaced atomically: on any failure it is left as it was. On a
+terminal, a read that lasts over half a second shows a progress bar on
+stderr.
+
+options:
+      --compact      no whitespace at all
+  -q, --quiet        nothing but errors: no progress bar
+      --no-progress  no progress bar
+  -h, --help         print this help
+
+format version written, by kind of list (whatever the version of IN):
+  default                            1.1
+  list                               1.1
+  identifier                         1.3
+  injectionCriterion                 1.1
+  lineCriterion                      1.1
+  hvdcCriterion                      1.1
+  tieLineCriterion                   1.1
+  twoWindingsTransformerCriterion    1.1
+  threeWindingsTransformerCriterion  1.1
+  contingency                        none (a bare contingency has no version)
+"
+printf '%s' "$convert_help" >"$work/convert_help"
+check "convert --help" 0 "@$work/convert_help" "" -- "$cli" convert --help
+check "validate --help documents --quiet" 0 "" "" \
+    -- sh -c "'$cli' validate --help | grep -q '^  -q, --quiet        nothing for valid files'"
+
+# The progress bar, on a terminal (script(1) gives one): a read that lasts, here a pipe that
+# pauses for a second, shows one frame of bytes read (the total of a pipe is unknown), fitted
+# to COLUMNS, drawn from the line's start and erased to its end, then erased before the result.
+# The rate and the elapsed time depend on the machine's speed: they are masked.
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/dev/null 2>&1; then
+    # tty_check NAME STDERR-WANT COMMAND: runs COMMAND with stderr on a terminal; the
+    # terminal's bytes, masked, are the stdout checked, and COMMAND's status the status.
+    tty_check() {
+        check "$1" 0 "$2" "" -- sh -c 'script -qec "$1" /dev/null </dev/null >"$2"; status=$?
+            sed "s/[0-9.]* kB\/s/R kB\/s/; s/elapsed [0-9:]*/elapsed T/" "$2"; exit $status' \
+            sh "$3" "$work/tty"
+    }
+    slow="(head -c 100 '$sample'; sleep 1; tail -c +101 '$sample')"
+    esc=$(printf '\033')
+    tty_check "progress of a pipe, 80 columns" "\r0.9 kB read R kB/s elapsed T$esc[K\r$esc[K" \
+        "$slow | COLUMNS=80 '$cli' validate - >'$work/tty_out'"
+    check "progress: the result on stdout" 0 "<stdin>: ok\n" "" -- cat "$work/tty_out"
+    tty_check "progress fits 20 columns" "\r0.9 kB read$esc[K\r$esc[K" \
+        "$slow | COLUMNS=20 '$cli' validate - >/dev/null"
+    gz_size=$(wc -c <"$work/sample.json.gz")
+    gz_read=$(awk "BEGIN { printf \"%.1f\", $gz_size / 1000 }")
+    tty_check "progress of a .gz counts compressed bytes" \
+        "\r$gz_read kB read R kB/s elapsed T$esc[K\r$esc[K" \
+        "(head -c 20 '$work/sample.json.gz'; sleep 1; tail -c +21 '$work/sample.json.gz') | COLUMNS=80 '$cli' stats - >/dev/null"
+    rm -f "$work/slow.fifo" && mkfifo "$work/slow.fifo"
+    tty_check "progress names the file when there are several" \
+        "\rslow.fifo 0.9 kB read R kB/s elapsed T$esc[K\r$esc[K" \
+        "cd '$work' && { $slow >slow.fifo & } && COLUMNS=80 '$cli' validate slow.fifo '$sample' >/dev/null"
+    tty_check "no progress with --no-progress" "" "$slow | '$cli' validate --no-progress - >/dev/null"
+    tty_check "no progress with --quiet" "" "$slow | '$cli' validate -q - >/dev/null"
+else
+    echo "SKIP: script(1) is not available: the progress bar checks on a terminal"
+fi
 
 echo "$((count - failures)) of $count CLI checks passed"
 [ "$failures" -eq 0 ]

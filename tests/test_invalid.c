@@ -4,9 +4,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <CUnit/CUnit.h>
 
@@ -169,6 +171,32 @@ static void test_invalid__missing_file_is_an_io_error(void)
     CU_ASSERT_STRING_EQUAL(line, "no/such/file.json: error: /: cannot open: No such file or directory");
 }
 
+/* A stream that fails at its first read (here, a directory) is named as a stream that fails
+ * later is, "<stream>" or "<fd N>", or by source_name; not by a placeholder. */
+static void test_invalid__unreadable_stream_keeps_its_name(void)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    FILE *fp = fopen(".", "r");
+    int fd = open(".", O_RDONLY);
+    ctg_list *list = NULL;
+    ctg_error err;
+    char want[32];
+
+    CU_ASSERT_FATAL(fp != NULL && fd >= 0);
+    CU_ASSERT_EQUAL(ctg_list_read_fp(&list, fp, NULL, &err), CTG_EIO);
+    CU_ASSERT_STRING_EQUAL(err.source, "<stream>");
+    CU_ASSERT_STRING_EQUAL(err.message, "read failed: Is a directory");
+    CU_ASSERT_EQUAL(ctg_list_read_fd(&list, fd, NULL, &err), CTG_EIO);
+    snprintf(want, sizeof want, "<fd %d>", fd);
+    CU_ASSERT_STRING_EQUAL(err.source, want);
+    opts.source_name = "<stdin>";
+    CU_ASSERT_EQUAL(ctg_list_read_fd(&list, fd, &opts, &err), CTG_EIO);
+    CU_ASSERT_STRING_EQUAL(err.source, "<stdin>");
+    CU_ASSERT_PTR_NULL(list);
+    close(fd);
+    fclose(fp);
+}
+
 /* A long source keeps its tail, where the file name is. */
 static void test_invalid__long_source_keeps_its_tail(void)
 {
@@ -212,6 +240,7 @@ CU_TestInfo invalid_tests[] = {
     { "every_error_field_is_written", test_invalid__every_error_field_is_written },
     { "missing_file_is_an_io_error", test_invalid__missing_file_is_an_io_error },
     { "long_source_keeps_its_tail", test_invalid__long_source_keeps_its_tail },
+    { "unreadable_stream_keeps_its_name", test_invalid__unreadable_stream_keeps_its_name },
     { "bad_arguments", test_invalid__bad_arguments },
     CU_TEST_INFO_NULL
 };

@@ -374,17 +374,86 @@ static void test_stream__gzip_in_memory(void)
     free(doc);
 }
 
-static void test_stream__truncated_gzip_is_an_io_error(void)
+/* Reads the gzip file at `path` whole and expects a CTG_ESYNTAX `message` placed after the
+ * first `at` bytes of `doc`, the text that could be decompressed. */
+static void expect_gzip_error(const char *path, const char *doc, size_t at, const char *message)
+{
+    ctg_list *list = NULL;
+    ctg_error err;
+    unsigned line = 1, column = 1;
+
+    for (size_t i = 0; i < at; i++) {
+        column = doc[i] == '\n' ? 1 : column + 1;
+        line += doc[i] == '\n';
+    }
+    CU_ASSERT_EQUAL(ctg_list_read_file(&list, path, NULL, &err), CTG_ESYNTAX);
+    CU_ASSERT_PTR_NULL(list);
+    CU_ASSERT_EQUAL(err.code, CTG_ESYNTAX);
+    CU_ASSERT_STRING_EQUAL(err.message, message);
+    CU_ASSERT_STRING_EQUAL(err.source, path);
+    CU_ASSERT_EQUAL(err.offset, at);
+    CU_ASSERT_EQUAL(err.line, line);
+    CU_ASSERT_EQUAL(err.column, column);
+}
+
+/* How many bytes zlib alone inflates from the gzip file at `path`: the oracle of where a
+ * truncated stream's error belongs. */
+static size_t inflatable_bytes(const char *path)
+{
+    unsigned char in[1 << 16], out[1 << 16];
+    z_stream zs = { 0 };
+    FILE *fp = fopen(path, "rb");
+    size_t n = fread(in, 1, sizeof in, fp), total = 0;
+    int z = Z_OK;
+
+    fclose(fp);
+    CU_ASSERT_FATAL(n < sizeof in);
+    CU_ASSERT_FATAL(inflateInit2(&zs, 15 + 16) == Z_OK);
+    zs.next_in = in;
+    zs.avail_in = (uInt)n;
+    while (z == Z_OK) {
+        zs.next_out = out;
+        zs.avail_out = sizeof out;
+        z = inflate(&zs, Z_NO_FLUSH);
+        total += sizeof out - zs.avail_out;
+    }
+    CU_ASSERT_EQUAL(z, Z_BUF_ERROR); /* out of input, not at the stream's end */
+    inflateEnd(&zs);
+    return total;
+}
+
+/* A truncated .gz is bad input like a truncated .json, placed at the end of what could be
+ * decompressed: in the middle of the text, or after all of it when only the trailer is cut. */
+static void test_stream__truncated_gzip_is_a_syntax_error(void)
 {
     char *doc = make_doc(2000);
     char *path = write_gz(doc, strlen(doc), 100);
-    ctg_list *list = NULL;
-    ctg_error err;
+    size_t at = inflatable_bytes(path);
 
-    CU_ASSERT_EQUAL(ctg_list_read_file(&list, path, NULL, &err), CTG_EIO);
-    CU_ASSERT_PTR_NULL(list);
-    CU_ASSERT_STRING_EQUAL(err.message, "gzip data error: unexpected end of file");
-    CU_ASSERT_STRING_EQUAL(err.source, path);
+    CU_ASSERT(at > 0 && at < strlen(doc));
+    expect_gzip_error(path, doc, at, "truncated gzip data");
+    unlink(path);
+    path = write_gz(doc, strlen(doc), 4); /* the length field of the trailer */
+    expect_gzip_error(path, doc, strlen(doc), "truncated gzip data");
+    unlink(path);
+    free(doc);
+}
+
+/* A corrupt .gz is bad input too: a wrong CRC is found after the whole text came out. */
+static void test_stream__corrupt_gzip_is_a_syntax_error(void)
+{
+    char *doc = make_doc(50);
+    char *path = write_gz(doc, strlen(doc), 0);
+    FILE *f = fopen(path, "r+b");
+    int c;
+
+    CU_ASSERT_FATAL(f != NULL);
+    fseek(f, -8, SEEK_END); /* the first byte of the CRC-32 */
+    c = fgetc(f);
+    fseek(f, -8, SEEK_END);
+    fputc(c ^ 0xff, f);
+    fclose(f);
+    expect_gzip_error(path, doc, strlen(doc), "corrupt gzip data: incorrect data check");
     unlink(path);
     free(doc);
 }
@@ -622,7 +691,8 @@ CU_TestInfo stream_tests[] = {
     { "memory_is_flat", test_stream__memory_is_flat },
     { "gzip_by_magic", test_stream__gzip_by_magic },
     { "gzip_in_memory", test_stream__gzip_in_memory },
-    { "truncated_gzip_is_an_io_error", test_stream__truncated_gzip_is_an_io_error },
+    { "truncated_gzip_is_a_syntax_error", test_stream__truncated_gzip_is_a_syntax_error },
+    { "corrupt_gzip_is_a_syntax_error", test_stream__corrupt_gzip_is_a_syntax_error },
     { "error_position_and_path", test_stream__error_position_and_path },
     CU_TEST_INFO_NULL
 };

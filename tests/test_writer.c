@@ -1685,8 +1685,47 @@ static void test_writer__contingency_document(void)
     ctg_list_free(doc);
 }
 
+/* ctg_list_kind_version says what the writers write: a list holding every kind, written
+ * compact, carries exactly those versions; a bare contingency has none. */
+static void test_writer__kind_versions(void)
+{
+    static const char doc[] =
+        "{\"type\":\"list\",\"name\":\"all\",\"contingencyLists\":["
+        "{\"type\":\"default\",\"name\":\"d\",\"contingencies\":[]},"
+        "{\"type\":\"identifier\",\"name\":\"i\",\"identifiers\":[]},"
+        "{\"type\":\"injectionCriterion\",\"name\":\"c\",\"identifiableType\":\"LOAD\"},"
+        "{\"type\":\"lineCriterion\",\"name\":\"c\"},{\"type\":\"hvdcCriterion\",\"name\":\"c\"},"
+        "{\"type\":\"tieLineCriterion\",\"name\":\"c\"},"
+        "{\"type\":\"twoWindingsTransformerCriterion\",\"name\":\"c\"},"
+        "{\"type\":\"threeWindingsTransformerCriterion\",\"name\":\"c\"}]}";
+    ctg_write_options opts = CTG_WRITE_OPTIONS_INIT;
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_list *list = NULL;
+    char want[128];
+
+    CU_ASSERT_STRING_EQUAL(ctg_list_kind_version(CTG_LIST_DEFAULT), "1.1");
+    CU_ASSERT_STRING_EQUAL(ctg_list_kind_version(CTG_LIST_LIST), "1.1");
+    CU_ASSERT_STRING_EQUAL(ctg_list_kind_version(CTG_LIST_IDENTIFIER), "1.3");
+    CU_ASSERT_STRING_EQUAL(ctg_list_kind_version(CTG_LIST_LINE_CRITERION), "1.1");
+    CU_ASSERT_PTR_NULL(ctg_list_kind_version(CTG_LIST_CONTINGENCY));
+    CU_ASSERT_PTR_NULL(ctg_list_kind_version(CTG_LIST_KIND_COUNT));
+    CU_ASSERT_PTR_NULL(ctg_list_kind_version((ctg_list_kind)-1));
+    opts.flags = CTG_WRITE_COMPACT;
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&list, doc, sizeof doc - 1, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_list_write_buf(&buf, list, &opts, NULL), CTG_OK);
+    for (int k = 0; k < CTG_LIST_CONTINGENCY; k++) {
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ctg_list_kind_version((ctg_list_kind)k));
+        snprintf(want, sizeof want, "{\"type\":\"%s\",\"version\":\"%s\",",
+                 ctg_list_kind_name((ctg_list_kind)k), ctg_list_kind_version((ctg_list_kind)k));
+        CU_ASSERT_PTR_NOT_NULL(strstr(buf.data, want));
+    }
+    ctg_buf_dispose(&buf);
+    ctg_list_free(list);
+}
+
 CU_TestInfo writer_tests[] = {
     { "pretty_layout_exact_bytes", test_writer__pretty_layout_exact_bytes },
+    { "kind_versions", test_writer__kind_versions },
     { "compact_layout_exact_bytes", test_writer__compact_layout_exact_bytes },
     { "empty_list", test_writer__empty_list },
     { "optional_contingency_name", test_writer__optional_contingency_name },

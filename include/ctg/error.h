@@ -16,7 +16,8 @@ typedef enum ctg_status {
     CTG_ENOMEM = -1,       /**< an allocation failed; nothing was changed */
     CTG_EINVAL = -2,       /**< a bad argument (NULL list, unknown flag, ...) */
     CTG_EIO = -3,          /**< reading or writing failed; message has the system's reason */
-    CTG_ESYNTAX = -4,      /**< malformed JSON: line, column and offset say where */
+    CTG_ESYNTAX = -4,      /**< malformed JSON, or truncated or corrupt gzip data: line,
+                                column and offset say where */
     CTG_ESCHEMA = -5,      /**< valid JSON of the wrong shape: path says where */
     CTG_EUNSUPPORTED = -6, /**< unknown "type", or a "version" newer than this library's */
     CTG_ELIMIT = -7,       /**< a read limit (depth, string length, document size) exceeded */

@@ -90,6 +90,15 @@ CTG_API int ctg_list_read_fp(ctg_list **out, FILE *fp, const ctg_read_options *o
 CTG_API int ctg_list_read_fd(ctg_list **out, int fd, const ctg_read_options *opts,
                              ctg_error *err);
 
+/**
+ * The format version the writers write for a list of `kind`: every list is written at the
+ * newest version this library knows for its kind ("1.1" for `default`, "1.3" for
+ * `identifier`, ...), whatever version it was read at.
+ * @return static storage; NULL for CTG_LIST_CONTINGENCY (a bare contingency document has no
+ *         version) and for a `kind` out of range.
+ */
+CTG_API const char *ctg_list_kind_version(ctg_list_kind kind);
+
 /** Write flags (ctg_write_options.flags). */
 enum {
     /** No whitespace at all, instead of PowSyBl's pretty layout. */

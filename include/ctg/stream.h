@@ -9,7 +9,8 @@
  * `list` lists) to a callback as soon as it is complete, then reuses its memory: peak memory
  * does not grow with the number of contingencies. Lists of other kinds are small and are
  * delivered whole. Paths ending in ".gz", and any input that starts with the gzip magic, are
- * decompressed on the fly.
+ * decompressed on the fly; a truncated or corrupt gzip stream is CTG_ESYNTAX, placed at the end
+ * of the text that could be decompressed.
  */
 
 #include <stdbool.h>
