@@ -1,6 +1,7 @@
 /* Option parsing, names, error reporting and stdout's last check, shared by the subcommands. */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -133,4 +134,19 @@ int cli_flush_stdout(int status)
     if (fflush(stdout) == 0 && !ferror(stdout))
         return status;
     return cli_report(cli_io_failure(&err, CLI_STDOUT_NAME, "cannot write", errno), &err);
+}
+
+int cli_put_escaped(FILE *out, const char *text)
+{
+    size_t len = strlen(text), need = ctg_escape_text(NULL, 0, text, len);
+    char small[256], *buf = need < sizeof small ? small : malloc(need + 1);
+    int rc;
+
+    if (buf == NULL)
+        return fputs("<out of memory>", out);
+    ctg_escape_text(buf, need + 1, text, len);
+    rc = fputs(buf, out);
+    if (buf != small)
+        free(buf);
+    return rc;
 }

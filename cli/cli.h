@@ -105,4 +105,8 @@ int cli_io_failure(ctg_error *err, const char *source, const char *what, int err
  * writes to stdout ends with it, so that a lost result never goes unsaid. */
 int cli_flush_stdout(int status);
 
+/* Prints `text` (a name or an id from the input) escaped by ctg_escape_text, so that no
+ * file or argument can put control sequences on the terminal. Returns what fputs returns. */
+int cli_put_escaped(FILE *out, const char *text);
+
 #endif

@@ -49,12 +49,17 @@ static int on_list(const ctg_stream_header *h, const ctg_list *list, void *paylo
 
 static void print_stats(const char *path, const stats *s)
 {
-    printf("file: %s\ncontingencies: %zu\nelements: %zu\n", path, s->contingencies, s->elements);
+    fputs("file: ", stdout);
+    cli_put_escaped(stdout, path);
+    printf("\ncontingencies: %zu\nelements: %zu\n", s->contingencies, s->elements);
     for (int t = 0; t < CTG_ELEMENT_TYPE_COUNT; t++)
         if (s->per_type[t])
             printf("  %s: %zu\n", ctg_element_type_name((ctg_element_type)t), s->per_type[t]);
-    if (s->largest_id)
-        printf("largest: %s (%zu elements)\n", s->largest_id, s->largest_count);
+    if (s->largest_id) {
+        fputs("largest: ", stdout); /* an id of the input: escaped */
+        cli_put_escaped(stdout, s->largest_id);
+        printf(" (%zu elements)\n", s->largest_count);
+    }
     for (int k = 0; k < CTG_LIST_KIND_COUNT; k++)
         if (s->lists[k])
             printf("%s lists: %zu\n", ctg_list_kind_name((ctg_list_kind)k), s->lists[k]);

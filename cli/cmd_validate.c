@@ -23,8 +23,10 @@ static int validate_one(const char *path, const cli_args *args)
     cli_progress_done(&progress);
     if (rc != CTG_OK)
         return cli_report(rc, &err);
-    if (!args->quiet)
-        printf("%s: ok\n", cli_input_name(path));
+    if (!args->quiet) {
+        cli_put_escaped(stdout, cli_input_name(path));
+        fputs(": ok\n", stdout);
+    }
     return CLI_OK;
 }
 

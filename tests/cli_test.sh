@@ -260,5 +260,15 @@ else
     echo "SKIP: script(1) is not available: the progress bar checks on a terminal"
 fi
 
+# Names and ids from the input are printed escaped: no file can drive the terminal.
+printf '{"type":"default","version":"1.1","name":"n","contingencies":[{"id":"a\\u001b[2J\\nb","elements":[{"id":"L","type":"LINE"}]}]}' >"$work/evil.json"
+check "stats escapes ids" 0 \
+    "file: $work/evil.json\ncontingencies: 1\nelements: 1\n  LINE: 1\nlargest: a\\\\u001b[2J\\\\nb (1 elements)\n" "" \
+    -- "$cli" stats "$work/evil.json"
+printf '{"type":"default","version":"1.1","name":"n","contingencies":[{"id":"c","elements":[{"id":"L","type":"X\\u001b]0;owned\\u0007"}]}]}' >"$work/evil2.json"
+check "errors escape input" 1 "" \
+    "$work/evil2.json:1:102: error: /contingencies/0/elements/0/type: unknown element type \"X\\\\u001b]0;owned\\\\u0007\"\n" \
+    -- "$cli" validate "$work/evil2.json"
+
 echo "$((count - failures)) of $count CLI checks passed"
 [ "$failures" -eq 0 ]
