@@ -36,31 +36,14 @@ typedef union block_header {
     max_align_t align;
 } block_header;
 
-/* A ctg_arena_on_release registration, allocated in the arena itself. */
-typedef struct cleanup {
-    struct cleanup *next;
-    void (*fn)(void *arg);
-    void *arg;
-} cleanup;
-
 struct ctg_arena {
     ctg_arena_bump bump; /* first: the inline fast paths of arena.h reach it there */
     ctg_allocator alloc;
     block *blocks;
-    cleanup *cleanups; /* most recent first */
     size_t next_chunk; /* size of the next chunk's data */
     size_t footprint;
     bool exact;        /* CTG_ARENA_EXACT: one allocation per request */
 };
-
-/* Runs and forgets the ctg_arena_on_release registrations. They live in the blocks: this runs
- * before the first block goes. */
-static void run_cleanups(ctg_arena *arena)
-{
-    for (cleanup *c = arena->cleanups; c != NULL; c = c->next)
-        c->fn(c->arg);
-    arena->cleanups = NULL;
-}
 
 ctg_arena *ctg_arena_new(const ctg_allocator *a)
 {
@@ -89,7 +72,6 @@ void ctg_arena_release(ctg_arena *arena)
 
     if (arena == NULL)
         return;
-    run_cleanups(arena);
     a = arena->alloc;
     b = arena->blocks;
     while (b != NULL) {
@@ -265,7 +247,6 @@ void ctg_arena_reset(ctg_arena *arena)
 {
     block *keep = NULL, *b = arena->blocks;
 
-    run_cleanups(arena);
     /* Keep the newest chunk, the largest: a streaming reader resets after every item, and
      * must not go back to the allocator each time. */
     while (b != NULL) {
@@ -286,19 +267,6 @@ void ctg_arena_reset(ctg_arena *arena)
     } else {
         arena->bump.cur = arena->bump.end = NULL;
     }
-}
-
-int ctg_arena_on_release(ctg_arena *arena, void (*fn)(void *arg), void *arg)
-{
-    cleanup *c = ctg_arena_alloc(arena, sizeof *c, alignof(cleanup));
-
-    if (c == NULL)
-        return CTG_ENOMEM;
-    c->fn = fn;
-    c->arg = arg;
-    c->next = arena->cleanups;
-    arena->cleanups = c;
-    return CTG_OK;
 }
 
 size_t ctg_arena_footprint(const ctg_arena *arena)

@@ -99,11 +99,6 @@ int ctg_arena_adopt(ctg_arena *arena, void *block, size_t size);
 /* Frees everything allocated so far but keeps the newest chunk for reuse: pointers into the
  * arena become invalid. For readers that reuse one arena per streamed item. */
 void ctg_arena_reset(ctg_arena *arena);
-/* Registers fn(arg) to run once, when the arena is released or reset, before any of its memory
- * goes (last registered runs first): for what the arena's memory refers to but does not own,
- * such as json-c values. CTG_ENOMEM when the registration cannot be stored; fn is then never
- * called. */
-int ctg_arena_on_release(ctg_arena *arena, void (*fn)(void *arg), void *arg);
 /* Bytes the arena holds from its allocator (blocks + adopted), for statistics. */
 size_t ctg_arena_footprint(const ctg_arena *arena);
 
