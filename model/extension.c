@@ -47,6 +47,12 @@ void ctg_extension_registry_free(ctg_extension_registry *registry)
     ctg_mem_release(&a, registry, sizeof *registry);
 }
 
+bool ctg_extension_handler_valid(const ctg_extension_handler *h)
+{
+    return h != NULL && h->version == CTG_EXTENSION_HANDLER_VERSION && h->name != NULL
+           && ctg_utf8_valid(h->name) && h->read != NULL && h->size > 0;
+}
+
 /* Compares the `len` bytes at `name` with the NUL-terminated `key`, as strcmp would. */
 static int compare_name(const char *name, size_t len, const char *key)
 {
@@ -104,8 +110,7 @@ int ctg_extension_registry_add(ctg_extension_registry *registry,
     size_t at;
     bool found;
 
-    if (registry == NULL || handler == NULL || handler->name == NULL || handler->read == NULL
-        || handler->size == 0)
+    if (registry == NULL || !ctg_extension_handler_valid(handler))
         return CTG_EINVAL;
     at = search(registry, handler->name, strlen(handler->name), &found);
     if (found)
@@ -277,8 +282,7 @@ int ctg_list_add_extension_typed(ctg_list *list, size_t index,
     ctg_extension x = { 0 }, src = { 0 };
     int rc;
 
-    if (c == NULL || handler == NULL || handler->name == NULL || handler->read == NULL
-        || handler->size == 0 || !ctg_utf8_valid(handler->name) || value == NULL
+    if (c == NULL || !ctg_extension_handler_valid(handler) || value == NULL
         || ctg_contingency_extension(c, handler->name) != NULL)
         return CTG_EINVAL;
     src.name = handler->name;

@@ -21,6 +21,9 @@ struct ctg_extension_ctx {
     char message[CTG_ERROR_MESSAGE_MAX];
 };
 
+/* Whether `h` is a handler of this version with what a handler needs (name, read, size). */
+bool ctg_extension_handler_valid(const ctg_extension_handler *h);
+
 /* The handler registered under the `len` bytes at `name` (not NUL-terminated), or NULL. */
 const ctg_extension_handler *ctg_extension_lookup(const ctg_extension_registry *registry,
                                                   const char *name, size_t len);

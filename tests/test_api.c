@@ -308,8 +308,9 @@ static int weight_write(struct json_object **out, const void *in, void *p)
     return *out != NULL ? CTG_OK : CTG_ENOMEM;
 }
 
-static const ctg_extension_handler weight_handler = { "weight", sizeof(weight), weight_read,
-                                                      weight_write, NULL };
+static const ctg_extension_handler weight_handler = { .version = CTG_EXTENSION_HANDLER_VERSION,
+                                                      .name = "weight", .size = sizeof(weight),
+                                                      .read = weight_read, .write = weight_write };
 
 /* Extensions added by the builders, kept and typed, write what a read of the same text
  * gives; a contingency copied with its extensions writes the bytes the stream writer writes. */

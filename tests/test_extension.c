@@ -348,7 +348,11 @@ static int probability_write(struct json_object **out, const void *in, void *pay
 }
 
 static const ctg_extension_handler probability_handler = {
-    "contingency-probability", sizeof(probability), probability_read, probability_write, NULL
+    .version = CTG_EXTENSION_HANDLER_VERSION,
+    .name = "contingency-probability",
+    .size = sizeof(probability),
+    .read = probability_read,
+    .write = probability_write,
 };
 
 static ctg_extension_registry *probability_registry(void)
@@ -477,7 +481,9 @@ static void test_extension__handler_without_write_and_silent_refusal(void)
 {
     static const char doc[] = "{\"id\":\"c\",\"extensions\":{\"mine\":[1,2]}}";
     static int result = CTG_OK;
-    static const ctg_extension_handler mine = { "mine", 8, silent_read, NULL, &result };
+    static const ctg_extension_handler mine = { .version = CTG_EXTENSION_HANDLER_VERSION,
+                                                .name = "mine", .size = 8, .read = silent_read,
+                                                .payload = &result };
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_extension_registry *reg = NULL;
     ctg_list *list;
@@ -542,16 +548,18 @@ static void test_extension__failing_handler_write_fails_the_write(void)
 static void test_extension__registry_rules(void)
 {
     ctg_extension_handler nameless = probability_handler, sizeless = probability_handler;
-    ctg_extension_handler other = probability_handler;
+    ctg_extension_handler other = probability_handler, future = probability_handler;
     ctg_extension_registry *reg = NULL;
 
     nameless.name = NULL;
     sizeless.size = 0;
+    future.version = CTG_EXTENSION_HANDLER_VERSION + 1;
     other.name = "a-first-one";
     CU_ASSERT_EQUAL(ctg_extension_registry_new(NULL, NULL), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_extension_registry_new(&reg, NULL), CTG_OK);
     CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &nameless), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &sizeless), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &future), CTG_EINVAL); /* a newer layout */
     CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, NULL), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &probability_handler), CTG_OK);
     CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &probability_handler), CTG_EINVAL);

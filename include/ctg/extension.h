@@ -34,12 +34,19 @@ struct json_object;
 /** What a handler's read callback gets to keep data in the list's memory. Opaque. */
 typedef struct ctg_extension_ctx ctg_extension_ctx;
 
+/** The value of ctg_extension_handler.version this header describes. */
+#define CTG_EXTENSION_HANDLER_VERSION 1
+
 /**
  * A typed extension handler: how one extension name is read into a struct and written back.
  * The application owns it; the registry and every list read with it borrow it, so it must
- * outlive them (a static const handler is the usual choice).
+ * outlive them (a static const handler is the usual choice). Fill it with designated
+ * initializers, `.version = CTG_EXTENSION_HANDLER_VERSION` first: fields may be added at the
+ * end in later versions.
  */
 typedef struct ctg_extension_handler {
+    /** CTG_EXTENSION_HANDLER_VERSION; any other value is refused (CTG_EINVAL). */
+    unsigned version;
     /** The extension's name, the key in "extensions"; never NULL. */
     const char *name;
     /** Bytes of the struct `read` fills (> 0); it gets them zeroed and max-aligned. */
@@ -87,8 +94,8 @@ CTG_API void ctg_extension_registry_free(ctg_extension_registry *registry);
 
 /**
  * Adds `handler`, borrowed: it must outlive the registry and every list read with it.
- * @return CTG_OK, CTG_EINVAL (NULL argument, NULL name or read, size 0, or a name already
- *         registered) or CTG_ENOMEM (registry unchanged).
+ * @return CTG_OK, CTG_EINVAL (NULL argument, unknown version, NULL name or read, size 0, or a
+ *         name already registered) or CTG_ENOMEM (registry unchanged).
  */
 CTG_API int ctg_extension_registry_add(ctg_extension_registry *registry,
                                        const ctg_extension_handler *handler);
