@@ -1,8 +1,19 @@
 /* Turning a ctg_error into the one line users see. */
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "ctg/error.h"
+
+/* Whether `err` is about a place in a document, so that its path means something ("" is then
+ * the root, shown as "/"): an error with a line, with a path below the root, or a shape error
+ * of an input without positions (a json-c tree). Bad arguments or options, I/O, memory and
+ * writes have neither line nor path: printing "/" for them would point into no document. */
+static bool has_place(const ctg_error *err)
+{
+    return err->line != 0 || err->path[0] != '\0' || err->code == CTG_ESYNTAX
+           || err->code == CTG_ESCHEMA;
+}
 
 size_t ctg_error_format(const ctg_error *err, char *buf, size_t size)
 {
@@ -17,8 +28,10 @@ size_t ctg_error_format(const ctg_error *err, char *buf, size_t size)
     if (err->line)
         n = snprintf(buf, size, "%s:%u:%u: error: %s: %s", err->source, err->line, err->column,
                      path, err->message);
-    else
+    else if (has_place(err))
         n = snprintf(buf, size, "%s: error: %s: %s", err->source, path, err->message);
+    else
+        n = snprintf(buf, size, "%s: error: %s", err->source, err->message);
     return n < 0 ? 0 : (size_t)n;
 }
 

@@ -38,10 +38,12 @@ static int fail_plain(ctg_error *err, const char *source, int code, const char *
     return code;
 }
 
+/* Version 0 is a zeroed struct (memset, or {} in C++): read as version 1, whose zero fields
+ * all mean the defaults. A newer version than ours has fields this library cannot honour. */
 static bool options_valid(const ctg_read_options *o)
 {
     const unsigned known = CTG_READ_NO_CACHE | CTG_READ_ALLOW_NEWER;
-    return o->version == CTG_READ_OPTIONS_VERSION && (o->flags & ~known) == 0;
+    return o->version <= CTG_READ_OPTIONS_VERSION && (o->flags & ~known) == 0;
 }
 
 /* Completes the error of a failed read: the lexer knows no path, the reader no source. */

@@ -68,7 +68,7 @@ check "validate unknown option" 2 "" \
     -- "$cli" validate --strict "$sample"
 check "validate -- ends options" 0 "-s.json: ok\n" "" \
     -- sh -c "cd '$work' && cp '$sample' ./-s.json && '$cli' validate -- -s.json"
-check "validate missing file is an I/O error" 2 "" "$work/nope: error: /: cannot open: No such file or directory\n" \
+check "validate missing file is an I/O error" 2 "" "$work/nope: error: cannot open: No such file or directory\n" \
     -- "$cli" validate "$work/nope"
 
 check "convert sample to a file" 0 "" "" -- "$cli" convert "$sample" "$work/copy.json"

@@ -33,17 +33,26 @@ typedef enum ctg_status {
  */
 typedef struct ctg_error {
     ctg_status code;
-    unsigned line;   /**< 1-based line of the offending token; 0 when unknown */
+    unsigned line;   /**< 1-based line of the offending token; 0 when there is none */
     unsigned column; /**< 1-based column in bytes; 0 when unknown */
     size_t offset;   /**< bytes from the start of the input (after nothing is skipped) */
     char source[CTG_ERROR_SOURCE_MAX];   /**< file path, "<memory>" or "<stdin>"; tail kept */
-    char path[CTG_ERROR_PATH_MAX];       /**< JSON Pointer, "" for the root */
+    /** JSON Pointer of the offending value, "" for the root; "" too for an error about no
+     *  place in a document (bad arguments or options, I/O, memory, a write): see
+     *  ctg_error_format for how the two are told apart. */
+    char path[CTG_ERROR_PATH_MAX];
     char message[CTG_ERROR_MESSAGE_MAX]; /**< lower case, no final period */
 } ctg_error;
 
 /**
- * Formats `err` as "source:line:column: error: path: message" (the path "" shows as "/";
- * without a line, "source: error: path: message"), always NUL-terminating when size > 0.
+ * Formats `err` as one line, always NUL-terminating when size > 0:
+ * - "source:line:column: error: path: message" for an error in a text input (the root path ""
+ *   shows as "/");
+ * - "source: error: path: message" for an input without positions (a json-c tree): line 0 and
+ *   a path, or the root for CTG_ESYNTAX and CTG_ESCHEMA;
+ * - "source: error: message" for an error about no place in a document: line 0, path "" and
+ *   another code (bad arguments or options, I/O such as a file that cannot be opened, memory,
+ *   writes), e.g. "missing.json: error: cannot open: No such file or directory".
  * @return the length the full text needs, excluding the NUL, like snprintf.
  */
 CTG_API size_t ctg_error_format(const ctg_error *err, char *buf, size_t size);

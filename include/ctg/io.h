@@ -38,9 +38,15 @@ typedef struct ctg_read_stats {
                                   (and whitespace after it) */
 } ctg_read_stats;
 
-/** Options of a read; start from CTG_READ_OPTIONS_INIT. Borrowed for the call. */
+/**
+ * Options of a read; start from CTG_READ_OPTIONS_INIT. Borrowed for the call.
+ * A zeroed struct (memset, `{0}`, or `{}` in C++) is the defaults too: `version` 0 is read as
+ * version 1, and every field's zero means its default. A version newer than the library's, or
+ * an unknown flag, fails with CTG_EINVAL ("unknown read options version or flags").
+ */
 typedef struct ctg_read_options {
-    unsigned version;                 /**< CTG_READ_OPTIONS_VERSION */
+    /** CTG_READ_OPTIONS_VERSION (0 = 1); fields added later are read only when it says so */
+    unsigned version;
     unsigned flags;                   /**< CTG_READ_* flags */
     size_t max_depth;                 /**< nesting limit of arrays and objects; 0 = 64 */
     size_t max_string_len;            /**< longest string in bytes after decoding; 0 = 64 MiB */
@@ -86,9 +92,13 @@ enum {
 
 #define CTG_WRITE_OPTIONS_VERSION 1
 
-/** Options of a write; start from CTG_WRITE_OPTIONS_INIT. Borrowed for the call. */
+/**
+ * Options of a write; start from CTG_WRITE_OPTIONS_INIT. Borrowed for the call. A zeroed
+ * struct is the defaults (`version` 0 is read as 1); a newer version or an unknown flag fails
+ * with CTG_EINVAL.
+ */
 typedef struct ctg_write_options {
-    unsigned version;               /**< CTG_WRITE_OPTIONS_VERSION */
+    unsigned version;               /**< CTG_WRITE_OPTIONS_VERSION (0 = 1) */
     unsigned flags;                 /**< CTG_WRITE_* flags */
     const ctg_allocator *allocator; /**< for the writer's own buffers; NULL = malloc/free */
 } ctg_write_options;
