@@ -69,7 +69,9 @@ static int child_stream(const char *path, size_t count)
 {
     size_t got = 0;
     ctg_source src = ctg_source_path(path);
-    ctg_visitor visitor = { count_one, NULL, NULL, &got };
+    ctg_visitor visitor = { .version = CTG_VISITOR_VERSION,
+                            .contingency = count_one,
+                            .payload = &got };
     ctg_error err;
 
     if (ctg_read_stream(&src, &visitor, NULL, &err) != CTG_OK) {

@@ -67,7 +67,11 @@ static void print_stats(const char *path, const stats *s)
 static int stats_one(const char *path, bool quiet)
 {
     stats s;
-    ctg_visitor v = { on_contingency, on_list, cli_progress_update, &s };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .contingency = on_contingency,
+                      .list = on_list,
+                      .progress = cli_progress_update,
+                      .payload = &s };
     ctg_source src = cli_source(path);
     ctg_error err;
     int rc;

@@ -19,7 +19,9 @@ static int validate_one(const char *path, bool quiet)
 {
     ctg_source src = cli_source(path);
     cli_progress progress;
-    ctg_visitor v = { NULL, NULL, cli_progress_update, &progress };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .progress = cli_progress_update,
+                      .payload = &progress };
     ctg_error err;
     int rc;
 

@@ -153,6 +153,9 @@ static int read_checked(ctg_list **out, const ctg_source *src, const ctg_visitor
         return fail_plain(job.err, "<input>", CTG_EINVAL, "NULL source");
     if (!options_valid(job.opts))
         return fail_plain(job.err, "<input>", CTG_EINVAL, "unknown read options version or flags");
+    /* As for the options, 0 is a zeroed visitor, read as version 1. */
+    if (visitor && visitor->version > CTG_VISITOR_VERSION)
+        return fail_plain(job.err, "<input>", CTG_EINVAL, "unknown ctg_visitor version");
     return read_source(out, src, &job);
 }
 
@@ -191,7 +194,7 @@ int ctg_list_read_file(ctg_list **out, const char *path, const ctg_read_options 
 int ctg_read_stream(const ctg_source *src, const ctg_visitor *visitor,
                     const ctg_read_options *opts, ctg_error *err)
 {
-    static const ctg_visitor none = { NULL, NULL, NULL, NULL };
+    static const ctg_visitor none = CTG_VISITOR_INIT;
     return read_checked(NULL, src, visitor ? visitor : &none, opts, err, 0);
 }
 

@@ -108,7 +108,9 @@ static void read_one(const char *path, unsigned flags, result *r)
 {
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
-    ctg_visitor v = { count_item, count_list, NULL, NULL };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .contingency = count_item,
+                      .list = count_list };
     ctg_source src = ctg_source_path(path);
     ctg_list *list = NULL;
 

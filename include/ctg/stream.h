@@ -63,11 +63,18 @@ typedef struct ctg_stream_header {
     size_t index;         /**< position among its siblings in a `list` list (0 at the root) */
 } ctg_stream_header;
 
+#define CTG_VISITOR_VERSION 1
+
 /**
  * Callbacks of a stream read; any may be NULL. A callback returns 0 to go on, anything else
- * to stop: the read then returns CTG_ESTOPPED, leaking nothing.
+ * to stop: the read then returns CTG_ESTOPPED, leaking nothing. Fill it with designated
+ * initializers, `{ .version = CTG_VISITOR_VERSION, .contingency = f, .payload = p }`, or start
+ * from CTG_VISITOR_INIT, so that callbacks added in later versions do not shift the others.
  */
 typedef struct ctg_visitor {
+    /** CTG_VISITOR_VERSION; 0 (a zeroed struct) is read as 1. A newer version than the
+     *  library's fails with CTG_EINVAL: its callbacks could not all be called. */
+    unsigned version;
     /** A complete contingency of a `default` list (or of a bare contingency document).
      *  `c` and everything it points to are borrowed until the callback returns. */
     int (*contingency)(const ctg_stream_header *list, const ctg_contingency *c, void *payload);
@@ -77,16 +84,22 @@ typedef struct ctg_visitor {
     /** Progress, called after each refill: bytes consumed so far and the total when known
      *  (a regular file, uncompressed), else 0. */
     int (*progress)(size_t consumed, size_t total, void *payload);
+    /** Passed back to every callback. */
     void *payload;
 } ctg_visitor;
+
+/** A visitor without callbacks, of the current version. */
+#define CTG_VISITOR_INIT { CTG_VISITOR_VERSION, NULL, NULL, NULL, NULL }
 
 /**
  * Reads a document from `src`, calling `visitor` for each contingency and non-default list.
  * Errors carry line, column and path as for a full read; an error in the input can come after
  * some contingencies were delivered (and a version rule broken by elements read before the
  * "version" field is only known when the list ends).
+ * @param visitor NULL for none (the document is only checked).
  * @param opts NULL for defaults; CTG_READ_NO_CACHE and the limits apply.
- * @return CTG_OK, CTG_ESTOPPED when a callback stopped it, or a negative ctg_status.
+ * @return CTG_OK, CTG_ESTOPPED when a callback stopped it, or a negative ctg_status
+ *         (CTG_EINVAL for a visitor or options version newer than the library's).
  */
 CTG_API int ctg_read_stream(const ctg_source *src, const ctg_visitor *visitor,
                             const ctg_read_options *opts, ctg_error *err);
