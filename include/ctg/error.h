@@ -4,6 +4,10 @@
 /**
  * @file error.h
  * Status codes and the caller-owned error record that every fallible call can fill.
+ *
+ * Threads: there is no global or thread-local "last error"; each call writes only the record
+ * it is given, so each thread passes its own. ctg_error_format and ctg_status_name only read
+ * and may be called from any thread.
  */
 
 #include "ctg/common.h"

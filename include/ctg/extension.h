@@ -17,6 +17,10 @@
  * header does not. Numbers: an integer outside the int64 range is refused on read (json-c would
  * clamp it); a double is written as Java's Double.toString writes it, as PowSyBl does, so
  * "0.0125" stays "0.0125" but a hand-written "1e-5" comes back as "1.0E-5" (the same value).
+ *
+ * Threads: a filled registry may be shared by reads on several threads, so a handler's `read`
+ * and `write` may run on several threads at once, with the same `payload`: they must not
+ * change shared state without their own locking.
  */
 
 #include <stddef.h>

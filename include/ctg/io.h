@@ -4,6 +4,15 @@
 /**
  * @file io.h
  * Reading and writing contingency lists in PowSyBl's JSON format.
+ *
+ * gzip: every read (a path, a FILE *, a descriptor or a buffer) decompresses an input that
+ * starts with the gzip magic, whatever its name; ctg_list_write_file compresses when the path
+ * ends in ".gz". The other writes never compress.
+ *
+ * Threads: reads are independent of each other, each with its own options, error and list.
+ * A list may be written from several threads at once (writers only read it), with one buffer,
+ * stream or file per write. Allocator hooks passed in the options are called from the thread
+ * of the call, and later from any thread that uses or frees the list.
  */
 
 #include <stdbool.h>
@@ -72,7 +81,8 @@ typedef struct ctg_read_options {
 CTG_API int ctg_list_read_buffer(ctg_list **out, const void *data, size_t len,
                                  const ctg_read_options *opts, ctg_error *err);
 
-/** As ctg_list_read_buffer, from the file at `path` ("-" is not special here). */
+/** As ctg_list_read_buffer, from the file at `path` ("-" is not special here); a gzip file is
+ *  decompressed, whatever its name. */
 CTG_API int ctg_list_read_file(ctg_list **out, const char *path, const ctg_read_options *opts,
                                ctg_error *err);
 
@@ -139,7 +149,8 @@ CTG_API int ctg_list_write_fd(int fd, const ctg_list *list, const ctg_write_opti
 
 /**
  * Writes `list` to `path` atomically: a temporary file beside it is written, flushed and
- * renamed over `path`. On failure `path` is untouched and no temporary file remains.
+ * renamed over `path`. On failure `path` is untouched and no temporary file remains. A path
+ * ending in ".gz" is written gzip-compressed.
  */
 CTG_API int ctg_list_write_file(const char *path, const ctg_list *list,
                                 const ctg_write_options *opts, ctg_error *err);

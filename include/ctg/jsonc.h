@@ -13,6 +13,10 @@
  *
  * A tree has no line numbers: errors of ctg_list_from_json_object carry the JSON path only
  * (line, column and offset 0) and the source "<json-c>".
+ *
+ * Threads: both directions only read their input (the tree, the list), so one tree or one
+ * list may be converted on several threads at once; each call returns a new list or tree of
+ * its own.
  */
 
 #include "ctg/common.h"

@@ -8,6 +8,12 @@
  * A ctg_list owns everything reachable from it (one arena). The structs below are read-only
  * views into that arena: pointers stay valid until ctg_list_free(). An absent optional string
  * is NULL, never "".
+ *
+ * Threads: one list may be read from several threads at once: every function taking a
+ * `const ctg_list *` (the writers and the json-c bridge included) and the structs it hands
+ * out only read it. The builders (ctg_list_add_*, ctg_list_set_criteria) and ctg_list_free
+ * change it and need it to themselves. Different lists are independent. The name and look-up
+ * functions (ctg_element_type_name, ...) use constant tables and are safe from any thread.
  */
 
 #include <stdbool.h>

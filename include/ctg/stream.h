@@ -8,8 +8,12 @@
  * A stream read delivers each contingency of a `default` list (including lists nested in
  * `list` lists) to a callback as soon as it is complete, then reuses its memory: peak memory
  * does not grow with the number of contingencies. Lists of other kinds are small and are
- * delivered whole. Paths ending in ".gz", and any input that starts with the gzip magic, are
- * decompressed on the fly.
+ * delivered whole. Any input that starts with the gzip magic is decompressed on the fly; the
+ * streaming writer compresses a path ending in ".gz".
+ *
+ * Threads: a stream read runs on the calling thread, and so do its callbacks; several reads
+ * may run at once on different threads. A stream writer belongs to one thread at a time (it
+ * may move between threads between calls); the contingencies it is given are only read.
  */
 
 #include <stdbool.h>
