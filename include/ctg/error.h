@@ -27,8 +27,11 @@ typedef enum ctg_status {
     CTG_ESTOPPED = -8      /**< a callback asked to stop; not an error of the input */
 } ctg_status;
 
+/** Bytes of ctg_error.source, its NUL included; a longer source keeps its tail. */
 #define CTG_ERROR_SOURCE_MAX 256
+/** Bytes of ctg_error.path, its NUL included. */
 #define CTG_ERROR_PATH_MAX 256
+/** Bytes of ctg_error.message, its NUL included. */
 #define CTG_ERROR_MESSAGE_MAX 256
 
 /**
@@ -36,7 +39,7 @@ typedef enum ctg_status {
  * when it fails, and then writes every field. The first error of a call wins.
  */
 typedef struct ctg_error {
-    ctg_status code;
+    ctg_status code; /**< what failed: the call's return value */
     unsigned line;   /**< 1-based line of the offending token; 0 when there is none */
     unsigned column; /**< 1-based column in bytes; 0 when unknown */
     size_t offset;   /**< bytes from the start of the input (after nothing is skipped) */

@@ -33,7 +33,9 @@ enum {
     CTG_READ_ALLOW_NEWER = 1u << 1
 };
 
+/** The version of ctg_read_options these headers describe. */
 #define CTG_READ_OPTIONS_VERSION 1
+/** The nesting limit of arrays and objects when ctg_read_options.max_depth is 0. */
 #define CTG_DEFAULT_MAX_DEPTH 64
 
 /**
@@ -68,12 +70,15 @@ typedef struct ctg_read_options {
     const struct ctg_extension_registry *extensions;
 } ctg_read_options;
 
+/** The default read options, of the current version. */
 #define CTG_READ_OPTIONS_INIT \
     { CTG_READ_OPTIONS_VERSION, 0u, CTG_DEFAULT_MAX_DEPTH, 0, 0, NULL, NULL, NULL, NULL }
 
 /**
  * Reads a list of any kind from `len` bytes at `data` (need not be NUL-terminated).
  * @param[out] out  the new list, NULL on failure; the caller owns it (ctg_list_free).
+ * @param data      the input, borrowed for the call; gzip data is decompressed.
+ * @param len       bytes at `data`.
  * @param opts      NULL for defaults.
  * @param[out] err  may be NULL; written only on failure.
  * @return CTG_OK or a negative ctg_status; on failure nothing is left allocated.
@@ -100,6 +105,7 @@ enum {
     CTG_WRITE_COMPACT = 1u << 0
 };
 
+/** The version of ctg_write_options these headers describe. */
 #define CTG_WRITE_OPTIONS_VERSION 1
 
 /**
@@ -113,6 +119,7 @@ typedef struct ctg_write_options {
     const ctg_allocator *allocator; /**< for the writer's own buffers; NULL = malloc/free */
 } ctg_write_options;
 
+/** The default write options, of the current version. */
 #define CTG_WRITE_OPTIONS_INIT { CTG_WRITE_OPTIONS_VERSION, 0u, NULL }
 
 /**
@@ -121,11 +128,12 @@ typedef struct ctg_write_options {
  */
 typedef struct ctg_buf {
     char *data;                     /**< `len` bytes, NUL-terminated after a successful write */
-    size_t len;
-    size_t cap;
+    size_t len;                     /**< bytes written so far */
+    size_t cap;                     /**< bytes allocated at `data` */
     const ctg_allocator *allocator; /**< borrowed; must outlive the buffer */
 } ctg_buf;
 
+/** An empty buffer using malloc/free. */
 #define CTG_BUF_INIT { NULL, 0, 0, NULL }
 
 /** Releases the buffer's memory and empties it. Accepts NULL. */

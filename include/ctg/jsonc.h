@@ -33,6 +33,7 @@ struct json_object;
  * internal string cache is touched, so several threads may convert one tree at once).
  * @param[out] out  the new list, NULL on failure; the caller owns it (ctg_list_free). The list
  *                  does not refer to `obj`.
+ * @param obj       the tree, borrowed for the call.
  * @param opts      NULL for defaults; source_name is ignored.
  * @param[out] err  may be NULL; written only on failure, with the path only.
  * @return CTG_OK or a negative ctg_status (CTG_EINVAL for a NULL argument).
@@ -44,6 +45,7 @@ CTG_API int ctg_list_from_json_object(ctg_list **out, const struct json_object *
  * Builds a json-c tree holding `list` as ctg writes it (current format version, the same keys
  * in the same order; doubles keep the text ctg writes, e.g. 380.0).
  * @param[out] out  the new tree, NULL on failure; the caller owns it (json_object_put).
+ * @param list      the list, only read.
  * @param opts      NULL for defaults; the layout flags do not matter here.
  * @param[out] err  may be NULL; written only on failure.
  * @return CTG_OK, CTG_EINVAL, CTG_EUNSUPPORTED (a kind that cannot be written) or CTG_ENOMEM.

@@ -37,9 +37,9 @@ typedef enum ctg_source_kind {
 
 /** Where a stream read takes its bytes from; build one with the ctg_source_* helpers. */
 typedef struct ctg_source {
-    ctg_source_kind kind;
+    ctg_source_kind kind; /**< which of the fields below is read */
     const void *data; /**< BUFFER: `len` bytes, borrowed for the read */
-    size_t len;
+    size_t len;       /**< BUFFER: bytes at `data` */
     const char *path; /**< PATH: borrowed for the read */
     FILE *fp;         /**< FP: read to its end, left open */
     int fd;           /**< FD: read to its end, left open */
@@ -47,7 +47,7 @@ typedef struct ctg_source {
 
 /** A source over `len` bytes at `data` (borrowed; need not be NUL-terminated). */
 CTG_API ctg_source ctg_source_buffer(const void *data, size_t len);
-/** A source that opens `path` (borrowed); ".gz" or gzip magic is decompressed. */
+/** A source that opens `path` (borrowed); gzip data is decompressed, whatever the name. */
 CTG_API ctg_source ctg_source_path(const char *path);
 /** A source reading `fp` to its end; the caller keeps and closes it. */
 CTG_API ctg_source ctg_source_fp(FILE *fp);
@@ -60,13 +60,14 @@ CTG_API ctg_source ctg_source_fd(int fd);
  * contingencies in the input is NULL here. Borrowed until the callback returns.
  */
 typedef struct ctg_stream_header {
-    ctg_list_kind kind;
+    ctg_list_kind kind;   /**< the list's kind, known from its fields */
     const char *name;     /**< NULL when not read yet */
     const char *version;  /**< NULL when absent or not read yet */
     size_t depth;         /**< 0 for the document's root list, 1 for a list nested in it... */
     size_t index;         /**< position among its siblings in a `list` list (0 at the root) */
 } ctg_stream_header;
 
+/** The version of ctg_visitor these headers describe. */
 #define CTG_VISITOR_VERSION 1
 
 /**
@@ -100,8 +101,10 @@ typedef struct ctg_visitor {
  * Errors carry line, column and path as for a full read; an error in the input can come after
  * some contingencies were delivered (and a version rule broken by elements read before the
  * "version" field is only known when the list ends).
+ * @param src     where the bytes come from; borrowed for the call.
  * @param visitor NULL for none (the document is only checked).
- * @param opts NULL for defaults; CTG_READ_NO_CACHE and the limits apply.
+ * @param opts    NULL for defaults; CTG_READ_NO_CACHE and the limits apply.
+ * @param[out] err may be NULL; written only on failure.
  * @return CTG_OK, CTG_ESTOPPED when a callback stopped it, or a negative ctg_status
  *         (CTG_EINVAL for a visitor or options version newer than the library's).
  */
@@ -116,6 +119,10 @@ typedef struct ctg_stream_writer ctg_stream_writer;
  * the bytes go to a temporary file beside it, renamed over `path` by ctg_stream_writer_close.
  * A path ending in ".gz" is gzip-compressed.
  * @param[out] out the writer; the caller owns it and must close or abort it.
+ * @param path     the file to replace, borrowed until close or abort.
+ * @param name     the list's "name", copied.
+ * @param opts     NULL for defaults; the layout flag applies.
+ * @param[out] err may be NULL; written only on failure.
  * @return CTG_OK, CTG_EINVAL, CTG_EIO or CTG_ENOMEM.
  */
 CTG_API int ctg_stream_writer_open_path(ctg_stream_writer **out, const char *path,
