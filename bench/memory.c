@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Memory: the peak RSS of a child process that reads the memory case's file one way, as a
  * ratio to the file's size. Each child is this executable again (/proc/self/exe) in a hidden
  * mode, `--rss-child MODE FILE COUNT`. Nothing is subtracted: the "baseline" child, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The timed runners, and the check each one makes once before it is timed. */
 
 #include <limits.h>

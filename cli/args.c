@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Option parsing and error reporting shared by the subcommands. */
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* contingency-cli convert [--compact] IN OUT: reads a list and writes it back. */
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* contingency-cli stats FILE: counts contingencies and elements per type, streaming. */
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* contingency-cli validate FILE...: reads each file and says whether it is a valid list.
  * The read streams, so a file of any size is checked in constant memory. */
 

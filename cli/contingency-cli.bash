@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MPL-2.0
 # bash completion for contingency-cli, installed as
 # share/bash-completion/completions/contingency-cli. The commands and options come from the
 # program's own --help texts, so they cannot drift from what it accepts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The progress bar of long reads: on stderr, only when it is a terminal and the input is
  * large, so that scripts and small files see nothing. */
 

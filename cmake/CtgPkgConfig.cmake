@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MPL-2.0
 # ctg.pc, relocatable: its prefix is found from the .pc file's own place (${pcfiledir}), so an
 # installed tree moved elsewhere (cmake --install --prefix, DESTDIR, a copied folder) still
 # gives the right paths. An absolute CMAKE_INSTALL_LIBDIR or INCLUDEDIR is kept as it is.

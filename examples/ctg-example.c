@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* ctg-example: what a program built against an installed ctg looks like. It loads a list,
  * prints how many elements of each type its contingencies hold (nested lists included) and
  * the extensions kept as json-c values, then writes the list back to another path.

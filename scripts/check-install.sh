@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MPL-2.0
 # The package as another project sees it: builds ctg in $CTG_BUILD_PREFIX-install/ (default
 # build-install/), installs it into a temporary prefix, MOVES that prefix elsewhere (a
 # relocated install must work), then checks:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MPL-2.0
 # The ABI check (docs/abi.md): the symbols a shared libctg exports must be exactly the
 # functions the public headers declare with CTG_API, each under the version node.
 # usage: check-symbols.sh LIBCTG.so HEADER_DIR VERSION_NODE [NM]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MPL-2.0
 # The reliability jobs (issue 5), the second test command CI runs (.ci/run), after
 # ./scripts/test.sh:
 #   1. valgrind memcheck over every test binary and the fuzz corpus replay (no leak allowed);

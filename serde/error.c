@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Turning a ctg_error into the one line users see. */
 
 #include <stdbool.h>

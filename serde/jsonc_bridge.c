@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The json-c bridge (jsonc.h): a tree becomes compact text for ctg's reader, and ctg's output
  * becomes a tree through json_tokener. One code path for reading and writing, whatever the
  * input looks like. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The public read entry points: a whole list, or a stream of contingencies, from memory, a
  * path, a FILE * or a descriptor. */
 

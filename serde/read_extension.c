@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* A contingency's "extensions" object (spec 8). Nothing in it is lost: each value is rebuilt as
  * compact JSON text from the tokens while the reader moves past it (the lexer keeps no spans),
  * parsed by json_tokener, then either given to the application's typed handler or kept as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The public write API (io.h): one emitter feeding an output (a buffer, a FILE *, a
  * descriptor, or an atomically replaced file). */
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MPL-2.0
 # The man page and the bash completion against the program: every command and option of the
 # --help texts is in the man page, the completion offers exactly them, and groff reads the
 # page without a warning (when groff is installed; CI installs groff-base).

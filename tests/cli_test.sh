@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MPL-2.0
 # contingency-cli end to end: exact stdout, stderr and exit status of each case.
 # usage: cli_test.sh CLI TESTDATA_DIR WORK_DIR VERSION
 set -u

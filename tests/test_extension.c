@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Contingency extensions kept losslessly, typed extension handlers, the json-c bridge, the
  * bare contingency document and lists of lists. */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* `identifier` lists (spec 4): names, every PowSyBl identifier fixture read and written back
  * byte for byte, the version rules, the identifier rules, the builders, and memory. */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Table-driven invalid inputs: testdata/invalid/<case>.json with <case>.expected holding
  * "line:column path CODE" on its first line and the exact message on its second. Each case is
  * read from its path (refill mode) and from memory, and both must fail identically. */

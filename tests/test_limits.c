@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Limits, policies and pathological inputs, through the public read API.
  *
  * - The read limits (max_depth, max_string_len, max_document_size), each at exactly N

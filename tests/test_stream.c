@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Streaming reads: the same contingencies as a full read, in constant memory, stoppable, and
  * through gzip. */
 

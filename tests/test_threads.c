@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Threads: several readers at once on different files, all sharing the one handler registry
  * (its index is built lazily, once, by whichever read comes first). Run under ThreadSanitizer
  * (CTG_TSAN) this proves the lazily resolved cache race-free; in every build it checks that

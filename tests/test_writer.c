@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The writer: exact bytes of both layouts, escaping, doubles, the emitter's rules, and every
  * output (buffer, FILE *, descriptor, atomic file). */
 

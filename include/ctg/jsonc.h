@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #ifndef CTG_JSONC_H
 #define CTG_JSONC_H
 

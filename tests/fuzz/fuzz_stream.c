@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Fuzz target: the streaming read must agree with the full read.
  *
  * The full read gives the expected sequence: the contingencies of every `default` list (and of
