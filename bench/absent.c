@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The absent-field micro-benchmark: the same list of single-BRANCH contingencies with the
  * optional `name` absent and present. Time per contingency, allocator calls per contingency
  * with the list's normal (chunked) arena, and arena requests per contingency with an exact

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Keys that collide in FNV-1a, built block by block: the low k bits of FNV-1a's state depend
  * only on the low k bits of the state before and on the bytes, so two 3-byte blocks that take
  * one state to the same low bits can be swapped freely. Sixteen such pairs give 2^16 keys.

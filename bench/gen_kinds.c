@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The `kinds` case: a `list` list whose children cycle through the six criterion kinds, an
  * identifier list and a nested `list` (an identifier list, a lineCriterion and a small default
  * list). Written with a small emitter that follows Jackson's pretty printer (spec section 7),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* jsonc-dom-map: the obvious way to write this library on json-c. The document is parsed into
  * a json-c DOM, which is then walked into ctg structs through the public builders, checking
  * JSON types and rejecting unknown fields as ctg's own reader does. It lives in bench/ only, as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* contingency-bench: times ctg against json-c and the memchr floor on generated lists, then
  * measures the absent-field cost, the scaling curve and the peak memory of a full and a
  * streamed load. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Memory: the peak RSS of a child process that reads the memory case's file one way, as a
  * ratio to the file's size. Each child is this executable again (/proc/self/exe) in a hidden
  * mode, `--rss-child MODE FILE COUNT`. Nothing is subtracted: the "baseline" child, which
@@ -69,7 +70,9 @@ static int child_stream(const char *path, size_t count)
 {
     size_t got = 0;
     ctg_source src = ctg_source_path(path);
-    ctg_visitor visitor = { count_one, NULL, NULL, &got };
+    ctg_visitor visitor = { .version = CTG_VISITOR_VERSION,
+                            .contingency = count_one,
+                            .payload = &got };
     ctg_error err;
 
     if (ctg_read_stream(&src, &visitor, NULL, &err) != CTG_OK) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The human tables and the --json report. printf runs in the C locale (the bench never calls
  * setlocale), so numbers always use a '.'. */
 

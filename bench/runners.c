@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The timed runners, and the check each one makes once before it is timed. */
 
 #include <limits.h>
@@ -158,7 +159,10 @@ static int count_list(const ctg_stream_header *header, const ctg_list *list, voi
 static int stream_with(bench_input *in, stream_counts *n)
 {
     ctg_source src = ctg_source_buffer(in->bytes.data, in->bytes.len);
-    ctg_visitor visitor = { count_contingency, count_list, NULL, n };
+    ctg_visitor visitor = { .version = CTG_VISITOR_VERSION,
+                            .contingency = count_contingency,
+                            .list = count_list,
+                            .payload = n };
     ctg_error err;
 
     memset(n, 0, sizeof *n);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Scaling: the ctg read of single-BRANCH lists of growing size, in MB/s. A flat curve means
  * a linear cost. The full read stops at 1M contingencies (10M would hold ~1.2 GB of input and
  * as much again of list); the stream read and the memchr floor go on to the largest size.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The targets of issue 4 as lines that are easy to quote: what was measured, the target, and
  * whether this run met it. */
 

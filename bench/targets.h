@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #ifndef CTG_BENCH_TARGETS_H
 #define CTG_BENCH_TARGETS_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The harness: an input's life, the check of every runner, then the timed rounds
  * (clock_gettime around each run) and their median, min and max. */
 

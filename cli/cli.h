@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #ifndef CTG_CLI_H
 #define CTG_CLI_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* contingency-cli convert [--compact] IN OUT: reads a list and writes it back. */
 
 #include <errno.h>
@@ -95,7 +96,11 @@ static int on_list(const ctg_stream_header *h, const ctg_list *list, void *paylo
 static int convert_stream(const char *in, const char *out, unsigned flags)
 {
     stream_job job = { .out = out, .flags = flags };
-    ctg_visitor v = { on_contingency, on_list, cli_progress_update, &job };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .contingency = on_contingency,
+                      .list = on_list,
+                      .progress = cli_progress_update,
+                      .payload = &job };
     ctg_source src = ctg_source_path(in);
     ctg_error err;
     int rc;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* contingency-cli stats FILE: counts contingencies and elements per type, streaming. */
 
 #include <stdlib.h>
@@ -68,7 +69,11 @@ static void print_stats(const char *path, const stats *s)
 static int stats_one(const char *path, const cli_args *args)
 {
     stats s;
-    ctg_visitor v = { on_contingency, on_list, cli_progress_update, &s };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .contingency = on_contingency,
+                      .list = on_list,
+                      .progress = cli_progress_update,
+                      .payload = &s };
     ctg_source src = cli_source(path);
     ctg_read_options opts = cli_read_options(path);
     ctg_error err;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* contingency-cli validate FILE...: reads each file and says whether it is a valid list.
  * The read streams, so a file of any size is checked in constant memory. */
 
@@ -12,7 +13,9 @@ static int validate_one(const char *path, const cli_args *args)
     ctg_source src = cli_source(path);
     ctg_read_options opts = cli_read_options(path);
     cli_progress progress;
-    ctg_visitor v = { NULL, NULL, cli_progress_update, &progress };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .progress = cli_progress_update,
+                      .payload = &progress };
     ctg_error err;
     int rc;
 

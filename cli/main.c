@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* contingency-cli: validates and converts PowSyBl contingency lists.
  * A subcommand is one row of `commands` and one function in its own cmd_<name>.c. */
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MPL-2.0
 # Build modes of the reliability jobs (scripts/ci-extra.sh), each in a build folder of its own:
 #   CTG_FUZZ=ON      clang; the library with -fsanitize=fuzzer-no-link,address,undefined and the
 #                    libFuzzer targets of tests/fuzz/ linked with -fsanitize=fuzzer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #ifndef CTG_MODEL_ARENA_H
 #define CTG_MODEL_ARENA_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Criterion lists (spec 5): names, the country table, the slot and interval rules, and the
  * builders. The reader and the writer use the same rules (model/criterion.h). */
 

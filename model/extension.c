@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Typed extension handlers: the application's registry, the context their read callbacks get,
  * and the look-up of a contingency's extension by name. */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* `identifier` lists (spec 4): names of identifier kinds and IdentifiableTypes, the rules an
  * identifier must follow, and the builders. */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #include <stdalign.h>
 #include <stdint.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* `list` lists: the lists nested in them, read or built in code. */
 
 #include <stdalign.h>

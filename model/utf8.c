@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* UTF-8 encoding, shared by the lexer (escapes) and the identifier model (code points). */
 
 #include "model/utf8.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #include "ctg/version.h"
 
 const char *ctg_version_string(void)

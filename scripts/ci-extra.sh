@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MPL-2.0
 # The reliability jobs (issue 5), the second test command CI runs (.ci/run), after
 # ./scripts/test.sh:
 #   1. valgrind memcheck over every test binary and the fuzz corpus replay (no leak allowed);
@@ -7,14 +8,18 @@
 #   3. the thread test under ThreadSanitizer (clang), in its own build folder;
 #   4. a --coverage build (gcc): line and branch coverage of serde/ with gcovr;
 #   5. each libFuzzer target for CTG_FUZZ_SECONDS (default 60) with -fork=2, starting from the
-#      committed corpus; any crash, leak, timeout or OOM artifact fails the job.
+#      committed corpus; any crash, leak, timeout or OOM artifact fails the job;
+#   6. the package (scripts/check-install.sh): installed into a temporary prefix, moved, and
+#      examples/ built and run against it with CMake and with pkg-config, shared and static;
+#   7. the API reference: the `docs` target (Doxygen), where any warning is an error.
 # A failing job does not stop the later ones; the exit status is 1 if any failed. A table of
 # the time each job took ends the output.
 #
-# Needs clang, libclang-rt-14-dev, llvm, valgrind, locales and gcovr (Debian 12; .ci/run
-# installs them). Uses $CTG_BUILD_PREFIX (default build) as test.sh does: the -Werror build in
-# build/ (built here when missing) and its own build-tsan/, build-cov/ and build-fuzz/.
-# CTG_EXTRA_JOBS="valgrind locale tsan coverage fuzz" picks jobs. The coverage job fails below
+# Needs clang, libclang-rt-14-dev, llvm, valgrind, locales, gcovr and doxygen (Debian 12;
+# .ci/run installs them). Uses $CTG_BUILD_PREFIX (default build) as test.sh does: the -Werror
+# build in build/ (built here when missing) and its own build-tsan/, build-cov/, build-fuzz/
+# and build-install/. CTG_EXTRA_JOBS="valgrind locale tsan coverage fuzz install docs" picks
+# jobs. The coverage job fails below
 # its targets (lexer 100% lines and 95% branches, serde/ 90% lines); CTG_COVERAGE_STRICT=0 only
 # reports the figures.
 set -euo pipefail
@@ -23,7 +28,7 @@ cd "$(dirname "$0")/.."
 prefix=${CTG_BUILD_PREFIX:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
 fuzz_seconds=${CTG_FUZZ_SECONDS:-60}
-selected=" ${CTG_EXTRA_JOBS:-valgrind locale tsan coverage fuzz} "
+selected=" ${CTG_EXTRA_JOBS:-valgrind locale tsan coverage fuzz install docs} "
 failed=()
 timings=()
 
@@ -192,11 +197,32 @@ job_fuzz() {
     return $rc
 }
 
+# ---- 6. the package -------------------------------------------------------------------------
+
+job_install() {
+    CTG_BUILD_PREFIX=$prefix ./scripts/check-install.sh
+}
+
+# ---- 7. the API reference --------------------------------------------------------------------
+
+job_docs() {
+    if ! command -v doxygen >/dev/null; then
+        echo "doxygen is not installed (Debian: doxygen)"
+        return 1
+    fi
+    # Configured (again): a build folder made before doxygen was installed has no `docs` target.
+    cmake -S . -B "$prefix" >/dev/null || return 1
+    cmake --build "$prefix" --target docs || return 1
+    echo "API reference: $prefix/docs/api/html/index.html"
+}
+
 run_job job_valgrind valgrind
 run_job job_locale locale
 run_job job_tsan tsan
 run_job job_coverage coverage
 run_job job_fuzz fuzz
+run_job job_install install
+run_job job_docs docs
 
 step "time per job"
 printf '%s\n' "${timings[@]}"

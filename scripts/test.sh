@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MPL-2.0
 # The project's test command (README, .ci/run): a -Werror build and its tests, the same tests
 # again under ASan+UBSan, then one quick benchmark run (its timings are not checked).
 # A failing ctest does not stop the later steps; the exit status is 1 if any step failed.

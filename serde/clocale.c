@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The "C" locale object: number parsing and error texts must not depend on the process's locale. */
 
 /* strerror_l and newlocale are POSIX 2008; strtod_l (serde/number.c) is a GNU extension. */

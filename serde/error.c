@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* SPDX-License-Identifier: MPL-2.0 */
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Turning a ctg_error into the one line users see. Every field may hold bytes of the input (a
  * key, an id, a file name), so each is escaped on the way out: a document cannot forge a
  * second diagnostic line or drive the terminal that shows it. */
@@ -116,6 +119,16 @@ static size_t field_len(const char *s, size_t cap)
     return nul != NULL ? (size_t)(nul - s) : cap;
 }
 
+/* Whether `err` is about a place in a document, so that its path means something ("" is then
+ * the root, shown as "/"): an error with a line, with a path below the root, or a shape error
+ * of an input without positions (a json-c tree). Bad arguments or options, I/O, memory and
+ * writes have neither line nor path: printing "/" for them would point into no document. */
+static bool has_place(const ctg_error *err)
+{
+    return err->line != 0 || err->path[0] != '\0' || err->code == CTG_ESYNTAX
+           || err->code == CTG_ESCHEMA;
+}
+
 size_t ctg_error_format(const ctg_error *err, char *buf, size_t size)
 {
     out o = { buf, size, 0 };
@@ -133,11 +146,13 @@ size_t ctg_error_format(const ctg_error *err, char *buf, size_t size)
         emit(&o, pos, (size_t)n);
     }
     emit(&o, ": error: ", 9);
-    if (err->path[0])
-        emit_escaped(&o, err->path, field_len(err->path, sizeof err->path));
-    else
-        emit(&o, "/", 1);
-    emit(&o, ": ", 2);
+    if (has_place(err)) {
+        if (err->path[0])
+            emit_escaped(&o, err->path, field_len(err->path, sizeof err->path));
+        else
+            emit(&o, "/", 1);
+        emit(&o, ": ", 2);
+    }
     emit_escaped(&o, err->message, field_len(err->message, sizeof err->message));
     return o.len;
 }

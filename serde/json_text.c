@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Compact JSON text as the reader keeps extension values: walked token by token without
  * recursion, and written back through the emitter in PowSyBl's layout at any depth. */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* A set of input strings for duplicate checks, safe against chosen collisions (keyset.h). */
 
 #include "serde/keyset.h"

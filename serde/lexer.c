@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The strict pull lexer: whitespace, tokens and the whole JSON grammar in one pass.
  *
  * The hot path (memory mode, pretty-printed ASCII) is: skip a whitespace run, dispatch on one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* JSON number text: grammar check, locale-independent double and exact int64 conversion. */
 
 /* strtod_l is a GNU (and BSD) extension; newlocale is POSIX 2008. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Outputs: a buffer, a FILE *, a descriptor, or a path replaced atomically, with gzip on the
  * way for ".gz" paths. Shared by whole-list writes and the streaming writer. */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The public read entry points: a whole list, or a stream of contingencies, from memory, a
  * path, a FILE * or a descriptor. */
 
@@ -38,11 +39,13 @@ static int fail_plain(ctg_error *err, const char *source, int code, const char *
     return code;
 }
 
+/* Version 0 is a zeroed struct (memset, or {} in C++): read as version 1, whose zero fields
+ * all mean the defaults. A newer version than ours has fields this library cannot honour. */
 static bool options_valid(const ctg_read_options *o)
 {
     const unsigned known = CTG_READ_NO_CACHE | CTG_READ_ALLOW_NEWER
                            | CTG_READ_SKIP_EXTENSION_VALUES;
-    return o->version == CTG_READ_OPTIONS_VERSION && (o->flags & ~known) == 0;
+    return o->version <= CTG_READ_OPTIONS_VERSION && (o->flags & ~known) == 0;
 }
 
 /* Completes the error of a failed read: the lexer knows no path, the reader no source. */
@@ -155,6 +158,9 @@ static int read_checked(ctg_list **out, const ctg_source *src, const ctg_visitor
     if (job.opts->max_depth > CTG_MAX_DEPTH_LIMIT)
         return fail_plain(job.err, "<input>", CTG_EINVAL, "max_depth above the limit of 4096 "
                           "levels (CTG_MAX_DEPTH_LIMIT)");
+    /* As for the options, 0 is a zeroed visitor, read as version 1. */
+    if (visitor && visitor->version > CTG_VISITOR_VERSION)
+        return fail_plain(job.err, "<input>", CTG_EINVAL, "unknown ctg_visitor version");
     return read_source(out, src, &job);
 }
 
@@ -193,7 +199,7 @@ int ctg_list_read_file(ctg_list **out, const char *path, const ctg_read_options 
 int ctg_read_stream(const ctg_source *src, const ctg_visitor *visitor,
                     const ctg_read_options *opts, ctg_error *err)
 {
-    static const ctg_visitor none = { NULL, NULL, NULL, NULL };
+    static const ctg_visitor none = CTG_VISITOR_INIT;
     return read_checked(NULL, src, visitor ? visitor : &none, opts, err, 0);
 }
 

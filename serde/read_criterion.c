@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The six criterion kinds (spec 5): the list's own fields, each criterion and each voltage
  * interval, read straight into the list's arena.
  *

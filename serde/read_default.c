@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Handlers of the `default` list's items: contingencies and their elements (spec 2). */
 
 #include "serde/read_default.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #ifndef CTG_SERDE_READ_DEFAULT_H
 #define CTG_SERDE_READ_DEFAULT_H
 

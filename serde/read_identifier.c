@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The `identifier` kind (spec 4): the list's own fields, the five identifier kinds, and the
  * version rules of spec 3.2 (contingencyId from 1.2, the legacy identifiableType up to 1.0).
  *

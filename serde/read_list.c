@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The `list` kind: lists nested in a list, each read as a root object of its own. */
 
 #include "model/list_impl.h"

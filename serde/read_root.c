@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The root of a document and of every nested list: which kind it is, the fields all kinds
  * share ("type", "version", "name"), and the version policy. Kind-specific fields go to the
  * kind's reader (ctg_kind_reader). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The reading context and the helpers every handler shares. */
 
 #include "serde/reader.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The handler registry: const tables, a per-process slot index and the per-read cache. */
 
 #include "serde/registry.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Inputs: memory, paths, FILE *s and descriptors, with gzip detected by its magic bytes.
  *
  * Plain memory is handed to the lexer in place. Everything else goes through refill(): a raw

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Version strings compared the way PowSyBl compares them. */
 
 #include "serde/version.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #ifndef CTG_SERDE_VERSION_H
 #define CTG_SERDE_VERSION_H
 

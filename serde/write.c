@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The public write API (io.h): one emitter feeding an output (a buffer, a FILE *, a
  * descriptor, or an atomically replaced file). */
 
@@ -17,7 +18,8 @@ int ctg_write_check_options(const ctg_write_options **opts, ctg_error *w)
 {
     if (*opts == NULL)
         *opts = &default_options;
-    if ((*opts)->version != CTG_WRITE_OPTIONS_VERSION)
+    /* 0 is a zeroed struct, read as version 1 (its zero fields are the defaults). */
+    if ((*opts)->version > CTG_WRITE_OPTIONS_VERSION)
         return ctg_output_message(w, CTG_EINVAL, "unknown ctg_write_options version");
     if (((*opts)->flags & ~(unsigned)CTG_WRITE_COMPACT) != 0)
         return ctg_output_message(w, CTG_EINVAL, "unknown write flag");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Writer of the six criterion kinds: PowSyBl's field orders (spec 5.1, 5.2, 5.3), the current
  * version, doubles as Java's Double.toString writes them. */
 

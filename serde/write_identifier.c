@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Writer of `identifier` lists: PowSyBl's field order (spec 4), always the current version. */
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #include "serde/write_list.h"
 #include "serde/write_kinds.h"
 

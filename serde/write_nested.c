@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The `list` kind (spec 1.2): its nested lists, each written by its own kind's writer. */
 
 #include <string.h>

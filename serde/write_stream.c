@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The streaming writer: a `default` list written one contingency at a time, byte-identical to
  * writing the whole list at once (the same emitter and the same pieces). */
 

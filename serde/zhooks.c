@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* zlib's zfree gives no size, and ctg's release hook wants one: each block carries it. */
 
 #include "serde/zhooks.h"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MPL-2.0
 # contingency-cli end to end: exact stdout, stderr and exit status of each case.
 # usage: cli_test.sh CLI TESTDATA_DIR WORK_DIR VERSION
 set -u
@@ -68,7 +69,7 @@ check "validate unknown option" 2 "" \
     -- "$cli" validate --strict "$sample"
 check "validate -- ends options" 0 "-s.json: ok\n" "" \
     -- sh -c "cd '$work' && cp '$sample' ./-s.json && '$cli' validate -- -s.json"
-check "validate missing file is an I/O error" 2 "" "$work/nope: error: /: cannot open: No such file or directory\n" \
+check "validate missing file is an I/O error" 2 "" "$work/nope: error: cannot open: No such file or directory\n" \
     -- "$cli" validate "$work/nope"
 
 check "convert sample to a file" 0 "" "" -- "$cli" convert "$sample" "$work/copy.json"
@@ -143,12 +144,12 @@ check "no temporary file left" 0 "" "" -- sh -c "! ls -a '$work' | grep -q tmp"
 # or "<stream>"), whichever command and whichever step failed.
 stats_stdin=$(printf '%s' "$stats_sample" | sed "s|file: $sample|file: <stdin>|")
 check "stats names stdin <stdin>" 0 "$stats_stdin" "" -- sh -c "'$cli' stats - <'$sample'"
-eisdir='<stdin>: error: /: read failed: Is a directory\n'
+eisdir='<stdin>: error: read failed: Is a directory\n'
 check "validate an unreadable stdin names it <stdin>" 2 "" "$eisdir" \
     -- sh -c "'$cli' validate - <'$work'"
 check "stats an unreadable stdin names it <stdin>" 2 "" "$eisdir" -- sh -c "'$cli' stats - <'$work'"
 check "validate a closed stdout says so" 2 "" \
-    "<stdout>: error: /: cannot write: Bad file descriptor\n" \
+    "<stdout>: error: cannot write: Bad file descriptor\n" \
     -- sh -c "'$cli' validate '$sample' >&-"
 
 # A message on stderr whenever the exit status is not 0: a result lost on a full disk too.
@@ -163,7 +164,7 @@ check "validate a closed stdout says so" 2 "" \
     printf '{"id":"last","elements":[]}]}'
 } >"$work/big.json"
 if [ -w /dev/full ]; then
-    enospc='<stdout>: error: /: cannot write: No space left on device\n'
+    enospc='<stdout>: error: cannot write: No space left on device\n'
     check "validate to a full stdout says so" 2 "" "$enospc" \
         -- sh -c "'$cli' validate '$sample' >/dev/full"
     check "validate invalid to a full stdout says both" 2 "" "$bad_type$enospc" \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Replays files through a fuzz target's LLVMFuzzerTestOneInput, without libFuzzer: the corpus
  * and every crash ever found (tests/fuzz/regress/) run in the ordinary, sanitizer and valgrind
  * builds as a ctest test.

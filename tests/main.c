@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Runs one CUnit suite, named in argv[1]; ctest has one entry per suite (tests/suites.h).
  * An optional argv[2] runs only the tests whose names contain it (for debugging).
  * Exit status: 0 all passed, 1 a test failed (or the suite is empty), 2 bad usage or a CUnit

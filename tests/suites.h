@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The test suites: one CTest entry each (tests/CMakeLists.txt reads this file).
  * CTG_SUITE(name, needs_shared): needs_shared = 1 when the suite reads ../shared/testdata and
  * must be reported as skipped when that folder is absent. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Memory: every allocation goes through the hooks, absent optional fields cost nothing, and
  * a failure at any allocation is a clean CTG_ENOMEM that leaks nothing. */
 

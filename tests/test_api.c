@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The public API against hand-built structs and bad arguments: every entry point returns an
  * error (or documented emptiness), never crashes, and changes nothing. */
 
@@ -33,7 +34,7 @@ static void null_readers(void)
 {
     ctg_list *list = (ctg_list *)&list; /* must be set to NULL */
     ctg_source src = ctg_source_buffer(NULL, 0);
-    ctg_visitor v = { NULL, NULL, NULL, NULL };
+    ctg_visitor v = CTG_VISITOR_INIT;
 
     CU_ASSERT_EQUAL(ctg_list_read_buffer(NULL, doc, sizeof doc - 1, NULL, NULL), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, NULL, 0, NULL, NULL), CTG_ESYNTAX);

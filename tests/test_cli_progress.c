@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* contingency-cli's progress line (cli/progress.c, compiled into the tests): the exact text
  * for each width, with a known and an unknown total, with and without a file name; and for
  * every width, a line that fits without wrapping and holds no control character. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Helpers shared by the CUnit suites: data folders, file slurping, the counting allocator. */
 
 #include "tests/test_common.h"

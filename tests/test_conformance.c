@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The lexer over the JSONTestSuite corpus: y_ accepted, n_ rejected, i_ pinned, and the same
  * tokens or the same error whatever the refill size. */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The six criterion kinds (spec 5): PowSyBl's fixtures read and written back byte for byte,
  * json-c as an independent oracle for the structs, every slot rule, every interval constraint,
  * the country table, the builders, memory, and the double round trip through the lexer. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Contingency extensions kept losslessly, typed extension handlers, the json-c bridge, the
  * bare contingency document and lists of lists. */
 
@@ -1070,7 +1071,7 @@ static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, 
  * (the ASan build checks that nothing leaks). */
 static void test_extension__streamed_contingencies_keep_extensions(void)
 {
-    ctg_visitor v = { on_contingency, NULL, NULL, NULL };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = on_contingency };
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_extension_registry *reg = probability_registry();
     size_t len;

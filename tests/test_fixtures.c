@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* PowSyBl's own `default` fixtures: read, then written back byte for byte; json-c, parsing the
  * same bytes, is the independent oracle for what the reader put in the structs. */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Input written by an attacker: values that once blew memory up, nested deep enough to
  * overflow a recursive free, keys chosen to collide, strings far past the limit, lines past
  * 2^32. Each test here failed on the code before the fix it guards. */
@@ -95,7 +96,7 @@ static void test_hostile__a_huge_extension_value_is_checked_in_constant_memory(v
     size_t len;
     char *doc = big_array_doc(2000000, &len); /* 6 MB of [{},{},...] */
     ctg_source src = ctg_source_buffer(doc, len);
-    ctg_visitor v = { count_skipped, NULL, NULL, NULL };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = count_skipped };
     ctg_test_alloc st = { 0 }, full = { 0 };
     ctg_allocator a = ctg_test_allocator(&st), b = ctg_test_allocator(&full);
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
@@ -314,7 +315,7 @@ static void test_hostile__the_string_limit_stops_the_scan(void)
     opts.max_string_len = (size_t)1 << 20;
     CU_ASSERT_EQUAL(ctg_list_read_fp(NULL, fp, &opts, &err), CTG_EINVAL); /* no place */
     CU_ASSERT_EQUAL(ctg_read_stream(&(ctg_source){ CTG_SOURCE_FP, NULL, 0, NULL, fp, -1 },
-                                    &(ctg_visitor){ NULL, NULL, NULL, NULL }, &opts, &err),
+                                    &(ctg_visitor)CTG_VISITOR_INIT, &opts, &err),
                     CTG_ELIMIT);
     CU_ASSERT_STRING_EQUAL(err.message, "string longer than 1048576 bytes");
     CU_ASSERT_EQUAL(err.line, 1);

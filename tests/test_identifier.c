@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* `identifier` lists (spec 4): names, every PowSyBl identifier fixture read and written back
  * byte for byte, the version rules, the identifier rules, the builders, and memory. */
 
@@ -1094,7 +1095,7 @@ static int count_identifiers(const ctg_stream_header *h, const ctg_list *list, v
 static void test_identifier__stream_read_delivers_the_whole_list(void)
 {
     size_t seen = 0;
-    ctg_visitor v = { NULL, count_identifiers, NULL, &seen };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .list = count_identifiers, .payload = &seen };
     ctg_source src = ctg_source_path(CTG_TESTDATA("valid/identifier-v1_0.json"));
     ctg_error err;
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Table-driven invalid inputs: testdata/invalid/<case>.json with <case>.expected holding
  * "line:column path CODE" on its first line and the exact message on its second. Each case is
  * read from its path (refill mode) and from memory, and both must fail identically. */
@@ -168,7 +169,8 @@ static void test_invalid__missing_file_is_an_io_error(void)
      * de_DE.UTF-8), like the rest of the message. */
     CU_ASSERT_STRING_EQUAL(err.message, "cannot open: No such file or directory");
     ctg_error_format(&err, line, sizeof(line));
-    CU_ASSERT_STRING_EQUAL(line, "no/such/file.json: error: /: cannot open: No such file or directory");
+    /* Not a place in a document: no JSON path, not even the root's "/". */
+    CU_ASSERT_STRING_EQUAL(line, "no/such/file.json: error: cannot open: No such file or directory");
 }
 
 /* A stream that fails at its first read (here, a directory) is named as a stream that fails
@@ -220,6 +222,7 @@ static void test_invalid__bad_arguments(void)
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_list *list = (ctg_list *)1;
     ctg_error err;
+    char line[512];
 
     CU_ASSERT_EQUAL(ctg_list_read_buffer(NULL, "{}", 2, NULL, &err), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, NULL, 2, NULL, &err), CTG_EINVAL);
@@ -229,9 +232,76 @@ static void test_invalid__bad_arguments(void)
     opts.flags = 1u << 20;
     CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, "{}", 2, &opts, &err), CTG_EINVAL);
     opts.flags = 0;
-    opts.version = 99;
+    opts.version = CTG_READ_OPTIONS_VERSION + 1;
     CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, "{}", 2, &opts, &err), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(err.message, "unknown read options version or flags");
+    CU_ASSERT_EQUAL(err.line, 0);
+    CU_ASSERT_STRING_EQUAL(err.path, "");
+    ctg_error_format(&err, line, sizeof(line));
+    CU_ASSERT_STRING_EQUAL(line, "<input>: error: unknown read options version or flags");
+}
+
+/* A zeroed options struct (memset, or {} in C++) is the defaults: version 0 reads as 1. */
+static void test_invalid__zeroed_options_are_the_defaults(void)
+{
+    static const char doc[] = "{\"type\":\"default\",\"name\":\"n\",\"contingencies\":[]}";
+    ctg_read_options opts;
+    ctg_read_stats stats;
+    ctg_list *list = NULL;
+    ctg_error err;
+
+    memset(&opts, 0, sizeof(opts));
+    CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, doc, sizeof(doc) - 1, &opts, &err), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(list ? ctg_list_name(list) : "", "n");
+    ctg_list_free(list);
+    /* Its fields are read, as those of version 1. */
+    opts.stats = &stats;
+    opts.max_document_size = 10;
+    CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, doc, sizeof(doc) - 1, &opts, &err), CTG_ELIMIT);
+    CU_ASSERT_STRING_EQUAL(err.message, "document larger than 10 bytes");
+    opts.max_document_size = 0;
+    CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, doc, sizeof(doc) - 1, &opts, &err), CTG_OK);
+    CU_ASSERT_EQUAL(stats.bytes, sizeof(doc) - 1);
+    ctg_list_free(list);
+}
+
+/* The three layouts of ctg_error_format: a place in a text, a place in a tree, no place. */
+static void test_invalid__format_shows_a_path_only_for_a_place(void)
+{
+    static const struct {
+        ctg_status code;
+        unsigned line;
+        const char *path;
+        const char *want;
+    } rows[] = {
+        { CTG_ESCHEMA, 1, "", "s:1:2: error: /: m" },
+        { CTG_ESYNTAX, 3, "", "s:3:2: error: /: m" },
+        { CTG_EIO, 7, "", "s:7:2: error: /: m" },
+        { CTG_ESCHEMA, 0, "", "s: error: /: m" },
+        { CTG_ESYNTAX, 0, "", "s: error: /: m" },
+        { CTG_EUNSUPPORTED, 0, "/type", "s: error: /type: m" },
+        { CTG_ENOMEM, 0, "/contingencies/2", "s: error: /contingencies/2: m" },
+        { CTG_EIO, 0, "", "s: error: m" },
+        { CTG_EINVAL, 0, "", "s: error: m" },
+        { CTG_ENOMEM, 0, "", "s: error: m" },
+        { CTG_EUNSUPPORTED, 0, "", "s: error: m" },
+        { CTG_ELIMIT, 0, "", "s: error: m" },
+    };
+    char line[64];
+
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        ctg_error err;
+
+        memset(&err, 0, sizeof(err));
+        err.code = rows[i].code;
+        err.line = rows[i].line;
+        err.column = 2;
+        snprintf(err.source, sizeof(err.source), "s");
+        snprintf(err.path, sizeof(err.path), "%s", rows[i].path);
+        snprintf(err.message, sizeof(err.message), "m");
+        CU_ASSERT_EQUAL(ctg_error_format(&err, line, sizeof(line)), strlen(rows[i].want));
+        CU_ASSERT_STRING_EQUAL(line, rows[i].want);
+    }
 }
 
 CU_TestInfo invalid_tests[] = {
@@ -242,5 +312,7 @@ CU_TestInfo invalid_tests[] = {
     { "long_source_keeps_its_tail", test_invalid__long_source_keeps_its_tail },
     { "unreadable_stream_keeps_its_name", test_invalid__unreadable_stream_keeps_its_name },
     { "bad_arguments", test_invalid__bad_arguments },
+    { "zeroed_options_are_the_defaults", test_invalid__zeroed_options_are_the_defaults },
+    { "format_shows_a_path_only_for_a_place", test_invalid__format_shows_a_path_only_for_a_place },
     CU_TEST_INFO_NULL
 };

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The strict pull lexer: tokens, positions, strings, limits, numbers, refills. */
 
 #include <float.h>

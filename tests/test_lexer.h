@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #ifndef CTG_TEST_LEXER_H
 #define CTG_TEST_LEXER_H
 

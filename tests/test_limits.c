@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Limits, policies and pathological inputs, through the public read API.
  *
  * - The read limits (max_depth, max_string_len, max_document_size), each at exactly N
@@ -1033,7 +1034,10 @@ static void test_limits__stream_allocation_failure_sweep(void)
         ctg_read_options opts = CTG_READ_OPTIONS_INIT;
         ctg_source src = ctg_source_buffer(every_kind, sizeof every_kind - 1);
         size_t items = 0;
-        ctg_visitor v = { count_item, count_list, NULL, &items };
+        ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                          .contingency = count_item,
+                          .list = count_list,
+                          .payload = &items };
         int rc;
 
         opts.allocator = &a;

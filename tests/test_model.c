@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The model: builders, accessors, element types, the arena and the allocation helpers. */
 
 #include <stdalign.h>

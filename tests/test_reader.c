@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Reading `default` lists: what lands in the structs, for well-formed input. */
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Streaming reads: the same contingencies as a full read, in constant memory, stoppable, and
  * through gzip. */
 
@@ -94,7 +95,11 @@ static void log_full(seen *s, const ctg_list *list)
 
 static int stream(const ctg_source *src, seen *s, ctg_error *err)
 {
-    ctg_visitor v = { on_contingency, on_list, on_progress, s };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .contingency = on_contingency,
+                      .list = on_list,
+                      .progress = on_progress,
+                      .payload = s };
     return ctg_read_stream(src, &v, NULL, err);
 }
 
@@ -261,7 +266,7 @@ static void test_stream__stop_early_leaks_nothing(void)
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator(&st);
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-    ctg_visitor v = { on_contingency, NULL, NULL, NULL };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = on_contingency };
     char *doc = make_doc(3000);
     ctg_source src = ctg_source_buffer(doc, strlen(doc));
     seen s = { 0 };
@@ -279,13 +284,40 @@ static void test_stream__stop_early_leaks_nothing(void)
     free(doc);
 }
 
+/* The visitor's version is checked before anything is read: a newer one than the library's
+ * has callbacks it would not call; 0 is a zeroed visitor, read as version 1. */
+static void test_stream__visitor_version_is_checked(void)
+{
+    static const char doc[] = "{\"type\":\"default\",\"name\":\"n\",\"contingencies\":"
+                              "[{\"id\":\"a\"},{\"id\":\"b\"}]}";
+    ctg_source src = ctg_source_buffer(doc, sizeof(doc) - 1);
+    ctg_visitor v = CTG_VISITOR_INIT;
+    seen s = { 0 };
+    ctg_error err;
+    char line[256];
+
+    CU_ASSERT_EQUAL(v.version, CTG_VISITOR_VERSION);
+    v.contingency = on_contingency;
+    v.payload = &s;
+    v.version = CTG_VISITOR_VERSION + 1;
+    CU_ASSERT_EQUAL(ctg_read_stream(&src, &v, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(s.contingencies, 0);
+    CU_ASSERT_STRING_EQUAL(err.message, "unknown ctg_visitor version");
+    ctg_error_format(&err, line, sizeof(line));
+    CU_ASSERT_STRING_EQUAL(line, "<input>: error: unknown ctg_visitor version");
+    v.version = 0;
+    CU_ASSERT_EQUAL(ctg_read_stream(&src, &v, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(s.contingencies, 2);
+    free(s.log);
+}
+
 /* Peak memory does not grow with the number of contingencies. */
 static size_t peak_for(size_t n)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator(&st);
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-    ctg_visitor v = { NULL, NULL, NULL, NULL };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION };
     char *doc = make_doc(n);
     ctg_source src = ctg_source_buffer(doc, strlen(doc));
 
@@ -688,6 +720,7 @@ CU_TestInfo stream_tests[] = {
     { "every_shared_fixture_of_any_kind", test_stream__every_shared_fixture_of_any_kind },
     { "nested_lists", test_stream__nested_lists },
     { "stop_early_leaks_nothing", test_stream__stop_early_leaks_nothing },
+    { "visitor_version_is_checked", test_stream__visitor_version_is_checked },
     { "memory_is_flat", test_stream__memory_is_flat },
     { "gzip_by_magic", test_stream__gzip_by_magic },
     { "gzip_in_memory", test_stream__gzip_in_memory },

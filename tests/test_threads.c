@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Threads: several readers at once on different files, all sharing the one handler registry
  * (its index is built lazily, once, by whichever read comes first). Run under ThreadSanitizer
  * (CTG_TSAN) this proves the lazily resolved cache race-free; in every build it checks that
@@ -7,7 +8,12 @@
  * `list` list, an `identifier` list and a `lineCriterion` list, so that different handlers are
  * resolved for the first time on different threads at the same moment. Each thread reads its
  * file in turn with the cache, without it (CTG_READ_NO_CACHE) and as a stream, then reads a
- * neighbour's file. Exit status 0 when every thread saw the expected bytes, else 1. */
+ * neighbour's file.
+ *
+ * Then one list, read once, is shared by every thread: each writes it (pretty and compact) and
+ * converts it to a json-c tree, its kept extension values included, as the headers promise a
+ * list may be read from several threads at once. Exit status 0 when every thread saw the
+ * expected bytes, else 1. */
 
 #include <locale.h>
 #include <pthread.h>
@@ -16,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <json-c/json.h>
 
 #include "ctg/ctg.h"
 
@@ -108,7 +116,9 @@ static void read_one(const char *path, unsigned flags, result *r)
 {
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
-    ctg_visitor v = { count_item, count_list, NULL, NULL };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .contingency = count_item,
+                      .list = count_list };
     ctg_source src = ctg_source_path(path);
     ctg_list *list = NULL;
 
@@ -206,6 +216,100 @@ static int check(job *jobs, const char *const *paths)
     return failed;
 }
 
+/* ---- one list shared by every thread ----------------------------------------------------- */
+
+static const char shared_doc[] =
+    "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"shared\",\"contingencies\":["
+    "{\"id\":\"c1\",\"elements\":[{\"id\":\"L1\",\"type\":\"LINE\",\"voltageLevelId\":\"V\"}],"
+    "\"extensions\":{\"notes\":[\"checked\",{\"by\":\"ops\",\"at\":20240101}],"
+    "\"probability\":{\"probability\":0.0125}}},"
+    "{\"id\":\"c2\",\"name\":\"two\",\"elements\":[{\"id\":\"G\",\"type\":\"GENERATOR\"}]}]}";
+
+typedef struct shared_job {
+    const ctg_list *list;
+    const ctg_buf *want[2]; /* pretty, compact */
+    pthread_barrier_t *start;
+    int mismatches;
+} shared_job;
+
+/* One use of the shared list: both layouts and a json-c tree, compared with the references. */
+static int use_shared(const shared_job *j)
+{
+    ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
+    struct json_object *tree = NULL;
+    int bad = 0;
+
+    for (int layout = 0; layout < 2; layout++) {
+        ctg_buf out = CTG_BUF_INIT;
+
+        wopts.flags = layout ? CTG_WRITE_COMPACT : 0u;
+        bad += ctg_list_write_buf(&out, j->list, &wopts, NULL) != CTG_OK ||
+               out.len != j->want[layout]->len ||
+               memcmp(out.data, j->want[layout]->data, out.len) != 0;
+        ctg_buf_dispose(&out);
+    }
+    bad += ctg_list_to_json_object(&tree, j->list, NULL, NULL) != CTG_OK ||
+           json_object_array_length(json_object_object_get(tree, "contingencies")) != 2;
+    json_object_put(tree);
+    bad += ctg_list_contingency_count(j->list) != 2 ||
+           ctg_list_contingency_at(j->list, 0)->extension_count != 2;
+    return bad;
+}
+
+static void *shared_thread(void *arg)
+{
+    shared_job *j = arg;
+
+    pthread_barrier_wait(j->start);
+    for (int round = 0; round < ROUNDS; round++)
+        j->mismatches += use_shared(j) != 0;
+    return NULL;
+}
+
+/* Returns the number of threads that saw something else than the references. */
+static int run_shared(void)
+{
+    ctg_write_options compact = CTG_WRITE_OPTIONS_INIT;
+    ctg_buf want[2] = { CTG_BUF_INIT, CTG_BUF_INIT };
+    ctg_list *list = NULL;
+    pthread_t tid[THREADS];
+    pthread_barrier_t start;
+    shared_job jobs[THREADS];
+    int failed = 0;
+
+    compact.flags = CTG_WRITE_COMPACT;
+    if (ctg_list_read_buffer(&list, shared_doc, sizeof shared_doc - 1, NULL, NULL) != CTG_OK ||
+        ctg_list_write_buf(&want[0], list, NULL, NULL) != CTG_OK ||
+        ctg_list_write_buf(&want[1], list, &compact, NULL) != CTG_OK) {
+        fprintf(stderr, "ctg_threads: the shared list does not read or write\n");
+        failed = THREADS;
+    }
+    pthread_barrier_init(&start, NULL, THREADS);
+    for (int i = 0; failed == 0 && i < THREADS; i++) {
+        shared_job init = { list, { &want[0], &want[1] }, &start, 0 };
+
+        jobs[i] = init;
+        if (pthread_create(&tid[i], NULL, shared_thread, &jobs[i]) != 0) {
+            fprintf(stderr, "ctg_threads: cannot start thread %d\n", i);
+            exit(1); /* the started ones wait at the barrier for ever */
+        }
+    }
+    for (int i = 0; failed == 0 && i < THREADS; i++) {
+        pthread_join(tid[i], NULL);
+        if (jobs[i].mismatches != 0)
+            fprintf(stderr, "shared list, thread %d: %d rounds differed\n", i,
+                    jobs[i].mismatches);
+        failed += jobs[i].mismatches != 0;
+    }
+    pthread_barrier_destroy(&start);
+    printf("one list shared by %d threads: %zu bytes written, %d failed\n", THREADS, want[0].len,
+           failed);
+    ctg_buf_dispose(&want[0]);
+    ctg_buf_dispose(&want[1]);
+    ctg_list_free(list);
+    return failed;
+}
+
 int main(void)
 {
     const char *tmp = getenv("TMPDIR");
@@ -243,5 +347,6 @@ int main(void)
         remove(paths[i]);
     rmdir(dir);
     printf("threads: %d passed, %d failed\n", THREADS - failed, failed);
+    failed += run_shared();
     return failed != 0;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* The writer: exact bytes of both layouts, escaping, doubles, the emitter's rules, and every
  * output (buffer, FILE *, descriptor, atomic file). */
 
@@ -1228,8 +1229,9 @@ static void test_writer__errors_fill_every_field(void)
     CU_ASSERT_EQUAL(ctg_list_write_buf(&buf, list, &opts, &err), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(err.message, "unknown write flag");
     opts.flags = 0;
-    opts.version = 0;
+    opts.version = CTG_WRITE_OPTIONS_VERSION + 1;
     CU_ASSERT_EQUAL(ctg_list_write_buf(&buf, list, &opts, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "unknown ctg_write_options version");
     CU_ASSERT_EQUAL(ctg_list_write_buf(NULL, list, NULL, &err), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_list_write_fp(NULL, list, NULL, &err), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_list_write_file(NULL, list, NULL, &err), CTG_EINVAL);
@@ -1240,6 +1242,27 @@ static void test_writer__errors_fill_every_field(void)
     memset(&pristine, 0xFF, sizeof pristine);
     CU_ASSERT_EQUAL(ctg_list_write_buf(&buf, list, NULL, &err), CTG_OK);
     CU_ASSERT(memcmp(&err, &pristine, sizeof err) == 0);
+    ctg_buf_dispose(&buf);
+    ctg_list_free(list);
+}
+
+/* A zeroed options struct (memset, or {} in C++) is the defaults: version 0 reads as 1. */
+static void test_writer__zeroed_options_are_the_defaults(void)
+{
+    ctg_list *list = demo_list();
+    ctg_write_options opts;
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(list);
+    memset(&opts, 0, sizeof opts);
+    CU_ASSERT_EQUAL(ctg_list_write_buf(&buf, list, &opts, &err), CTG_OK);
+    assert_bytes(buf.data, buf.len, demo_pretty);
+    ctg_buf_dispose(&buf);
+    opts.flags = CTG_WRITE_COMPACT;
+    CU_ASSERT_EQUAL(ctg_list_write_buf(&buf, list, &opts, &err), CTG_OK);
+    CU_ASSERT_PTR_NOT_NULL(buf.data);
+    CU_ASSERT_PTR_NULL(buf.data ? strchr(buf.data, '\n') : NULL);
     ctg_buf_dispose(&buf);
     ctg_list_free(list);
 }
@@ -1754,6 +1777,7 @@ CU_TestInfo writer_tests[] = {
     { "buf_appends", test_writer__buf_appends },
     { "buf_failure_keeps_previous_content", test_writer__buf_failure_keeps_previous_content },
     { "errors_fill_every_field", test_writer__errors_fill_every_field },
+    { "zeroed_options_are_the_defaults", test_writer__zeroed_options_are_the_defaults },
     { "fp_output", test_writer__fp_output },
     { "fd_closed_gives_eio", test_writer__fd_closed_gives_eio },
     { "fd_pipe_large_output", test_writer__fd_pipe_large_output },

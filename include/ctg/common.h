@@ -1,9 +1,14 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #ifndef CTG_COMMON_H
 #define CTG_COMMON_H
 
 /**
  * @file common.h
  * Declarations shared by every ctg header: C++ guards, the export macro and the allocator hooks.
+ *
+ * Threads: ctg has no global mutable state besides tables built once (thread-safely, on first
+ * use), so different lists, reads and writes may run on different threads without locking.
+ * One allocator may serve several threads only if its hooks are thread-safe.
  */
 
 #include <stddef.h>
@@ -27,7 +32,8 @@ CTG_BEGIN_DECL
  * A NULL `alloc` or `release` means the C library's malloc/free. `resize` may be NULL: ctg
  * then allocates, copies and releases. `size` is always the size asked for when the block was
  * allocated, so a pool allocator need not store it. The hooks may be called from any thread
- * that uses a list or reader built with them.
+ * that uses a list or reader built with them: hooks shared by lists, reads or writes on several
+ * threads must be thread-safe (malloc and free are). The struct is copied where it is kept.
  */
 typedef struct ctg_allocator {
     /** Returns a block of at least `size` bytes aligned for any type, or NULL. */

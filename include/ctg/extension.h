@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #ifndef CTG_EXTENSION_H
 #define CTG_EXTENSION_H
 
@@ -19,6 +20,10 @@
  * clamp it); a double is written as Java's Double.toString writes it, as PowSyBl does, so
  * "0.0125" stays "0.0125" but a hand-written "1e-5" comes back as "1.0E-5" (the same value).
  * Keys are unique in every object of a value (a duplicate is an error naming both places).
+ *
+ * Threads: a filled registry may be shared by reads on several threads, so a handler's `read`
+ * and `write` may run on several threads at once, with the same `payload`: they must not
+ * change shared state without their own locking.
  */
 
 #include <stddef.h>

@@ -1,9 +1,19 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #ifndef CTG_IO_H
 #define CTG_IO_H
 
 /**
  * @file io.h
  * Reading and writing contingency lists in PowSyBl's JSON format.
+ *
+ * gzip: every read (a path, a FILE *, a descriptor or a buffer) decompresses an input that
+ * starts with the gzip magic, whatever its name; ctg_list_write_file compresses when the path
+ * ends in ".gz". The other writes never compress.
+ *
+ * Threads: reads are independent of each other, each with its own options, error and list.
+ * A list may be written from several threads at once (writers only read it), with one buffer,
+ * stream or file per write. Allocator hooks passed in the options are called from the thread
+ * of the call, and later from any thread that uses or frees the list.
  */
 
 #include <stdbool.h>
@@ -32,7 +42,9 @@ enum {
     CTG_READ_SKIP_EXTENSION_VALUES = 1u << 2
 };
 
+/** The version of ctg_read_options these headers describe. */
 #define CTG_READ_OPTIONS_VERSION 1
+/** The nesting limit of arrays and objects when ctg_read_options.max_depth is 0. */
 #define CTG_DEFAULT_MAX_DEPTH 64
 /** The largest ctg_read_options.max_depth: a larger one is refused with CTG_EINVAL. Whatever
  *  is read within it can be written back. */
@@ -49,9 +61,15 @@ typedef struct ctg_read_stats {
                                   (and whitespace after it) */
 } ctg_read_stats;
 
-/** Options of a read; start from CTG_READ_OPTIONS_INIT. Borrowed for the call. */
+/**
+ * Options of a read; start from CTG_READ_OPTIONS_INIT. Borrowed for the call.
+ * A zeroed struct (memset, `{0}`, or `{}` in C++) is the defaults too: `version` 0 is read as
+ * version 1, and every field's zero means its default. A version newer than the library's, or
+ * an unknown flag, fails with CTG_EINVAL ("unknown read options version or flags").
+ */
 typedef struct ctg_read_options {
-    unsigned version;                 /**< CTG_READ_OPTIONS_VERSION */
+    /** CTG_READ_OPTIONS_VERSION (0 = 1); fields added later are read only when it says so */
+    unsigned version;
     unsigned flags;                   /**< CTG_READ_* flags */
     size_t max_depth;                 /**< nesting limit of arrays and objects; 0 = 64; at
                                            most CTG_MAX_DEPTH_LIMIT */
@@ -65,12 +83,15 @@ typedef struct ctg_read_options {
     const struct ctg_extension_registry *extensions;
 } ctg_read_options;
 
+/** The default read options, of the current version. */
 #define CTG_READ_OPTIONS_INIT \
     { CTG_READ_OPTIONS_VERSION, 0u, CTG_DEFAULT_MAX_DEPTH, 0, 0, NULL, NULL, NULL, NULL }
 
 /**
  * Reads a list of any kind from `len` bytes at `data` (need not be NUL-terminated).
  * @param[out] out  the new list, NULL on failure; the caller owns it (ctg_list_free).
+ * @param data      the input, borrowed for the call; gzip data is decompressed.
+ * @param len       bytes at `data`.
  * @param opts      NULL for defaults.
  * @param[out] err  may be NULL; written only on failure.
  * @return CTG_OK or a negative ctg_status; on failure nothing is left allocated.
@@ -78,7 +99,8 @@ typedef struct ctg_read_options {
 CTG_API int ctg_list_read_buffer(ctg_list **out, const void *data, size_t len,
                                  const ctg_read_options *opts, ctg_error *err);
 
-/** As ctg_list_read_buffer, from the file at `path` ("-" is not special here). */
+/** As ctg_list_read_buffer, from the file at `path` ("-" is not special here); a gzip file is
+ *  decompressed, whatever its name. */
 CTG_API int ctg_list_read_file(ctg_list **out, const char *path, const ctg_read_options *opts,
                                ctg_error *err);
 
@@ -105,15 +127,21 @@ enum {
     CTG_WRITE_COMPACT = 1u << 0
 };
 
+/** The version of ctg_write_options these headers describe. */
 #define CTG_WRITE_OPTIONS_VERSION 1
 
-/** Options of a write; start from CTG_WRITE_OPTIONS_INIT. Borrowed for the call. */
+/**
+ * Options of a write; start from CTG_WRITE_OPTIONS_INIT. Borrowed for the call. A zeroed
+ * struct is the defaults (`version` 0 is read as 1); a newer version or an unknown flag fails
+ * with CTG_EINVAL.
+ */
 typedef struct ctg_write_options {
-    unsigned version;               /**< CTG_WRITE_OPTIONS_VERSION */
+    unsigned version;               /**< CTG_WRITE_OPTIONS_VERSION (0 = 1) */
     unsigned flags;                 /**< CTG_WRITE_* flags */
     const ctg_allocator *allocator; /**< for the writer's own buffers; NULL = malloc/free */
 } ctg_write_options;
 
+/** The default write options, of the current version. */
 #define CTG_WRITE_OPTIONS_INIT { CTG_WRITE_OPTIONS_VERSION, 0u, NULL }
 
 /**
@@ -122,11 +150,12 @@ typedef struct ctg_write_options {
  */
 typedef struct ctg_buf {
     char *data;                     /**< `len` bytes, NUL-terminated after a successful write */
-    size_t len;
-    size_t cap;
+    size_t len;                     /**< bytes written so far */
+    size_t cap;                     /**< bytes allocated at `data` */
     const ctg_allocator *allocator; /**< borrowed; must outlive the buffer */
 } ctg_buf;
 
+/** An empty buffer using malloc/free. */
 #define CTG_BUF_INIT { NULL, 0, 0, NULL }
 
 /** Releases the buffer's memory and empties it. Accepts NULL. */
@@ -150,7 +179,8 @@ CTG_API int ctg_list_write_fd(int fd, const ctg_list *list, const ctg_write_opti
 
 /**
  * Writes `list` to `path` atomically: a temporary file beside it is written, flushed and
- * renamed over `path`. On failure `path` is untouched and no temporary file remains.
+ * renamed over `path`. On failure `path` is untouched and no temporary file remains. A path
+ * ending in ".gz" is written gzip-compressed.
  */
 CTG_API int ctg_list_write_file(const char *path, const ctg_list *list,
                                 const ctg_write_options *opts, ctg_error *err);

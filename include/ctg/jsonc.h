@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #ifndef CTG_JSONC_H
 #define CTG_JSONC_H
 
@@ -14,6 +15,10 @@
  *
  * A tree has no line numbers: errors of ctg_list_from_json_object carry the JSON path only
  * (line, column and offset 0) and the source "<json-c>".
+ *
+ * Threads: both directions only read their input (the tree, the list), so one tree or one
+ * list may be converted on several threads at once; each call returns a new list or tree of
+ * its own.
  */
 
 #include "ctg/common.h"
@@ -30,6 +35,7 @@ struct json_object;
  * internal string cache is touched, so several threads may convert one tree at once).
  * @param[out] out  the new list, NULL on failure; the caller owns it (ctg_list_free). The list
  *                  does not refer to `obj`.
+ * @param obj       the tree, borrowed for the call.
  * @param opts      NULL for defaults; source_name is ignored.
  * @param[out] err  may be NULL; written only on failure, with the path only.
  * @return CTG_OK or a negative ctg_status (CTG_EINVAL for a NULL argument).
@@ -42,6 +48,7 @@ CTG_API int ctg_list_from_json_object(ctg_list **out, const struct json_object *
  * in the same order; doubles keep the text ctg writes, e.g. 380.0). Every json-c call is
  * checked: out of memory inside json-c is CTG_ENOMEM, never a partial tree.
  * @param[out] out  the new tree, NULL on failure; the caller owns it (json_object_put).
+ * @param list      the list, only read.
  * @param opts      NULL for defaults; the layout flags do not matter here.
  * @param[out] err  may be NULL; written only on failure.
  * @return CTG_OK, CTG_EINVAL, CTG_EUNSUPPORTED (a kind that cannot be written, or a value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #ifndef CTG_MODEL_H
 #define CTG_MODEL_H
 
@@ -8,6 +9,12 @@
  * A ctg_list owns everything reachable from it (one arena). The structs below are read-only
  * views into that arena: pointers stay valid until ctg_list_free(). An absent optional string
  * is NULL, never "".
+ *
+ * Threads: one list may be read from several threads at once: every function taking a
+ * `const ctg_list *` (the writers and the json-c bridge included) and the structs it hands
+ * out only read it. The builders (ctg_list_add_*, ctg_list_set_criteria) and ctg_list_free
+ * change it and need it to themselves. Different lists are independent. The name and look-up
+ * functions (ctg_element_type_name, ...) use constant tables and are safe from any thread.
  */
 
 #include <stdbool.h>
@@ -85,7 +92,7 @@ CTG_API const char *ctg_list_kind_name(ctg_list_kind kind);
 /** One piece of equipment a contingency trips. */
 typedef struct ctg_element {
     const char *id;               /**< never NULL */
-    ctg_element_type type;
+    ctg_element_type type;        /**< what kind of equipment `id` names */
     const char *voltage_level_id; /**< the side; NULL when absent or the type is unsided */
 } ctg_element;
 
@@ -110,9 +117,9 @@ typedef struct ctg_contingency {
     const char *id;                  /**< never NULL */
     const char *name;                /**< NULL when absent */
     const ctg_element *elements;     /**< element_count items, NULL when none */
-    size_t element_count;
+    size_t element_count;            /**< items at `elements` */
     const ctg_extension *extensions; /**< extension_count items, NULL when none */
-    size_t extension_count;
+    size_t extension_count;          /**< items at `extensions` */
 } ctg_contingency;
 
 /** A contingency list of any kind. Opaque; the caller owns it and frees it with ctg_list_free. */
@@ -121,6 +128,8 @@ typedef struct ctg_list ctg_list;
 /**
  * Creates an empty list of `kind` named `name` (copied), for building in code.
  * @param[out] out  the new list, NULL on failure; the caller owns it (ctg_list_free).
+ * @param kind      the list's kind; a value this library does not know is CTG_EINVAL.
+ * @param name      the list's "name", copied.
  * @param allocator NULL for malloc/free; otherwise copied and used for every allocation.
  * @return CTG_OK, CTG_EINVAL (NULL name, bad kind) or CTG_ENOMEM.
  */
@@ -157,8 +166,11 @@ CTG_API const ctg_contingency *ctg_list_contingencies(const ctg_list *list, size
 /**
  * Appends a contingency to a `default` list. Strings and elements are copied into the list;
  * the caller keeps its own. Elements of an unsided type have their voltage_level_id dropped.
+ * @param list      a `default` list.
+ * @param id        the contingency's "id", copied; never NULL.
  * @param name      NULL for none.
  * @param elements  `count` elements (may be NULL when count is 0).
+ * @param count     elements at `elements`.
  * @return CTG_OK, CTG_EINVAL (wrong kind, NULL id, bad element) or CTG_ENOMEM (list unchanged).
  */
 CTG_API int ctg_list_add_contingency(ctg_list *list, const char *id, const char *name,
@@ -242,7 +254,7 @@ CTG_API const char *ctg_identifier_kind_name(ctg_identifier_kind kind);
  * meaningful; the others are NULL or 0.
  */
 typedef struct ctg_identifier {
-    ctg_identifier_kind kind;
+    ctg_identifier_kind kind;       /**< which of the fields below are meaningful */
     const char *contingency_id;     /**< NULL when absent (needs format 1.2) */
     /** ID_BASED, ID_WITH_WILDCARDS: "identifier"; SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS:
      *  "substationOrVoltageLevelId" (may be NULL there, written as null). */
@@ -252,9 +264,9 @@ typedef struct ctg_identifier {
     unsigned order;                 /**< VOLTAGE_LEVELS_AND_ORDER: one code point of the BMP */
     unsigned wildcard;              /**< ID_WITH_WILDCARDS: one code point, '?' by default */
     const struct ctg_identifier *items; /**< LIST: the nested identifiers */
-    size_t item_count;
+    size_t item_count;              /**< identifiers at `items` */
     const ctg_identifiable_type *types; /**< SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS, in read order */
-    size_t type_count;
+    size_t type_count;                  /**< types at `types` */
 } ctg_identifier;
 
 /**
@@ -295,12 +307,12 @@ CTG_API bool ctg_country_is_valid(const char *code, size_t len);
 /** A nominal-voltage interval in kV (spec 5.3); a side without a bound is open-ended. */
 typedef struct ctg_voltage_interval {
     bool set;          /**< false: no interval here */
-    bool has_low;
-    double low;
-    bool low_closed;
-    bool has_high;
-    double high;
-    bool high_closed;
+    bool has_low;      /**< false: no lower bound (nominalVoltageLowBound absent) */
+    double low;        /**< the lower bound, when has_low */
+    bool low_closed;   /**< the lower bound belongs to the interval (lowClosed) */
+    bool has_high;     /**< false: no upper bound (nominalVoltageHighBound absent) */
+    double high;       /**< the upper bound, when has_high */
+    bool high_closed;  /**< the upper bound belongs to the interval (highClosed) */
 } ctg_voltage_interval;
 
 /** PROPERTY criterion: where the property is looked up. */
@@ -320,16 +332,16 @@ typedef enum ctg_side_to_check {
 
 /** One criterion. Only the fields of its type are meaningful. */
 typedef struct ctg_criterion {
-    ctg_criterion_type type;
+    ctg_criterion_type type; /**< which of the fields below are meaningful */
     /** *_COUNTRY: countries[0] ("countries" or "countries1"), countries[1] ("countries2");
      *  two-letter codes. */
     const char *const *countries[2];
-    size_t country_count[2];
+    size_t country_count[2]; /**< codes at countries[0] and countries[1] */
     /** *_NOMINAL_VOLTAGE: "voltageInterval" or "voltageInterval1".."3" in [0]..[2]. */
     ctg_voltage_interval intervals[3];
     const char *property_key;            /**< PROPERTY */
     const char *const *property_values;  /**< PROPERTY ("propertyValue") */
-    size_t property_value_count;
+    size_t property_value_count;         /**< values at `property_values` */
     ctg_equipment_to_check equipment_to_check; /**< PROPERTY */
     ctg_side_to_check side_to_check;     /**< PROPERTY */
     const char *regex;                   /**< REGEX; NULL is written as null */
@@ -341,7 +353,7 @@ typedef struct ctg_criteria {
     const ctg_criterion *country;            /**< "countryCriterion", NULL when absent */
     const ctg_criterion *nominal_voltage;    /**< "nominalVoltageCriterion", NULL when absent */
     const ctg_criterion *properties;         /**< "propertyCriteria" */
-    size_t property_count;
+    size_t property_count;                   /**< criteria at `properties` */
     const ctg_criterion *regex;              /**< "regexCriterion", NULL when absent */
 } ctg_criteria;
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 #ifndef CTG_STREAM_H
 #define CTG_STREAM_H
 
@@ -8,9 +9,13 @@
  * A stream read delivers each contingency of a `default` list (including lists nested in
  * `list` lists) to a callback as soon as it is complete, then reuses its memory: peak memory
  * does not grow with the number of contingencies. Lists of other kinds are small and are
- * delivered whole. Paths ending in ".gz", and any input that starts with the gzip magic, are
- * decompressed on the fly; a truncated or corrupt gzip stream is CTG_ESYNTAX, placed at the end
- * of the text that could be decompressed.
+ * delivered whole. Any input that starts with the gzip magic is decompressed on the fly (a
+ * truncated or corrupt gzip stream is CTG_ESYNTAX, placed at the end of the text that could be
+ * decompressed); the streaming writer compresses a path ending in ".gz".
+ *
+ * Threads: a stream read runs on the calling thread, and so do its callbacks; several reads
+ * may run at once on different threads. A stream writer belongs to one thread at a time (it
+ * may move between threads between calls); the contingencies it is given are only read.
  */
 
 #include <stdbool.h>
@@ -34,9 +39,9 @@ typedef enum ctg_source_kind {
 
 /** Where a stream read takes its bytes from; build one with the ctg_source_* helpers. */
 typedef struct ctg_source {
-    ctg_source_kind kind;
+    ctg_source_kind kind; /**< which of the fields below is read */
     const void *data; /**< BUFFER: `len` bytes, borrowed for the read */
-    size_t len;
+    size_t len;       /**< BUFFER: bytes at `data` */
     const char *path; /**< PATH: borrowed for the read */
     FILE *fp;         /**< FP: read to its end, left open */
     int fd;           /**< FD: read to its end, left open */
@@ -44,7 +49,7 @@ typedef struct ctg_source {
 
 /** A source over `len` bytes at `data` (borrowed; need not be NUL-terminated). */
 CTG_API ctg_source ctg_source_buffer(const void *data, size_t len);
-/** A source that opens `path` (borrowed); ".gz" or gzip magic is decompressed. */
+/** A source that opens `path` (borrowed); gzip data is decompressed, whatever the name. */
 CTG_API ctg_source ctg_source_path(const char *path);
 /** A source reading `fp` to its end; the caller keeps and closes it. */
 CTG_API ctg_source ctg_source_fp(FILE *fp);
@@ -57,18 +62,26 @@ CTG_API ctg_source ctg_source_fd(int fd);
  * contingencies in the input is NULL here. Borrowed until the callback returns.
  */
 typedef struct ctg_stream_header {
-    ctg_list_kind kind;
+    ctg_list_kind kind;   /**< the list's kind, known from its fields */
     const char *name;     /**< NULL when not read yet */
     const char *version;  /**< NULL when absent or not read yet */
     size_t depth;         /**< 0 for the document's root list, 1 for a list nested in it... */
     size_t index;         /**< position among its siblings in a `list` list (0 at the root) */
 } ctg_stream_header;
 
+/** The version of ctg_visitor these headers describe. */
+#define CTG_VISITOR_VERSION 1
+
 /**
  * Callbacks of a stream read; any may be NULL. A callback returns 0 to go on, anything else
- * to stop: the read then returns CTG_ESTOPPED, leaking nothing.
+ * to stop: the read then returns CTG_ESTOPPED, leaking nothing. Fill it with designated
+ * initializers, `{ .version = CTG_VISITOR_VERSION, .contingency = f, .payload = p }`, or start
+ * from CTG_VISITOR_INIT, so that callbacks added in later versions do not shift the others.
  */
 typedef struct ctg_visitor {
+    /** CTG_VISITOR_VERSION; 0 (a zeroed struct) is read as 1. A newer version than the
+     *  library's fails with CTG_EINVAL: its callbacks could not all be called. */
+    unsigned version;
     /** A complete contingency of a `default` list (or of a bare contingency document).
      *  `c` and everything it points to are borrowed until the callback returns. */
     int (*contingency)(const ctg_stream_header *list, const ctg_contingency *c, void *payload);
@@ -78,16 +91,24 @@ typedef struct ctg_visitor {
     /** Progress, called after each refill: bytes consumed so far and the total when known
      *  (a regular file, uncompressed), else 0. */
     int (*progress)(size_t consumed, size_t total, void *payload);
+    /** Passed back to every callback. */
     void *payload;
 } ctg_visitor;
+
+/** A visitor without callbacks, of the current version. */
+#define CTG_VISITOR_INIT { CTG_VISITOR_VERSION, NULL, NULL, NULL, NULL }
 
 /**
  * Reads a document from `src`, calling `visitor` for each contingency and non-default list.
  * Errors carry line, column and path as for a full read; an error in the input can come after
  * some contingencies were delivered (and a version rule broken by elements read before the
  * "version" field is only known when the list ends).
- * @param opts NULL for defaults; CTG_READ_NO_CACHE and the limits apply.
- * @return CTG_OK, CTG_ESTOPPED when a callback stopped it, or a negative ctg_status.
+ * @param src     where the bytes come from; borrowed for the call.
+ * @param visitor NULL for none (the document is only checked).
+ * @param opts    NULL for defaults; CTG_READ_NO_CACHE and the limits apply.
+ * @param[out] err may be NULL; written only on failure.
+ * @return CTG_OK, CTG_ESTOPPED when a callback stopped it, or a negative ctg_status
+ *         (CTG_EINVAL for a visitor or options version newer than the library's).
  */
 CTG_API int ctg_read_stream(const ctg_source *src, const ctg_visitor *visitor,
                             const ctg_read_options *opts, ctg_error *err);
@@ -100,6 +121,10 @@ typedef struct ctg_stream_writer ctg_stream_writer;
  * the bytes go to a temporary file beside it, renamed over `path` by ctg_stream_writer_close.
  * A path ending in ".gz" is gzip-compressed.
  * @param[out] out the writer; the caller owns it and must close or abort it.
+ * @param path     the file to replace, borrowed until close or abort.
+ * @param name     the list's "name", copied.
+ * @param opts     NULL for defaults; the layout flag applies.
+ * @param[out] err may be NULL; written only on failure.
  * @return CTG_OK, CTG_EINVAL, CTG_EIO or CTG_ENOMEM.
  */
 CTG_API int ctg_stream_writer_open_path(ctg_stream_writer **out, const char *path,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Deep walk and compare of lists for the fuzz targets, through the public API only. */
 
 #include "tests/fuzz/fuzz_common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Fuzz target: raw bytes into the pull lexer.
  *
  * The first byte is a control byte: its low 7 bits modulo 65 pick the refill size (1-64, or 0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Fuzz target: the public read of a memory buffer, down to the structs, then free.
  *
  * Each input is read twice, with the handler cache and with CTG_READ_NO_CACHE: both reads must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Fuzz target: read, write, read again.
  *
  * Whatever the reader accepts, the writer must write, and the reader must read back an equal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /* Fuzz target: the streaming read must agree with the full read.
  *
  * The full read gives the expected sequence: the contingencies of every `default` list (and of
@@ -143,7 +144,11 @@ static int on_progress(size_t consumed, size_t total, void *payload)
 static int stream(state *s, const uint8_t *data, size_t size, ctg_error *err)
 {
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-    ctg_visitor v = { on_contingency, on_list, on_progress, s };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .contingency = on_contingency,
+                      .list = on_list,
+                      .progress = on_progress,
+                      .payload = s };
     ctg_source src = ctg_source_buffer(data, size);
 
     opts.max_string_len = FUZZ_MAX_STRING;
