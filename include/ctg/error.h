@@ -72,10 +72,14 @@ CTG_API size_t ctg_error_format(const ctg_error *err, char *buf, size_t size);
 
 /**
  * Copies `len` bytes of `text` (NULL: none) to `buf` as text safe to show on a terminal or in a
- * log line: control characters become \n, \t, \r or \u00XX, a backslash is doubled,
+ * log line: control characters become `\n`, `\t`, `\r` or `\u00XX`, a backslash is doubled,
  * invisible and reordering code points (C1 controls, zero-width and bidirectional formatting,
- * U+2028, U+2029, U+FEFF) become \uXXXX, and bytes that are not UTF-8 become \xNN. Always
- * NUL-terminates when size > 0 (output cut short may end inside an escape).
+ * U+2028, U+2029, U+FEFF) become `\uXXXX`, and bytes that are not UTF-8 become `\xNN`.
+ * @param buf   where the text goes; always NUL-terminated when size > 0 (output cut short
+ *              may end inside an escape); may be NULL when size is 0.
+ * @param size  bytes at `buf`.
+ * @param text  the bytes to escape, borrowed for the call; NULL for none.
+ * @param len   bytes at `text`.
  * @return the length the whole escaped text needs, excluding the NUL, like snprintf.
  */
 CTG_API size_t ctg_escape_text(char *buf, size_t size, const char *text, size_t len);

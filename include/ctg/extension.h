@@ -147,6 +147,11 @@ CTG_API const ctg_extension *ctg_contingency_extension(const ctg_contingency *c,
  * extension named `name` (copied) whose value is the JSON text `json` (`len` bytes, any valid
  * JSON value, whitespace allowed; kept in compact form). It is read with the rules of a read:
  * UTF-8, no duplicate key, integers within int64, nesting within CTG_MAX_DEPTH_LIMIT.
+ * @param list      the list to change.
+ * @param index     the contingency's position in the list.
+ * @param name      the extension's name (its key in "extensions"), copied.
+ * @param json      the value's JSON text, borrowed for the call.
+ * @param len       bytes at `json`.
  * @param[out] err  may be NULL; on CTG_EINVAL for bad text, where in `json` (line, column,
  *                  message; no source, path "").
  * @return CTG_OK, CTG_EINVAL (no such contingency, NULL or invalid name, a name the contingency

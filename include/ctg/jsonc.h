@@ -67,6 +67,7 @@ CTG_API int ctg_list_to_json_object(struct json_object **out, const ctg_list *li
  * every json-c call checked; for a typed one, what its handler's write returns.
  * @param[out] out  the new value, NULL for JSON null or on failure; the caller owns it
  *                  (json_object_put).
+ * @param ext       the extension, borrowed for the call (from any list, or built by hand).
  * @param allocator for the conversion's own scratch memory; NULL for malloc/free (json-c
  *                  allocates the tree with its own malloc).
  * @return CTG_OK, CTG_EINVAL (NULL out or ext; or the handler's failure), CTG_ENOMEM, or
@@ -81,6 +82,10 @@ CTG_API int ctg_extension_to_json_object(struct json_object **out, const ctg_ext
  * As ctg_list_add_extension_json (extension.h), with the value given as a json-c tree (`value`,
  * only read; NULL for JSON null), written as ctg writes it: doubles as Java's Double.toString
  * writes them. NaN, infinities and integers beyond int64 are refused (CTG_EINVAL).
+ * @param list      the list to change.
+ * @param index     the contingency's position in the list.
+ * @param name      the extension's name, copied.
+ * @param value     the value, only read for the call; NULL for JSON null.
  * @param[out] err  may be NULL; filled on failure.
  * @return CTG_OK, CTG_EINVAL or CTG_ENOMEM; the list unchanged on failure.
  */
