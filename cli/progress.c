@@ -125,12 +125,14 @@ static double scaled(double v, double ref, const char **unit)
 /* m:ss, or h:mm:ss from an hour on; capped at 99:59:59. */
 static void duration(char *dst, size_t cap, const char *label, double s)
 {
-    long t = s <= 0 ? 0 : s >= 359999 ? 359999 : (long)s;
+    unsigned t = s <= 0 ? 0 : s >= 359999 ? 359999 : (unsigned)s;
+    char clock[16];
 
     if (t < 3600)
-        snprintf(dst, cap, "%s%ld:%02ld", label, t / 60, t % 60);
+        snprintf(clock, sizeof clock, "%u:%02u", t / 60 % 60, t % 60);
     else
-        snprintf(dst, cap, "%s%ld:%02ld:%02ld", label, t / 3600, t / 60 % 60, t % 60);
+        snprintf(clock, sizeof clock, "%u:%02u:%02u", t / 3600 % 100, t / 60 % 60, t % 60);
+    snprintf(dst, cap, "%s%s", label, clock);
 }
 
 /* Formats every piece; returns the pieces the numbers allow (no rate before time has passed,

@@ -3,6 +3,8 @@
 
 #include "model/utf8.h"
 
+#include <string.h>
+
 size_t ctg_utf8_encode(uint32_t cp, char out[4])
 {
     if (cp < 0x80) {
@@ -48,21 +50,38 @@ static size_t sequence(const unsigned char *s)
     return 0;
 }
 
+/* Whether the `n` bytes at `s` are all ASCII, eight at a time: ids are ASCII, and the writer
+ * checks every string it is handed. */
+static bool ascii(const unsigned char *s, size_t n)
+{
+    uint64_t acc = 0, w;
+    size_t i = 0;
+
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, s + i, 8);
+        acc |= w;
+    }
+    for (; i < n; i++)
+        acc |= s[i];
+    return (acc & 0x8080808080808080ull) == 0;
+}
+
 bool ctg_utf8_valid(const char *str)
 {
     const unsigned char *s = (const unsigned char *)str;
+    size_t len;
 
     if (s == NULL)
         return true;
-    for (;;) {
-        while (*s != 0 && *s < 0x80) /* ids are ASCII: the common case is this loop */
-            s++;
-        if (*s == 0)
-            return true;
-        /* A NUL inside a sequence fails its continuation test, so nothing reads past it. */
-        size_t n = sequence(s);
+    len = strlen(str);
+    if (ascii(s, len))
+        return true;
+    for (const unsigned char *end = s + len; s < end;) {
+        size_t n = *s < 0x80 ? 1 : sequence(s);
+        /* A NUL ends a sequence early and fails its continuation test: nothing reads past it. */
         if (n == 0)
             return false;
         s += n;
     }
+    return true;
 }
