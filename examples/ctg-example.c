@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* ctg-example: what a program built against an installed ctg looks like. It loads a list,
  * prints how many elements of each type its contingencies hold (nested lists included) and
- * the extensions kept as json-c values, then writes the list back to another path.
+ * the type of each kept extension value (as a json-c tree), then writes the list back to
+ * another path.
  *
  *   usage: ctg-example IN OUT      (OUT ending in .gz is compressed)
  *
- * It calls json-c directly, on the values ctg hands out: linking it checks that ctg brings
- * json-c to its users (ctg::ctg, ctg::ctg_static, pkg-config --libs ctg). */
+ * It calls json-c directly, on the trees ctg builds: linking it checks that ctg brings json-c
+ * to its users (ctg::ctg, ctg::ctg_static, pkg-config --libs ctg). */
 
 #include <stdio.h>
 
 #include <ctg/ctg.h>
+#include <ctg/jsonc.h>
 #include <json-c/json.h>
 
 typedef struct tally {
@@ -23,10 +25,14 @@ static void print_extensions(const ctg_contingency *c)
     for (size_t i = 0; i < c->extension_count; i++) {
         const ctg_extension *x = &c->extensions[i];
 
-        /* No handler was registered, so each value is a json_object (NULL for JSON null). */
-        if (x->handler == NULL)
+        struct json_object *tree = NULL;
+
+        /* No handler was registered, so each value is kept as JSON text (x->json); json-c
+         * sees it as a tree on request (NULL for JSON null). */
+        if (x->handler == NULL && ctg_extension_to_json_object(&tree, x, NULL) == CTG_OK)
             printf("  extension %s of %s: %s\n", x->name, c->id,
-                   json_type_to_name(json_object_get_type(x->value)));
+                   json_type_to_name(json_object_get_type(tree)));
+        json_object_put(tree);
     }
 }
 
