@@ -149,6 +149,16 @@ typedef struct bench_memory_result {
 } bench_memory_result;
 
 #define BENCH_MAX_MEMORY 4
+
+/* The children of one memory case: the file they read and what each peaked at. */
+typedef struct bench_memory_case {
+    const char *name;
+    size_t file_bytes;
+    bench_memory_result children[BENCH_MAX_MEMORY];
+    size_t count;
+} bench_memory_case;
+
+#define BENCH_MAX_MEMORY_CASES 2
 #define BENCH_MAX_CASES 16
 
 /* Everything one run measured, reported at the end. */
@@ -160,15 +170,14 @@ typedef struct bench_report {
     bench_absent_report absent;
     bench_scaling_point scaling[BENCH_MAX_SCALING];
     size_t scaling_count;
-    const char *memory_case; /* NULL when the memory section did not run */
-    size_t memory_file_bytes;
-    bench_memory_result memory[BENCH_MAX_MEMORY];
-    size_t memory_count;
+    bench_memory_case memory[BENCH_MAX_MEMORY_CASES]; /* in the order measured */
+    size_t memory_case_count;                          /* 0: the memory section did not run */
 } bench_report;
 
 /* The sections (absent.c, scaling.c, memory.c); each returns 0 or -1 after printing why. */
 int bench_absent_run(bench_report *rep, size_t contingencies, int runs);
 int bench_scaling_run(bench_report *rep, const size_t *sizes, size_t count, int runs);
+/* Appends a memory case for `c` to rep->memory (at most BENCH_MAX_MEMORY_CASES). */
 int bench_memory_run(bench_report *rep, const bench_gen_case *c, bool with_jsonc);
 /* The hidden child mode of the memory section: `--rss-child MODE FILE COUNT`; exit status. */
 int bench_memory_child(const char *mode, const char *path, const char *count);

@@ -308,7 +308,8 @@ static int run_sections(const bench_options *opts, bench_report *rep)
     }
     if (s & SECTION_MEMORY) {
         progress("contingency-bench: %s", "memory");
-        if (bench_memory_run(rep, bench_gen_find(opts->quick ? "b10k" : "b1m"), true) != 0)
+        if (bench_memory_run(rep, bench_gen_find(opts->quick ? "b10k" : "b1m"), true) != 0 ||
+            bench_memory_run(rep, bench_gen_find(opts->quick ? "ext10k" : "ext100k"), true) != 0)
             return -1;
     }
     return 0;
