@@ -204,8 +204,7 @@ static void put_extension(bench_bytes *b, uint64_t *rng)
 
 /* Contingency i of mixed100k: 1-3 elements, every 10th with a name; `*k` counts elements.
  * With `extended`, ext100k's: the same, and one extension on EXTENDED(i) ones. */
-static void put_mixed_contingency(bench_bytes *b, size_t i, size_t *k, uint64_t *rng,
-                                  bool extended)
+static void put_mixed_contingency(bench_bytes *b, size_t i, size_t *k, uint64_t *rng, bool extended)
 {
     size_t elements = 1 + (size_t)(bench_random(rng) % 3);
 
@@ -270,7 +269,9 @@ const bench_gen_case *bench_gen_find(const char *name)
 
 bench_gen_case bench_gen_branches(const char *name, size_t n, unsigned flags)
 {
-    bench_gen_case c = { name, "single-BRANCH contingencies", n, 1, 0, 0, 0, flags, 5, gen_branches };
+    bench_gen_case c = {
+        name, "single-BRANCH contingencies", n, 1, 0, 0, 0, flags, 5, gen_branches
+    };
     return c;
 }
 
