@@ -1,6 +1,6 @@
 /* contingency-bench: times ctg against json-c and the memchr floor on generated lists, then
- * measures the absent-field cost, the scaling curve and the peak memory of a full and a
- * streamed load. */
+ * measures the absent-field cost, reads of colliding against random keys (hash flooding), the
+ * scaling curve and the peak memory of a full and a streamed load. */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #endif
 
 #include "bench.h"
+#include "bench/gen_hostile.h"
 
 /* Sections of a run (--sections). */
 enum {
@@ -18,8 +19,12 @@ enum {
     SECTION_ABSENT = 1u << 1,
     SECTION_SCALING = 1u << 2,
     SECTION_MEMORY = 1u << 3,
-    SECTION_ALL = 0xFu
+    SECTION_FLOODING = 1u << 4,
+    SECTION_ALL = 0x1Fu
 };
+
+/* Keys of the flooding section's documents: BENCH_KEY_MAX, or this with --quick. */
+#define QUICK_FLOOD_KEYS ((size_t)8192)
 
 typedef struct bench_options {
     bool json;
@@ -45,15 +50,18 @@ static void print_help(void)
            "                         [--sections LIST] [--no-malloc-tuning] [--wall-clock]\n"
            "       contingency-bench --generate CASE > FILE\n\n"
            "Times each runner on each case in interleaved rounds (each round runs every runner\n"
-           "once) and reports the median, min and max; then the absent-field cost, the scaling\n"
-           "curve and the peak RSS of processes that load or stream b1m. Ends with the targets.\n\n"
+           "once) and reports the median, min and max; then the absent-field cost, reads of\n"
+           "65,536 keys colliding in an unkeyed hash against random ones, the scaling curve and\n"
+           "the peak RSS of processes that load or stream b1m and ext100k. Ends with the\n"
+           "targets.\n\n"
            "  --json              one JSON object instead of the tables\n"
-           "  --quick             b10k and kinds, small lists elsewhere, 3 runs: checks that\n"
-           "                      everything still works (CI)\n"
+           "  --quick             b10k, ext10k and kinds, small lists and 8,192 keys elsewhere,\n"
+           "                      3 runs: checks that everything still works (CI)\n"
            "  --repeat N          timed runs of each case and of the absent-field benchmark\n"
-           "                      (default: b10k, kinds 31; mixed100k 21; b1m 3; absent 21)\n"
+           "                      (default: b10k, kinds 31; mixed100k, ext100k 21; b1m 3;\n"
+           "                      absent, flooding 21)\n"
            "  --cases LIST        comma-separated cases (alone, it runs only the case tables)\n"
-           "  --sections LIST     of cases,absent,scaling,memory (default: all)\n"
+           "  --sections LIST     of cases,absent,scaling,memory,flooding (default: all)\n"
            "  --no-malloc-tuning  keep glibc's malloc settings (default: no mmap and no trim,\n"
            "                      so freed memory is reused between runs, not faulted in again)\n"
            "  --wall-clock        time runs by the wall clock (default: the thread's CPU time,\n"
@@ -109,9 +117,9 @@ static int add_case(bench_options *opts, const char *name)
 
 static int add_section(bench_options *opts, const char *name)
 {
-    static const char *const names[] = { "cases", "absent", "scaling", "memory" };
+    static const char *const names[] = { "cases", "absent", "scaling", "memory", "flooding" };
 
-    for (unsigned i = 0; i < 4; i++) {
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(names[i], name) == 0) {
             opts->sections |= 1u << i;
             return 0;
@@ -298,6 +306,15 @@ static int run_sections(const bench_options *opts, bench_report *rep)
                              opts->repeat  ? opts->repeat
                              : opts->quick ? 3
                                            : 21) != 0)
+            return -1;
+    }
+    reset_heap();
+    if (s & SECTION_FLOODING) {
+        progress("contingency-bench: %s", "flooding");
+        if (bench_flood_run(rep, opts->quick ? QUICK_FLOOD_KEYS : BENCH_KEY_MAX,
+                            opts->repeat  ? opts->repeat
+                            : opts->quick ? 3
+                                          : 21) != 0)
             return -1;
     }
     reset_heap();

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench/gen_hostile.h"
 #include "targets.h"
 
 /* ---- the machine ------------------------------------------------------------------------ */
@@ -165,6 +166,22 @@ static void print_absent(const bench_absent_report *a)
            a->required);
 }
 
+static void print_flood(const bench_flood_report *f)
+{
+    const bench_result *r[2] = { &f->colliding, &f->random };
+
+    printf("flooding: a full read of one extension object of %zu keys of %d bytes, colliding in "
+           "the\nold table's hash (FNV-1a, low %d bits) or random; %d runs\n",
+           f->keys, BENCH_KEY_LEN, BENCH_KEY_COLLIDING_BITS, f->runs);
+    printf(ROW_FORMAT, "Benchmark", "Mode", "Cnt", "Median", "Min", "Max", "Units", "MB/s",
+           "vs random");
+    for (int i = 0; i < 2; i++)
+        printf("flooding.%-23s %4s %4d %10.3f %10.3f %10.3f %6s %9.1f %10.2fx\n", r[i]->name, "ss",
+               f->runs, r[i]->median_ms, r[i]->min_ms, r[i]->max_ms, "ms/op", r[i]->mb_per_s,
+               r[i]->median_ms / f->random.median_ms);
+    printf("both documents are read, checked and written back once before timing\n\n");
+}
+
 static void print_mb(double mb_per_s)
 {
     if (mb_per_s > 0)
@@ -214,6 +231,8 @@ void bench_print_tables(const bench_report *rep)
         print_case(rep, &rep->cases[i]);
     if (rep->absent.done)
         print_absent(&rep->absent);
+    if (rep->flood.done)
+        print_flood(&rep->flood);
     if (rep->scaling_count > 0)
         print_scaling(rep);
     for (size_t i = 0; i < rep->memory_case_count; i++)
@@ -299,6 +318,21 @@ static void json_absent(const bench_absent_report *a)
     printf("]}");
 }
 
+static void json_flood(const bench_flood_report *f)
+{
+    const bench_result *r[2] = { &f->colliding, &f->random };
+
+    printf(",\"flooding\":{\"keys\":%zu,\"key_bytes\":%d,\"runs\":%d,\"ratio\":%.4f,"
+           "\"results\":[",
+           f->keys, BENCH_KEY_LEN, f->runs, bench_flood_ratio(f));
+    for (int i = 0; i < 2; i++)
+        printf("%s{\"name\":\"%s\",\"median_ms\":%.6f,\"min_ms\":%.6f,\"max_ms\":%.6f,"
+               "\"mb_per_s\":%.3f,\"bytes\":%zu}",
+               i ? "," : "", r[i]->name, r[i]->median_ms, r[i]->min_ms, r[i]->max_ms,
+               r[i]->mb_per_s, r[i]->bytes);
+    printf("]}");
+}
+
 static void json_scaling(const bench_report *rep)
 {
     printf(",\"scaling\":[");
@@ -375,6 +409,8 @@ void bench_print_json(const bench_report *rep)
     printf("]");
     if (rep->absent.done)
         json_absent(&rep->absent);
+    if (rep->flood.done)
+        json_flood(&rep->flood);
     if (rep->scaling_count > 0)
         json_scaling(rep);
     if (rep->memory_case_count > 0)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/gen_hostile.h"
 #include "targets.h"
 
 typedef struct target_list {
@@ -179,6 +180,17 @@ static void absent_target(target_list *l, const bench_report *rep)
         over, a->present.over_required);
 }
 
+/* Issue 9: keys chosen to collide in an unkeyed hash cost at most twice random ones. */
+static void flood_target(target_list *l, const bench_report *rep)
+{
+    const bench_flood_report *f = &rep->flood;
+    double r = bench_flood_ratio(f);
+
+    add(l, judge(r > 0 && f->keys == BENCH_KEY_MAX, r <= 2),
+        "flooding: %zu colliding / random keys, median read: %.2fx (target <= 2x on %zu keys)",
+        f->done ? f->keys : BENCH_KEY_MAX, r, BENCH_KEY_MAX);
+}
+
 /* Slowest over fastest MB/s of a curve, over the points of at least `min_size`
  * contingencies; 0 when fewer than two points ran. */
 static double flatness(const bench_report *rep, bool stream, size_t min_size, size_t *points)
@@ -219,6 +231,7 @@ size_t bench_targets(const bench_report *rep, bench_target *out, size_t max)
     memory_targets(&l, rep);
     extension_memory_target(&l, rep);
     absent_target(&l, rep);
+    flood_target(&l, rep);
     scaling_targets(&l, rep);
     return l.count;
 }
