@@ -189,6 +189,8 @@ typedef struct bench_report {
 int bench_absent_run(bench_report *rep, size_t contingencies, int runs);
 /* `keys`: at most BENCH_KEY_MAX (gen_hostile.h). */
 int bench_flood_run(bench_report *rep, size_t keys, int runs);
+/* Appends the flooding section's document of `count` keys, colliding or random; 0 or -1. */
+int bench_flood_doc(bench_bytes *out, size_t count, bool colliding);
 /* The colliding read's median over the random one's; 0 when the section did not run. */
 double bench_flood_ratio(const bench_flood_report *f);
 int bench_scaling_run(bench_report *rep, const size_t *sizes, size_t count, int runs);

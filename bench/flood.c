@@ -73,20 +73,24 @@ static int check_doc(bench_input *in, const bench_bytes *doc, size_t count, cons
     return rc;
 }
 
+int bench_flood_doc(bench_bytes *out, size_t count, bool colliding)
+{
+    bench_bytes keys = BENCH_BYTES_INIT;
+    int rc = bench_gen_keys(&keys, count, colliding, 0x6b657973);
+
+    if (rc == 0)
+        rc = bench_gen_key_doc(out, keys.data, count);
+    bench_bytes_dispose(&keys);
+    return rc;
+}
+
 /* The two documents: docs[0] of colliding keys, docs[1] of random ones. */
 static int generate_docs(bench_bytes docs[2], size_t count)
 {
-    for (int i = 0; i < 2; i++) {
-        bench_bytes keys = BENCH_BYTES_INIT;
-        int rc = bench_gen_keys(&keys, count, i == 0, 0x6b657973);
-
-        if (rc == 0)
-            rc = bench_gen_key_doc(&docs[i], keys.data, count);
-        bench_bytes_dispose(&keys);
-        if (rc != 0)
-            return -1;
-    }
-    return 0;
+    return bench_flood_doc(&docs[0], count, true) == 0 &&
+                   bench_flood_doc(&docs[1], count, false) == 0
+               ? 0
+               : -1;
 }
 
 static int time_docs(bench_flood_report *r, bench_bytes docs[2])
