@@ -126,6 +126,15 @@ typedef struct bench_absent_report {
     bench_absent_variant absent, present;
 } bench_absent_report;
 
+/* The flooding section: full reads of one extension object of `keys` keys that collide in the
+ * old unkeyed duplicate-key table, and of as many random keys, timed in the same rounds. */
+typedef struct bench_flood_report {
+    bool done;
+    size_t keys;
+    int runs;
+    bench_result colliding, random; /* bytes: each document's */
+} bench_flood_report;
+
 /* One point of the scaling curve. */
 typedef struct bench_scaling_point {
     size_t contingencies;
@@ -150,6 +159,16 @@ typedef struct bench_memory_result {
 } bench_memory_result;
 
 #define BENCH_MAX_MEMORY 4
+
+/* The children of one memory case: the file they read and what each peaked at. */
+typedef struct bench_memory_case {
+    const char *name;
+    size_t file_bytes;
+    bench_memory_result children[BENCH_MAX_MEMORY];
+    size_t count;
+} bench_memory_case;
+
+#define BENCH_MAX_MEMORY_CASES 2
 #define BENCH_MAX_CASES 16
 
 /* Everything one run measured, reported at the end. */
@@ -159,17 +178,24 @@ typedef struct bench_report {
     bench_case_report cases[BENCH_MAX_CASES];
     size_t case_count;
     bench_absent_report absent;
+    bench_flood_report flood;
     bench_scaling_point scaling[BENCH_MAX_SCALING];
     size_t scaling_count;
-    const char *memory_case; /* NULL when the memory section did not run */
-    size_t memory_file_bytes;
-    bench_memory_result memory[BENCH_MAX_MEMORY];
-    size_t memory_count;
+    bench_memory_case memory[BENCH_MAX_MEMORY_CASES]; /* in the order measured */
+    size_t memory_case_count;                         /* 0: the memory section did not run */
 } bench_report;
 
-/* The sections (absent.c, scaling.c, memory.c); each returns 0 or -1 after printing why. */
+/* The sections (absent.c, flood.c, scaling.c, memory.c); each returns 0 or -1 after printing
+ * why. */
 int bench_absent_run(bench_report *rep, size_t contingencies, int runs);
+/* `keys`: at most BENCH_KEY_MAX (gen_hostile.h). */
+int bench_flood_run(bench_report *rep, size_t keys, int runs);
+/* Appends the flooding section's document of `count` keys, colliding or random; 0 or -1. */
+int bench_flood_doc(bench_bytes *out, size_t count, bool colliding);
+/* The colliding read's median over the random one's; 0 when the section did not run. */
+double bench_flood_ratio(const bench_flood_report *f);
 int bench_scaling_run(bench_report *rep, const size_t *sizes, size_t count, int runs);
+/* Appends a memory case for `c` to rep->memory (at most BENCH_MAX_MEMORY_CASES). */
 int bench_memory_run(bench_report *rep, const bench_gen_case *c, bool with_jsonc);
 /* The hidden child mode of the memory section: `--rss-child MODE FILE COUNT`; exit status. */
 int bench_memory_child(const char *mode, const char *path, const char *count);

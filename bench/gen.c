@@ -172,8 +172,41 @@ static void put_mixed_element(bench_bytes *b, size_t k, size_t n, uint64_t *rng)
     BENCH_PUT(b, "\"\n    }");
 }
 
-/* Contingency i of mixed100k: 1-3 elements, every 10th with a name; `*k` counts elements. */
-static void put_mixed_contingency(bench_bytes *b, size_t i, size_t *k, uint64_t *rng)
+/* Extended contingencies of ext100k: every 10th, offset from the named ones. */
+#define EXTENDED(i) ((i) % 10 == 5)
+
+static const char *const ext_sources[] = { "ENTSO-E", "RTE", "TenneT", "Elia" };
+static const char *const ext_crews[] = { "north", "south", "east", "west", "central" };
+
+#define PICK(names, rng) (names[bench_random(rng) % (sizeof names / sizeof names[0])])
+
+/* One extension a plug-in of an operator might write: numbers (a double in Java's form, an
+ * integer), strings, a small array and a nested object: 217-226 bytes in the layout below,
+ * about 110 as compact text. */
+static void put_extension(bench_bytes *b, uint64_t *rng)
+{
+    size_t probability = 100 + (size_t)(bench_random(rng) % 900);
+
+    probability += probability % 10 == 0; /* Java's shortest form has no trailing zero */
+    BENCH_PUT(b, ",\n    \"extensions\" : {\n      \"operatorData\" : {\n"
+                 "        \"probability\" : 0.0");
+    bench_put_number(b, probability, 3);
+    BENCH_PUT(b, ",\n        \"source\" : \"");
+    bench_put_str(b, PICK(ext_sources, rng));
+    BENCH_PUT(b, "\",\n        \"ratings\" : [ ");
+    bench_put_number(b, 1000 + (size_t)(bench_random(rng) % 9000), 0);
+    BENCH_PUT(b, ".5, ");
+    bench_put_number(b, 1000 + (size_t)(bench_random(rng) % 9000), 0);
+    BENCH_PUT(b, ".0 ],\n        \"restoration\" : {\n          \"minutes\" : ");
+    bench_put_number(b, 1 + (size_t)(bench_random(rng) % 240), 0);
+    BENCH_PUT(b, ",\n          \"crew\" : \"");
+    bench_put_str(b, PICK(ext_crews, rng));
+    BENCH_PUT(b, "\"\n        }\n      }\n    }");
+}
+
+/* Contingency i of mixed100k: 1-3 elements, every 10th with a name; `*k` counts elements.
+ * With `extended`, ext100k's: the same, and one extension on EXTENDED(i) ones. */
+static void put_mixed_contingency(bench_bytes *b, size_t i, size_t *k, uint64_t *rng, bool extended)
 {
     size_t elements = 1 + (size_t)(bench_random(rng) % 3);
 
@@ -187,7 +220,10 @@ static void put_mixed_contingency(bench_bytes *b, size_t i, size_t *k, uint64_t 
     BENCH_PUT(b, "\",\n    \"elements\" : [");
     for (size_t n = 0; n < elements; n++)
         put_mixed_element(b, (*k)++, n, rng);
-    BENCH_PUT(b, " ]\n  }");
+    BENCH_PUT(b, " ]");
+    if (extended && EXTENDED(i))
+        put_extension(b, rng);
+    BENCH_PUT(b, "\n  }");
 }
 
 static int gen_mixed(bench_bytes *out, const bench_gen_case *c)
@@ -197,20 +233,24 @@ static int gen_mixed(bench_bytes *out, const bench_gen_case *c)
 
     put_list_begin(out, c->name);
     for (size_t i = 0; i < c->contingencies && !out->failed; i++)
-        put_mixed_contingency(out, i, &k, &rng);
+        put_mixed_contingency(out, i, &k, &rng, c->extensions > 0);
     put_list_end(out);
     return out->failed ? -1 : 0;
 }
 
 static const bench_gen_case cases[] = {
     { "b10k", "10,000 single-BRANCH contingencies (PowSyBl issue 2460), ~1.18 MB", 10000, 1, 0, 0,
-      BENCH_CASE_QUICK | BENCH_CASE_DEFAULT, 31, gen_branches },
+      0, BENCH_CASE_QUICK | BENCH_CASE_DEFAULT, 31, gen_branches },
     { "mixed100k", "100,000 contingencies of 1-3 elements of 7 types, every 10th named, ~20 MB",
-      100000, 1, 0, 0x2460, BENCH_CASE_DEFAULT, 21, gen_mixed },
-    { "b1m", "1,000,000 single-BRANCH contingencies, ~118 MB", 1000000, 1, 0, 0, BENCH_CASE_DEFAULT,
-      3, gen_branches },
+      100000, 1, 0, 0, 0x2460, BENCH_CASE_DEFAULT, 21, gen_mixed },
+    { "ext100k", "mixed100k's shape, every 10th contingency with a ~220-byte extension, ~22.7 MB",
+      100000, 1, 0, 10000, 0x2460, BENCH_CASE_DEFAULT, 21, gen_mixed },
+    { "ext10k", "ext100k's shape at 10,000 contingencies (--quick), ~2.3 MB", 10000, 1, 0, 1000,
+      0x2460, BENCH_CASE_QUICK, 31, gen_mixed },
+    { "b1m", "1,000,000 single-BRANCH contingencies, ~118 MB", 1000000, 1, 0, 0, 0,
+      BENCH_CASE_DEFAULT, 3, gen_branches },
     { "kinds", "a `list` of identifier, criterion and nested lists (all kinds), ~4 MB",
-      BENCH_KINDS_CONTINGENCIES, BENCH_KINDS_LISTS, BENCH_KINDS_ID_COUNT, 0x6b696e6473,
+      BENCH_KINDS_CONTINGENCIES, BENCH_KINDS_LISTS, BENCH_KINDS_ID_COUNT, 0, 0x6b696e6473,
       BENCH_CASE_NEW_KINDS | BENCH_CASE_QUICK | BENCH_CASE_DEFAULT, 31, bench_gen_kinds },
 };
 
@@ -231,7 +271,9 @@ const bench_gen_case *bench_gen_find(const char *name)
 
 bench_gen_case bench_gen_branches(const char *name, size_t n, unsigned flags)
 {
-    bench_gen_case c = { name, "single-BRANCH contingencies", n, 1, 0, 0, flags, 5, gen_branches };
+    bench_gen_case c = {
+        name, "single-BRANCH contingencies", n, 1, 0, 0, 0, flags, 5, gen_branches
+    };
     return c;
 }
 

@@ -43,7 +43,7 @@ enum {
     /* Holds list kinds whose readers are still being written: a runner that fails on it is
      * reported as unsupported instead of failing the bench. */
     BENCH_CASE_NEW_KINDS = 1u << 1,
-    /* Run by --quick and by default. */
+    /* Run by --quick. */
     BENCH_CASE_QUICK = 1u << 2,
     /* Run by default (without --cases). */
     BENCH_CASE_DEFAULT = 1u << 3
@@ -55,6 +55,7 @@ typedef struct bench_gen_case {
     size_t contingencies; /* in `default` lists, nested ones included */
     size_t lists;         /* list objects, the root one included */
     size_t identifiers;   /* identifiers of `identifier` lists (top level of each list) */
+    size_t extensions;    /* contingencies with an extension (one each) */
     uint64_t seed;
     unsigned flags; /* BENCH_CASE_* */
     int runs;       /* default timed runs; warm-up is a sixth of them, at least one */

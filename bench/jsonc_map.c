@@ -146,6 +146,10 @@ static int map_contingency(map *m, ctg_list *list, json_object *obj)
         } else if (strcmp(key, "elements") == 0) {
             if (!is_array(m, val, key) || map_elements(m, val, &count) != BENCH_OK)
                 return BENCH_FAIL;
+        } else if (strcmp(key, "extensions") == 0) {
+            /* ctg_list_add_contingency takes no extensions, and no other builder does */
+            return bench_why(m->in, BENCH_UNSUPPORTED,
+                             "the public builders cannot attach extensions");
         } else {
             return fail(m, "unexpected field", key);
         }
@@ -190,9 +194,11 @@ static int map_array_list(map *m, ctg_list *list, json_object *obj, const char *
             return fail(m, "unexpected field", key);
         if (!is_array(m, val, key))
             return BENCH_FAIL;
-        for (size_t i = 0; i < json_object_array_length(val); i++)
-            if (item(m, list, json_object_array_get_idx(val, i)) != BENCH_OK)
-                return BENCH_FAIL;
+        for (size_t i = 0; i < json_object_array_length(val); i++) {
+            int rc = item(m, list, json_object_array_get_idx(val, i));
+            if (rc != BENCH_OK)
+                return rc; /* BENCH_UNSUPPORTED too */
+        }
     }
     return BENCH_OK;
 }

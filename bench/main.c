@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* contingency-bench: times ctg against json-c and the memchr floor on generated lists, then
- * measures the absent-field cost, the scaling curve and the peak memory of a full and a
- * streamed load. */
+ * measures the absent-field cost, reads of colliding against random keys (hash flooding), the
+ * scaling curve and the peak memory of a full and a streamed load. */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #endif
 
 #include "bench.h"
+#include "bench/gen_hostile.h"
 
 /* Sections of a run (--sections). */
 enum {
@@ -19,8 +20,12 @@ enum {
     SECTION_ABSENT = 1u << 1,
     SECTION_SCALING = 1u << 2,
     SECTION_MEMORY = 1u << 3,
-    SECTION_ALL = 0xFu
+    SECTION_FLOODING = 1u << 4,
+    SECTION_ALL = 0x1Fu
 };
+
+/* Keys of the flooding section's documents: BENCH_KEY_MAX, or this with --quick. */
+#define QUICK_FLOOD_KEYS ((size_t)8192)
 
 typedef struct bench_options {
     bool json;
@@ -46,15 +51,19 @@ static void print_help(void)
            "                         [--sections LIST] [--no-malloc-tuning] [--wall-clock]\n"
            "       contingency-bench --generate CASE > FILE\n\n"
            "Times each runner on each case in interleaved rounds (each round runs every runner\n"
-           "once) and reports the median, min and max; then the absent-field cost, the scaling\n"
-           "curve and the peak RSS of processes that load or stream b1m. Ends with the targets.\n\n"
+           "once) and reports the median, min and max; then the absent-field cost, reads of\n"
+           "65,536 keys colliding in an unkeyed hash against random ones, the scaling curve and\n"
+           "the peak RSS of processes that load or stream b1m and ext100k. Ends with the\n"
+           "targets.\n\n"
            "  --json              one JSON object instead of the tables\n"
-           "  --quick             b10k and kinds, small lists elsewhere, 3 runs: checks that\n"
-           "                      everything still works (CI)\n"
-           "  --repeat N          timed runs of each case and of the absent-field benchmark\n"
-           "                      (default: b10k, kinds 31; mixed100k 21; b1m 3; absent 21)\n"
+           "  --quick             b10k, ext10k and kinds, small lists and 8,192 keys elsewhere,\n"
+           "                      3 runs: checks that everything still works (CI)\n"
+           "  --repeat N          timed runs of each case, the absent-field and the flooding\n"
+           "                      benchmarks\n"
+           "                      (default: b10k, kinds 31; mixed100k, ext100k 21; b1m 3;\n"
+           "                      absent, flooding 21)\n"
            "  --cases LIST        comma-separated cases (alone, it runs only the case tables)\n"
-           "  --sections LIST     of cases,absent,scaling,memory (default: all)\n"
+           "  --sections LIST     of cases,absent,scaling,memory,flooding (default: all)\n"
            "  --no-malloc-tuning  keep glibc's malloc settings (default: no mmap and no trim,\n"
            "                      so freed memory is reused between runs, not faulted in again)\n"
            "  --wall-clock        time runs by the wall clock (default: the thread's CPU time,\n"
@@ -66,6 +75,9 @@ static void print_help(void)
     printf("\ncases:\n");
     for (size_t i = 0; i < n; i++)
         printf("  %-22s %s\n", cases[i].name, cases[i].summary);
+    printf("  %-22s %s\n  %-22s %s\n", "keys-colliding",
+           "--generate only: the flooding section's 65,536 colliding keys, ~4.2 MB", "keys-random",
+           "--generate only: its 65,536 random keys of the same length");
 }
 
 static int usage_error(const char *message, const char *arg)
@@ -110,9 +122,9 @@ static int add_case(bench_options *opts, const char *name)
 
 static int add_section(bench_options *opts, const char *name)
 {
-    static const char *const names[] = { "cases", "absent", "scaling", "memory" };
+    static const char *const names[] = { "cases", "absent", "scaling", "memory", "flooding" };
 
-    for (unsigned i = 0; i < 4; i++) {
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(names[i], name) == 0) {
             opts->sections |= 1u << i;
             return 0;
@@ -221,15 +233,18 @@ static void reset_heap(void)
 #endif
 }
 
+/* A case, or one of the flooding section's documents ("keys-colliding", "keys-random"). */
 static int generate(const char *name)
 {
     const bench_gen_case *c = bench_gen_find(name);
+    bool colliding = strcmp(name, "keys-colliding") == 0;
     bench_bytes bytes = BENCH_BYTES_INIT;
     int rc = 0;
 
-    if (c == NULL)
+    if (c == NULL && !colliding && strcmp(name, "keys-random") != 0)
         return usage_error("unknown case", name);
-    if (bench_gen_generate(c, &bytes) != 0) {
+    if ((c != NULL ? bench_gen_generate(c, &bytes)
+                   : bench_flood_doc(&bytes, BENCH_KEY_MAX, colliding)) != 0) {
         fprintf(stderr, "contingency-bench: out of memory\n");
         rc = 1;
     } else if (fwrite(bytes.data, 1, bytes.len, stdout) != bytes.len || fflush(stdout) != 0) {
@@ -302,6 +317,15 @@ static int run_sections(const bench_options *opts, bench_report *rep)
             return -1;
     }
     reset_heap();
+    if (s & SECTION_FLOODING) {
+        progress("contingency-bench: %s", "flooding");
+        if (bench_flood_run(rep, opts->quick ? QUICK_FLOOD_KEYS : BENCH_KEY_MAX,
+                            opts->repeat  ? opts->repeat
+                            : opts->quick ? 3
+                                          : 21) != 0)
+            return -1;
+    }
+    reset_heap();
     if (s & SECTION_SCALING) {
         progress("contingency-bench: %s", "scaling");
         if (bench_scaling_run(rep, sizes, opts->quick ? 2 : 4, opts->quick ? 3 : 5) != 0)
@@ -309,7 +333,8 @@ static int run_sections(const bench_options *opts, bench_report *rep)
     }
     if (s & SECTION_MEMORY) {
         progress("contingency-bench: %s", "memory");
-        if (bench_memory_run(rep, bench_gen_find(opts->quick ? "b10k" : "b1m"), true) != 0)
+        if (bench_memory_run(rep, bench_gen_find(opts->quick ? "b10k" : "b1m"), true) != 0 ||
+            bench_memory_run(rep, bench_gen_find(opts->quick ? "ext10k" : "ext100k"), true) != 0)
             return -1;
     }
     return 0;

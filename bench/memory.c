@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* Memory: the peak RSS of a child process that reads the memory case's file one way, as a
+/* Memory: the peak RSS of a child process that reads a memory case's file one way, as a
  * ratio to the file's size. Each child is this executable again (/proc/self/exe) in a hidden
  * mode, `--rss-child MODE FILE COUNT`. Nothing is subtracted: the "baseline" child, which
  * only starts and exits, shows what a process costs.
@@ -238,26 +238,29 @@ static int spawn_child(bench_memory_result *out, const char *path, size_t count,
 
 int bench_memory_run(bench_report *rep, const bench_gen_case *c, bool with_jsonc)
 {
+    bench_memory_case *mc = &rep->memory[rep->memory_case_count];
     char path[4096];
     int rc = 0;
 
-    if (write_case(c, path, sizeof path, &rep->memory_file_bytes) != 0)
+    if (rep->memory_case_count == BENCH_MAX_MEMORY_CASES)
         return -1;
-    rep->memory_case = c->name;
-    rep->memory_count = 0;
+    memset(mc, 0, sizeof *mc);
+    if (write_case(c, path, sizeof path, &mc->file_bytes) != 0)
+        return -1;
+    mc->name = c->name;
+    rep->memory_case_count++;
     for (size_t i = 0; i < CHILD_MODES && rc == 0; i++) {
-        bench_memory_result *m = &rep->memory[rep->memory_count];
+        bench_memory_result *m = &mc->children[mc->count];
 
         if (strcmp(child_modes[i].mode, "jsonc") == 0 && !with_jsonc)
             continue;
-        memset(m, 0, sizeof *m);
         m->mode = child_modes[i].mode;
         m->what = child_modes[i].what;
         m->peak_rss = -1;
         rc = spawn_child(m, path, c->contingencies, rep->malloc_tuning);
         if (rc != 0)
-            fprintf(stderr, "contingency-bench: memory: %s\n", m->why);
-        rep->memory_count++;
+            fprintf(stderr, "contingency-bench: memory: %s: %s\n", c->name, m->why);
+        mc->count++;
     }
     unlink(path);
     return rc;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench/gen_hostile.h"
 #include "targets.h"
 
 /* ---- the machine ------------------------------------------------------------------------ */
@@ -78,7 +79,7 @@ static const bench_result *find_result(const bench_case_report *c, const char *n
     return NULL;
 }
 
-/* The memory section's peak RSS for a runner of the memory case, or -1. */
+/* The memory section's peak RSS for a runner of case `c`, or -1 when `c` was not measured. */
 static long long peak_rss_of(const bench_report *rep, const bench_case_report *c,
                              const char *runner)
 {
@@ -86,14 +87,17 @@ static long long peak_rss_of(const bench_report *rep, const bench_case_report *c
                                             { "ctg-stream", "stream" },
                                             { "jsonc-dom-parse-free", "jsonc" } };
 
-    if (rep->memory_case == NULL || strcmp(rep->memory_case, c->gen->name) != 0)
-        return -1;
-    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        if (strcmp(pairs[i][0], runner) != 0)
+    for (size_t m = 0; m < rep->memory_case_count; m++) {
+        const bench_memory_case *mc = &rep->memory[m];
+        if (strcmp(mc->name, c->gen->name) != 0)
             continue;
-        for (size_t k = 0; k < rep->memory_count; k++) {
-            if (strcmp(rep->memory[k].mode, pairs[i][1]) == 0 && rep->memory[k].supported)
-                return rep->memory[k].peak_rss;
+        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+            if (strcmp(pairs[i][0], runner) != 0)
+                continue;
+            for (size_t k = 0; k < mc->count; k++) {
+                if (strcmp(mc->children[k].mode, pairs[i][1]) == 0 && mc->children[k].supported)
+                    return mc->children[k].peak_rss;
+            }
         }
     }
     return -1;
@@ -163,6 +167,22 @@ static void print_absent(const bench_absent_report *a)
            a->required);
 }
 
+static void print_flood(const bench_flood_report *f)
+{
+    const bench_result *r[2] = { &f->colliding, &f->random };
+
+    printf("flooding: a full read of one extension object of %zu keys of %d bytes, colliding in "
+           "the\nold table's hash (FNV-1a, low %d bits) or random; %d runs\n",
+           f->keys, BENCH_KEY_LEN, BENCH_KEY_COLLIDING_BITS, f->runs);
+    printf(ROW_FORMAT, "Benchmark", "Mode", "Cnt", "Median", "Min", "Max", "Units", "MB/s",
+           "vs random");
+    for (int i = 0; i < 2; i++)
+        printf("flooding.%-23s %4s %4d %10.3f %10.3f %10.3f %6s %9.1f %10.2fx\n", r[i]->name, "ss",
+               f->runs, r[i]->median_ms, r[i]->min_ms, r[i]->max_ms, "ms/op", r[i]->mb_per_s,
+               r[i]->median_ms / f->random.median_ms);
+    printf("both documents are read, checked and written back once before timing\n\n");
+}
+
 static void print_mb(double mb_per_s)
 {
     if (mb_per_s > 0)
@@ -189,20 +209,19 @@ static void print_scaling(const bench_report *rep)
     printf("all sizes timed in the same rounds; a sample of a small list is a batch of reads\n\n");
 }
 
-static void print_memory(const bench_report *rep)
+static void print_memory(const bench_memory_case *mc)
 {
     printf("memory: peak RSS (VmHWM) of a child process reading %s from a file of %zu bytes\n",
-           rep->memory_case, rep->memory_file_bytes);
+           mc->name, mc->file_bytes);
     printf("%-10s %12s %9s %13s  %s\n", "child", "peak RSS MB", "x file", "ru_maxrss MB", "what");
-    for (size_t i = 0; i < rep->memory_count; i++) {
-        const bench_memory_result *m = &rep->memory[i];
+    for (size_t i = 0; i < mc->count; i++) {
+        const bench_memory_result *m = &mc->children[i];
         if (!m->supported) {
             printf("%-10s unsupported: %s\n", m->mode, m->why);
             continue;
         }
         printf("%-10s %12.1f %8.2fx %13.1f  %s\n", m->mode, (double)m->peak_rss / 1e6,
-               (double)m->peak_rss / (double)rep->memory_file_bytes, (double)m->ru_maxrss / 1e6,
-               m->what);
+               (double)m->peak_rss / (double)mc->file_bytes, (double)m->ru_maxrss / 1e6, m->what);
     }
     printf("ru_maxrss (wait4) also counts the bench's own RSS when it spawned the child\n\n");
 }
@@ -213,10 +232,12 @@ void bench_print_tables(const bench_report *rep)
         print_case(rep, &rep->cases[i]);
     if (rep->absent.done)
         print_absent(&rep->absent);
+    if (rep->flood.done)
+        print_flood(&rep->flood);
     if (rep->scaling_count > 0)
         print_scaling(rep);
-    if (rep->memory_case != NULL)
-        print_memory(rep);
+    for (size_t i = 0; i < rep->memory_case_count; i++)
+        print_memory(&rep->memory[i]);
 }
 
 void bench_print_targets(const bench_report *rep)
@@ -224,7 +245,7 @@ void bench_print_targets(const bench_report *rep)
     bench_target t[BENCH_MAX_TARGETS];
     size_t n = bench_targets(rep, t, BENCH_MAX_TARGETS);
 
-    printf("targets (issue 4; medians of this run):\n");
+    printf("targets (issues 4 and 9; medians of this run):\n");
     for (size_t i = 0; i < n; i++)
         printf("  %s: %s\n", t[i].text, bench_target_status(&t[i]));
 }
@@ -298,6 +319,21 @@ static void json_absent(const bench_absent_report *a)
     printf("]}");
 }
 
+static void json_flood(const bench_flood_report *f)
+{
+    const bench_result *r[2] = { &f->colliding, &f->random };
+
+    printf(",\"flooding\":{\"keys\":%zu,\"key_bytes\":%d,\"runs\":%d,\"ratio\":%.4f,"
+           "\"results\":[",
+           f->keys, BENCH_KEY_LEN, f->runs, bench_flood_ratio(f));
+    for (int i = 0; i < 2; i++)
+        printf("%s{\"name\":\"%s\",\"median_ms\":%.6f,\"min_ms\":%.6f,\"max_ms\":%.6f,"
+               "\"mb_per_s\":%.3f,\"bytes\":%zu}",
+               i ? "," : "", r[i]->name, r[i]->median_ms, r[i]->min_ms, r[i]->max_ms,
+               r[i]->mb_per_s, r[i]->bytes);
+    printf("]}");
+}
+
 static void json_scaling(const bench_report *rep)
 {
     printf(",\"scaling\":[");
@@ -312,23 +348,34 @@ static void json_scaling(const bench_report *rep)
     printf("]");
 }
 
+static void json_memory_child(const bench_memory_case *mc, const bench_memory_result *m)
+{
+    printf("{\"mode\":\"%s\"", m->mode);
+    if (m->supported) {
+        printf(",\"peak_rss_bytes\":%lld,\"ratio_to_file\":%.4f,\"ru_maxrss_bytes\":%lld}",
+               m->peak_rss, (double)m->peak_rss / (double)mc->file_bytes, m->ru_maxrss);
+        return;
+    }
+    printf(",\"unsupported\":");
+    json_string(m->why);
+    printf("}");
+}
+
+/* "memory": one object per memory case. */
 static void json_memory(const bench_report *rep)
 {
-    printf(",\"memory\":{\"case\":\"%s\",\"file_bytes\":%zu,\"children\":[", rep->memory_case,
-           rep->memory_file_bytes);
-    for (size_t i = 0; i < rep->memory_count; i++) {
-        const bench_memory_result *m = &rep->memory[i];
-        printf("%s{\"mode\":\"%s\"", i ? "," : "", m->mode);
-        if (m->supported)
-            printf(",\"peak_rss_bytes\":%lld,\"ratio_to_file\":%.4f,\"ru_maxrss_bytes\":%lld}",
-                   m->peak_rss, (double)m->peak_rss / (double)rep->memory_file_bytes, m->ru_maxrss);
-        else {
-            printf(",\"unsupported\":");
-            json_string(m->why);
-            printf("}");
+    printf(",\"memory\":[");
+    for (size_t k = 0; k < rep->memory_case_count; k++) {
+        const bench_memory_case *mc = &rep->memory[k];
+        printf("%s{\"case\":\"%s\",\"file_bytes\":%zu,\"children\":[", k ? "," : "", mc->name,
+               mc->file_bytes);
+        for (size_t i = 0; i < mc->count; i++) {
+            printf("%s", i ? "," : "");
+            json_memory_child(mc, &mc->children[i]);
         }
+        printf("]}");
     }
-    printf("]}");
+    printf("]");
 }
 
 static void json_targets(const bench_report *rep)
@@ -363,9 +410,11 @@ void bench_print_json(const bench_report *rep)
     printf("]");
     if (rep->absent.done)
         json_absent(&rep->absent);
+    if (rep->flood.done)
+        json_flood(&rep->flood);
     if (rep->scaling_count > 0)
         json_scaling(rep);
-    if (rep->memory_case != NULL)
+    if (rep->memory_case_count > 0)
         json_memory(rep);
     json_targets(rep);
     printf("}\n");

@@ -33,10 +33,24 @@ static int why_ctg(bench_input *in, const char *what, const ctg_error *err)
 
 typedef struct tree_counts {
     size_t contingencies; /* in default lists */
+    size_t extensions;    /* of those contingencies */
+    size_t kept;          /* extensions kept as JSON text (no handler is registered) */
     size_t lists;         /* every list, the root included */
     size_t identifiers;   /* top-level identifiers of identifier lists */
     size_t whole_lists;   /* lists a stream read delivers whole: neither default nor list */
 } tree_counts;
+
+static void count_extensions(const ctg_list *list, tree_counts *t)
+{
+    size_t n = 0;
+    const ctg_contingency *all = ctg_list_contingencies(list, &n);
+
+    for (size_t i = 0; i < n; i++) {
+        t->extensions += all[i].extension_count;
+        for (size_t k = 0; k < all[i].extension_count; k++)
+            t->kept += all[i].extensions[k].json != NULL && all[i].extensions[k].json_len > 0;
+    }
+}
 
 static void count_tree(const ctg_list *list, tree_counts *t)
 {
@@ -46,6 +60,7 @@ static void count_tree(const ctg_list *list, tree_counts *t)
     t->lists++;
     if (kind == CTG_LIST_DEFAULT || kind == CTG_LIST_CONTINGENCY) {
         t->contingencies += ctg_list_contingency_count(list);
+        count_extensions(list, t);
     } else if (kind == CTG_LIST_LIST) {
         for (size_t i = 0; i < ctg_list_child_count(list); i++)
             count_tree(ctg_list_child_at(list, i), t);
@@ -60,15 +75,17 @@ static void count_tree(const ctg_list *list, tree_counts *t)
 static int check_counts(bench_input *in, const ctg_list *list, const char *who)
 {
     const bench_gen_case *c = in->gen;
-    tree_counts t = { 0, 0, 0, 0 };
+    tree_counts t = { 0, 0, 0, 0, 0, 0 };
 
     count_tree(list, &t);
     if (t.contingencies == c->contingencies && t.lists == c->lists &&
-        t.identifiers == c->identifiers)
+        t.identifiers == c->identifiers && t.extensions == c->extensions && t.kept == t.extensions)
         return BENCH_OK;
-    return bench_why(
-        in, BENCH_FAIL, "%s: %zu contingencies, %zu lists, %zu identifiers; expected %zu, %zu, %zu",
-        who, t.contingencies, t.lists, t.identifiers, c->contingencies, c->lists, c->identifiers);
+    return bench_why(in, BENCH_FAIL,
+                     "%s: %zu contingencies, %zu lists, %zu identifiers, %zu extensions (%zu kept "
+                     "as JSON); expected %zu, %zu, %zu, %zu (all kept)",
+                     who, t.contingencies, t.lists, t.identifiers, t.extensions, t.kept,
+                     c->contingencies, c->lists, c->identifiers, c->extensions);
 }
 
 /* ---- ctg readers ------------------------------------------------------------------------- */
@@ -133,6 +150,7 @@ static int check_ctg_read_nocache(bench_input *in)
 typedef struct stream_counts {
     size_t contingencies;
     size_t elements;
+    size_t extensions;
     size_t whole_lists;
 } stream_counts;
 
@@ -143,6 +161,7 @@ static int count_contingency(const ctg_stream_header *list, const ctg_contingenc
     (void)list;
     n->contingencies++;
     n->elements += c->element_count;
+    n->extensions += c->extension_count;
     return 0;
 }
 
@@ -183,7 +202,7 @@ static int run_ctg_stream(bench_input *in)
 static int check_ctg_stream(bench_input *in)
 {
     stream_counts n;
-    tree_counts t = { 0, 0, 0, 0 };
+    tree_counts t = { 0, 0, 0, 0, 0, 0 };
     int rc = stream_with(in, &n);
 
     if (rc != BENCH_OK)
@@ -192,11 +211,14 @@ static int check_ctg_stream(bench_input *in)
         count_tree(in->list, &t);
     else
         t.whole_lists = n.whole_lists; /* no full read to compare with: counts only */
-    if (n.contingencies == in->gen->contingencies && n.whole_lists == t.whole_lists)
+    if (n.contingencies == in->gen->contingencies && n.whole_lists == t.whole_lists &&
+        n.extensions == in->gen->extensions)
         return BENCH_OK;
     return bench_why(in, BENCH_FAIL,
-                     "ctg stream read: %zu contingencies and %zu whole lists, expected %zu, %zu",
-                     n.contingencies, n.whole_lists, in->gen->contingencies, t.whole_lists);
+                     "ctg stream read: %zu contingencies, %zu whole lists and %zu extensions, "
+                     "expected %zu, %zu, %zu",
+                     n.contingencies, n.whole_lists, n.extensions, in->gen->contingencies,
+                     t.whole_lists, in->gen->extensions);
 }
 
 static int compare_bytes(bench_input *in, const char *who, const ctg_buf *got, const char *want,
