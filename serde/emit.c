@@ -647,6 +647,12 @@ void ctg_emit_double(ctg_emitter *e, double v)
     put(e, buf, n);
 }
 
+void ctg_emit_number_text(ctg_emitter *e, const char *s, size_t n)
+{
+    before_value(e);
+    put(e, s, n);
+}
+
 void ctg_emit_int(ctg_emitter *e, int64_t v)
 {
     char buf[24];

@@ -72,6 +72,9 @@ void ctg_emit_string(ctg_emitter *e, const char *s, size_t len);
 /* Java Double.toString layout (spec section 7). */
 void ctg_emit_double(ctg_emitter *e, double v);
 void ctg_emit_int(ctg_emitter *e, int64_t v);
+/* A number whose text `s` (`n` bytes) is already what ctg_emit_int or ctg_emit_double would
+ * write for its value: written as it is. */
+void ctg_emit_number_text(ctg_emitter *e, const char *s, size_t n);
 void ctg_emit_bool(ctg_emitter *e, bool v);
 void ctg_emit_null(ctg_emitter *e);
 

@@ -233,3 +233,73 @@ size_t ctg_format_double(double v, char out[CTG_DOUBLE_BUF])
     out[len] = '\0';
     return len;
 }
+
+/* ---- text already in Java's form ---------------------------------------------------------- */
+
+/* The significant digits and decimal exponent of a JSON number's text: [-]int[.frac][e[+-]n]. */
+typedef struct parsed {
+    bool negative;
+    decimal dec;
+} parsed;
+
+/* Reads the exponent after 'e'/'E' at s[i..n); false when it is too large to matter here. */
+static bool read_exp(const char *s, size_t n, size_t i, int *exp)
+{
+    int sign = 1, e = 0;
+
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        sign = s[i++] == '-' ? -1 : 1;
+    for (; i < n; i++) {
+        if (e > 1000)
+            return false;
+        e = e * 10 + (s[i] - '0');
+    }
+    *exp = sign * e;
+    return true;
+}
+
+/* Fills `p` from the text; false for zero, more than 15 significant digits, or exponents far
+ * from the normal range (where the shortest digits might not be the text's). */
+static bool parse_text(const char *s, size_t n, parsed *p)
+{
+    size_t start = s[0] == '-', end = start, dot = n;
+    int first = -1, last = -1, seen = 0, e = 0, int_digits;
+
+    p->negative = start == 1;
+    for (; end < n && s[end] != 'e' && s[end] != 'E'; end++) {
+        if (s[end] == '.') {
+            dot = end;
+            continue;
+        }
+        if (s[end] != '0') {
+            first = first < 0 ? seen : first;
+            last = seen;
+        }
+        if (first >= 0 && seen - first < MAX_DIGITS)
+            p->dec.d[seen - first] = s[end];
+        seen++;
+    }
+    if (first < 0 || last - first + 1 > 15 || (end < n && !read_exp(s, n, end + 1, &e)))
+        return false;
+    int_digits = (int)((dot < n ? dot : end) - start);
+    p->dec.n = last - first + 1;
+    p->dec.exp = int_digits - 1 - first + e;
+    return p->dec.exp > -300 && p->dec.exp < 300;
+}
+
+bool ctg_double_text_is_java(const char *s, size_t n)
+{
+    parsed p;
+    char want[CTG_DOUBLE_BUF];
+    size_t len = 0;
+
+    if (n == 0 || n > 24 || !parse_text(s, n, &p))
+        return false;
+    if (p.negative)
+        want[len++] = '-';
+    if (p.dec.exp >= -3 && p.dec.exp < 7)
+        len += layout_plain(&p.dec, want + len);
+    else
+        len += layout_sci(&p.dec, want + len);
+    return len == n && memcmp(want, s, n) == 0;
+}

@@ -8,6 +8,7 @@
 #include "model/alloc.h"
 #include "model/utf8.h"
 #include "serde/ext_internal.h"
+#include "serde/jdouble.h"
 #include "serde/lexer.h"
 
 void ctg_jtext_init(ctg_jtext *w, const char *text, size_t len, const ctg_allocator *a)
@@ -180,11 +181,16 @@ static void emit_number(ctg_emitter *e, const char *s, size_t n)
     double d;
 
     if (ctg_jtext_is_integer(s, n)) {
-        if (ctg_parse_int64(s, n, &i))
-            ctg_emit_int(e, i);
-        else
+        /* JSON has no leading zeros: an integer's text is its own layout, but for "-0". */
+        if (!ctg_parse_int64(s, n, &i))
             ctg_emit_fail(e, CTG_EINVAL, "an integer beyond the 64-bit signed range cannot be "
                                          "written");
+        else if (n == 2 && s[0] == '-')
+            ctg_emit_int(e, i);
+        else
+            ctg_emit_number_text(e, s, n);
+    } else if (ctg_double_text_is_java(s, n)) {
+        ctg_emit_number_text(e, s, n); /* as PowSyBl wrote it: no need to parse and format */
     } else if (ctg_parse_double(s, n, &d)) {
         ctg_emit_double(e, d);
     } else {

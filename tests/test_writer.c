@@ -19,6 +19,7 @@
 
 #include "serde/emit.h"
 #include "serde/jdouble.h"
+#include "serde/lexer.h"
 #include "serde/output.h"
 #include "serde/write_list.h"
 #include "tests/test_common.h"
@@ -1746,7 +1747,75 @@ static void test_writer__kind_versions(void)
     ctg_list_free(list);
 }
 
+/* The writer copies an extension's number text when it is already Java's layout: that must
+ * be exactly when formatting the value would give the same text. Differential, over random
+ * doubles of every magnitude and digit count, each written several ways. */
+static void test_writer__java_text_is_recognised_exactly(void)
+{
+    static const char *const forms[] = { "%.*e", "%.*g", "%.*E", "%.*f" };
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    size_t recognised = 0, checked = 0, taken = 0;
+
+    for (int k = 0; k < 30000; k++) {
+        char java[CTG_DOUBLE_BUF], text[400];
+        uint64_t bits;
+        double v, back;
+        int digits;
+
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        bits = seed;
+        memcpy(&v, &bits, sizeof v);
+        if (!isfinite(v))
+            continue;
+        if (k % 2 == 0) /* short decimals, as PowSyBl's files hold */
+            v = (double)(int64_t)(seed >> 40) / pow(10.0, (double)((seed >> 8) % 12));
+        ctg_format_double(v, java);
+        /* Java's own text is recognised whenever it has at most 15 digits in the normal range. */
+        if (ctg_double_text_is_java(java, strlen(java)))
+            recognised++;
+        digits = 1 + (int)((seed >> 20) % 17);
+        snprintf(text, sizeof text, forms[(seed >> 4) % 4], digits, v);
+        if (strchr(text, '.') == NULL && strchr(text, 'e') == NULL && strchr(text, 'E') == NULL)
+            continue; /* an integer's text: not this function's */
+        if (strlen(text) > 300 || !ctg_parse_double(text, strlen(text), &back))
+            continue;
+        checked++;
+        if (ctg_double_text_is_java(text, strlen(text))) {
+            char again[CTG_DOUBLE_BUF];
+            taken++;
+            ctg_format_double(back, again);
+            if (strcmp(again, text) != 0) {
+                fprintf(stderr, "recognised %s, but Java writes %s\n", text, again);
+                CU_FAIL("a text taken for Java's layout is not");
+            }
+        }
+    }
+    /* Every short decimal's own text is recognised (half the draws), and some printf texts
+     * happen to be Java's layout, so that both answers are compared. */
+    CU_ASSERT(checked > 29000);
+    CU_ASSERT(recognised >= 15000);
+    CU_ASSERT(taken > 100);
+    /* And by hand: the layouts of both ranges, and what is not Java's. */
+    CU_ASSERT_TRUE(ctg_double_text_is_java("0.0125", 6));
+    CU_ASSERT_TRUE(ctg_double_text_is_java("380.0", 5));
+    CU_ASSERT_TRUE(ctg_double_text_is_java("-1.0E-5", 7));
+    CU_ASSERT_TRUE(ctg_double_text_is_java("1.23456789E8", 12));
+    CU_ASSERT_TRUE(ctg_double_text_is_java("0.001", 5));
+    CU_ASSERT_TRUE(ctg_double_text_is_java("9999999.0", 9));
+    CU_ASSERT_TRUE(ctg_double_text_is_java("1.0E7", 5));
+    CU_ASSERT_FALSE(ctg_double_text_is_java("1e-5", 4));
+    CU_ASSERT_FALSE(ctg_double_text_is_java("1.50", 4));
+    CU_ASSERT_FALSE(ctg_double_text_is_java("0.00099", 7));
+    CU_ASSERT_FALSE(ctg_double_text_is_java("10000000.0", 10));
+    CU_ASSERT_FALSE(ctg_double_text_is_java("0.0", 3));
+    CU_ASSERT_FALSE(ctg_double_text_is_java("-0.0", 4));
+    CU_ASSERT_FALSE(ctg_double_text_is_java("1.0E+5", 6));
+    CU_ASSERT_FALSE(ctg_double_text_is_java("0.1000000000000000055511151231257827", 36));
+    CU_ASSERT_FALSE(ctg_double_text_is_java("4.9E-324", 8)); /* subnormal: not decided here */
+}
+
 CU_TestInfo writer_tests[] = {
+    { "java_text_is_recognised_exactly", test_writer__java_text_is_recognised_exactly },
     { "pretty_layout_exact_bytes", test_writer__pretty_layout_exact_bytes },
     { "kind_versions", test_writer__kind_versions },
     { "compact_layout_exact_bytes", test_writer__compact_layout_exact_bytes },
