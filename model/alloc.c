@@ -89,3 +89,28 @@ bool ctg_grow_capacity(size_t cap, size_t need, size_t min, size_t limit, size_t
     *out = n < limit ? n : limit;
     return true;
 }
+
+bool ctg_bytes_room(const ctg_allocator *a, char **data, size_t *cap, size_t len, size_t n,
+                    const char *small)
+{
+    size_t need, grown;
+    char *p;
+
+    if (!ctg_size_add(len, n, &need))
+        return false;
+    if (need <= *cap)
+        return true;
+    if (!ctg_grow_capacity(*cap, need, 1024, SIZE_MAX, &grown))
+        return false;
+    if (*data == small) {
+        if ((p = ctg_mem_alloc(a, grown)) != NULL)
+            memcpy(p, small, len);
+    } else {
+        p = ctg_mem_resize(a, *data, *cap, grown);
+    }
+    if (p == NULL)
+        return false;
+    *data = p;
+    *cap = grown;
+    return true;
+}

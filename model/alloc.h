@@ -25,4 +25,10 @@ bool ctg_size_add(size_t a, size_t b, size_t *out);
  * that would overflow `limit`. */
 bool ctg_grow_capacity(size_t cap, size_t need, size_t min, size_t limit, size_t *out);
 
+/* Room for `n` more bytes after the first `len` of a byte buffer (*data, *cap) that starts in
+ * the caller's inline storage `small` and moves to memory from `a` when it grows (doubling, at
+ * least 1 KiB). false when out of memory, the buffer unchanged. */
+bool ctg_bytes_room(const ctg_allocator *a, char **data, size_t *cap, size_t len, size_t n,
+                    const char *small);
+
 #endif

@@ -187,26 +187,7 @@ static bool grow_table(ctg_keyset *s)
 
 static bool text_room(ctg_keyset *s, size_t n)
 {
-    size_t need, cap;
-    char *p;
-
-    if (!ctg_size_add(s->text_len, n, &need))
-        return false;
-    if (need <= s->text_cap)
-        return true;
-    if (!ctg_grow_capacity(s->text_cap, need, 1024, SIZE_MAX, &cap))
-        return false;
-    if (s->text == s->small_text) {
-        if ((p = ctg_mem_alloc(s->alloc, cap)) != NULL)
-            memcpy(p, s->small_text, s->text_len);
-    } else {
-        p = ctg_mem_resize(s->alloc, s->text, s->text_cap, cap);
-    }
-    if (p == NULL)
-        return false;
-    s->text = p;
-    s->text_cap = cap;
-    return true;
+    return ctg_bytes_room(s->alloc, &s->text, &s->text_cap, s->text_len, n, s->small_text);
 }
 
 int ctg_keyset_add(ctg_keyset *s, uint32_t group, const char *str, size_t n,

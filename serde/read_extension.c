@@ -61,26 +61,7 @@ static void capture_dispose(capture *c)
 /* Room for `n` more bytes; false when out of memory. */
 static bool capture_room(capture *c, size_t n)
 {
-    size_t need, cap;
-    char *p;
-
-    if (!ctg_size_add(c->len, n, &need))
-        return false;
-    if (need <= c->cap)
-        return true;
-    if (!ctg_grow_capacity(c->cap, need, 1024, SIZE_MAX, &cap))
-        return false;
-    if (c->data == c->small) {
-        if ((p = ctg_mem_alloc(c->alloc, cap)) != NULL)
-            memcpy(p, c->small, c->len);
-    } else {
-        p = ctg_mem_resize(c->alloc, c->data, c->cap, cap);
-    }
-    if (p == NULL)
-        return false;
-    c->data = p;
-    c->cap = cap;
-    return true;
+    return ctg_bytes_room(c->alloc, &c->data, &c->cap, c->len, n, c->small);
 }
 
 static bool put(capture *c, const char *s, size_t n)

@@ -103,16 +103,8 @@ static void null_model(void)
     CU_ASSERT_EQUAL(ctg_list_new(&list, CTG_LIST_DEFAULT, NULL, NULL), CTG_EINVAL);
     CU_ASSERT_PTR_NULL(list);
     CU_ASSERT_EQUAL(ctg_list_new(&list, (ctg_list_kind)-1, "n", NULL), CTG_EINVAL);
-    ctg_list_free(NULL);
-    CU_ASSERT_EQUAL(ctg_list_get_kind(NULL), CTG_LIST_KIND_COUNT);
-    CU_ASSERT_STRING_EQUAL(ctg_list_name(NULL), "");
-    CU_ASSERT_PTR_NULL(ctg_list_version(NULL));
-    CU_ASSERT_EQUAL(ctg_list_contingency_count(NULL), 0);
-    CU_ASSERT_PTR_NULL(ctg_list_contingency_at(NULL, 0));
-    CU_ASSERT_PTR_NULL(ctg_list_contingencies(NULL, &count));
-    CU_ASSERT_EQUAL(count, 0);
-    CU_ASSERT_PTR_NULL(ctg_list_contingencies(NULL, NULL));
-    CU_ASSERT_EQUAL(ctg_list_add_contingency(NULL, "c", NULL, NULL, 0), CTG_EINVAL);
+    /* The accessors of a NULL list: test_model's null_list_is_harmless. */
+    CU_ASSERT_PTR_NULL(ctg_list_identifiers(NULL, NULL));
     CU_ASSERT_EQUAL(ctg_list_child_count(NULL), 0);
     CU_ASSERT_PTR_NULL(ctg_list_child_at(NULL, 0));
     CU_ASSERT_EQUAL(ctg_list_add_child(NULL, CTG_LIST_DEFAULT, "n", &child), CTG_EINVAL);
