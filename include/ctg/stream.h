@@ -95,9 +95,13 @@ CTG_API int ctg_read_stream(const ctg_source *src, const ctg_visitor *visitor,
 typedef struct ctg_stream_writer ctg_stream_writer;
 
 /**
- * Opens a writer that writes a `default` list named `name` (copied) to `path`, atomically:
- * the bytes go to a temporary file beside it, renamed over `path` by ctg_stream_writer_close.
- * A path ending in ".gz" is gzip-compressed.
+ * Opens a writer that writes a `default` list named `name` (copied) to `path`, as
+ * ctg_list_write_file does (io.h): a regular file (or the file a symbolic link leads to) is
+ * replaced atomically by ctg_stream_writer_close, through a temporary file
+ * `.NAME.ctg-tmp-XXXXXX` beside it; a device, FIFO or socket is written through as the
+ * contingencies come; a directory or a file with several hard links (without
+ * CTG_WRITE_BREAK_LINKS) fails here, before anything is written. A path ending in ".gz" is
+ * gzip-compressed.
  * @param[out] out the writer; the caller owns it and must close or abort it.
  * @return CTG_OK, CTG_EINVAL, CTG_EIO or CTG_ENOMEM.
  */
@@ -124,6 +128,18 @@ CTG_API int ctg_stream_writer_close(ctg_stream_writer *w, ctg_error *err);
 
 /** Discards a writer: no output file appears (a temporary one is removed). Accepts NULL. */
 CTG_API void ctg_stream_writer_abort(ctg_stream_writer *w);
+
+/**
+ * The path of the writer's temporary file, or NULL when it has none (a buffer, a FILE *, or a
+ * path written through directly). Borrowed: valid until ctg_stream_writer_close or
+ * ctg_stream_writer_abort, which free it. It exists so that a program can clean up when a
+ * signal ends it: copy the path after the open (e.g. into a static buffer) and let the
+ * signal handler unlink() the copy, which is async-signal-safe; if the signal comes after
+ * the close renamed the file into place, that unlink fails harmlessly (ENOENT), the name
+ * being unique. After SIGKILL nothing can clean up, and `.NAME.ctg-tmp-XXXXXX` stays beside
+ * the output. ctg_write_options.temp_file gives the same path for whole-list writes.
+ */
+CTG_API const char *ctg_stream_writer_temp_path(const ctg_stream_writer *w);
 
 CTG_END_DECL
 
