@@ -28,17 +28,28 @@ typedef enum ctg_source_kind {
     CTG_SOURCE_BUFFER,
     CTG_SOURCE_PATH,
     CTG_SOURCE_FP,
-    CTG_SOURCE_FD
+    CTG_SOURCE_FD,
+    CTG_SOURCE_CALLBACK
 } ctg_source_kind;
+
+/**
+ * A CALLBACK source's reader: reads up to `cap` bytes into `buf` and sets `*got` to their
+ * number, 0 at the end of the input. Returns 0, or nonzero on failure (the read then fails
+ * with CTG_EIO, and errno, when the callback leaves it set, gives the reason).
+ */
+typedef int (*ctg_source_read_fn)(void *payload, void *buf, size_t cap, size_t *got);
 
 /** Where a stream read takes its bytes from; build one with the ctg_source_* helpers. */
 typedef struct ctg_source {
     ctg_source_kind kind;
     const void *data; /**< BUFFER: `len` bytes, borrowed for the read */
-    size_t len;
+    size_t len;       /**< BUFFER: the bytes at `data`; CALLBACK: the input's size for
+                           progress reports, 0 when unknown */
     const char *path; /**< PATH: borrowed for the read */
     FILE *fp;         /**< FP: read to its end, left open */
     int fd;           /**< FD: read to its end, left open */
+    ctg_source_read_fn read; /**< CALLBACK: called until it reports the end */
+    void *payload;           /**< CALLBACK: passed to `read` */
 } ctg_source;
 
 /** A source over `len` bytes at `data` (borrowed; need not be NUL-terminated). */
@@ -49,6 +60,13 @@ CTG_API ctg_source ctg_source_path(const char *path);
 CTG_API ctg_source ctg_source_fp(FILE *fp);
 /** A source reading `fd` to its end; the caller keeps and closes it. */
 CTG_API ctg_source ctg_source_fd(int fd);
+/**
+ * A source whose bytes come from `read` (called with `payload`) until it reports the end:
+ * for inputs that are none of the above, or to see the bytes as the read takes them (to keep
+ * a copy of a pipe's, say). `size` is the input's size for progress reports, 0 when unknown.
+ * Errors name it "<input>" unless ctg_read_options.source_name says otherwise.
+ */
+CTG_API ctg_source ctg_source_callback(ctg_source_read_fn read, void *payload, size_t size);
 
 /**
  * The list a streamed item belongs to, as far as it has been read. PowSyBl writes "type",
