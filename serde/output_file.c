@@ -4,12 +4,14 @@
  * file system, so the rename is atomic), which gets the old file's mode and owner, is flushed
  * to disk, then renamed over it. A symbolic link is followed, so that its target is replaced
  * and the link stays. Anything else that is not a directory (a device, a FIFO, a socket) is
- * written through: renaming a file over /dev/null or a FIFO would destroy it. */
+ * written through: renaming a file over /dev/null or a FIFO would destroy it. So are the names
+ * of our own descriptors (/dev/stdout, /dev/fd/N), which mean the descriptor. */
 
 #include "serde/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -65,20 +67,60 @@ static int follow_link(ctg_output *o, ctg_error *w)
     return CTG_OK;
 }
 
-/* lstat()s o->target through its symbolic links: *st is what they lead to, and *exists is
- * false when nothing is there (a new file, or the target of a dangling link). */
-static int stat_target(ctg_output *o, struct stat *st, bool *exists, ctg_error *w)
+/* The descriptor that a name of this process's own descriptors ("/dev/stdout", "/dev/fd/3",
+ * "/proc/self/fd/3") stands for, or -1. Such a name means that descriptor, as a shell's
+ * redirection means it: opening it again would, on Linux, start at offset 0 of a file, and
+ * fail for a socket. */
+static int own_descriptor(const char *path)
+{
+    static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+    long fd = 0;
+    const char *p = NULL;
+
+    if (strcmp(path, "/dev/stdout") == 0)
+        return 1;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return 2;
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && p == NULL; i++)
+        if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+            p = path + strlen(dirs[i]);
+    if (p == NULL || *p == '\0')
+        return -1;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9' || fd > INT_MAX / 10)
+            return -1;
+        fd = fd * 10 + (*p - '0');
+    }
+    return fd <= INT_MAX ? (int)fd : -1;
+}
+
+/* What a path turned out to be. */
+typedef enum target_kind {
+    TARGET_NONE,       /* nothing there: a new file at o->target */
+    TARGET_FOUND,      /* o->target, not a link; *st says what it is */
+    TARGET_DESCRIPTOR, /* one of our descriptors, *fd */
+    TARGET_MAGIC       /* a link whose text is no path ("pipe:[42]" under /proc): only the
+                          kernel can follow it, from the path given; *st says what it is */
+} target_kind;
+
+/* lstat()s o->target through its symbolic links, rewriting o->target as it goes. */
+static int find_target(ctg_output *o, target_kind *kind, struct stat *st, int *fd,
+                       ctg_error *w)
 {
     for (int hops = 0;; hops++) {
         int rc;
 
+        if ((*fd = own_descriptor(o->target)) >= 0)
+            return *kind = TARGET_DESCRIPTOR, CTG_OK;
         if (lstat(o->target, st) != 0) {
-            *exists = false;
-            return errno == ENOENT ? CTG_OK : ctg_output_io_failure(w, "cannot write");
-        }
-        *exists = true;
-        if (!S_ISLNK(st->st_mode))
+            if (errno != ENOENT)
+                return ctg_output_io_failure(w, "cannot write");
+            /* A dangling link, or one only the kernel can follow. */
+            *kind = hops > 0 && stat(o->source, st) == 0 ? TARGET_MAGIC : TARGET_NONE;
             return CTG_OK;
+        }
+        if (!S_ISLNK(st->st_mode))
+            return *kind = TARGET_FOUND, CTG_OK;
         if (hops == MAX_LINK_HOPS) {
             errno = ELOOP;
             return ctg_output_io_failure(w, "cannot write");
@@ -216,54 +258,75 @@ static int connect_socket(const char *path)
     return fd;
 }
 
-/* Opens a device, FIFO or socket for writing: no O_CREAT, no O_TRUNC, nothing replaced. */
-static int open_direct(ctg_output *o, const struct stat *st, ctg_error *w)
+/* Opens a device, FIFO or socket at `path` for writing: no O_CREAT, nothing replaced, and no
+ * O_TRUNC but for a regular file reached by a link only the kernel follows (a deleted file
+ * still open somewhere), which is then written through as cp would. */
+static int open_direct(ctg_output *o, const char *path, const struct stat *st, ctg_error *w)
 {
+    int trunc = S_ISREG(st->st_mode) ? O_TRUNC : 0;
     struct stat now;
 
     o->direct = true;
     o->sync = S_ISBLK(st->st_mode);
     if (S_ISSOCK(st->st_mode)) {
-        o->fd = connect_socket(o->target);
+        o->fd = connect_socket(path);
     } else {
         do /* a FIFO's open waits for a reader: a signal may interrupt it */
-            o->fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+            o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | trunc);
         while (o->fd < 0 && errno == EINTR);
     }
     if (o->fd < 0)
         return ctg_output_io_failure(w, "cannot open");
     (void)fcntl(o->fd, F_SETFD, FD_CLOEXEC);
     /* Replaced by a file since the lstat: it would be overwritten in place, untruncated. */
-    if (fstat(o->fd, &now) != 0 || S_ISREG(now.st_mode) || S_ISDIR(now.st_mode))
+    if (fstat(o->fd, &now) != 0 || S_ISDIR(now.st_mode) || (S_ISREG(now.st_mode) && !trunc))
         return ctg_output_message(w, CTG_EIO, "cannot write: the path changed while opening");
     return CTG_OK;
 }
 
+/* One of our own descriptors: a duplicate, written at its offset, closed at the end. */
+static int open_descriptor(ctg_output *o, int fd, ctg_error *w)
+{
+    o->direct = true;
+    o->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    return o->fd >= 0 ? CTG_OK : ctg_output_io_failure(w, "cannot write");
+}
+
 /* ---- opening, committing, aborting ------------------------------------------------------ */
+
+/* A regular file: replaced, unless other names share it and the caller did not allow it. */
+static int open_regular(ctg_output *o, const struct stat *st, unsigned flags, ctg_error *w)
+{
+    if (st->st_nlink > 1 && !(flags & CTG_WRITE_BREAK_LINKS)) {
+        snprintf(w->message, sizeof w->message,
+                 "cannot replace a file with %lu hard links: the other names would keep the "
+                 "old content", (unsigned long)st->st_nlink);
+        return CTG_EINVAL;
+    }
+    return open_temp(o, st, w);
+}
 
 int ctg_output_open_target(ctg_output *o, unsigned flags, ctg_error *w)
 {
+    target_kind kind = TARGET_NONE;
     struct stat st;
-    bool exists;
-    int rc = stat_target(o, &st, &exists, w);
+    int fd, rc = find_target(o, &kind, &st, &fd, w);
 
     if (rc != CTG_OK)
         return rc;
-    if (!exists)
+    if (kind == TARGET_NONE)
         return open_temp(o, NULL, w);
+    if (kind == TARGET_DESCRIPTOR)
+        return open_descriptor(o, fd, w);
     if (S_ISDIR(st.st_mode)) {
         errno = EISDIR;
         return ctg_output_io_failure(w, "cannot write");
     }
+    if (kind == TARGET_MAGIC)
+        return open_direct(o, o->source, &st, w);
     if (!S_ISREG(st.st_mode))
-        return open_direct(o, &st, w);
-    if (st.st_nlink > 1 && !(flags & CTG_WRITE_BREAK_LINKS)) {
-        snprintf(w->message, sizeof w->message,
-                 "cannot replace a file with %lu hard links: the other names would keep the "
-                 "old content", (unsigned long)st.st_nlink);
-        return CTG_EINVAL;
-    }
-    return open_temp(o, &st, w);
+        return open_direct(o, o->target, &st, w);
+    return open_regular(o, &st, flags, w);
 }
 
 /* After the rename, makes the new directory entry durable. Best effort: some file systems

@@ -333,6 +333,59 @@ static void test_output__socket_connected_to(void)
     scratch_remove(dir);
 }
 
+/* ---- names of our own descriptors ---------------------------------------------------- */
+
+/* Reads what a pipe holds now (the writer has finished and closed its copy). */
+static char *drain(int fd)
+{
+    reader r = { NULL, -1, NULL, 0 };
+
+    read_all(&r, fd);
+    return r.data;
+}
+
+/* "/dev/fd/N" and "/proc/self/fd/N" are the descriptor: a pipe gets the bytes, a file opened
+ * for appending gets them at its end (a new open of the name would start at 0). A link to
+ * such a name (under /proc the link's text is "pipe:[N]", no path) is followed by the kernel. */
+static void test_output__own_descriptor_names(void)
+{
+    ctg_list *list = make_list(2);
+    char *want = expected(list), *got, name[64], dir[64], path[128], link[128];
+    int p[2], fd;
+
+    CU_ASSERT_EQUAL_FATAL(pipe(p), 0);
+    snprintf(name, sizeof name, "/dev/fd/%d", p[1]);
+    CU_ASSERT_EQUAL(ctg_list_write_file(name, list, NULL, NULL), CTG_OK);
+    snprintf(name, sizeof name, "/proc/self/fd/%d", p[1]);
+    CU_ASSERT_EQUAL(ctg_list_write_file(name, list, NULL, NULL), CTG_OK);
+    scratch_make(dir, sizeof dir);
+    snprintf(link, sizeof link, "%s/link", dir);
+    CU_ASSERT_EQUAL_FATAL(symlink(name, link), 0);
+    CU_ASSERT_EQUAL(ctg_list_write_file(link, list, NULL, NULL), CTG_OK);
+    close(p[1]);
+    got = drain(p[0]);
+    close(p[0]);
+    CU_ASSERT_EQUAL(strlen(got), 3 * strlen(want));
+    CU_ASSERT(strncmp(got, want, strlen(want)) == 0 && strcmp(got + 2 * strlen(want), want) == 0);
+    free(got);
+    snprintf(path, sizeof path, "%s/log", dir);
+    put_file(path, "head\n");
+    fd = open(path, O_WRONLY | O_APPEND);
+    CU_ASSERT_FATAL(fd >= 0);
+    snprintf(name, sizeof name, "/dev/fd/%d", fd);
+    CU_ASSERT_EQUAL(ctg_list_write_file(name, list, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(write(fd, "\ntail", 5), 5);
+    close(fd);
+    got = malloc(strlen(want) + 16);
+    sprintf(got, "head\n%s\ntail", want);
+    assert_file(path, got);
+    CU_ASSERT_EQUAL(temp_files(dir), 0);
+    scratch_remove(dir);
+    free(got);
+    free(want);
+    ctg_list_free(list);
+}
+
 /* ---- symbolic links ------------------------------------------------------------------- */
 
 /* dir/c -> b -> sub/t.json (relative links, resolved from the link's folder): the target is
@@ -709,6 +762,7 @@ CU_TestInfo output_tests[] = {
     { "full_device_reports_no_space", test_output__full_device_reports_no_space },
     { "fifo_written_through", test_output__fifo_written_through },
     { "socket_connected_to", test_output__socket_connected_to },
+    { "own_descriptor_names", test_output__own_descriptor_names },
     { "symlink_target_replaced", test_output__symlink_target_replaced },
     { "absolute_symlink_through_stream_writer",
       test_output__absolute_symlink_through_stream_writer },

@@ -161,6 +161,10 @@ CTG_API int ctg_list_write_fd(int fd, const ctg_list *list, const ctg_write_opti
  *   This is not atomic: a failure can leave part of the output written. Opening a FIFO waits
  *   for a reader. Writing to a FIFO or socket without a reader raises SIGPIPE, as any write
  *   does; an application that ignores or catches it gets CTG_EIO;
+ * - a name of one of the process's own descriptors ("/dev/stdout", "/dev/stderr",
+ *   "/dev/fd/N", "/proc/self/fd/N"): that descriptor, written through at its offset as a
+ *   shell redirection would (flush a FILE * on it first), not closed; a link only the kernel
+ *   can follow (under /proc, "pipe:[N]") is opened as the path given and written through;
  * - a directory: CTG_EIO ("Is a directory") before anything is written.
  * On failure a replaced file is untouched and no temporary file remains, except after the
  * process is killed (SIGKILL, a crash, or a signal whose handler does not remove it: see
