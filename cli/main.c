@@ -54,6 +54,7 @@ int main(int argc, char **argv)
 {
     const cli_command *cmd;
 
+    cli_signals_install();
     if (argc < 2) {
         print_help(stderr);
         return CLI_FAILURE;

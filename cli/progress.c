@@ -50,6 +50,7 @@ int cli_progress_update(size_t consumed, size_t total, void *payload)
     t = now_s();
     if (p->drawn && t - p->last < REDRAW_NS / 1e9)
         return 0;
+    cli_signals_bar(true); /* before drawing: a signal may come in the middle of it */
     draw(p, consumed, total, t);
     p->drawn = true;
     p->last = t;
@@ -61,4 +62,5 @@ void cli_progress_done(cli_progress *p)
     if (p->drawn)
         fputs("\r\033[K", stderr); /* erase the bar: the result lines follow */
     p->drawn = false;
+    cli_signals_bar(false);
 }
