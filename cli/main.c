@@ -12,10 +12,14 @@ static const cli_command commands[] = {
       "stderr for each invalid one. Every file is checked, as it streams, in constant memory;\n"
       "a progress bar shows on a terminal for inputs over 50 MB (--quiet hides it).\n",
       cli_validate },
-    { "convert", "[--compact] IN OUT", "read a list and write it back in PowSyBl's layout",
+    { "convert", "[--compact] [--break-links] IN OUT",
+      "read a list and write it back in PowSyBl's layout",
       "Reads IN and writes it to OUT in PowSyBl's pretty layout (format version 1.1), or\n"
       "without whitespace with --compact. \"-\" is stdin for IN and stdout for OUT. A file\n"
-      "OUT is replaced atomically: on any failure it is left as it was.\n",
+      "OUT (or the file a link OUT leads to) is replaced atomically: on any failure it is left\n"
+      "as it was; it keeps its mode and owner. A file with other hard links is refused unless\n"
+      "--break-links is given. A device, FIFO, socket or stdout is written as the list comes.\n"
+      "Interrupted, convert removes its temporary file .OUT.ctg-tmp-XXXXXX.\n",
       cli_convert },
     { "stats", "[--quiet] FILE", "count contingencies and elements per type",
       "Reads FILE (\"-\" is stdin) as it streams, in constant memory, and prints the number\n"

@@ -44,7 +44,7 @@ keep() {
     cp "$1" "$work/kept.orig"
 }
 
-usage_convert='usage: contingency-cli convert [--compact] IN OUT\n'
+usage_convert='usage: contingency-cli convert [--compact] [--break-links] IN OUT\n'
 more_convert="Try 'contingency-cli convert --help' for more information.\n"
 bad_type="$bad:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n"
 compact='{"type":"default","version":"1.1","name":"sample","contingencies":[{"id":"N-1_NHV1_NHV2_1","name":"Perte de la ligne NHV1-NHV2 n°1","elements":[{"id":"NHV1_NHV2_1","type":"LINE"}]},{"id":"N-1_NGEN_NHV1","elements":[{"id":"NGEN_NHV1","type":"TWO_WINDINGS_TRANSFORMER","voltageLevelId":"VLGEN"}]},{"id":"N-2_GEN_LOAD","elements":[{"id":"GEN","type":"GENERATOR"},{"id":"LOAD","type":"LOAD"}]},{"id":"N-1_S1VL1_BBS","elements":[{"id":"S1VL1_BBS","type":"BUSBAR_SECTION"}]},{"id":"N-2_HVDC1_BREAKER","elements":[{"id":"HVDC1","type":"HVDC_LINE","voltageLevelId":"VL1"},{"id":"S1VL1_LD1_BREAKER","type":"SWITCH"}]}]}'
