@@ -60,6 +60,19 @@ void cli_progress_done(cli_progress *p);
 size_t cli_progress_line(char *buf, size_t cap, int width, const char *name, size_t consumed,
                          size_t total, double elapsed);
 
+/* Signals (signals.c). Installs the handlers of SIGINT, SIGTERM and SIGHUP (unless ignored):
+ * they remove the temporary file cli_signals_temp_file was told of, erase the progress bar's
+ * line, and exit with 128 + the signal. */
+void cli_signals_install(void);
+/* Catches SIGPIPE: a write to a closed pipe then fails with EPIPE, and this is noted. */
+void cli_signals_catch_pipe(void);
+/* Whether a SIGPIPE came since cli_signals_catch_pipe. */
+bool cli_signals_pipe_broken(void);
+/* A ctg_write_options.temp_file hook: the temporary file to remove on a signal (NULL: none). */
+void cli_signals_temp_file(const char *path, void *payload);
+/* Whether the progress bar is on the terminal's current line. */
+void cli_signals_bar(bool on_line);
+
 /* The source for a path argument ("-" is stdin). */
 ctg_source cli_source(const char *path);
 /* The default read options, with "-" named CLI_STDIN_NAME. */

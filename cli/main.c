@@ -28,12 +28,17 @@ static const cli_command commands[] = {
         .name = "convert",
         .args = "[OPTION...] IN OUT",
         .summary = "read a list and write it back in PowSyBl's layout",
-        .details = "Reads IN and writes it to OUT in PowSyBl's pretty layout, or without\n"
+        .details = "Reads IN once and writes it to OUT in PowSyBl's pretty layout, or without\n"
                    "whitespace with --compact. \"-\" is stdin for IN and stdout for OUT. A file\n"
-                   "OUT is replaced atomically: on any failure it is left as it was. On a\n"
-                   "terminal, a read that lasts over half a second shows a progress bar on\n"
-                   "stderr.\n",
+                   "OUT (or the file a link OUT leads to) is replaced atomically: on any failure\n"
+                   "it is left as it was; it keeps its mode and owner. A file with other hard\n"
+                   "links is refused unless --break-links is given. A device, FIFO, socket or\n"
+                   "stdout is written as the list comes. Interrupted, convert removes its\n"
+                   "temporary file .OUT.ctg-tmp-XXXXXX. On a terminal, a read that lasts over\n"
+                   "half a second shows a progress bar on stderr.\n",
         .options = "      --compact      no whitespace at all\n"
+                   "      --break-links  replace a file that has other hard links (they keep\n"
+                   "                     the old content)\n"
                    "  -q, --quiet        nothing but errors: no progress bar\n"
                    NO_PROGRESS_OPTION,
         .more_help = cli_convert_versions,
@@ -85,6 +90,7 @@ int main(int argc, char **argv)
 {
     const cli_command *cmd;
 
+    cli_signals_install();
     if (argc < 2) {
         print_help(stderr);
         return CLI_FAILURE;

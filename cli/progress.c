@@ -68,6 +68,7 @@ int cli_progress_update(size_t consumed, size_t total, void *payload)
     t = now_s();
     if (t - p->start < FIRST_FRAME_S || (p->drawn && t - p->last < REDRAW_S))
         return 0;
+    cli_signals_bar(true); /* before drawing: a signal may come in the middle of it */
     cli_progress_line(line, sizeof line, terminal_width(), p->name, consumed, total,
                       t - p->start);
     /* Back to the line's start, the new text, then erase what a longer frame left after it. */
@@ -82,6 +83,7 @@ void cli_progress_done(cli_progress *p)
     if (p->drawn)
         fputs("\r\033[K", stderr); /* erase the bar: the result lines follow */
     p->drawn = false;
+    cli_signals_bar(false);
 }
 
 /* ---- one line of text ----------------------------------------------------------------- */
@@ -135,12 +137,23 @@ static void duration(char *dst, size_t cap, const char *label, double s)
     snprintf(dst, cap, "%s%s", label, clock);
 }
 
+/* `v` with one decimal, always with a point: printf's %f would follow the locale's decimal
+ * comma, and the line must read the same everywhere. */
+static const char *tenths(char *buf, size_t cap, double v)
+{
+    unsigned t = v <= 0 ? 0 : v >= 99999 ? 999990 : (unsigned)(v * 10 + 0.5);
+
+    snprintf(buf, cap, "%u.%u", t / 10, t % 10);
+    return buf;
+}
+
 /* Formats every piece; returns the pieces the numbers allow (no rate before time has passed,
  * and then no ETA either). */
 static unsigned make_pieces(pieces *pc, size_t consumed, size_t total, double elapsed)
 {
     double rate = elapsed > 0 ? (double)consumed / elapsed : 0;
     const char *unit;
+    char a[12], b[12]; /* below 1000 once scaled: "999.9" */
     double v;
     unsigned avail = ~0u;
 
@@ -148,8 +161,8 @@ static unsigned make_pieces(pieces *pc, size_t consumed, size_t total, double el
         pc->frac = consumed >= total ? 1.0 : (double)consumed / (double)total;
         snprintf(pc->pct, sizeof pc->pct, "%d%%", (int)(pc->frac * 100));
         v = scaled((double)consumed, (double)total, &unit);
-        snprintf(pc->amount, sizeof pc->amount, "%.1f/%.1f %s", v,
-                 scaled((double)total, (double)total, &unit), unit);
+        snprintf(pc->amount, sizeof pc->amount, "%s/%s %s", tenths(a, sizeof a, v),
+                 tenths(b, sizeof b, scaled((double)total, (double)total, &unit)), unit);
         if (rate > 0)
             duration(pc->time, sizeof pc->time, "ETA ",
                      (double)(total - (consumed >= total ? total : consumed)) / rate);
@@ -157,12 +170,12 @@ static unsigned make_pieces(pieces *pc, size_t consumed, size_t total, double el
             avail &= ~(unsigned)P_TIME;
     } else {
         v = scaled((double)consumed, (double)consumed, &unit);
-        snprintf(pc->amount, sizeof pc->amount, "%.1f %s read", v, unit);
+        snprintf(pc->amount, sizeof pc->amount, "%s %s read", tenths(a, sizeof a, v), unit);
         duration(pc->time, sizeof pc->time, "elapsed ", elapsed);
     }
     if (rate > 0) {
         v = scaled(rate, rate, &unit);
-        snprintf(pc->rate, sizeof pc->rate, "%.1f %s/s", v, unit);
+        snprintf(pc->rate, sizeof pc->rate, "%s %s/s", tenths(a, sizeof a, v), unit);
     } else {
         avail &= ~(unsigned)P_RATE;
     }

@@ -19,6 +19,7 @@
 #include "model/list_impl.h"
 #include "serde/ext_internal.h"
 #include "serde/lexer.h"
+#include "serde/write_list.h"
 
 #define SOURCE "<json-c>"
 
@@ -475,10 +476,9 @@ static int parse_text(struct json_object **out, const ctg_buf *buf, ctg_error *e
 int ctg_list_to_json_object(struct json_object **out, const ctg_list *list,
                             const ctg_write_options *opts, ctg_error *err)
 {
-    static const ctg_write_options defaults = CTG_WRITE_OPTIONS_INIT;
-    ctg_write_options o = opts != NULL ? *opts : defaults;
+    ctg_write_options o;
     ctg_buf buf = CTG_BUF_INIT;
-    ctg_error scratch;
+    ctg_error scratch, w = { 0 };
     int rc;
 
     if (err == NULL)
@@ -486,6 +486,9 @@ int ctg_list_to_json_object(struct json_object **out, const ctg_list *list,
     if (out == NULL)
         return plain_error(err, CTG_EINVAL, "no place for the tree (out is NULL)");
     *out = NULL;
+    /* Copied in the current layout: an older, shorter struct is not read past its end. */
+    if ((rc = ctg_write_check_options(opts, &o, &w)) != CTG_OK)
+        return plain_error(err, rc, w.message);
     o.flags |= CTG_WRITE_COMPACT; /* the layout is lost in a tree anyway */
     buf.allocator = o.allocator;
     rc = ctg_list_write_buf(&buf, list, &o, err);

@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* Outputs: a buffer, a FILE *, a descriptor, or a path replaced atomically, with gzip on the
- * way for ".gz" paths. Shared by whole-list writes and the streaming writer. */
+/* Outputs: a buffer, a FILE *, a descriptor, or a path (output_file.c), with gzip on the way
+ * for ".gz" paths. Shared by whole-list writes and the streaming writer. */
 
 #include "serde/output.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/alloc.h"
@@ -65,8 +62,7 @@ int ctg_output_message(ctg_error *w, int code, const char *msg)
     return code;
 }
 
-/* "what: <the system's reason>" for the errno at hand. */
-static int io_failure(ctg_error *w, const char *what)
+int ctg_output_io_failure(ctg_error *w, const char *what)
 {
     int saved = errno;
 
@@ -128,7 +124,7 @@ static int fd_write(int fd, const char *data, size_t len, ctg_error *err)
         if (n <= 0) {
             if (n == 0)
                 errno = EIO;
-            return io_failure(err, "cannot write");
+            return ctg_output_io_failure(err, "cannot write");
         }
         data += n;
         len -= (size_t)n;
@@ -142,7 +138,9 @@ static int raw_write(ctg_output *o, const char *data, size_t len, ctg_error *err
         return buf_write(o->buf, data, len, err);
     if (o->fp) {
         errno = 0;
-        return fwrite(data, 1, len, o->fp) == len ? CTG_OK : io_failure(err, "cannot write");
+        if (fwrite(data, 1, len, o->fp) != len)
+            return ctg_output_io_failure(err, "cannot write");
+        return CTG_OK;
     }
     return fd_write(o->fd, data, len, err);
 }
@@ -248,104 +246,31 @@ static bool ends_with_gz(const char *path)
     return n > 3 && strcmp(path + n - 3, ".gz") == 0;
 }
 
-/* ---- atomic file replacement ------------------------------------------------------------
- * The bytes go to "<path>.tmpXXXXXX" beside the target (same file system, so the rename is
- * atomic), are flushed to disk, then renamed over the target. A symbolic link at `path` is
- * replaced by the new file, not followed. */
-
-/* The process umask from /proc (reading it with umask() would change it for a moment, for
- * every thread); -1 when unknown. */
-static int read_umask(void)
+int ctg_output_open_path(ctg_output *o, const char *path, const ctg_write_options *opts,
+                         ctg_error *w)
 {
-    FILE *fp = fopen("/proc/self/status", "r");
-    char line[128];
-    unsigned mask;
-    int found = -1;
-
-    if (fp == NULL)
-        return -1;
-    while (found < 0 && fgets(line, sizeof line, fp) != NULL) {
-        if (sscanf(line, "Umask: %o", &mask) == 1)
-            found = (int)(mask & 0777);
-    }
-    fclose(fp);
-    return found;
-}
-
-/* mkstemp makes the file 0600: give it the mode of the file it replaces, or of a new file
- * (0666 less the umask). When neither is known it stays 0600, the safe side. */
-static void set_mode(int fd, const char *path)
-{
-    struct stat st;
-    int mask;
-
-    if (stat(path, &st) == 0) {
-        (void)fchmod(fd, st.st_mode & 07777);
-        return;
-    }
-    mask = read_umask();
-    if (mask >= 0)
-        (void)fchmod(fd, (mode_t)(0666 & ~mask));
-}
-
-/* After the rename, makes the new directory entry durable. Best effort: some file systems
- * refuse fsync on a directory, and the data is already safe. */
-static void sync_dir(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    size_t n;
-    int fd;
-
-    if (slash == NULL) {
-        dir[0] = '.';
-        n = 1;
-    } else {
-        n = slash == path ? 1 : (size_t)(slash - path);
-        if (n >= sizeof dir)
-            return;
-        memcpy(dir, path, n);
-    }
-    dir[n] = '\0';
-    fd = open(dir, O_RDONLY);
-    if (fd >= 0) {
-        (void)fsync(fd);
-        close(fd);
-    }
-}
-
-int ctg_output_open_path(ctg_output *o, const char *path, const ctg_allocator *a, ctg_error *w)
-{
-    static const char suffix[] = ".tmpXXXXXX";
     size_t len;
     int rc;
 
-    init(o, a, path ? path : "");
+    init(o, opts->allocator, path ? path : "");
     if (path == NULL || path[0] == '\0')
         return ctg_output_message(w, CTG_EINVAL, "no path");
+    o->temp_file = opts->temp_file;
+    o->temp_payload = opts->payload;
     len = strlen(path);
-    if (!ctg_size_add(len, sizeof suffix, &o->tmp_size))
-        return ctg_output_message(w, CTG_EINVAL, "path too long");
-    o->tmp = ctg_mem_alloc(a, o->tmp_size);
-    if (o->tmp == NULL)
+    o->target_size = len + 1;
+    o->target = ctg_mem_alloc(o->alloc, o->target_size);
+    if (o->target == NULL)
         return ctg_output_message(w, CTG_ENOMEM, "out of memory");
-    memcpy(o->tmp, path, len);
-    memcpy(o->tmp + len, suffix, sizeof suffix);
-    o->path = path;
-    o->fd = mkstemp(o->tmp);
-    if (o->fd < 0) {
-        rc = io_failure(w, "cannot create a temporary file");
-        ctg_mem_release(a, o->tmp, o->tmp_size);
-        o->tmp = NULL;
-        return rc;
-    }
-    set_mode(o->fd, path);
+    memcpy(o->target, path, len + 1);
+    /* The name given decides compression, not where its links lead. */
     o->gz = ends_with_gz(path);
-    if (o->gz && (rc = gz_start(o, w)) != CTG_OK) {
+    rc = ctg_output_open_target(o, opts->flags, w);
+    if (rc == CTG_OK && o->gz)
+        rc = gz_start(o, w);
+    if (rc != CTG_OK)
         ctg_output_abort(o);
-        return rc;
-    }
-    return CTG_OK;
+    return rc;
 }
 
 /* ---- closing ---------------------------------------------------------------------------- */
@@ -359,26 +284,8 @@ static void release(ctg_output *o)
     o->zout = NULL;
     ctg_mem_release(o->alloc, o->tmp, o->tmp_size);
     o->tmp = NULL;
-}
-
-/* Flushes, closes and renames the temporary file into place. */
-static int commit_path(ctg_output *o, ctg_error *w)
-{
-    int rc = CTG_OK;
-
-    if (fsync(o->fd) != 0)
-        rc = io_failure(w, "cannot flush the temporary file");
-    if (close(o->fd) != 0 && rc == CTG_OK)
-        rc = io_failure(w, "cannot close the temporary file");
-    o->fd = -1;
-    if (rc == CTG_OK && rename(o->tmp, o->path) != 0)
-        rc = io_failure(w, "cannot rename the temporary file");
-    if (rc != CTG_OK) {
-        unlink(o->tmp);
-        return rc;
-    }
-    sync_dir(o->path);
-    return CTG_OK;
+    ctg_mem_release(o->alloc, o->target, o->target_size);
+    o->target = NULL;
 }
 
 int ctg_output_commit(ctg_output *o, ctg_error *w)
@@ -393,8 +300,8 @@ int ctg_output_commit(ctg_output *o, ctg_error *w)
     }
     if (o->buf)
         o->buf->data[o->buf->len] = '\0';
-    if (o->tmp)
-        rc = commit_path(o, w);
+    if (o->target)
+        rc = ctg_output_commit_target(o, w);
     release(o);
     return rc;
 }
@@ -406,10 +313,7 @@ void ctg_output_abort(ctg_output *o)
         if (o->buf->data != NULL && o->buf_old_len < o->buf->cap)
             o->buf->data[o->buf_old_len] = '\0';
     }
-    if (o->tmp && o->fd >= 0) {
-        close(o->fd);
-        unlink(o->tmp);
-        o->fd = -1;
-    }
+    if (o->target)
+        ctg_output_abort_target(o);
     release(o);
 }

@@ -205,24 +205,30 @@ int ctg_read_stream(const ctg_source *src, const ctg_visitor *visitor,
 
 ctg_source ctg_source_buffer(const void *data, size_t len)
 {
-    ctg_source s = { CTG_SOURCE_BUFFER, data, len, NULL, NULL, -1 };
+    ctg_source s = { CTG_SOURCE_BUFFER, data, len, NULL, NULL, -1, NULL, NULL };
     return s;
 }
 
 ctg_source ctg_source_path(const char *path)
 {
-    ctg_source s = { CTG_SOURCE_PATH, NULL, 0, path, NULL, -1 };
+    ctg_source s = { CTG_SOURCE_PATH, NULL, 0, path, NULL, -1, NULL, NULL };
     return s;
 }
 
 ctg_source ctg_source_fp(FILE *fp)
 {
-    ctg_source s = { CTG_SOURCE_FP, NULL, 0, NULL, fp, -1 };
+    ctg_source s = { CTG_SOURCE_FP, NULL, 0, NULL, fp, -1, NULL, NULL };
     return s;
 }
 
 ctg_source ctg_source_fd(int fd)
 {
-    ctg_source s = { CTG_SOURCE_FD, NULL, 0, NULL, NULL, fd };
+    ctg_source s = { CTG_SOURCE_FD, NULL, 0, NULL, NULL, fd, NULL, NULL };
+    return s;
+}
+
+ctg_source ctg_source_callback(ctg_source_read_fn read, void *payload, size_t size)
+{
+    ctg_source s = { CTG_SOURCE_CALLBACK, NULL, size, NULL, NULL, -1, read, payload };
     return s;
 }

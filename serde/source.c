@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* Inputs: memory, paths, FILE *s and descriptors, with gzip detected by its magic bytes.
+/* Inputs: memory, paths, FILE *s, descriptors and callbacks, with gzip detected by its magic
+ * bytes.
  *
  * Plain memory is handed to the lexer in place. Everything else goes through refill(): a raw
  * reader, behind it zlib's inflate when the first two bytes are the gzip magic. */
@@ -30,6 +31,8 @@ struct ctg_input {
     int fd;                 /* -1 when reading a FILE * or memory */
     bool close_fd;
     FILE *fp;
+    ctg_source_read_fn read; /* CALLBACK sources */
+    void *payload;
     const unsigned char *mem;
     size_t mem_len, mem_pos;
     unsigned char peek[2];  /* bytes read to detect gzip, served first */
@@ -53,7 +56,28 @@ static int io_error(ctg_error *err, const char *what)
     return CTG_EIO;
 }
 
-/* Reads raw bytes from the underlying descriptor, FILE * or memory. */
+/* A CALLBACK source's read: its failure, with errno's reason when it set one. */
+static int callback_read(ctg_input *in, unsigned char *dst, size_t cap, size_t *got,
+                         ctg_error *err)
+{
+    errno = 0;
+    *got = 0;
+    if (in->read(in->payload, dst, cap, got) != 0) {
+        *got = 0;
+        if (errno != 0)
+            return io_error(err, "read failed");
+        snprintf(err->message, sizeof(err->message), "read failed");
+        return CTG_EIO;
+    }
+    if (*got > cap) {
+        *got = 0;
+        snprintf(err->message, sizeof(err->message), "read failed: more bytes than asked for");
+        return CTG_EIO;
+    }
+    return CTG_OK;
+}
+
+/* Reads raw bytes from the underlying descriptor, FILE *, callback or memory. */
 static int raw_read(ctg_input *in, unsigned char *dst, size_t cap, size_t *got, ctg_error *err)
 {
     *got = 0;
@@ -68,6 +92,10 @@ static int raw_read(ctg_input *in, unsigned char *dst, size_t cap, size_t *got, 
         *got = fread(dst, 1, cap, in->fp);
         if (*got == 0 && ferror(in->fp))
             return io_error(err, "read failed");
+    } else if (in->read) {
+        int rc = callback_read(in, dst, cap, got, err);
+        if (rc != CTG_OK)
+            return rc;
     } else {
         ssize_t n;
         do {
@@ -283,6 +311,14 @@ static int open_kind(ctg_input *in, const ctg_source *src, ctg_error *err)
         return CTG_OK;
     case CTG_SOURCE_FD:
         in->fd = src->fd;
+        return CTG_OK;
+    case CTG_SOURCE_CALLBACK:
+        if (!src->read)
+            return snprintf(err->message, sizeof(err->message), "NULL read callback"), CTG_EINVAL;
+        in->read = src->read;
+        in->payload = src->payload;
+        in->total = src->len;
+        snprintf(in->name, sizeof(in->name), "<input>");
         return CTG_OK;
     }
     snprintf(err->message, sizeof(err->message), "unknown source kind");

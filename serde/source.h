@@ -2,9 +2,9 @@
 #ifndef CTG_SERDE_SOURCE_H
 #define CTG_SERDE_SOURCE_H
 
-/* Private: turns a public ctg_source (memory, path, FILE *, descriptor) into what the lexer
- * reads, decompressing gzip on the fly (detected by its magic bytes, whatever the name) and
- * reporting progress to a visitor. */
+/* Private: turns a public ctg_source (memory, path, FILE *, descriptor, callback) into what the
+ * lexer reads, decompressing gzip on the fly (detected by its magic bytes, whatever the name)
+ * and reporting progress to a visitor. */
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -14,15 +14,25 @@
 
 static const ctg_write_options default_options = CTG_WRITE_OPTIONS_INIT;
 
-int ctg_write_check_options(const ctg_write_options **opts, ctg_error *w)
+int ctg_write_check_options(const ctg_write_options *in, ctg_write_options *out, ctg_error *w)
 {
-    if (*opts == NULL)
-        *opts = &default_options;
+    const unsigned known = CTG_WRITE_COMPACT | CTG_WRITE_BREAK_LINKS;
+
+    *out = default_options;
+    if (in == NULL)
+        return CTG_OK;
     /* 0 is a zeroed struct, read as version 1 (its zero fields are the defaults). */
-    if ((*opts)->version > CTG_WRITE_OPTIONS_VERSION)
+    if (in->version > CTG_WRITE_OPTIONS_VERSION)
         return ctg_output_message(w, CTG_EINVAL, "unknown ctg_write_options version");
-    if (((*opts)->flags & ~(unsigned)CTG_WRITE_COMPACT) != 0)
+    if ((in->flags & ~known) != 0)
         return ctg_output_message(w, CTG_EINVAL, "unknown write flag");
+    /* A version 1 struct ends after the allocator: nothing beyond it may be read. */
+    out->flags = in->flags;
+    out->allocator = in->allocator;
+    if (in->version >= 2) {
+        out->temp_file = in->temp_file;
+        out->payload = in->payload;
+    }
     return CTG_OK;
 }
 
@@ -53,24 +63,26 @@ static int emit_list(ctg_output *o, const ctg_list *list, const ctg_write_option
     return rc;
 }
 
-typedef int (*open_fn)(ctg_output *o, const void *target, const ctg_allocator *a, ctg_error *w);
+typedef int (*open_fn)(ctg_output *o, const void *target, const ctg_write_options *opts,
+                       ctg_error *w);
 
 /* Checks, opens, emits, commits; any failure leaves no trace in the output. */
 static int write_to(open_fn open, const void *target, const char *source, const ctg_list *list,
-                    const ctg_write_options *opts, ctg_error *err)
+                    const ctg_write_options *given, ctg_error *err)
 {
+    ctg_write_options opts;
     ctg_error w = { 0 };
     ctg_output o;
-    int rc = ctg_write_check_options(&opts, &w);
+    int rc = ctg_write_check_options(given, &opts, &w);
 
     if (rc == CTG_OK && list == NULL)
         rc = ctg_output_message(&w, CTG_EINVAL, "no list to write");
     if (rc != CTG_OK)
         return ctg_output_error(err, &w, rc, source);
-    rc = open(&o, target, opts->allocator, &w);
+    rc = open(&o, target, &opts, &w);
     if (rc != CTG_OK)
         return ctg_output_error(err, &w, rc, o.source);
-    rc = emit_list(&o, list, opts, &w);
+    rc = emit_list(&o, list, &opts, &w);
     if (rc == CTG_OK)
         return (rc = ctg_output_commit(&o, &w)) == CTG_OK ? CTG_OK
                                                           : ctg_output_error(err, &w, rc, source);
@@ -78,24 +90,24 @@ static int write_to(open_fn open, const void *target, const char *source, const 
     return ctg_output_error(err, &w, rc, source);
 }
 
-static int open_buf(ctg_output *o, const void *t, const ctg_allocator *a, ctg_error *w)
+static int open_buf(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
 {
-    return ctg_output_open_buf(o, (ctg_buf *)(uintptr_t)t, a, w);
+    return ctg_output_open_buf(o, (ctg_buf *)(uintptr_t)t, opts->allocator, w);
 }
 
-static int open_fp(ctg_output *o, const void *t, const ctg_allocator *a, ctg_error *w)
+static int open_fp(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
 {
-    return ctg_output_open_fp(o, (FILE *)(uintptr_t)t, a, w);
+    return ctg_output_open_fp(o, (FILE *)(uintptr_t)t, opts->allocator, w);
 }
 
-static int open_fd(ctg_output *o, const void *t, const ctg_allocator *a, ctg_error *w)
+static int open_fd(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
 {
-    return ctg_output_open_fd(o, *(const int *)t, a, w);
+    return ctg_output_open_fd(o, *(const int *)t, opts->allocator, w);
 }
 
-static int open_path(ctg_output *o, const void *t, const ctg_allocator *a, ctg_error *w)
+static int open_path(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
 {
-    return ctg_output_open_path(o, t, a, w);
+    return ctg_output_open_path(o, t, opts, w);
 }
 
 void ctg_buf_dispose(ctg_buf *buf)

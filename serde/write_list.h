@@ -8,8 +8,12 @@
 #include "ctg/model.h"
 #include "serde/emit.h"
 
-/* Defaults NULL options and checks their version and flags (message in w on failure). */
-int ctg_write_check_options(const ctg_write_options **opts, ctg_error *w);
+/* The format version every `default` list is written with. */
+#define CTG_DEFAULT_LIST_VERSION "1.1"
+
+/* Checks the version and flags of `in` (NULL: the defaults) and copies it to `out` in the
+ * current layout, version 1's missing fields as NULL (message in w on failure). */
+int ctg_write_check_options(const ctg_write_options *in, ctg_write_options *out, ctg_error *w);
 
 /* Emits `list` by its kind. CTG_OK; CTG_EUNSUPPORTED for a kind without a writer yet, or
  * CTG_EINVAL for a bare contingency document without exactly one contingency (then nothing

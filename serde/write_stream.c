@@ -27,18 +27,21 @@ struct ctg_stream_writer {
     char source[CTG_ERROR_SOURCE_MAX];
 };
 
-typedef int (*open_fn)(ctg_output *o, const void *target, const ctg_allocator *a, ctg_error *w);
+typedef int (*open_fn)(ctg_output *o, const void *target, const ctg_write_options *opts,
+                       ctg_error *w);
 
 static int open_writer(ctg_stream_writer **out, open_fn open, const void *target,
-                       const char *name, const ctg_write_options *opts, ctg_error *err)
+                       const char *name, const ctg_write_options *given, ctg_error *err)
 {
+    ctg_write_options o;
+    const ctg_write_options *opts = &o;
     ctg_error w = { 0 };
     ctg_stream_writer *sw;
     int rc;
 
     if (out)
         *out = NULL;
-    if ((rc = ctg_write_check_options(&opts, &w)) == CTG_OK && (!out || !name))
+    if ((rc = ctg_write_check_options(given, &o, &w)) == CTG_OK && (!out || !name))
         rc = ctg_output_message(&w, CTG_EINVAL, !out ? "no place for the writer" : "no name");
     if (rc != CTG_OK)
         return ctg_output_error(err, &w, rc, "<writer>");
@@ -48,7 +51,7 @@ static int open_writer(ctg_stream_writer **out, open_fn open, const void *target
                                 "<writer>");
     memset(sw, 0, sizeof(*sw));
     sw->alloc = opts->allocator;
-    if ((rc = open(&sw->out, target, sw->alloc, &w)) != CTG_OK) {
+    if ((rc = open(&sw->out, target, opts, &w)) != CTG_OK) {
         ctg_output_error(err, &w, rc, sw->out.source);
         ctg_mem_release(sw->alloc, sw, sizeof(*sw));
         return rc;
@@ -68,19 +71,19 @@ static int open_writer(ctg_stream_writer **out, open_fn open, const void *target
     return CTG_OK;
 }
 
-static int open_buf(ctg_output *o, const void *t, const ctg_allocator *a, ctg_error *w)
+static int open_buf(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
 {
-    return ctg_output_open_buf(o, (ctg_buf *)(uintptr_t)t, a, w);
+    return ctg_output_open_buf(o, (ctg_buf *)(uintptr_t)t, opts->allocator, w);
 }
 
-static int open_fp(ctg_output *o, const void *t, const ctg_allocator *a, ctg_error *w)
+static int open_fp(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
 {
-    return ctg_output_open_fp(o, (FILE *)(uintptr_t)t, a, w);
+    return ctg_output_open_fp(o, (FILE *)(uintptr_t)t, opts->allocator, w);
 }
 
-static int open_path(ctg_output *o, const void *t, const ctg_allocator *a, ctg_error *w)
+static int open_path(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
 {
-    return ctg_output_open_path(o, t, a, w);
+    return ctg_output_open_path(o, t, opts, w);
 }
 
 int ctg_stream_writer_open_path(ctg_stream_writer **out, const char *path, const char *name,
@@ -185,4 +188,10 @@ void ctg_stream_writer_abort(ctg_stream_writer *sw)
     ctg_output_abort(&sw->out);
     ctg_arena_release(sw->scratch);
     ctg_mem_release(sw->alloc, sw, sizeof(*sw));
+}
+
+const char *ctg_stream_writer_temp_path(const ctg_stream_writer *sw)
+{
+    /* Direct outputs have no temporary file; tmp is set only once mkstemp made it. */
+    return sw && sw->out.tmp && !sw->out.direct ? sw->out.tmp : NULL;
 }

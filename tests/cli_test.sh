@@ -198,14 +198,19 @@ check "convert --quiet wrote the list" 0 "" "" -- cmp "$sample" "$work/quiet.jso
 # convert --help says which version each kind is written at (identifier lists are 1.3).
 convert_help="usage: contingency-cli convert [OPTION...] IN OUT
 
-Reads IN and writes it to OUT in PowSyBl's pretty layout, or without
+Reads IN once and writes it to OUT in PowSyBl's pretty layout, or without
 whitespace with --compact. \"-\" is stdin for IN and stdout for OUT. A file
-OUT is replaced atomically: on any failure it is left as it was. On a
-terminal, a read that lasts over half a second shows a progress bar on
-stderr.
+OUT (or the file a link OUT leads to) is replaced atomically: on any failure
+it is left as it was; it keeps its mode and owner. A file with other hard
+links is refused unless --break-links is given. A device, FIFO, socket or
+stdout is written as the list comes. Interrupted, convert removes its
+temporary file .OUT.ctg-tmp-XXXXXX. On a terminal, a read that lasts over
+half a second shows a progress bar on stderr.
 
 options:
       --compact      no whitespace at all
+      --break-links  replace a file that has other hard links (they keep
+                     the old content)
   -q, --quiet        nothing but errors: no progress bar
       --no-progress  no progress bar
   -h, --help         print this help

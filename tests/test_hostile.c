@@ -301,6 +301,7 @@ static void test_hostile__the_string_limit_stops_the_scan(void)
     ctg_allocator a = ctg_test_allocator(&st);
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_error err;
+    ctg_source src;
     FILE *fp;
     size_t len;
 
@@ -314,8 +315,8 @@ static void test_hostile__the_string_limit_stops_the_scan(void)
     opts.allocator = &a;
     opts.max_string_len = (size_t)1 << 20;
     CU_ASSERT_EQUAL(ctg_list_read_fp(NULL, fp, &opts, &err), CTG_EINVAL); /* no place */
-    CU_ASSERT_EQUAL(ctg_read_stream(&(ctg_source){ CTG_SOURCE_FP, NULL, 0, NULL, fp, -1 },
-                                    &(ctg_visitor)CTG_VISITOR_INIT, &opts, &err),
+    src = ctg_source_fp(fp);
+    CU_ASSERT_EQUAL(ctg_read_stream(&src, &(ctg_visitor)CTG_VISITOR_INIT, &opts, &err),
                     CTG_ELIMIT);
     CU_ASSERT_STRING_EQUAL(err.message, "string longer than 1048576 bytes");
     CU_ASSERT_EQUAL(err.line, 1);

@@ -1390,7 +1390,7 @@ static bool scratch_make(char *dir, size_t size)
     return mkdtemp(dir) != NULL;
 }
 
-/* Number of entries in `dir` whose name holds ".tmp". */
+/* Number of entries in `dir` whose name holds ".ctg-tmp-" (the temporary files). */
 static int count_temp_files(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -1400,7 +1400,7 @@ static int count_temp_files(const char *dir)
     if (d == NULL)
         return -1;
     while ((ent = readdir(d)) != NULL)
-        n += strstr(ent->d_name, ".tmp") != NULL;
+        n += strstr(ent->d_name, ".ctg-tmp-") != NULL;
     closedir(d);
     return n;
 }
@@ -1501,11 +1501,11 @@ static void test_writer__file_write_failure_leaves_no_trace(void)
     assert_file(path, "previous content");
     CU_ASSERT_EQUAL(count_temp_files(dir), 0);
 
-    /* The target is a folder: the rename fails. */
+    /* The target is a folder: refused before anything is written. */
     snprintf(missing, sizeof missing, "%s/sub", dir);
     CU_ASSERT_EQUAL_FATAL(mkdir(missing, 0700), 0);
     CU_ASSERT_EQUAL(ctg_list_write_file(missing, list, NULL, &err), CTG_EIO);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "rename"));
+    CU_ASSERT_STRING_EQUAL(err.message, "cannot write: Is a directory");
     CU_ASSERT_EQUAL(count_temp_files(dir), 0);
     rmdir(missing);
 

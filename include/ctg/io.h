@@ -124,11 +124,16 @@ CTG_API const char *ctg_list_kind_version(ctg_list_kind kind);
 /** Write flags (ctg_write_options.flags). */
 enum {
     /** No whitespace at all, instead of PowSyBl's pretty layout. */
-    CTG_WRITE_COMPACT = 1u << 0
+    CTG_WRITE_COMPACT = 1u << 0,
+    /** Let a path write replace a regular file that has other hard links: the new file gets
+     *  the name written to, and the other names keep the old content. Without this flag such
+     *  a write fails with CTG_EINVAL before anything is written. */
+    CTG_WRITE_BREAK_LINKS = 1u << 1
 };
 
-/** The version of ctg_write_options these headers describe. */
-#define CTG_WRITE_OPTIONS_VERSION 1
+/** The version of ctg_write_options these headers describe. Version 2 added temp_file and
+ *  payload; versions 0 (a zeroed struct) and 1 (the first three fields) are accepted. */
+#define CTG_WRITE_OPTIONS_VERSION 2
 
 /**
  * Options of a write; start from CTG_WRITE_OPTIONS_INIT. Borrowed for the call. A zeroed
@@ -139,10 +144,21 @@ typedef struct ctg_write_options {
     unsigned version;               /**< CTG_WRITE_OPTIONS_VERSION (0 = 1) */
     unsigned flags;                 /**< CTG_WRITE_* flags */
     const ctg_allocator *allocator; /**< for the writer's own buffers; NULL = malloc/free */
+    /**
+     * NULL, or called by a path write (ctg_list_write_file, ctg_stream_writer_open_path) with
+     * the temporary file's path as soon as that file exists, before anything is written to
+     * it, and with NULL once it is gone (renamed into place or removed); never for a target
+     * written through directly. The path is borrowed until the NULL call returns: copy it,
+     * e.g. into a static buffer, for a signal handler, which may then unlink() the copy to
+     * clean up before the process exits (see ctg_stream_writer_temp_path). Called on the
+     * writing thread.
+     */
+    void (*temp_file)(const char *path, void *payload);
+    void *payload; /**< passed to temp_file */
 } ctg_write_options;
 
 /** The default write options, of the current version. */
-#define CTG_WRITE_OPTIONS_INIT { CTG_WRITE_OPTIONS_VERSION, 0u, NULL }
+#define CTG_WRITE_OPTIONS_INIT { CTG_WRITE_OPTIONS_VERSION, 0u, NULL, NULL, NULL }
 
 /**
  * A growable byte buffer owned by the caller, released with ctg_buf_dispose. Set `allocator`
@@ -178,9 +194,33 @@ CTG_API int ctg_list_write_fd(int fd, const ctg_list *list, const ctg_write_opti
                               ctg_error *err);
 
 /**
- * Writes `list` to `path` atomically: a temporary file beside it is written, flushed and
- * renamed over `path`. On failure `path` is untouched and no temporary file remains. A path
- * ending in ".gz" is written gzip-compressed.
+ * Writes `list` to `path`. What happens depends on what `path` is (lstat first):
+ * - nothing (or a symbolic link to nothing): a new regular file is created, with mode 0666
+ *   less the umask; a dangling link is kept and its target created, as a shell's `>` does;
+ * - a regular file: replaced atomically. The bytes go to a temporary file
+ *   `.NAME.ctg-tmp-XXXXXX` (hidden, NAME shortened when needed so that the temporary name
+ *   fits wherever NAME does) in the same directory, which is flushed (fsync), given the old
+ *   file's mode and, where the process may set them, its owner and group, then renamed over
+ *   `path`, and the directory is flushed. Other attributes (ACLs, extended attributes) are
+ *   not copied. A file with several hard links is refused (CTG_EINVAL) unless
+ *   CTG_WRITE_BREAK_LINKS is set, as replacing it would break the other names;
+ * - a symbolic link: the file it leads to (through up to 40 links) is replaced as above, in
+ *   that file's directory; the links stay;
+ * - a character or block device, a FIFO or a Unix stream socket: written through directly
+ *   (opened for writing, never truncated, created or replaced; a socket is connected to).
+ *   This is not atomic: a failure can leave part of the output written. Opening a FIFO waits
+ *   for a reader. Writing to a FIFO or socket without a reader raises SIGPIPE, as any write
+ *   does; an application that ignores or catches it gets CTG_EIO;
+ * - a name of one of the process's own descriptors ("/dev/stdout", "/dev/stderr",
+ *   "/dev/fd/N", "/proc/self/fd/N"): that descriptor, written through at its offset as a
+ *   shell redirection would (flush a FILE * on it first), not closed; a link only the kernel
+ *   can follow (under /proc, "pipe:[N]") is opened as the path given and written through;
+ * - a directory: CTG_EIO ("Is a directory") before anything is written.
+ * On failure a replaced file is untouched and no temporary file remains, except after the
+ * process is killed (SIGKILL, a crash, or a signal whose handler does not remove it: see
+ * ctg_write_options.temp_file): then `.NAME.ctg-tmp-XXXXXX` is left and may be deleted.
+ * A path ending in ".gz" is gzip-compressed.
+ * @return CTG_OK, CTG_EINVAL, CTG_EIO or CTG_ENOMEM.
  */
 CTG_API int ctg_list_write_file(const char *path, const ctg_list *list,
                                 const ctg_write_options *opts, ctg_error *err);

@@ -34,17 +34,28 @@ typedef enum ctg_source_kind {
     CTG_SOURCE_BUFFER,
     CTG_SOURCE_PATH,
     CTG_SOURCE_FP,
-    CTG_SOURCE_FD
+    CTG_SOURCE_FD,
+    CTG_SOURCE_CALLBACK
 } ctg_source_kind;
+
+/**
+ * A CALLBACK source's reader: reads up to `cap` bytes into `buf` and sets `*got` to their
+ * number, 0 at the end of the input. Returns 0, or nonzero on failure (the read then fails
+ * with CTG_EIO, and errno, when the callback leaves it set, gives the reason).
+ */
+typedef int (*ctg_source_read_fn)(void *payload, void *buf, size_t cap, size_t *got);
 
 /** Where a stream read takes its bytes from; build one with the ctg_source_* helpers. */
 typedef struct ctg_source {
     ctg_source_kind kind; /**< which of the fields below is read */
     const void *data; /**< BUFFER: `len` bytes, borrowed for the read */
-    size_t len;       /**< BUFFER: bytes at `data` */
+    size_t len;       /**< BUFFER: the bytes at `data`; CALLBACK: the input's size for
+                           progress reports, 0 when unknown */
     const char *path; /**< PATH: borrowed for the read */
     FILE *fp;         /**< FP: read to its end, left open */
     int fd;           /**< FD: read to its end, left open */
+    ctg_source_read_fn read; /**< CALLBACK: called until it reports the end */
+    void *payload;           /**< CALLBACK: passed to `read` */
 } ctg_source;
 
 /** A source over `len` bytes at `data` (borrowed; need not be NUL-terminated). */
@@ -55,6 +66,13 @@ CTG_API ctg_source ctg_source_path(const char *path);
 CTG_API ctg_source ctg_source_fp(FILE *fp);
 /** A source reading `fd` to its end; the caller keeps and closes it. */
 CTG_API ctg_source ctg_source_fd(int fd);
+/**
+ * A source whose bytes come from `read` (called with `payload`) until it reports the end:
+ * for inputs that are none of the above, or to see the bytes as the read takes them (to keep
+ * a copy of a pipe's, say). `size` is the input's size for progress reports, 0 when unknown.
+ * Errors name it "<input>" unless ctg_read_options.source_name says otherwise.
+ */
+CTG_API ctg_source ctg_source_callback(ctg_source_read_fn read, void *payload, size_t size);
 
 /**
  * The list a streamed item belongs to, as far as it has been read. PowSyBl writes "type",
@@ -117,9 +135,13 @@ CTG_API int ctg_read_stream(const ctg_source *src, const ctg_visitor *visitor,
 typedef struct ctg_stream_writer ctg_stream_writer;
 
 /**
- * Opens a writer that writes a `default` list named `name` (copied) to `path`, atomically:
- * the bytes go to a temporary file beside it, renamed over `path` by ctg_stream_writer_close.
- * A path ending in ".gz" is gzip-compressed.
+ * Opens a writer that writes a `default` list named `name` (copied) to `path`, as
+ * ctg_list_write_file does (io.h): a regular file (or the file a symbolic link leads to) is
+ * replaced atomically by ctg_stream_writer_close, through a temporary file
+ * `.NAME.ctg-tmp-XXXXXX` beside it; a device, FIFO or socket is written through as the
+ * contingencies come; a directory or a file with several hard links (without
+ * CTG_WRITE_BREAK_LINKS) fails here, before anything is written. A path ending in ".gz" is
+ * gzip-compressed.
  * @param[out] out the writer; the caller owns it and must close or abort it.
  * @param path     the file to replace, borrowed until close or abort.
  * @param name     the list's "name", copied.
@@ -150,6 +172,18 @@ CTG_API int ctg_stream_writer_close(ctg_stream_writer *w, ctg_error *err);
 
 /** Discards a writer: no output file appears (a temporary one is removed). Accepts NULL. */
 CTG_API void ctg_stream_writer_abort(ctg_stream_writer *w);
+
+/**
+ * The path of the writer's temporary file, or NULL when it has none (a buffer, a FILE *, or a
+ * path written through directly). Borrowed: valid until ctg_stream_writer_close or
+ * ctg_stream_writer_abort, which free it. It exists so that a program can clean up when a
+ * signal ends it: copy the path after the open (e.g. into a static buffer) and let the
+ * signal handler unlink() the copy, which is async-signal-safe; if the signal comes after
+ * the close renamed the file into place, that unlink fails harmlessly (ENOENT), the name
+ * being unique. After SIGKILL nothing can clean up, and `.NAME.ctg-tmp-XXXXXX` stays beside
+ * the output. ctg_write_options.temp_file gives the same path for whole-list writes.
+ */
+CTG_API const char *ctg_stream_writer_temp_path(const ctg_stream_writer *w);
 
 CTG_END_DECL
 
