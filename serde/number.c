@@ -4,6 +4,7 @@
 /* strtod_l is a GNU (and BSD) extension; newlocale is POSIX 2008. */
 #define _GNU_SOURCE
 
+#include <float.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -144,8 +145,32 @@ static const double exact_pow10[] = {
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
+#if FLT_EVAL_METHOD == 0 || FLT_EVAL_METHOD == 1
+/* Doubles are computed as doubles: the fast path's one rounding is the correct one. */
+static bool rounds_correctly(unsigned long long m, long long exp)
+{
+    (void)m;
+    (void)exp;
+    return true;
+}
+#else
+/* x87 code (32-bit x86 without SSE2 math, FLT_EVAL_METHOD 2) rounds each result to a 64-bit
+ * significand and again to 53 bits when it is stored; that double rounding is one unit in the
+ * last place off for about one number in ten thousand. Only results that need no rounding at
+ * all are safe: integers up to 2^53. */
+static bool rounds_correctly(unsigned long long m, long long exp)
+{
+    for (; exp > 0; exp--) {
+        if (m > (1ULL << 53) / 10)
+            return false;
+        m *= 10;
+    }
+    return exp == 0;
+}
+#endif
+
 /* Clinger's fast path: with an exact mantissa (< 2^53) and an exact power of ten, one IEEE
- * multiplication or division rounds correctly. */
+ * multiplication or division rounds correctly, where doubles are computed as doubles. */
 static bool fast_path(const decimal *d, double *out)
 {
     unsigned long long m = 0;
@@ -154,7 +179,7 @@ static bool fast_path(const decimal *d, double *out)
         return false;
     for (size_t i = 0; i < d->ndigits; i++)
         m = m * 10 + (unsigned long long)(d->digits[i] - '0');
-    if (m > (1ULL << 53))
+    if (m > (1ULL << 53) || !rounds_correctly(m, d->exp))
         return false;
     *out = d->exp >= 0 ? (double)m * exact_pow10[d->exp] : (double)m / exact_pow10[-d->exp];
     return true;

@@ -2,6 +2,10 @@
 /* Outputs: a buffer, a FILE *, a descriptor, or a path (output_file.c), with gzip on the way
  * for ".gz" paths. Shared by whole-list writes and the streaming writer. */
 
+/* 64-bit file offsets on 32-bit systems too: without them open() refuses a file of 2 GiB or
+ * more (EOVERFLOW), fstat() cannot size it and write() stops at 2 GiB. Before any header. */
+#define _FILE_OFFSET_BITS 64
+
 #include "serde/output.h"
 
 #include <errno.h>
@@ -14,6 +18,8 @@
 #include "serde/zhooks.h"
 
 #define ZOUT_SIZE ((size_t)64 * 1024)
+
+_Static_assert(sizeof(off_t) == 8, "64-bit file offsets (_FILE_OFFSET_BITS)");
 
 /* ---- errors ----------------------------------------------------------------------------- */
 

@@ -5,10 +5,15 @@
  * Plain memory is handed to the lexer in place. Everything else goes through refill(): a raw
  * reader, behind it zlib's inflate when the first two bytes are the gzip magic. */
 
+/* 64-bit file offsets on 32-bit systems too: without them open() refuses a file of 2 GiB or
+ * more (EOVERFLOW), fstat() cannot size it and write() stops at 2 GiB. Before any header. */
+#define _FILE_OFFSET_BITS 64
+
 #include "serde/source.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,6 +24,8 @@
 #include "serde/zhooks.h"
 
 #define ZBUF_SIZE ((size_t)64 * 1024)
+
+_Static_assert(sizeof(off_t) == 8, "64-bit file offsets (_FILE_OFFSET_BITS)");
 
 /* Why a gzip stream ended early. */
 typedef enum gz_status { GZ_NONE, GZ_TRUNCATED, GZ_CORRUPT, GZ_NOMEM, GZ_INTERNAL } gz_status;
@@ -107,7 +114,8 @@ static int raw_read(ctg_input *in, unsigned char *dst, size_t cap, size_t *got, 
     }
     if (*got == 0)
         in->raw_eof = true;
-    in->consumed += *got;
+    /* Saturates rather than wraps where size_t is 32 bits: progress never goes backwards. */
+    in->consumed = in->consumed > SIZE_MAX - *got ? SIZE_MAX : in->consumed + *got;
     return CTG_OK;
 }
 
@@ -261,7 +269,9 @@ static void set_total(ctg_input *in)
     struct stat st;
     int fd = in->fp ? fileno(in->fp) : in->fd;
 
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    /* A size that does not fit a size_t (4 GiB and more on 32-bit) is reported as unknown. */
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0
+        && (uintmax_t)st.st_size <= SIZE_MAX)
         in->total = (size_t)st.st_size;
 }
 

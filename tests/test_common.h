@@ -9,6 +9,11 @@
 
 #include "ctg/ctg.h"
 
+/* A double constant rounded to a double. Where doubles are computed in x87 registers (32-bit
+ * x86, FLT_EVAL_METHOD 2), a constant such as 0.0125 keeps its long double value inside an
+ * expression, so `x == 0.0125` compares a double with a value no double has; a cast rounds it. */
+#define CTG_DOUBLE(x) ((double)(x))
+
 /* A file of the project's own testdata/ folder. */
 #define CTG_TESTDATA(rel) CTG_TESTDATA_DIR "/" rel
 

@@ -191,7 +191,7 @@ static void test_extension__kept_values_are_compact_text_and_json_c_values(void)
     CU_ASSERT_EQUAL(json_object_get_int64(v), INT64_MIN);
     CU_ASSERT(json_object_object_get_ex(tree, "double", &v));
     CU_ASSERT(json_object_is_type(v, json_type_double));
-    CU_ASSERT_EQUAL(json_object_get_double(v), 0.0125);
+    CU_ASSERT_EQUAL(json_object_get_double(v), CTG_DOUBLE(0.0125));
     CU_ASSERT_STRING_EQUAL(json_object_to_json_string(v), "0.0125");
     CU_ASSERT(json_object_object_get_ex(tree, "nothing", &v));
     CU_ASSERT_PTR_NULL(v);
@@ -380,10 +380,10 @@ static void test_extension__typed_handler_round_trips(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(x);
     CU_ASSERT_PTR_EQUAL(x->handler, &probability_handler);
     p = x->value;
-    CU_ASSERT_EQUAL(p->probability, 0.0125);
+    CU_ASSERT_EQUAL(p->probability, CTG_DOUBLE(0.0125));
     CU_ASSERT_STRING_EQUAL(p->source, "ENTSO-E");
     p = ext_of(list, 1, "contingency-probability")->value;
-    CU_ASSERT_EQUAL(p->probability, 1.0e-4);
+    CU_ASSERT_EQUAL(p->probability, CTG_DOUBLE(1.0e-4));
     CU_ASSERT_STRING_EQUAL(p->source, "TSO \"Nord\"");
     /* The one the application does not know is kept as it was. */
     CU_ASSERT_PTR_NULL(ext_of(list, 1, "unknown-to-the-app")->handler);
@@ -1088,7 +1088,7 @@ static void test_extension__streamed_contingencies_keep_extensions(void)
     memset(&s, 0, sizeof s);
     CU_ASSERT_EQUAL(ctg_read_stream(&src, &v, &opts, NULL), CTG_OK);
     CU_ASSERT_EQUAL(s.extensions, 3);
-    CU_ASSERT_EQUAL(s.probability, 0.0125 + 1.0e-4);
+    CU_ASSERT_EQUAL(s.probability, CTG_DOUBLE(CTG_DOUBLE(0.0125) + CTG_DOUBLE(1.0e-4)));
     ctg_extension_registry_free(reg);
     free(doc);
 }

@@ -842,6 +842,60 @@ static void test_lexer__parse_double_long_mantissa(void)
     CU_ASSERT_EQUAL(v, 9007199254740994.0);
 }
 
+static uint64_t next_random(uint64_t *state)
+{
+    /* xorshift64*: reproducible digits and exponents. */
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return *state * 0x2545F4914F6CDD1DULL;
+}
+
+/* Whether `s` reads as strtod in the C locale (the oracle, independent of ctg) reads it, bit
+ * for bit; says so when not. */
+static bool reads_as_strtod(const char *s, locale_t c)
+{
+    locale_t old = uselocale(c);
+    double v = -42.0, want = strtod(s, NULL);
+
+    uselocale(old);
+    if (!ctg_parse_double(s, strlen(s), &v) || memcmp(&v, &want, sizeof v) != 0) {
+        printf("\n  %s -> %a, strtod gives %a\n", s, v, want);
+        return false;
+    }
+    return true;
+}
+
+/* The fast path's domain (up to 19 digits, exponents -22..22), bit for bit against strtod. Its
+ * one multiplication or division rounds correctly only where doubles are computed as doubles:
+ * the first four texts came out one unit too far in the last place under x87's double
+ * rounding (32-bit x86). */
+static void test_lexer__parse_double_matches_strtod(void)
+{
+    static const char *const known[] = { "8.64310789402888E8", "3.747628563042273E7",
+                                         "0.2554332381256397", "0.4139826185060482",
+                                         "0.0125", "1.0E-4", "0.30000000000000004" };
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    uint64_t state = 0x9E3779B97F4A7C15ULL;
+    int failures = 0;
+    char buf[64];
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        failures += !reads_as_strtod(known[i], c);
+    for (int i = 0; i < 100000 && failures < 5; i++) {
+        uint64_t shape = next_random(&state), m = next_random(&state), ten = 1;
+        int digits = 1 + (int)(shape % 19), exp = (int)((shape >> 8) % 45) - 22;
+
+        while (digits-- > 0)
+            ten *= 10;
+        snprintf(buf, sizeof buf, "%llue%d", (unsigned long long)(m % ten), exp);
+        failures += !reads_as_strtod(buf, c);
+    }
+    CU_ASSERT_EQUAL(failures, 0);
+    freelocale(c);
+}
+
 static void test_lexer__parse_double_rejects(void)
 {
     static const char *const bad[] = { "",     "-",   "+1",  ".5",   "1.",  "01",  "1e",
@@ -1269,6 +1323,7 @@ CU_TestInfo lexer_tests[] = {
     { "max_document_size", test_lexer__max_document_size },
     { "parse_double", test_lexer__parse_double },
     { "parse_double_long_mantissa", test_lexer__parse_double_long_mantissa },
+    { "parse_double_matches_strtod", test_lexer__parse_double_matches_strtod },
     { "parse_double_rejects", test_lexer__parse_double_rejects },
     { "parse_int64", test_lexer__parse_int64 },
     { "number_tokens", test_lexer__number_tokens },

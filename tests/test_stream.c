@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -491,6 +493,52 @@ static void test_stream__corrupt_gzip_is_a_syntax_error(void)
     free(doc);
 }
 
+/* The large-file test sizes its file with ftruncate: 64-bit offsets (CMakeLists.txt). */
+_Static_assert(sizeof(off_t) == 8, "64-bit file offsets (_FILE_OFFSET_BITS)");
+
+/* A file of 4 GiB and more opens and streams where size_t and long are 32 bits too: a small
+ * document, then a hole up to 4 GiB + 1 KiB (sparse: no disk space, nothing but the first
+ * NUL byte after the document is read). Without 64-bit file offsets open() fails with
+ * EOVERFLOW and the read is a CTG_EIO; with them it is the trailing NUL, CTG_ESYNTAX. The
+ * size goes to the progress callback only where it fits a size_t. */
+static void test_stream__file_of_4_gib_and_more(void)
+{
+    char *doc = make_doc(3), path[] = "ctg-large-XXXXXX";
+    const off_t size = ((off_t)4 << 30) + 1024;
+    size_t len = strlen(doc);
+    int fd = mkstemp(path);
+    ctg_source src = ctg_source_path(path);
+    ctg_list *list = NULL;
+    ctg_error err;
+    seen s = { 0 };
+
+    CU_ASSERT_FATAL(fd >= 0);
+    CU_ASSERT_FATAL(write(fd, doc, len) == (ssize_t)len);
+    if (ftruncate(fd, size) != 0) {
+        printf("\n  SKIP: this file system refuses a sparse file of 4 GiB (%s)\n",
+               strerror(errno));
+        close(fd);
+        unlink(path);
+        free(doc);
+        return;
+    }
+    close(fd);
+    CU_ASSERT_EQUAL(stream(&src, &s, &err), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(s.contingencies, 3);
+    CU_ASSERT(s.progress_calls > 0);
+    CU_ASSERT_EQUAL(s.last_total, (uintmax_t)size <= SIZE_MAX ? (size_t)size : 0);
+    CU_ASSERT_EQUAL(err.offset, len);
+    CU_ASSERT_STRING_EQUAL(err.message, "trailing content after the root value");
+    CU_ASSERT_EQUAL(ctg_list_read_file(&list, path, NULL, &err), CTG_ESYNTAX);
+    CU_ASSERT_PTR_NULL(list);
+    CU_ASSERT_EQUAL(err.offset, len);
+    CU_ASSERT_STRING_EQUAL(err.message, "trailing content after the root value");
+    CU_ASSERT_STRING_EQUAL(err.source, path);
+    unlink(path);
+    free(s.log);
+    free(doc);
+}
+
 /* Errors in a stream carry the position and the path, as for a full read. */
 static void test_stream__error_position_and_path(void)
 {
@@ -826,5 +874,6 @@ CU_TestInfo stream_tests[] = {
     { "truncated_gzip_is_a_syntax_error", test_stream__truncated_gzip_is_a_syntax_error },
     { "corrupt_gzip_is_a_syntax_error", test_stream__corrupt_gzip_is_a_syntax_error },
     { "error_position_and_path", test_stream__error_position_and_path },
+    { "file_of_4_gib_and_more", test_stream__file_of_4_gib_and_more },
     CU_TEST_INFO_NULL
 };
