@@ -12,6 +12,7 @@
 
 #include <CUnit/CUnit.h>
 #include <json-c/json.h>
+#include <zlib.h>
 
 #include "ctg/ctg.h"
 #include "ctg/extension.h"
@@ -208,8 +209,10 @@ static bool bytes_prefix(const bytes *a, const bytes *b)
 /* One document, read once with malloc, and the files the operations use. */
 typedef struct fixture {
     const char *name;
-    char *doc;
+    char *text;                  /* the JSON text */
+    char *doc;                   /* what the readers read: the text, or its gzip */
     size_t len;
+    bool gz;                     /* doc is gzip, and the path writes compress */
     ctg_list *list;
     const ctg_list *dflt;        /* its first `default` list, for the stream writer */
     json_object *tree;           /* json-c's own tree of doc */
@@ -762,8 +765,7 @@ static const bytes *want_of(const bytes *want, const char *op)
  * reader reads the same list, the stream writer writes what the list writer does. */
 static void check_references(const fixture *f, const bytes *want)
 {
-    static const char *const pretty[] = { "read_buffer", "read_fp", "read_file", "write_buf",
-                                          "write_file" };
+    static const char *const pretty[] = { "read_buffer", "read_fp", "read_file", "write_buf" };
     bytes list_pretty = written(f->list, 0), list_compact = written(f->list, CTG_WRITE_COMPACT);
     bytes dflt_pretty = written(f->dflt, 0), dflt_compact = written(f->dflt, CTG_WRITE_COMPACT);
 
@@ -771,7 +773,9 @@ static void check_references(const fixture *f, const bytes *want)
         CU_ASSERT(bytes_eq(want_of(want, pretty[i]), &list_pretty));
     CU_ASSERT(bytes_eq(want_of(want, "write_fp"), &list_compact));
     CU_ASSERT(bytes_eq(want_of(want, "stream_writer_buf"), &dflt_pretty));
-    CU_ASSERT(bytes_eq(want_of(want, "stream_writer_path"), &dflt_compact));
+    /* A path ending in .gz gets compressed bytes. */
+    CU_ASSERT(f->gz || bytes_eq(want_of(want, "write_file"), &list_pretty));
+    CU_ASSERT(f->gz || bytes_eq(want_of(want, "stream_writer_path"), &dflt_compact));
     free(list_pretty.data);
     free(list_compact.data);
     free(dflt_pretty.data);
@@ -913,11 +917,41 @@ static bool make_out_dir(fixture *f)
         snprintf(f->out_dir, sizeof f->out_dir, "%s/out-XXXXXX", f->dir);
     if (mkdtemp(f->out_dir) == NULL)
         return false;
-    snprintf(f->out_path, sizeof f->out_path, "%s/out.json", f->out_dir);
+    snprintf(f->out_path, sizeof f->out_path, "%s/out.json%s", f->out_dir, f->gz ? ".gz" : "");
     return true;
 }
 
-static bool fixture_open(fixture *f, const char *name, char *doc, size_t len)
+/* `text` gzip-compressed, as in a .gz file (malloc); NULL on failure. */
+static char *gzip_of(const char *text, size_t len, size_t *out_len)
+{
+    z_stream zs;
+    char *out = NULL;
+    size_t cap;
+    int rc = Z_ERRNO;
+
+    memset(&zs, 0, sizeof zs);
+    if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY)
+        != Z_OK)
+        return NULL;
+    cap = deflateBound(&zs, (uLong)len);
+    if ((out = malloc(cap)) != NULL) {
+        zs.next_in = (Bytef *)(uintptr_t)text;
+        zs.avail_in = (uInt)len;
+        zs.next_out = (Bytef *)out;
+        zs.avail_out = (uInt)cap;
+        rc = deflate(&zs, Z_FINISH);
+        *out_len = zs.total_out;
+    }
+    deflateEnd(&zs);
+    if (rc != Z_STREAM_END) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* Reads `text` once with malloc; writes the input file (gzip-compressed with `gz`). */
+static bool fixture_open(fixture *f, const char *name, char *text, size_t len, bool gz)
 {
     const char *tmp = getenv("TMPDIR");
     ctg_error err;
@@ -925,21 +959,23 @@ static bool fixture_open(fixture *f, const char *name, char *doc, size_t len)
 
     memset(f, 0, sizeof *f);
     f->name = name;
-    f->doc = doc;
-    f->len = len;
-    if (ctg_list_read_buffer(&f->list, doc, len, NULL, &err) != CTG_OK) {
-        printf("\n  %s: %s", name, err.message);
+    f->text = text;
+    f->doc = gz ? gzip_of(text, len, &f->len) : text;
+    f->len = gz ? f->len : len;
+    f->gz = gz;
+    if (f->doc == NULL || ctg_list_read_buffer(&f->list, f->doc, f->len, NULL, &err) != CTG_OK) {
+        printf("\n  %s: %s", name, f->doc ? err.message : "no gzip");
         return false;
     }
     f->dflt = first_default(f->list);
-    f->tree = parse_tree(doc, len);
+    f->tree = parse_tree(text, len);
     snprintf(f->dir, sizeof f->dir, "%s/ctg-alloc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (f->dflt == NULL || f->tree == NULL || mkdtemp(f->dir) == NULL || !make_out_dir(f))
         return false;
     snprintf(f->in_path, sizeof f->in_path, "%s/in.json", f->dir);
     if ((fp = fopen(f->in_path, "wb")) == NULL)
         return false;
-    fwrite(doc, 1, len, fp);
+    fwrite(f->doc, 1, f->len, fp);
     fclose(fp);
     f->in = fopen(f->in_path, "rb");
     f->out = tmpfile();
@@ -960,21 +996,23 @@ static void fixture_close(fixture *f)
     rmdir(f->dir);
     json_object_put(f->tree);
     ctg_list_free(f->list);
-    free(f->doc);
+    if (f->doc != f->text)
+        free(f->doc);
+    free(f->text);
 }
 
 static void test_alloc__random_failures_every_reader_and_writer(void)
 {
-    char *(*docs[])(size_t *) = { extension_doc, every_kind_doc };
-    static const char *const names[] = { "extensions", "every kind" };
+    char *(*docs[])(size_t *) = { extension_doc, every_kind_doc, extension_doc };
+    static const char *const names[] = { "extensions", "every kind", "gzip" };
     size_t runs = 0;
 
-    for (unsigned i = 0; i < 2; i++) {
+    for (unsigned i = 0; i < 3; i++) {
         fixture f;
         size_t len;
         char *doc = docs[i](&len);
 
-        if (fixture_open(&f, names[i], doc, len))
+        if (fixture_open(&f, names[i], doc, len, i == 2))
             sweep_fixture(&f, i, &runs);
         else
             CU_FAIL("fixture not set up");
