@@ -7,7 +7,8 @@
 #      localedef into the build folder (LOCPATH), so no system locale is needed;
 #   3. the thread test under ThreadSanitizer (clang), in its own build folder;
 #   4. a --coverage build (gcc): line and branch coverage of serde/ with gcovr;
-#   5. each libFuzzer target for CTG_FUZZ_SECONDS (default 60) with -fork=2, starting from the
+#   5. each libFuzzer target (CTG_FUZZ_TARGETS in CMakeLists.txt: lexer, read, roundtrip,
+#      stream, alloc) for CTG_FUZZ_SECONDS (default 60) with -fork=2, starting from the
 #      committed corpus; any crash, leak, timeout or OOM artifact fails the job;
 #   6. the package (scripts/check-install.sh): installed into a temporary prefix, moved, and
 #      examples/ built and run against it with CMake and with pkg-config, shared and static;
@@ -32,6 +33,9 @@ prefix=${CTG_BUILD_PREFIX:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
 fuzz_seconds=${CTG_FUZZ_SECONDS:-60}
 selected=" ${CTG_EXTRA_JOBS:-valgrind locale tsan coverage fuzz install docs m32} "
+# The fuzz targets, from the one list of them (CTG_FUZZ_TARGETS in CMakeLists.txt).
+fuzz_targets=$(sed -n 's/^set(CTG_FUZZ_TARGETS \(.*\))$/\1/p' CMakeLists.txt)
+[ -n "$fuzz_targets" ] || { echo "no CTG_FUZZ_TARGETS in CMakeLists.txt"; exit 1; }
 failed=()
 timings=()
 
@@ -86,13 +90,14 @@ job_valgrind() {
         for s in $suites; do
             echo "$dir/suite-$s.log $prefix/tests/ctg_tests $s"
         done
-        for t in lexer read roundtrip stream; do
+        for t in $fuzz_targets; do
             echo "$dir/replay-$t.log $prefix/tests/fuzz_replay_$t tests/fuzz/corpus/fuzz_$t" \
                 "tests/fuzz/seeds tests/fuzz/regress"
         done
         echo "$dir/threads.log $prefix/tests/ctg_threads"
     } >"$dir/commands"
-    # The pathological tests shrink tenfold (CTG_TEST_QUICK): valgrind is ~30 times slower.
+    # The pathological tests shrink tenfold and the random allocation failures run 60 seeds
+    # instead of 300 (CTG_TEST_QUICK): valgrind is ~30 times slower.
     CTG_TEST_QUICK=1 xargs -P "$jobs" -L 1 bash -c 'valgrind_one "$@"' _ <"$dir/commands"
 }
 
@@ -179,7 +184,7 @@ job_fuzz() {
     cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCTG_FUZZ=ON \
         -DCTG_BUILD_TESTS=OFF -DCTG_BUILD_CLI=OFF -DCTG_BUILD_BENCH=OFF >/dev/null || return 1
     cmake --build "$dir" -j "$jobs" || return 1
-    for t in lexer read roundtrip stream; do
+    for t in $fuzz_targets; do
         max=65536
         [ $t = lexer ] && max=4096
         work=$dir/run/$t

@@ -408,6 +408,14 @@ static int end_in_string(ctg_lexer *lx)
     return fail(lx, CTG_ESYNTAX, lx->end, "unexpected end of input in string");
 }
 
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = (char)(c | 0x20);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
 /* Longest raw text (quotes included) a string within max_string_len can have: an escape
  * spends at most 6 bytes per decoded byte. */
 static size_t raw_string_max(const ctg_lexer *lx)
@@ -419,32 +427,40 @@ static size_t raw_string_max(const ctg_lexer *lx)
 
 /* Phase 1 of a string that needs attention: finds where it stops, from `i` bytes after its
  * opening quote (lx->tok). It stops at the closing quote, at a raw control character (an
- * error whatever follows), or at the end of the input (*at_eof). */
+ * error whatever follows), or at the end of the input (*at_eof).
+ * The decoded length is bounded below as it goes: an escape counts as one byte (its hex digits
+ * as none), anything else as itself. That bound only grows along the string, and it is checked
+ * at the stop as at every window's end, so where the windows end cannot change the outcome. */
 static int string_stop(ctg_lexer *lx, size_t i, size_t *stop, bool *at_eof)
 {
     size_t raw_max = raw_string_max(lx), shrink = 0;
+    bool too_long;
     int rc;
 
     for (;;) {
         const char *p = lx->tok + i, *end = lx->end;
         while ((p = scan_plain(p, end)) < end) {
             unsigned char c = (unsigned char)*p;
-            if (c == '"' || c < 0x20)
-                break;
-            if (c == '\\' && end - p < 2)
-                break; /* the escaped byte is in the next window */
-            /* An escape decodes to at least one byte: \uXXXX shrinks by 5 at most, others by 1. */
-            shrink += c != '\\' ? 0 : p[1] == 'u' ? 5 : 1;
-            p += c == '\\' ? 2 : 1;
+            size_t hex = 0;
+            if (c == '"' || c < 0x20 || (c == '\\' && end - p < 2))
+                break; /* a stop, or the escaped byte is in the next window */
+            while (c == '\\' && p[1] == 'u' && hex < 4 && p + 2 + hex < end
+                   && hex_value(p[2 + hex]) >= 0)
+                hex++;
+            if (hex < 4 && c == '\\' && p[1] == 'u' && p + 2 + hex == end)
+                break; /* its hex digits go on in the next window */
+            shrink += c != '\\' ? 0 : 1 + hex;
+            p += c == '\\' ? 2 + hex : 1;
         }
         i = (size_t)(p - lx->tok);
+        too_long = i - 1 > sat_add(lx->lim.max_string_len, shrink);
         if (p < end && *p != '\\') {
             *stop = i;
             *at_eof = false;
-            return i + 1 > raw_max ? string_too_long(lx, lx->tok) : CTG_OK;
+            return i + 1 > raw_max || too_long ? string_too_long(lx, lx->tok) : CTG_OK;
         }
         /* Stop as soon as the decoded length must pass the limit, before buffering more. */
-        if ((size_t)(end - lx->tok) > raw_max || i - 1 > sat_add(lx->lim.max_string_len, shrink))
+        if ((size_t)(end - lx->tok) > raw_max || too_long)
             return string_too_long(lx, lx->tok);
         if ((rc = more(lx, sat_add(raw_max, 1))) <= 0) {
             *stop = (size_t)(lx->end - lx->tok);
@@ -452,14 +468,6 @@ static int string_stop(ctg_lexer *lx, size_t i, size_t *stop, bool *at_eof)
             return rc;
         }
     }
-}
-
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c = (char)(c | 0x20);
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
 /* The four hex digits at p (bounded by e); -1 when they are not all there. */

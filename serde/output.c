@@ -155,13 +155,19 @@ static int raw_write(ctg_output *o, const char *data, size_t len, ctg_error *err
 
 static int gz_start(ctg_output *o, ctg_error *w)
 {
+    int zrc;
+
     o->zout = ctg_mem_alloc(o->alloc, ZOUT_SIZE);
     if (!o->zout)
         return ctg_output_message(w, CTG_ENOMEM, "out of memory");
     ctg_zlib_use_allocator(&o->zs, o->alloc);
-    if (deflateInit2(&o->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-                     Z_DEFAULT_STRATEGY) != Z_OK)
-        return ctg_output_message(w, CTG_ENOMEM, "cannot start gzip compression");
+    zrc = deflateInit2(&o->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+                       Z_DEFAULT_STRATEGY);
+    /* Out of memory says so, as everywhere; anything else is zlib's own trouble. */
+    if (zrc == Z_MEM_ERROR)
+        return ctg_output_message(w, CTG_ENOMEM, "out of memory");
+    if (zrc != Z_OK)
+        return ctg_output_message(w, CTG_EIO, "cannot start gzip compression");
     o->z_ready = true;
     return CTG_OK;
 }

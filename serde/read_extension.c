@@ -11,6 +11,7 @@
 
 #include <stdalign.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/alloc.h"
@@ -509,6 +510,7 @@ int ctg_extension_text_read(ctg_arena *arena, const char *text, size_t len, cons
     opts.max_depth = CTG_MAX_DEPTH_LIMIT; /* whatever any read may keep, a builder may add */
     if ((rc = ctg_reader_init(&rd, &src, &opts, arena, err)) != CTG_OK) {
         ctg_reader_dispose(&rd);
+        snprintf(err->message, sizeof err->message, "out of memory");
         return rc;
     }
     capture_init(&c, ctg_arena_allocator(arena), true);

@@ -251,13 +251,18 @@ static int detect_gzip(ctg_input *in, ctg_error *err)
 
 static int start_gzip(ctg_input *in, ctg_error *err)
 {
+    int zrc;
+
     in->zbuf = ctg_mem_alloc(in->alloc, ZBUF_SIZE);
     if (!in->zbuf)
         return snprintf(err->message, sizeof(err->message), "out of memory"), CTG_ENOMEM;
     ctg_zlib_use_allocator(&in->zs, in->alloc);
-    if (inflateInit2(&in->zs, 15 + 16) != Z_OK) {
-        snprintf(err->message, sizeof(err->message), "cannot start gzip decompression");
-        return CTG_ENOMEM;
+    zrc = inflateInit2(&in->zs, 15 + 16);
+    if (zrc != Z_OK) {
+        /* Out of memory says so, as everywhere; anything else is zlib's own trouble. */
+        snprintf(err->message, sizeof(err->message), "%s",
+                 zrc == Z_MEM_ERROR ? "out of memory" : "cannot start gzip decompression");
+        return zrc == Z_MEM_ERROR ? CTG_ENOMEM : CTG_EIO;
     }
     in->z_ready = true;
     in->total = 0; /* the progress total is of the compressed file: keep it simple, unknown */

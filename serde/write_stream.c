@@ -124,10 +124,12 @@ static int check_contingency(ctg_stream_writer *sw, const ctg_contingency *c, ct
             return ctg_output_message(w, CTG_ENOMEM, "out of memory");
         int rc = ctg_extension_text_read(sw->scratch, x->json, x->json_len, &json, &len, w);
         ctg_arena_reset(sw->scratch);
+        if (rc == CTG_ENOMEM)
+            return ctg_output_message(w, rc, "out of memory");
         if (rc != CTG_OK) {
             char msg[CTG_ERROR_MESSAGE_MAX];
             snprintf(msg, sizeof msg, "extension \"%.64s\": %.160s", x->name, w->message);
-            return ctg_output_message(w, rc == CTG_ENOMEM ? rc : CTG_EINVAL, msg);
+            return ctg_output_message(w, CTG_EINVAL, msg);
         }
     }
     return CTG_OK;

@@ -2,14 +2,23 @@
 /* Memory: every allocation goes through the hooks, absent optional fields cost nothing, and
  * a failure at any allocation is a clean CTG_ENOMEM that leaks nothing. */
 
+#include <dirent.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <CUnit/CUnit.h>
+#include <json-c/json.h>
+#include <zlib.h>
 
 #include "ctg/ctg.h"
+#include "ctg/extension.h"
+#include "ctg/jsonc.h"
+#include "ctg/stream.h"
 #include "model/arena.h"
 #include "serde/read_internal.h"
 #include "tests/test_common.h"
@@ -116,6 +125,905 @@ static void test_alloc__works_without_resize_hook(void)
     free(doc);
 }
 
+/* ---- random allocation failures over every reader and writer ------------------------------ */
+
+/* A sweep that fails the Nth call never reaches a failure that needs an earlier one to have
+ * failed first (the stream writer's use after free on a failed buffer did). Here every
+ * operation runs for many seeds with each allocator call failing at random, and each run must
+ * end either CTG_OK with exactly what the run without failures gave, or CTG_ENOMEM with the
+ * error record filled; and nothing leaked, no size mismatch, no output or temporary file left,
+ * a ctg_buf back at its old length. json-c's own allocations cannot be failed (it calls
+ * malloc); ctg's scratch memory around them can. */
+
+/* An application's typed extension, so that a handler's read and its strdup are failed too. */
+typedef struct probability {
+    double probability;
+    const char *source;
+} probability;
+
+static int probability_read(ctg_extension_ctx *ctx, const struct json_object *value, void *out,
+                            void *payload)
+{
+    probability *p = out;
+    json_object *v;
+
+    (void)payload;
+    if (!json_object_object_get_ex(value, "probability", &v))
+        return ctg_extension_fail(ctx, CTG_ESCHEMA, "expected \"probability\"");
+    p->probability = json_object_get_double(v);
+    if (json_object_object_get_ex(value, "source", &v)
+        && (p->source = ctg_extension_strdup(ctx, json_object_get_string(v))) == NULL)
+        return CTG_ENOMEM;
+    return CTG_OK;
+}
+
+static int probability_write(struct json_object **out, const void *in, void *payload)
+{
+    const probability *p = in;
+    json_object *o = json_object_new_object();
+
+    (void)payload;
+    if (o == NULL)
+        return CTG_ENOMEM;
+    json_object_object_add(o, "probability", json_object_new_double(p->probability));
+    if (p->source != NULL)
+        json_object_object_add(o, "source", json_object_new_string(p->source));
+    *out = o;
+    return CTG_OK;
+}
+
+static const ctg_extension_handler probability_handler = {
+    .version = CTG_EXTENSION_HANDLER_VERSION, .name = "contingency-probability",
+    .size = sizeof(probability), .read = probability_read, .write = probability_write
+};
+
+/* Bytes an operation produced, in malloc'd memory (never through the allocator under test). */
+typedef struct bytes {
+    char *data;
+    size_t len, cap;
+} bytes;
+
+static void bytes_add(bytes *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = (b->len + n + 1) * 2;
+        char *p = realloc(b->data, cap);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        b->data = p;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+static bool bytes_eq(const bytes *a, const bytes *b)
+{
+    return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
+}
+
+/* Whether `a` is a prefix of `b`. */
+static bool bytes_prefix(const bytes *a, const bytes *b)
+{
+    return a->len <= b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
+}
+
+/* One document, read once with malloc, and the files the operations use. */
+typedef struct fixture {
+    const char *name;
+    char *text;                  /* the JSON text */
+    char *doc;                   /* what the readers read: the text, or its gzip */
+    size_t len;
+    bool gz;                     /* doc is gzip, and the path writes compress */
+    ctg_list *list;
+    const ctg_list *dflt;        /* its first `default` list, for the stream writer */
+    json_object *tree;           /* json-c's own tree of doc */
+    FILE *in, *out;              /* doc, for the FILE * reads; the FILE * writes' target */
+    char dir[256], in_path[300], out_dir[300], out_path[320];
+} fixture;
+
+/* One run of one operation. */
+typedef struct run {
+    const fixture *f;
+    const char *op;
+    uint64_t seed;
+    double rate;
+    ctg_test_alloc st;
+    ctg_allocator a;
+    ctg_error err;
+    bool has_err;                /* the operation has an error record to check */
+    bytes got;                   /* what it produced: written bytes, a digest, a tree's text */
+    size_t shown;
+} run;
+
+typedef int (*op_fn)(run *r);
+
+/* Records a check; the first few failures say which run it was (a seed replays the same
+ * failures: the runs are deterministic). */
+static bool expect_at(run *r, bool ok, const char *what, unsigned line)
+{
+    if (!ok && r->shown++ < 5)
+        printf("\n  %s, %s, seed %llu, rate %g: %s (line %u)", r->f->name, r->op,
+               (unsigned long long)r->seed, r->rate, what, line);
+    CU_assertImplementation(ok, line, what, __FILE__, "", CU_FALSE);
+    return ok;
+}
+
+#define EXPECT(r, cond) expect_at((r), (cond), #cond, __LINE__)
+
+/* Stops the failures while a run sets up its target; returns the rate to restore. */
+static double pause_failures(run *r)
+{
+    double rate = r->st.fail_rate;
+
+    r->st.fail_rate = 0;
+    return rate;
+}
+
+/* ---- readers ---- */
+
+/* A read's outcome: on success the list's pretty text (written with malloc) goes to got. */
+static int read_done(run *r, int rc, ctg_list *list)
+{
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_error e;
+
+    if (rc == CTG_OK && EXPECT(r, list != NULL)) {
+        EXPECT(r, ctg_list_write_buf(&buf, list, NULL, &e) == CTG_OK);
+        bytes_add(&r->got, buf.data ? buf.data : "", buf.len);
+        ctg_buf_dispose(&buf);
+        ctg_list_free(list);
+    } else if (rc != CTG_OK) {
+        EXPECT(r, list == NULL);
+    }
+    return rc;
+}
+
+static ctg_read_options read_opts(run *r)
+{
+    ctg_read_options o = CTG_READ_OPTIONS_INIT;
+
+    o.allocator = &r->a;
+    return o;
+}
+
+#define STALE_LIST ((ctg_list *)&stale_list)
+static char stale_list;
+
+/* Odd seeds read with the chunked arena, even ones with one allocator call per request. */
+static int op_read_buffer(run *r)
+{
+    ctg_read_options o = read_opts(r);
+    ctg_list *list = STALE_LIST;
+    int rc = r->seed & 1 ? ctg_list_read_buffer(&list, r->f->doc, r->f->len, &o, &r->err)
+                         : ctg_list_read_buffer_ex(&list, r->f->doc, r->f->len, &o, &r->err,
+                                                   CTG_ARENA_EXACT);
+
+    return read_done(r, rc, list);
+}
+
+static int op_read_fp(run *r)
+{
+    ctg_read_options o = read_opts(r);
+    ctg_list *list = STALE_LIST;
+    int rc;
+
+    rewind(r->f->in);
+    rc = ctg_list_read_fp(&list, r->f->in, &o, &r->err);
+    return read_done(r, rc, list);
+}
+
+static int op_read_file(run *r)
+{
+    ctg_read_options o = read_opts(r);
+    ctg_list *list = STALE_LIST;
+    int rc = ctg_list_read_file(&list, r->f->in_path, &o, &r->err);
+
+    return read_done(r, rc, list);
+}
+
+static int op_from_json_object(run *r)
+{
+    ctg_read_options o = read_opts(r);
+    ctg_list *list = STALE_LIST;
+    int rc = ctg_list_from_json_object(&list, r->f->tree, &o, &r->err);
+
+    return read_done(r, rc, list);
+}
+
+/* The registry too is made with the failing allocator; it has no error record. */
+static int op_read_typed(run *r)
+{
+    ctg_read_options o = read_opts(r);
+    ctg_extension_registry *reg = NULL;
+    ctg_list *list = STALE_LIST;
+    int rc = ctg_extension_registry_new(&reg, &r->a);
+
+    if (rc == CTG_OK)
+        rc = ctg_extension_registry_add(reg, &probability_handler);
+    if (rc != CTG_OK) {
+        r->has_err = false;
+        EXPECT(r, rc == CTG_ENOMEM && ctg_extension_registry_count(reg) == 0);
+        ctg_extension_registry_free(reg);
+        return rc;
+    }
+    o.extensions = reg;
+    rc = ctg_list_read_buffer(&list, r->f->doc, r->f->len, &o, &r->err);
+    rc = read_done(r, rc, list);
+    ctg_extension_registry_free(reg);
+    return rc;
+}
+
+/* A streamed contingency, written with malloc by a stream writer: its whole text. */
+static int digest_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    run *r = payload;
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_stream_writer *w = NULL;
+    ctg_error e;
+    char head[64];
+
+    snprintf(head, sizeof head, "C %d %zu %zu\n", (int)h->kind, h->depth, h->index);
+    bytes_add(&r->got, head, strlen(head));
+    if (EXPECT(r, ctg_stream_writer_open_buf(&w, &buf, h->name ? h->name : "?", NULL, &e)
+                      == CTG_OK)) {
+        EXPECT(r, ctg_stream_writer_add(w, c, &e) == CTG_OK);
+        EXPECT(r, ctg_stream_writer_close(w, &e) == CTG_OK);
+    }
+    bytes_add(&r->got, buf.data ? buf.data : "", buf.len);
+    ctg_buf_dispose(&buf);
+    return 0;
+}
+
+static int digest_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
+{
+    run *r = payload;
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_error e;
+    char head[64];
+
+    snprintf(head, sizeof head, "L %d %zu %zu\n", (int)h->kind, h->depth, h->index);
+    bytes_add(&r->got, head, strlen(head));
+    EXPECT(r, ctg_list_write_buf(&buf, list, NULL, &e) == CTG_OK);
+    bytes_add(&r->got, buf.data ? buf.data : "", buf.len);
+    ctg_buf_dispose(&buf);
+    return 0;
+}
+
+/* The stream read from memory, a FILE * or a path (by seed): the same digest each way. What a
+ * failed read delivered before failing must be a prefix of the whole. */
+static int op_read_stream(run *r)
+{
+    ctg_read_options o = read_opts(r);
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = digest_contingency,
+                      .list = digest_list, .payload = r };
+    ctg_source src = ctg_source_buffer(r->f->doc, r->f->len);
+
+    if (r->seed % 3 == 1) {
+        rewind(r->f->in);
+        src = ctg_source_fp(r->f->in);
+    } else if (r->seed % 3 == 2) {
+        src = ctg_source_path(r->f->in_path);
+    }
+    return ctg_read_stream(&src, &v, &o, &r->err);
+}
+
+/* ---- writers ---- */
+
+static ctg_write_options write_opts(run *r, unsigned flags)
+{
+    ctg_write_options o = CTG_WRITE_OPTIONS_INIT;
+
+    o.allocator = &r->a;
+    o.flags = flags;
+    return o;
+}
+
+/* A buffer of the failing allocator that already holds some bytes (kept in *old). */
+static void buf_with_old_bytes(run *r, ctg_buf *buf, bytes *old)
+{
+    ctg_write_options o = write_opts(r, CTG_WRITE_COMPACT);
+    double rate = pause_failures(r);
+
+    *buf = (ctg_buf)CTG_BUF_INIT;
+    buf->allocator = &r->a;
+    EXPECT(r, ctg_list_write_buf(buf, r->f->list, &o, &r->err) == CTG_OK);
+    r->st.fail_rate = rate;
+    *old = (bytes){ NULL, 0, 0 };
+    bytes_add(old, buf->data, buf->len);
+}
+
+/* After a write into a buffer that held `old`: the new bytes to got, or the old length back. */
+static void buf_done(run *r, int rc, ctg_buf *buf, bytes *old)
+{
+    if (rc == CTG_OK && EXPECT(r, buf->len >= old->len))
+        bytes_add(&r->got, buf->data + old->len, buf->len - old->len);
+    else if (rc != CTG_OK)
+        EXPECT(r, buf->len == old->len);
+    EXPECT(r, buf->len >= old->len && memcmp(buf->data, old->data, old->len) == 0);
+    ctg_buf_dispose(buf);
+    free(old->data);
+}
+
+static int op_write_buf(run *r)
+{
+    ctg_write_options o = write_opts(r, 0);
+    ctg_buf buf;
+    bytes old;
+    int rc;
+
+    buf_with_old_bytes(r, &buf, &old);
+    rc = ctg_list_write_buf(&buf, r->f->list, &o, &r->err);
+    buf_done(r, rc, &buf, &old);
+    return rc;
+}
+
+/* The whole content of `fp` to got. */
+static void file_bytes(run *r, FILE *fp)
+{
+    char chunk[4096];
+    size_t n;
+
+    rewind(fp);
+    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+        bytes_add(&r->got, chunk, n);
+}
+
+/* A FILE * write is not atomic: what a failed one wrote must be a prefix of the whole. */
+static int op_write_fp(run *r)
+{
+    ctg_write_options o = write_opts(r, CTG_WRITE_COMPACT);
+    FILE *fp = r->f->out;
+    int rc;
+
+    rewind(fp);
+    EXPECT(r, ftruncate(fileno(fp), 0) == 0);
+    rc = ctg_list_write_fp(fp, r->f->list, &o, &r->err);
+    fflush(fp);
+    file_bytes(r, fp);
+    return rc;
+}
+
+/* out_path holds "old"; afterwards it holds the whole output or still "old", and nothing else
+ * is in its folder. */
+static void put_old_file(run *r)
+{
+    FILE *fp = fopen(r->f->out_path, "wb");
+
+    if (EXPECT(r, fp != NULL)) {
+        fputs("old", fp);
+        fclose(fp);
+    }
+}
+
+static void path_done(run *r, int rc)
+{
+    size_t len, entries = 0;
+    char *back = ctg_test_slurp(r->f->out_path, &len);
+    DIR *d = opendir(r->f->out_dir);
+
+    if (EXPECT(r, back != NULL) && rc == CTG_OK)
+        bytes_add(&r->got, back, len);
+    else if (back != NULL)
+        EXPECT(r, strcmp(back, "old") == 0);
+    free(back);
+    for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;)
+        entries += e->d_name[0] != '.';
+    if (d != NULL)
+        closedir(d);
+    EXPECT(r, entries == 1);
+}
+
+static int op_write_file(run *r)
+{
+    ctg_write_options o = write_opts(r, 0);
+    int rc;
+
+    put_old_file(r);
+    rc = ctg_list_write_file(r->f->out_path, r->f->list, &o, &r->err);
+    path_done(r, rc);
+    return rc;
+}
+
+/* open, add each contingency of the first `default` list, close; abort after a failure. */
+static int stream_write(run *r, ctg_stream_writer *w, int rc)
+{
+    const ctg_list *l = r->f->dflt;
+
+    if (rc != CTG_OK) {
+        EXPECT(r, w == NULL);
+        return rc;
+    }
+    for (size_t i = 0; rc == CTG_OK && i < ctg_list_contingency_count(l); i++)
+        rc = ctg_stream_writer_add(w, ctg_list_contingency_at(l, i), &r->err);
+    if (rc != CTG_OK) {
+        ctg_stream_writer_abort(w);
+        return rc;
+    }
+    return ctg_stream_writer_close(w, &r->err);
+}
+
+static int op_stream_write_buf(run *r)
+{
+    ctg_write_options o = write_opts(r, 0);
+    ctg_stream_writer *w = (ctg_stream_writer *)&stale_list;
+    ctg_buf buf;
+    bytes old;
+    int rc;
+
+    buf_with_old_bytes(r, &buf, &old);
+    rc = ctg_stream_writer_open_buf(&w, &buf, ctg_list_name(r->f->dflt), &o, &r->err);
+    rc = stream_write(r, w, rc);
+    buf_done(r, rc, &buf, &old);
+    return rc;
+}
+
+static int op_stream_write_path(run *r)
+{
+    ctg_write_options o = write_opts(r, CTG_WRITE_COMPACT);
+    ctg_stream_writer *w = (ctg_stream_writer *)&stale_list;
+    int rc;
+
+    put_old_file(r);
+    rc = ctg_stream_writer_open_path(&w, r->f->out_path, ctg_list_name(r->f->dflt), &o,
+                                     &r->err);
+    rc = stream_write(r, w, rc);
+    path_done(r, rc);
+    return rc;
+}
+
+static void tree_bytes(run *r, json_object *t)
+{
+    const char *s = json_object_to_json_string_ext(t, JSON_C_TO_STRING_PLAIN);
+
+    bytes_add(&r->got, s, strlen(s));
+}
+
+static int op_to_json_object(run *r)
+{
+    ctg_write_options o = write_opts(r, 0);
+    json_object *t = (json_object *)&stale_list;
+    int rc = ctg_list_to_json_object(&t, r->f->list, &o, &r->err);
+
+    if (rc == CTG_OK && EXPECT(r, t != NULL))
+        tree_bytes(r, t);
+    else if (rc != CTG_OK)
+        EXPECT(r, t == NULL);
+    json_object_put(rc == CTG_OK ? t : NULL);
+    return rc;
+}
+
+/* Every extension of every contingency of `l` and its children, converted; stops at the
+ * first out of memory (what came before is a prefix of the whole). */
+static int ext_to_json(run *r, const ctg_list *l)
+{
+    int rc = CTG_OK;
+
+    for (size_t i = 0; rc == CTG_OK && i < ctg_list_contingency_count(l); i++) {
+        const ctg_contingency *c = ctg_list_contingency_at(l, i);
+        for (size_t k = 0; rc == CTG_OK && k < c->extension_count; k++) {
+            json_object *v = (json_object *)&stale_list;
+            int x = ctg_extension_to_json_object(&v, &c->extensions[k], &r->a);
+            if (x == CTG_ENOMEM) {
+                rc = x;
+                EXPECT(r, v == NULL);
+                break;
+            }
+            bytes_add(&r->got, c->extensions[k].name, strlen(c->extensions[k].name));
+            bytes_add(&r->got, x == CTG_OK ? "=" : " ", 1);
+            if (x == CTG_OK)
+                tree_bytes(r, v);
+            else
+                bytes_add(&r->got, ctg_status_name(x), strlen(ctg_status_name(x)));
+            bytes_add(&r->got, "\n", 1);
+            json_object_put(x == CTG_OK ? v : NULL);
+        }
+    }
+    for (size_t i = 0; rc == CTG_OK && i < ctg_list_child_count(l); i++)
+        rc = ext_to_json(r, ctg_list_child_at(l, i));
+    return rc;
+}
+
+static int op_extension_to_json_object(run *r)
+{
+    r->has_err = false;
+    return ext_to_json(r, r->f->list);
+}
+
+/* ---- the sweep ---- */
+
+typedef struct op_def {
+    const char *name;
+    op_fn fn;
+    bool partial; /* a failed run may have produced a prefix of the whole */
+    bool slow;    /* writes a file to a path (fsync, rename): fewer seeds */
+} op_def;
+
+static const op_def random_ops[] = {
+    { "read_buffer", op_read_buffer, false, false },
+    { "read_fp", op_read_fp, false, false },
+    { "read_file", op_read_file, false, false },
+    { "read_stream", op_read_stream, true, false },
+    { "list_from_json_object", op_from_json_object, false, false },
+    { "read_typed_extensions", op_read_typed, false, false },
+    { "write_buf", op_write_buf, false, false },
+    { "write_fp", op_write_fp, true, false },
+    { "write_file", op_write_file, false, true },
+    { "stream_writer_buf", op_stream_write_buf, false, false },
+    { "stream_writer_path", op_stream_write_path, false, true },
+    { "list_to_json_object", op_to_json_object, false, false },
+    { "extension_to_json_object", op_extension_to_json_object, true, false },
+};
+
+#define OP_COUNT (sizeof random_ops / sizeof random_ops[0])
+
+static void run_op(run *r, const fixture *f, const op_def *op, uint64_t seed, double rate)
+{
+    memset(r, 0, sizeof *r);
+    r->f = f;
+    r->op = op->name;
+    r->seed = seed;
+    r->rate = rate;
+    r->a = ctg_test_random_allocator(&r->st, seed, rate);
+    r->has_err = true;
+    r->err.code = CTG_OK;
+    snprintf(r->err.message, sizeof r->err.message, "stale");
+}
+
+/* Checks one failing run against the run without failures. */
+static void check_run(run *r, int rc, const op_def *op, const run *ref, int ref_rc)
+{
+    EXPECT(r, r->st.live_bytes == 0);
+    EXPECT(r, r->st.bad_sizes == 0);
+    if (rc == ref_rc) {
+        EXPECT(r, bytes_eq(&r->got, &ref->got));
+        if (rc != CTG_OK && r->has_err)
+            EXPECT(r, strcmp(r->err.message, ref->err.message) == 0);
+        return;
+    }
+    EXPECT(r, rc == CTG_ENOMEM && r->st.failed);
+    if (r->has_err)
+        EXPECT(r, r->err.code == CTG_ENOMEM && strcmp(r->err.message, "out of memory") == 0
+                      && r->err.source[0] != '\0');
+    if (op->partial)
+        EXPECT(r, bytes_prefix(&r->got, &ref->got));
+    else
+        EXPECT(r, r->got.len == 0);
+}
+
+/* 300 seeds per rate; CTG_TEST_QUICK=1 (the valgrind job: ~30 times slower) 60, and
+ * CTG_TEST_SEEDS=n any number, for a longer hunt by hand. */
+static size_t seed_count(void)
+{
+    const char *quick = getenv("CTG_TEST_QUICK"), *seeds = getenv("CTG_TEST_SEEDS");
+
+    if (seeds != NULL && strtoul(seeds, NULL, 10) >= 6)
+        return strtoul(seeds, NULL, 10);
+    return quick != NULL && quick[0] == '1' ? 60 : 300;
+}
+
+/* One operation on `f`, `seeds` seeds at each rate; its run without failures goes to *want
+ * (the caller frees it). Returns the number of runs. */
+static size_t sweep_op(const fixture *f, unsigned fixture_no, size_t k, bytes *want)
+{
+    static const double rates[] = { 0.005, 0.02, 0.10 };
+    const op_def *op = &random_ops[k];
+    const size_t seeds = op->slow ? seed_count() / 6 : seed_count();
+    size_t same = 0, nomem = 0, shown = 0;
+    run ref, r;
+    int ref_rc, rc;
+
+    run_op(&ref, f, op, 0, 0);
+    ref_rc = op->fn(&ref);
+    /* The one list json-c cannot hold (a key with U+0000) fails alike with failures. */
+    EXPECT(&ref, ref_rc == CTG_OK ? ref.got.len > 0 : ref_rc == CTG_EUNSUPPORTED);
+    EXPECT(&ref, !ref.st.failed && ref.st.live_bytes == 0 && ref.st.bad_sizes == 0);
+    for (uint64_t i = 0; i < 3; i++) {
+        for (uint64_t n = 1; n <= seeds; n++) {
+            run_op(&r, f, op, (uint64_t)fixture_no << 48 | (uint64_t)k << 40 | i << 32 | n,
+                   rates[i]);
+            r.shown = shown;
+            rc = op->fn(&r);
+            check_run(&r, rc, op, &ref, ref_rc);
+            shown = r.shown;
+            same += rc == ref_rc;
+            nomem += rc == CTG_ENOMEM;
+            free(r.got.data);
+        }
+    }
+    printf("\n  %-10s %-25s %4zu %s, %4zu out of memory", f->name, op->name, same,
+           ref_rc == CTG_OK ? "ok" : ctg_status_name(ref_rc), nomem);
+    /* Both outcomes, or the failures did not reach the operation. */
+    CU_ASSERT(same > 0 && nomem > 0);
+    *want = ref.got;
+    return 3 * seeds;
+}
+
+/* The text ctg writes for `l`, with malloc. */
+static bytes written(const ctg_list *l, unsigned flags)
+{
+    ctg_write_options o = CTG_WRITE_OPTIONS_INIT;
+    ctg_buf buf = CTG_BUF_INIT;
+    bytes b = { NULL, 0, 0 };
+    ctg_error e;
+
+    o.flags = flags;
+    CU_ASSERT_EQUAL(ctg_list_write_buf(&buf, l, &o, &e), CTG_OK);
+    bytes_add(&b, buf.data ? buf.data : "", buf.len);
+    ctg_buf_dispose(&buf);
+    return b;
+}
+
+static const bytes *want_of(const bytes *want, const char *op)
+{
+    for (size_t k = 0; k < OP_COUNT; k++) {
+        if (strcmp(random_ops[k].name, op) == 0)
+            return &want[k];
+    }
+    CU_FAIL_FATAL("no such operation");
+    return NULL;
+}
+
+/* The runs without failures agree with each other and with plain writes of the list: every
+ * reader reads the same list, the stream writer writes what the list writer does. */
+static void check_references(const fixture *f, const bytes *want)
+{
+    static const char *const pretty[] = { "read_buffer", "read_fp", "read_file", "write_buf" };
+    bytes list_pretty = written(f->list, 0), list_compact = written(f->list, CTG_WRITE_COMPACT);
+    bytes dflt_pretty = written(f->dflt, 0), dflt_compact = written(f->dflt, CTG_WRITE_COMPACT);
+
+    for (size_t i = 0; i < sizeof pretty / sizeof *pretty; i++)
+        CU_ASSERT(bytes_eq(want_of(want, pretty[i]), &list_pretty));
+    CU_ASSERT(bytes_eq(want_of(want, "write_fp"), &list_compact));
+    CU_ASSERT(bytes_eq(want_of(want, "stream_writer_buf"), &dflt_pretty));
+    /* A path ending in .gz gets compressed bytes. */
+    CU_ASSERT(f->gz || bytes_eq(want_of(want, "write_file"), &list_pretty));
+    CU_ASSERT(f->gz || bytes_eq(want_of(want, "stream_writer_path"), &dflt_compact));
+    free(list_pretty.data);
+    free(list_compact.data);
+    free(dflt_pretty.data);
+    free(dflt_compact.data);
+}
+
+/* Every operation on `f`; *runs counts the runs. */
+static void sweep_fixture(const fixture *f, unsigned fixture_no, size_t *runs)
+{
+    bytes want[OP_COUNT];
+
+    for (size_t k = 0; k < OP_COUNT; k++)
+        *runs += sweep_op(f, fixture_no, k, &want[k]);
+    check_references(f, want);
+    for (size_t k = 0; k < OP_COUNT; k++)
+        free(want[k].data);
+}
+
+/* ---- the documents ---- */
+
+static void add_str(bytes *b, const char *s)
+{
+    bytes_add(b, s, strlen(s));
+}
+
+/* Extensions of every JSON type: int64 edges, doubles in every notation, escapes and U+0000,
+ * a string longer than the reader's inline buffer, empty containers, nesting, many keys, and
+ * a typed one (contingency-probability). */
+static char *extension_doc(size_t *len)
+{
+    bytes b = { NULL, 0, 0 };
+    char key[32];
+
+    add_str(&b, "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"ext \\\"kinds\\\"\","
+                "\"contingencies\":[{\"id\":\"c1\",\"name\":\"first\",\"elements\":["
+                "{\"id\":\"L1\",\"type\":\"LINE\",\"voltageLevelId\":\"VL1\"},"
+                "{\"id\":\"G1\",\"type\":\"GENERATOR\"}],\"extensions\":{\"scalars\":{"
+                "\"integer\":42,\"negative\":-7,\"largest\":9223372036854775807,"
+                "\"smallest\":-9223372036854775808,\"double\":0.0125,\"small\":1e-5,"
+                "\"large\":1.23456789E8,\"whole\":380.0,\"zero\":-0.0,\"big\":2.5E+300,"
+                "\"tiny\":4.9e-324,\"yes\":true,\"no\":false,\"nothing\":null},"
+                "\"strings\":{\"plain\":\"ENTSO-E\",\"escapes\":\"q \\\" b \\\\ s \\/ t \\t "
+                "n \\n r \\r b \\b f \\f nul \\u0000 us \\u001F\",\"unicode\":"
+                "\"\\u00dcberlandleitung \xe6\x9d\xb1\\u4eac \\ud83d\\ude00\",\"empty\":\"\","
+                "\"long\":\"");
+    for (int i = 0; i < 1500; i++)
+        add_str(&b, i % 100 == 99 ? "\\n" : "v");
+    add_str(&b, "\"},\"nul-key\":{\"a\\u0000b\":1},\"containers\":{\"empty object\":{},"
+                "\"empty array\":[],\"objects\":[{\"a\":1},{\"b\":[[],[{}]]}],\"deep\":");
+    for (int i = 0; i < 40; i++)
+        add_str(&b, i % 2 ? "{\"d\":" : "[");
+    add_str(&b, "null");
+    for (int i = 39; i >= 0; i--)
+        add_str(&b, i % 2 ? "}" : "]");
+    add_str(&b, "},\"many\":{");
+    for (int i = 0; i < 64; i++) {
+        snprintf(key, sizeof key, "%s\"k%d\":%d", i ? "," : "", i, i * 1000003);
+        add_str(&b, key);
+    }
+    add_str(&b, "},\"a-null\":null,\"a-true\":true,\"a-string\":\"s\",\"an-int\":0,"
+                "\"a-double\":-1.5}},{\"id\":\"c2\",\"elements\":[],\"extensions\":{"
+                "\"contingency-probability\":{\"probability\":0.25,\"source\":"
+                "\"TSO \\\"Nord\\\"\"}}},{\"id\":\"c3\",\"elements\":[{\"id\":\"B\","
+                "\"type\":\"BRANCH\"}]}]}");
+    *len = b.len;
+    return b.data;
+}
+
+/* Every kind of list, nested two deep, with extensions in both `default` lists. */
+static char *every_kind_doc(size_t *len)
+{
+    bytes b = { NULL, 0, 0 };
+
+    add_str(&b, "{\"type\":\"list\",\"version\":\"1.1\",\"name\":\"all\",\"contingencyLists\":["
+                "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"d\",\"contingencies\":["
+                "{\"id\":\"c\",\"elements\":[{\"id\":\"L\",\"type\":\"LINE\",\"voltageLevelId\":"
+                "\"V\"}],\"extensions\":{\"e\":{\"a\":[1,2.5,\"s\",true,null],\"b\":{}},"
+                "\"contingency-probability\":{\"probability\":1e-4}}},{\"id\":\"c2\","
+                "\"elements\":[{\"id\":\"T\",\"type\":\"TWO_WINDINGS_TRANSFORMER\"}]}]},"
+                "{\"type\":\"identifier\",\"version\":\"1.3\",\"name\":\"i\",\"identifiers\":["
+                "{\"type\":\"ID_BASED\",\"contingencyId\":\"c1\",\"identifier\":\"x\"},"
+                "{\"type\":\"LIST\",\"identifierList\":[{\"type\":\"VOLTAGE_LEVELS_AND_ORDER\","
+                "\"voltageLevelId1\":\"a\",\"voltageLevelId2\":\"b\",\"order\":\"1\"}]},"
+                "{\"type\":\"ID_WITH_WILDCARDS\",\"identifier\":\"x?\",\"wildcard\":\"?\"},"
+                "{\"type\":\"SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS\","
+                "\"substationOrVoltageLevelId\":\"S\",\"voltageLevelIdentifiableTypes\":"
+                "[\"LINE\",\"LOAD\"]}]},"
+                "{\"type\":\"injectionCriterion\",\"name\":\"j\",\"identifiableType\":\"LOAD\","
+                "\"countryCriterion\":{\"type\":\"SINGLE_COUNTRY\",\"countries\":[\"FR\",\"BE\"]}},"
+                "{\"type\":\"lineCriterion\",\"name\":\"l\",\"nominalVoltageCriterion\":{\"type\":"
+                "\"TWO_NOMINAL_VOLTAGE\",\"voltageInterval1\":{\"nominalVoltageLowBound\":200.0,"
+                "\"lowClosed\":true}},\"propertyCriteria\":[{\"type\":\"PROPERTY\","
+                "\"propertyKey\":\"k\",\"propertyValue\":[\"v\",\"w\"],\"equipmentToCheck\":"
+                "\"SELF\"}],\"regexCriterion\":{\"type\":\"REGEX\",\"regex\":\"L.*\"}},"
+                "{\"type\":\"hvdcCriterion\",\"name\":\"h\"},{\"type\":\"tieLineCriterion\","
+                "\"name\":\"t\"},{\"type\":\"twoWindingsTransformerCriterion\",\"name\":\"w\"},"
+                "{\"type\":\"threeWindingsTransformerCriterion\",\"name\":\"3\","
+                "\"nominalVoltageCriterion\":{\"type\":\"THREE_NOMINAL_VOLTAGE\","
+                "\"voltageInterval2\":{\"nominalVoltageHighBound\":400.0,\"highClosed\":false}}},"
+                "{\"type\":\"list\",\"name\":\"inner\",\"contingencyLists\":[{\"type\":\"default\","
+                "\"name\":\"d2\",\"contingencies\":[{\"id\":\"x\",\"elements\":[{\"id\":\"B\","
+                "\"type\":\"BRANCH\"}],\"extensions\":{\"n\":[[],[{\"z\":-1E-7}],\"\\u0000\"]}}]}]}"
+                "]}");
+    *len = b.len;
+    return b.data;
+}
+
+/* The first `default` list of `l`, depth first. */
+static const ctg_list *first_default(const ctg_list *l)
+{
+    const ctg_list *found = NULL;
+
+    if (ctg_list_get_kind(l) == CTG_LIST_DEFAULT)
+        return l;
+    for (size_t i = 0; found == NULL && i < ctg_list_child_count(l); i++)
+        found = first_default(ctg_list_child_at(l, i));
+    return found;
+}
+
+/* json-c's tree of `doc`, deeper than json-c's default limit of 32 levels. */
+static json_object *parse_tree(const char *doc, size_t len)
+{
+    json_tokener *tok = json_tokener_new_ex(CTG_DEFAULT_MAX_DEPTH);
+    json_object *tree = tok ? json_tokener_parse_ex(tok, doc, (int)len) : NULL;
+
+    json_tokener_free(tok);
+    return tree;
+}
+
+/* The folder the path writes go to: on tmpfs when there is one, where the fsync of each
+ * successful write costs nothing (on a disk it would take most of the test's time). */
+static bool make_out_dir(fixture *f)
+{
+    struct stat st;
+
+    if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0)
+        snprintf(f->out_dir, sizeof f->out_dir, "/dev/shm/ctg-alloc-XXXXXX");
+    else
+        snprintf(f->out_dir, sizeof f->out_dir, "%s/out-XXXXXX", f->dir);
+    if (mkdtemp(f->out_dir) == NULL)
+        return false;
+    snprintf(f->out_path, sizeof f->out_path, "%s/out.json%s", f->out_dir, f->gz ? ".gz" : "");
+    return true;
+}
+
+/* `text` gzip-compressed, as in a .gz file (malloc); NULL on failure. */
+static char *gzip_of(const char *text, size_t len, size_t *out_len)
+{
+    z_stream zs;
+    char *out = NULL;
+    size_t cap;
+    int rc = Z_ERRNO;
+
+    memset(&zs, 0, sizeof zs);
+    if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY)
+        != Z_OK)
+        return NULL;
+    cap = deflateBound(&zs, (uLong)len);
+    if ((out = malloc(cap)) != NULL) {
+        zs.next_in = (Bytef *)(uintptr_t)text;
+        zs.avail_in = (uInt)len;
+        zs.next_out = (Bytef *)out;
+        zs.avail_out = (uInt)cap;
+        rc = deflate(&zs, Z_FINISH);
+        *out_len = zs.total_out;
+    }
+    deflateEnd(&zs);
+    if (rc != Z_STREAM_END) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* Reads `text` once with malloc; writes the input file (gzip-compressed with `gz`). */
+static bool fixture_open(fixture *f, const char *name, char *text, size_t len, bool gz)
+{
+    const char *tmp = getenv("TMPDIR");
+    ctg_error err;
+    FILE *fp;
+
+    memset(f, 0, sizeof *f);
+    f->name = name;
+    f->text = text;
+    f->doc = gz ? gzip_of(text, len, &f->len) : text;
+    f->len = gz ? f->len : len;
+    f->gz = gz;
+    if (f->doc == NULL || ctg_list_read_buffer(&f->list, f->doc, f->len, NULL, &err) != CTG_OK) {
+        printf("\n  %s: %s", name, f->doc ? err.message : "no gzip");
+        return false;
+    }
+    f->dflt = first_default(f->list);
+    f->tree = parse_tree(text, len);
+    snprintf(f->dir, sizeof f->dir, "%s/ctg-alloc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (f->dflt == NULL || f->tree == NULL || mkdtemp(f->dir) == NULL || !make_out_dir(f))
+        return false;
+    snprintf(f->in_path, sizeof f->in_path, "%s/in.json", f->dir);
+    if ((fp = fopen(f->in_path, "wb")) == NULL)
+        return false;
+    fwrite(f->doc, 1, f->len, fp);
+    fclose(fp);
+    f->in = fopen(f->in_path, "rb");
+    f->out = tmpfile();
+    return f->in != NULL && f->out != NULL;
+}
+
+static void fixture_close(fixture *f)
+{
+    if (f->in != NULL)
+        fclose(f->in);
+    if (f->out != NULL)
+        fclose(f->out);
+    if (f->out_dir[0] != '\0') {
+        remove(f->out_path);
+        rmdir(f->out_dir);
+    }
+    remove(f->in_path);
+    rmdir(f->dir);
+    json_object_put(f->tree);
+    ctg_list_free(f->list);
+    if (f->doc != f->text)
+        free(f->doc);
+    free(f->text);
+}
+
+static void test_alloc__random_failures_every_reader_and_writer(void)
+{
+    char *(*docs[])(size_t *) = { extension_doc, every_kind_doc, extension_doc };
+    static const char *const names[] = { "extensions", "every kind", "gzip" };
+    size_t runs = 0;
+
+    for (unsigned i = 0; i < 3; i++) {
+        fixture f;
+        size_t len;
+        char *doc = docs[i](&len);
+
+        if (fixture_open(&f, names[i], doc, len, i == 2))
+            sweep_fixture(&f, i, &runs);
+        else
+            CU_FAIL("fixture not set up");
+        fixture_close(&f);
+    }
+    printf("\n  %zu runs, %zu seeds per rate", runs, seed_count());
+}
+
 CU_TestInfo alloc_tests[] = {
     { "absent_optional_fields_allocate_nothing",
       test_alloc__absent_optional_fields_allocate_nothing },
@@ -123,5 +1031,7 @@ CU_TestInfo alloc_tests[] = {
     { "failure_sweep_chunked_arena_from_file", test_alloc__failure_sweep_chunked_arena_from_file },
     { "failure_sweep_on_invalid_input", test_alloc__failure_sweep_on_invalid_input },
     { "works_without_resize_hook", test_alloc__works_without_resize_hook },
+    { "random_failures_every_reader_and_writer",
+      test_alloc__random_failures_every_reader_and_writer },
     CU_TEST_INFO_NULL
 };

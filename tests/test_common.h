@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "ctg/ctg.h"
+#include "tests/counting_alloc.h"
 
 /* A double constant rounded to a double. Where doubles are computed in x87 registers (32-bit
  * x86, FLT_EVAL_METHOD 2), a constant such as 0.0125 keeps its long double value inside an
@@ -22,28 +23,6 @@ const char *ctg_test_shared_dir(void);
 
 /* Reads a whole file into a malloc'd buffer (NUL-terminated); NULL when it cannot. */
 char *ctg_test_slurp(const char *path, size_t *len);
-
-/* A counting allocator: counts calls and live bytes, and can fail the Nth allocation
- * (fail_at = 0 never fails; 1 fails the first). allocs, resizes and releases count every call,
- * including the one made to fail; fail_at counts alloc and resize calls together (`calls`). */
-typedef struct ctg_test_alloc {
-    size_t allocs;
-    size_t releases;
-    size_t live_bytes;
-    size_t fail_at;
-    bool failed;
-    /* Added after the fields above; zero-initialise the whole struct. */
-    size_t resizes;    /* resize calls */
-    size_t calls;      /* alloc + resize calls: what fail_at counts */
-    size_t peak_bytes; /* highest live_bytes */
-    size_t bad_sizes;  /* releases/resizes whose size differs from the one allocated */
-} ctg_test_alloc;
-
-/* An allocator whose ctx is `state`. Aborts never: a failed call returns NULL. */
-ctg_allocator ctg_test_allocator(ctg_test_alloc *state);
-
-/* The same without a resize hook, so that ctg's alloc+copy+release fallback is exercised. */
-ctg_allocator ctg_test_allocator_noresize(ctg_test_alloc *state);
 
 /* How an allocation-failure sweep reads its document. */
 typedef struct ctg_test_sweep_spec {

@@ -744,6 +744,34 @@ static void test_lexer__max_string_len_keys_and_numbers(void)
                "error(-7)@1:1:2: string longer than 4 bytes");
 }
 
+/* A string over the limit that also holds an error: the outcome must not depend on where the
+ * refills end. The lexer bounds the decoded length from below while it scans (an escape counts
+ * one byte), at every window's end and at the closing quote alike; an error within a string
+ * that stays under that bound is reported as the error. */
+static void test_lexer__string_limit_or_error_whatever_the_refills(void)
+{
+    ctg_lex_limits lim = { 0, 16, 0 };
+    char doc[128];
+
+    /* A bad \u escape in a string far over the limit (found by fuzz_lexer: in memory it was
+     * the escape, through 3-byte refills the limit). */
+    snprintf(doc, sizeof doc, "[\"\\uD8%s01\"]", "........................................");
+    assert_end(doc, &lim, "error(-7)@1:1:2: string longer than 16 bytes");
+    /* A control character after 20 plain bytes. */
+    assert_end("[\"aaaaaaaaaaaaaaaaaaaa\x01\"]", &lim,
+               "error(-7)@1:1:2: string longer than 16 bytes");
+    /* Twenty broken \u escapes: each decodes to at least one byte. */
+    assert_end("[\"\\u\\u\\u\\u\\u\\u\\u\\u\\u\\u"
+               "\\u\\u\\u\\u\\u\\u\\u\\u\\u\\u\"]",
+               &lim, "error(-7)@1:1:2: string longer than 16 bytes");
+    /* Within the bound, the error is the error: 15 bytes, then a \u cut short by the quote or
+     * a control character. */
+    assert_end("[\"aaaaaaaaaaaaaaa\\u12\"]", &lim,
+               "error(-4)@17:1:18: invalid \\u escape in string");
+    assert_end("[\"aaaaaaaaaaaaaaa\x01\"]", &lim,
+               "error(-4)@17:1:18: invalid control character 0x01 in string");
+}
+
 static void assert_document_limit(const char *json, size_t limit, const char *expected)
 {
     ctg_lex_limits lim = { 0, 0, limit };
@@ -1320,6 +1348,8 @@ CU_TestInfo lexer_tests[] = {
     { "hundred_thousand_nested_arrays", test_lexer__hundred_thousand_nested_arrays },
     { "max_string_len", test_lexer__max_string_len },
     { "max_string_len_keys_and_numbers", test_lexer__max_string_len_keys_and_numbers },
+    { "string_limit_or_error_whatever_the_refills",
+      test_lexer__string_limit_or_error_whatever_the_refills },
     { "max_document_size", test_lexer__max_document_size },
     { "parse_double", test_lexer__parse_double },
     { "parse_double_long_mantissa", test_lexer__parse_double_long_mantissa },
