@@ -57,7 +57,7 @@ is_root() {
 
 # Prints the type and, for devices, the numbers of a path, as the checks compare them.
 kind() {
-    stat -c '%F %t,%T' "$1"
+    LC_ALL=C stat -c '%F %t,%T' "$1" # English file types, whatever the locale
 }
 
 # No temporary file (.NAME.ctg-tmp-XXXXXX) in the folders given.

@@ -252,7 +252,7 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/
     tty_check "progress fits 20 columns" "\r0.9 kB read$esc[K\r$esc[K" \
         "$slow | COLUMNS=20 '$cli' validate - >/dev/null"
     gz_size=$(wc -c <"$work/sample.json.gz")
-    gz_read=$(awk "BEGIN { printf \"%.1f\", $gz_size / 1000 }")
+    gz_read=$(LC_ALL=C awk "BEGIN { printf \"%.1f\", $gz_size / 1000 }") # the bar writes a point
     tty_check "progress of a .gz counts compressed bytes" \
         "\r$gz_read kB read R kB/s elapsed T$esc[K\r$esc[K" \
         "(head -c 20 '$work/sample.json.gz'; sleep 1; tail -c +21 '$work/sample.json.gz') | COLUMNS=80 '$cli' stats - >/dev/null"
