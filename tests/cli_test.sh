@@ -7,37 +7,11 @@ set -u
 cli=$1 data=$2 work=$3 version=$4
 sample=$data/valid/sample.json
 bad=$data/cli/unknown-type.json
-failures=0 count=0
 
 rm -rf "$work" && mkdir -p "$work" || exit 2
 
-# check NAME STATUS STDOUT STDERR -- COMMAND...: STDOUT/STDERR are printf %b texts, or
-# @FILE to compare with a file's bytes.
-check() {
-    name=$1 want_status=$2 want_out=$3 want_err=$4
-    shift 5
-    count=$((count + 1))
-    "$@" >"$work/out" 2>"$work/err"
-    status=$?
-    expect "$want_out" "$work/want_out"
-    expect "$want_err" "$work/want_err"
-    if [ "$status" -ne "$want_status" ] || ! cmp -s "$work/out" "$work/want_out" ||
-        ! cmp -s "$work/err" "$work/want_err"; then
-        failures=$((failures + 1))
-        echo "FAIL: $name (exit $status, expected $want_status)"
-        diff "$work/want_out" "$work/out" | sed 's/^/  stdout: /' | head -20
-        diff "$work/want_err" "$work/err" | sed 's/^/  stderr: /' | head -20
-    else
-        echo "ok: $name"
-    fi
-}
-
-expect() {
-    case $1 in
-    @*) cp "${1#@}" "$2" ;;
-    *) printf '%b' "$1" >"$2" ;;
-    esac
-}
+# The harness: check and expect.
+. "$(dirname "$0")/cli_check.sh"
 
 # A file that a failed convert must leave as it is; $work/kept.orig keeps a copy.
 keep() {

@@ -136,46 +136,6 @@ static void test_alloc__works_without_resize_hook(void)
  * malloc); ctg's scratch memory around them can. */
 
 /* An application's typed extension, so that a handler's read and its strdup are failed too. */
-typedef struct probability {
-    double probability;
-    const char *source;
-} probability;
-
-static int probability_read(ctg_extension_ctx *ctx, const struct json_object *value, void *out,
-                            void *payload)
-{
-    probability *p = out;
-    json_object *v;
-
-    (void)payload;
-    if (!json_object_object_get_ex(value, "probability", &v))
-        return ctg_extension_fail(ctx, CTG_ESCHEMA, "expected \"probability\"");
-    p->probability = json_object_get_double(v);
-    if (json_object_object_get_ex(value, "source", &v)
-        && (p->source = ctg_extension_strdup(ctx, json_object_get_string(v))) == NULL)
-        return CTG_ENOMEM;
-    return CTG_OK;
-}
-
-static int probability_write(struct json_object **out, const void *in, void *payload)
-{
-    const probability *p = in;
-    json_object *o = json_object_new_object();
-
-    (void)payload;
-    if (o == NULL)
-        return CTG_ENOMEM;
-    json_object_object_add(o, "probability", json_object_new_double(p->probability));
-    if (p->source != NULL)
-        json_object_object_add(o, "source", json_object_new_string(p->source));
-    *out = o;
-    return CTG_OK;
-}
-
-static const ctg_extension_handler probability_handler = {
-    .version = CTG_EXTENSION_HANDLER_VERSION, .name = "contingency-probability",
-    .size = sizeof(probability), .read = probability_read, .write = probability_write
-};
 
 /* Bytes an operation produced, in malloc'd memory (never through the allocator under test). */
 typedef struct bytes {
@@ -340,7 +300,7 @@ static int op_read_typed(run *r)
     int rc = ctg_extension_registry_new(&reg, &r->a);
 
     if (rc == CTG_OK)
-        rc = ctg_extension_registry_add(reg, &probability_handler);
+        rc = ctg_extension_registry_add(reg, &ctg_test_probability_handler);
     if (rc != CTG_OK) {
         r->has_err = false;
         EXPECT(r, rc == CTG_ENOMEM && ctg_extension_registry_count(reg) == 0);

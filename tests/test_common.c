@@ -4,6 +4,8 @@
 
 #include "tests/test_common.h"
 
+#include <json-c/json.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,3 +131,51 @@ size_t ctg_test_sweep(const char *doc, size_t len, const ctg_test_sweep_spec *ho
         n++;
     return n - 1;
 }
+
+/* ---- a typed extension ----------------------------------------------------------------- */
+
+/* An application's extension: the probability of a contingency and who estimated it. */
+static int probability_read(ctg_extension_ctx *ctx, const struct json_object *value, void *out,
+                            void *payload)
+{
+    probability *p = out;
+    json_object *v;
+
+    (void)payload;
+    if (!json_object_is_type(value, json_type_object)
+        || !json_object_object_get_ex(value, "probability", &v)
+        || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+        return ctg_extension_fail(ctx, CTG_ESCHEMA, "expected a number for \"probability\"");
+    p->probability = json_object_get_double(v);
+    if (p->probability < 0 || p->probability > 1)
+        return ctg_extension_fail(ctx, CTG_ESCHEMA, "probability must be within [0, 1]");
+    if (json_object_object_get_ex(value, "source", &v)) {
+        p->source = ctg_extension_strdup(ctx, json_object_get_string(v));
+        if (p->source == NULL)
+            return CTG_ENOMEM;
+    }
+    return CTG_OK;
+}
+
+static int probability_write(struct json_object **out, const void *in, void *payload)
+{
+    const probability *p = in;
+    json_object *o = json_object_new_object();
+
+    (void)payload;
+    if (o == NULL)
+        return CTG_ENOMEM;
+    json_object_object_add(o, "probability", json_object_new_double(p->probability));
+    if (p->source != NULL)
+        json_object_object_add(o, "source", json_object_new_string(p->source));
+    *out = o;
+    return CTG_OK;
+}
+
+const ctg_extension_handler ctg_test_probability_handler = {
+    .version = CTG_EXTENSION_HANDLER_VERSION,
+    .name = "contingency-probability",
+    .size = sizeof(probability),
+    .read = probability_read,
+    .write = probability_write,
+};

@@ -44,4 +44,12 @@ bool ctg_test_sweep_once(const char *doc, size_t len, size_t fail_at,
  * calls a read makes. */
 size_t ctg_test_sweep(const char *doc, size_t len, const ctg_test_sweep_spec *how);
 
+/* An application's typed extension, "contingency-probability": the probability of a
+ * contingency (a number within [0, 1]) and who estimated it (optional string). */
+typedef struct probability {
+    double probability;
+    const char *source;
+} probability;
+extern const struct ctg_extension_handler ctg_test_probability_handler;
+
 #endif

@@ -305,63 +305,13 @@ static void test_extension__large_values(void)
 
 /* ---- typed handlers --------------------------------------------------------------------- */
 
-/* An application's extension: the probability of a contingency and who estimated it. */
-typedef struct probability {
-    double probability;
-    const char *source;
-} probability;
-
-static int probability_read(ctg_extension_ctx *ctx, const struct json_object *value, void *out,
-                            void *payload)
-{
-    probability *p = out;
-    json_object *v;
-
-    (void)payload;
-    if (!json_object_is_type(value, json_type_object)
-        || !json_object_object_get_ex(value, "probability", &v)
-        || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
-        return ctg_extension_fail(ctx, CTG_ESCHEMA, "expected a number for \"probability\"");
-    p->probability = json_object_get_double(v);
-    if (p->probability < 0 || p->probability > 1)
-        return ctg_extension_fail(ctx, CTG_ESCHEMA, "probability must be within [0, 1]");
-    if (json_object_object_get_ex(value, "source", &v)) {
-        p->source = ctg_extension_strdup(ctx, json_object_get_string(v));
-        if (p->source == NULL)
-            return CTG_ENOMEM;
-    }
-    return CTG_OK;
-}
-
-static int probability_write(struct json_object **out, const void *in, void *payload)
-{
-    const probability *p = in;
-    json_object *o = json_object_new_object();
-
-    (void)payload;
-    if (o == NULL)
-        return CTG_ENOMEM;
-    json_object_object_add(o, "probability", json_object_new_double(p->probability));
-    if (p->source != NULL)
-        json_object_object_add(o, "source", json_object_new_string(p->source));
-    *out = o;
-    return CTG_OK;
-}
-
-static const ctg_extension_handler probability_handler = {
-    .version = CTG_EXTENSION_HANDLER_VERSION,
-    .name = "contingency-probability",
-    .size = sizeof(probability),
-    .read = probability_read,
-    .write = probability_write,
-};
 
 static ctg_extension_registry *probability_registry(void)
 {
     ctg_extension_registry *reg = NULL;
 
     CU_ASSERT_EQUAL(ctg_extension_registry_new(&reg, NULL), CTG_OK);
-    CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &probability_handler), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &ctg_test_probability_handler), CTG_OK);
     return reg;
 }
 
@@ -378,7 +328,7 @@ static void test_extension__typed_handler_round_trips(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     x = ext_of(list, 0, "contingency-probability");
     CU_ASSERT_PTR_NOT_NULL_FATAL(x);
-    CU_ASSERT_PTR_EQUAL(x->handler, &probability_handler);
+    CU_ASSERT_PTR_EQUAL(x->handler, &ctg_test_probability_handler);
     p = x->value;
     CU_ASSERT_EQUAL(p->probability, CTG_DOUBLE(0.0125));
     CU_ASSERT_STRING_EQUAL(p->source, "ENTSO-E");
@@ -525,7 +475,7 @@ static void test_extension__failing_handler_write_fails_the_write(void)
 {
     static const char doc[] = "{\"id\":\"c\",\"extensions\":{\"contingency-probability\":"
                               "{\"probability\":0.5}}}";
-    ctg_extension_handler h = probability_handler;
+    ctg_extension_handler h = ctg_test_probability_handler;
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_extension_registry *reg = NULL;
     ctg_buf buf = CTG_BUF_INIT;
@@ -548,8 +498,8 @@ static void test_extension__failing_handler_write_fails_the_write(void)
 
 static void test_extension__registry_rules(void)
 {
-    ctg_extension_handler nameless = probability_handler, sizeless = probability_handler;
-    ctg_extension_handler other = probability_handler, future = probability_handler;
+    ctg_extension_handler nameless = ctg_test_probability_handler, sizeless = ctg_test_probability_handler;
+    ctg_extension_handler other = ctg_test_probability_handler, future = ctg_test_probability_handler;
     ctg_extension_registry *reg = NULL;
 
     nameless.name = NULL;
@@ -562,12 +512,12 @@ static void test_extension__registry_rules(void)
     CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &sizeless), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &future), CTG_EINVAL); /* a newer layout */
     CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, NULL), CTG_EINVAL);
-    CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &probability_handler), CTG_OK);
-    CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &probability_handler), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &ctg_test_probability_handler), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &ctg_test_probability_handler), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &other), CTG_OK);
     CU_ASSERT_EQUAL(ctg_extension_registry_count(reg), 2);
     CU_ASSERT_PTR_EQUAL(ctg_extension_registry_find(reg, "contingency-probability"),
-                        &probability_handler);
+                        &ctg_test_probability_handler);
     CU_ASSERT_PTR_EQUAL(ctg_extension_registry_find(reg, "a-first-one"), &other);
     CU_ASSERT_PTR_NULL(ctg_extension_registry_find(reg, "contingency"));
     CU_ASSERT_PTR_NULL(ctg_extension_registry_find(reg, "contingency-probability2"));
@@ -589,7 +539,7 @@ static void test_extension__registry_uses_the_allocator(void)
 
     CU_ASSERT_EQUAL(ctg_extension_registry_new(&reg, &a), CTG_OK);
     for (int i = 0; i < 40; i++) {
-        hs[i] = probability_handler;
+        hs[i] = ctg_test_probability_handler;
         snprintf(names[i], sizeof names[i], "e%02d", 39 - i);
         hs[i].name = names[i];
         CU_ASSERT_EQUAL(ctg_extension_registry_add(reg, &hs[i]), CTG_OK);
