@@ -179,3 +179,12 @@ const ctg_extension_handler ctg_test_probability_handler = {
     .read = probability_read,
     .write = probability_write,
 };
+
+void ctg_test_put_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "wb");
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs(text, fp);
+    fclose(fp);
+}

@@ -21,6 +21,9 @@
 /* The shared test data folder, or NULL when it is absent (those suites are then skipped). */
 const char *ctg_test_shared_dir(void);
 
+/* Writes `text` to the file at `path` (created or truncated); fails the test when it cannot. */
+void ctg_test_put_file(const char *path, const char *text);
+
 /* Reads a whole file into a malloc'd buffer (NUL-terminated); NULL when it cannot. */
 char *ctg_test_slurp(const char *path, size_t *len);
 

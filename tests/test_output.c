@@ -94,15 +94,6 @@ static int temp_files(const char *dir)
     return n;
 }
 
-static void put_file(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "wb");
-
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputs(text, fp);
-    fclose(fp);
-}
-
 static void assert_file(const char *path, const char *want)
 {
     size_t len = 0;
@@ -370,7 +361,7 @@ static void test_output__own_descriptor_names(void)
     CU_ASSERT(strncmp(got, want, strlen(want)) == 0 && strcmp(got + 2 * strlen(want), want) == 0);
     free(got);
     snprintf(path, sizeof path, "%s/log", dir);
-    put_file(path, "head\n");
+    ctg_test_put_file(path, "head\n");
     fd = open(path, O_WRONLY | O_APPEND);
     CU_ASSERT_FATAL(fd >= 0);
     snprintf(name, sizeof name, "/dev/fd/%d", fd);
@@ -405,7 +396,7 @@ static void test_output__symlink_target_replaced(void)
     snprintf(b, sizeof b, "%s/b", dir);
     snprintf(c, sizeof c, "%s/c", dir);
     CU_ASSERT_EQUAL_FATAL(mkdir(sub, 0700), 0);
-    put_file(t, "old");
+    ctg_test_put_file(t, "old");
     CU_ASSERT_EQUAL_FATAL(symlink("sub/t.json", b), 0);
     CU_ASSERT_EQUAL_FATAL(symlink("b", c), 0);
     CU_ASSERT_EQUAL(ctg_list_write_file(c, list, &o, NULL), CTG_OK);
@@ -432,7 +423,7 @@ static void test_output__absolute_symlink_through_stream_writer(void)
     scratch_make(dir, sizeof dir);
     snprintf(t, sizeof t, "%s/t.json", dir);
     snprintf(link, sizeof link, "%s/link", dir);
-    put_file(t, "old");
+    ctg_test_put_file(t, "old");
     CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(t, abs_t));
     CU_ASSERT_EQUAL_FATAL(symlink(abs_t, link), 0);
     CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_path(&w, link, "out", NULL, NULL), CTG_OK);
@@ -508,7 +499,7 @@ static void test_output__hard_link_refused_unless_allowed(void)
     scratch_make(dir, sizeof dir);
     snprintf(a, sizeof a, "%s/a.json", dir);
     snprintf(b, sizeof b, "%s/b.json", dir);
-    put_file(a, "old");
+    ctg_test_put_file(a, "old");
     CU_ASSERT_EQUAL_FATAL(link(a, b), 0);
     CU_ASSERT_EQUAL(ctg_list_write_file(a, list, &o, &err), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(err.message, "cannot replace a file with 2 hard links: the other "
@@ -561,7 +552,7 @@ static void test_output__owner_and_mode_kept(void)
 
     scratch_make(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/out.json", dir);
-    put_file(path, "old");
+    ctg_test_put_file(path, "old");
     CU_ASSERT_EQUAL_FATAL(chmod(path, 0604), 0);
     if (geteuid() == 0)
         CU_ASSERT_EQUAL_FATAL(chown(path, 65534, 65534), 0); /* nobody/nogroup */
@@ -673,7 +664,7 @@ static void test_output__temp_file_removed_by_a_handler(void)
 
     scratch_make(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/out.json", dir);
-    put_file(path, "old");
+    ctg_test_put_file(path, "old");
     CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_path(&w, path, "out", NULL, NULL), CTG_OK);
     CU_ASSERT_EQUAL(ctg_stream_writer_add(w, ctg_list_contingency_at(list, 0), NULL), CTG_OK);
     CU_ASSERT_EQUAL(unlink(ctg_stream_writer_temp_path(w)), 0);
@@ -740,7 +731,7 @@ static void test_output__full_file_system_keeps_old_file(void)
     }
     list = make_list(8000);
     snprintf(path, sizeof path, "%s/out.json", dir);
-    put_file(path, "old");
+    ctg_test_put_file(path, "old");
     CU_ASSERT_EQUAL(ctg_list_write_file(path, list, NULL, &err), CTG_EIO);
     CU_ASSERT_STRING_EQUAL(err.message, "cannot write: No space left on device");
     assert_file(path, "old");

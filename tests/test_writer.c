@@ -1426,15 +1426,6 @@ static void scratch_remove(const char *dir)
     rmdir(dir);
 }
 
-static void put_file(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "wb");
-
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputs(text, fp);
-    fclose(fp);
-}
-
 static void assert_file(const char *path, const char *want)
 {
     size_t len = 0;
@@ -1483,7 +1474,7 @@ static void test_writer__file_write_failure_leaves_no_trace(void)
     CU_ASSERT_EQUAL_FATAL(ctg_list_new(&unsupported, CTG_LIST_CONTINGENCY, "", NULL), CTG_OK);
     CU_ASSERT_FATAL(scratch_make(dir, sizeof dir));
     snprintf(path, sizeof path, "%s/out.json", dir);
-    put_file(path, "previous content");
+    ctg_test_put_file(path, "previous content");
 
     /* The folder does not exist. */
     snprintf(missing, sizeof missing, "%s/no/such/dir/out.json", dir);
@@ -1541,7 +1532,7 @@ static void test_writer__file_write_out_of_memory_sweep(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     CU_ASSERT_FATAL(scratch_make(dir, sizeof dir));
     snprintf(path, sizeof path, "%s/out.json", dir);
-    put_file(path, "previous content");
+    ctg_test_put_file(path, "previous content");
     opts.allocator = &a;
     for (n = 1; rc != CTG_OK && n < 20; n++) {
         st.calls = 0;
