@@ -2,9 +2,9 @@
 #ifndef CTG_SERDE_EXT_INTERNAL_H
 #define CTG_SERDE_EXT_INTERNAL_H
 
-/* Private: contingency extensions (read_extension.c, write_extension.c, model/extension.c), the
- * compact JSON text that keeps their values (json_text.c), and the json-c conversions of the
- * bridge (jsonc_bridge.c). Only jsonc_bridge.c and model/extension.c include json-c. */
+/* Private: contingency extensions in JSON (read_extension.c, write_extension.c,
+ * build_extension.c), the compact JSON text that keeps their values (json_text.c), and the
+ * json-c conversions of the bridge (jsonc_bridge.c), the only file that includes json-c. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -12,22 +12,8 @@
 #include "ctg/error.h"
 #include "ctg/extension.h"
 #include "model/arena.h"
+#include "model/extension_impl.h"
 #include "serde/emit.h"
-
-/* What a typed handler's read gets: where its memory goes, and room for its refusal. */
-struct ctg_extension_ctx {
-    ctg_arena *arena;
-    const char *name;
-    bool has_message;
-    char message[CTG_ERROR_MESSAGE_MAX];
-};
-
-/* Whether `h` is a handler of this version with what a handler needs (name, read, size). */
-bool ctg_extension_handler_valid(const ctg_extension_handler *h);
-
-/* The handler registered under the `len` bytes at `name` (not NUL-terminated), or NULL. */
-const ctg_extension_handler *ctg_extension_lookup(const ctg_extension_registry *registry,
-                                                  const char *name, size_t len);
 
 /* Writes "extensions" : { ... } for the extensions of `c` that can be written (kept values, and
  * typed ones whose handler has a write), after "elements". Writes nothing when none can
