@@ -22,7 +22,8 @@ void ctg_write_extensions(ctg_emitter *e, const ctg_contingency *c);
 
 /* Reads the one JSON value that fills `len` bytes of `text` (whitespace around it allowed) with
  * the checks of an extension value (UTF-8, no duplicate key, integers within int64, nesting
- * within CTG_MAX_DEPTH_LIMIT), and keeps its compact text in `arena` (*json, *json_len). On
+ * within CTG_MAX_DEPTH_LIMIT), and keeps its compact text in `arena` (*json, *json_len; with
+ * `json` NULL the text is only checked, and nothing is kept or copied). On
  * failure returns the status with `err` (may be NULL) filled: line and column in `text`, path
  * "", no source. */
 int ctg_extension_text_read(ctg_arena *arena, const char *text, size_t len, const char **json,

@@ -488,6 +488,8 @@ static int read_alone(ctg_reader *rd, capture *c, const char **json, size_t *jso
         return rc;
     if ((rc = ctg_reader_next(rd)) != CTG_OK)
         return rc; /* the lexer refuses anything after the value */
+    if (json == NULL)
+        return CTG_OK; /* checked only */
     if ((copy = ctg_arena_strndup(rd->arena, c->data, c->len)) == NULL)
         return ctg_reader_nomem(rd);
     *json = copy;
@@ -513,7 +515,7 @@ int ctg_extension_text_read(ctg_arena *arena, const char *text, size_t len, cons
         snprintf(err->message, sizeof err->message, "out of memory");
         return rc;
     }
-    capture_init(&c, ctg_arena_allocator(arena), true);
+    capture_init(&c, ctg_arena_allocator(arena), json != NULL);
     rc = read_alone(&rd, &c, json, json_len); /* errors are at the root: path "" */
     capture_dispose(&c);
     ctg_reader_dispose(&rd);
