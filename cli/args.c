@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* SPDX-License-Identifier: MPL-2.0 */
-/* SPDX-License-Identifier: MPL-2.0 */
 /* Option parsing, names, error reporting and stdout's last check, shared by the subcommands. */
 
 #include <errno.h>

@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* SPDX-License-Identifier: MPL-2.0 */
-/* SPDX-License-Identifier: MPL-2.0 */
 /* The progress bar of long reads: on stderr, only when it is a terminal and the read lasts,
  * so that scripts and small files see nothing. One line, fitted to the terminal's width and
  * erased to its end at each redraw; cli_progress_line() formats it and does nothing else, so

@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* SPDX-License-Identifier: MPL-2.0 */
-/* SPDX-License-Identifier: MPL-2.0 */
 /* Turning a ctg_error into the one line users see. Every field may hold bytes of the input (a
  * key, an id, a file name), so each is escaped on the way out: a document cannot forge a
  * second diagnostic line or drive the terminal that shows it. */

@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* SPDX-License-Identifier: MPL-2.0 */
-/* SPDX-License-Identifier: MPL-2.0 */
 /* The json-c bridge (jsonc.h), the one file of the library that calls json-c: a tree becomes
  * compact text for ctg's reader, ctg's compact output (a list, or an extension's kept text)
  * becomes a tree through a builder that checks every json-c call, and a typed handler's tree

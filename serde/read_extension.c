@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* SPDX-License-Identifier: MPL-2.0 */
-/* SPDX-License-Identifier: MPL-2.0 */
 /* A contingency's "extensions" object (spec 8). Nothing in it is lost: a value no typed handler
  * claims is kept as compact JSON text in the list's arena, rebuilt from the tokens while the
  * reader moves past it (so it is at most about its size in the input, and freeing it is freeing

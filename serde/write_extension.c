@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* SPDX-License-Identifier: MPL-2.0 */
-/* SPDX-License-Identifier: MPL-2.0 */
 /* Writing a contingency's extensions (spec 8) in PowSyBl's layout: the emitter's rules (spec 7)
  * apply inside extension values as everywhere else. */
 
