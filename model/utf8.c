@@ -29,25 +29,31 @@ size_t ctg_utf8_encode(uint32_t cp, char out[4])
     return 4;
 }
 
-/* The length of the well-formed sequence starting with lead byte `c` at `s` (RFC 3629: no
- * overlong form, no surrogate, nothing above U+10FFFF), or 0. */
-static size_t sequence(const unsigned char *s)
+size_t ctg_utf8_sequence(const unsigned char *s, size_t n, uint32_t *cp)
 {
-    unsigned char c = s[0], d = s[1];
+    static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+    size_t len;
+    uint32_t v;
 
-    if (c >= 0xC2 && c <= 0xDF)
-        return (d & 0xC0) == 0x80 ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        bool ok = c == 0xE0 ? d >= 0xA0 && d <= 0xBF : c == 0xED ? d >= 0x80 && d <= 0x9F
-                                                                 : (d & 0xC0) == 0x80;
-        return ok && (s[2] & 0xC0) == 0x80 ? 3 : 0;
+    if (n == 0)
+        return 0;
+    if (s[0] < 0x80) {
+        *cp = s[0];
+        return 1;
     }
-    if (c >= 0xF0 && c <= 0xF4) {
-        bool ok = c == 0xF0 ? d >= 0x90 && d <= 0xBF : c == 0xF4 ? d >= 0x80 && d <= 0x8F
-                                                                 : (d & 0xC0) == 0x80;
-        return ok && (s[2] & 0xC0) == 0x80 && (s[3] & 0xC0) == 0x80 ? 4 : 0;
+    len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : 2;
+    if (s[0] < 0xC2 || s[0] > 0xF4 || n < len)
+        return 0;
+    v = s[0] & (0x7Fu >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        v = v << 6 | (s[i] & 0x3Fu);
     }
-    return 0;
+    if (v < min[len] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    *cp = v;
+    return len;
 }
 
 /* Whether the `n` bytes at `s` are all ASCII, eight at a time: ids are ASCII, and the writer
@@ -77,8 +83,8 @@ bool ctg_utf8_valid(const char *str)
     if (ascii(s, len))
         return true;
     for (const unsigned char *end = s + len; s < end;) {
-        size_t n = *s < 0x80 ? 1 : sequence(s);
-        /* A NUL ends a sequence early and fails its continuation test: nothing reads past it. */
+        uint32_t cp;
+        size_t n = ctg_utf8_sequence(s, (size_t)(end - s), &cp);
         if (n == 0)
             return false;
         s += n;

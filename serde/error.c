@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ctg/error.h"
+#include "model/utf8.h"
 
 /* Where escaped text goes: `size` bytes at `buf`, and the length the whole text needs. */
 typedef struct out {
@@ -25,28 +26,6 @@ static void emit(out *o, const char *s, size_t n)
         o->buf[o->len + k] = '\0';
     }
     o->len += n;
-}
-
-/* The length of the valid UTF-8 sequence at s (n bytes left) and its code point; 0 when the
- * bytes are not one (overlong, surrogate, beyond U+10FFFF, truncated). */
-static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : 2;
-    static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-    uint32_t v;
-
-    if (s[0] < 0xC2 || s[0] > 0xF4 || n < len)
-        return 0;
-    v = s[0] & (0x7F >> len);
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        v = v << 6 | (s[i] & 0x3F);
-    }
-    if (v < min[len] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-        return 0;
-    *cp = v;
-    return len;
 }
 
 /* Code points that print nothing and can reorder or break a line: C1 controls, zero-width and
@@ -84,7 +63,7 @@ static void emit_escaped(out *o, const char *text, size_t len)
 
     while (i < len) {
         uint32_t cp = s[i];
-        size_t n = cp < 0x80 ? 1 : utf8_seq(s + i, len - i, &cp);
+        size_t n = ctg_utf8_sequence(s + i, len - i, &cp);
 
         if (n != 0 && cp >= 0x20 && cp != 0x7F && cp != '\\' && !invisible(cp)) {
             i += n;
