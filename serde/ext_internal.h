@@ -14,6 +14,7 @@
 #include "model/arena.h"
 #include "model/extension_impl.h"
 #include "serde/emit.h"
+#include "serde/lexer.h"
 
 /* Writes "extensions" : { ... } for the extensions of `c` that can be written (kept values, and
  * typed ones whose handler has a write), after "elements". Writes nothing when none can
@@ -47,18 +48,18 @@ enum {
     CTG_JT_NULL
 };
 
-/* A walk over valid JSON text (what the reader keeps, or the emitter writes). */
+/* A walk over JSON text (what the reader keeps, or the emitter writes), by the lexer. */
 typedef struct ctg_jtext {
-    const char *p, *end;
-    const ctg_allocator *alloc;
-    char *buf;  /* decoded strings that had escapes */
-    size_t cap;
+    ctg_lexer lx;
+    ctg_token tok;
+    int status; /* the first failure, repeated */
 } ctg_jtext;
 
 void ctg_jtext_init(ctg_jtext *w, const char *text, size_t len, const ctg_allocator *a);
 void ctg_jtext_dispose(ctg_jtext *w);
 /* The next token; KEY and STRING set *s, *n to the decoded bytes (valid until the next call),
- * NUMBER to its text. Returns a CTG_JT_* value, or CTG_ENOMEM. */
+ * NUMBER to its text. Returns a CTG_JT_* value, or the lexer's failure (CTG_ENOMEM; a syntax
+ * error for text that is not JSON). */
 int ctg_jtext_next(ctg_jtext *w, const char **s, size_t *n);
 /* Whether a JSON number's text has no fraction and no exponent. */
 bool ctg_jtext_is_integer(const char *s, size_t n);

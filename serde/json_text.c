@@ -1,167 +1,53 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* Compact JSON text as the reader keeps extension values: walked token by token without
- * recursion, and written back through the emitter in PowSyBl's layout at any depth. */
+/* Compact JSON text as the reader keeps extension values: walked token by token by the lexer,
+ * without recursion, and written back through the emitter in PowSyBl's layout at any depth. */
 
 #include <stdint.h>
 #include <string.h>
 
 #include "model/alloc.h"
-#include "model/utf8.h"
 #include "serde/ext_internal.h"
 #include "serde/jdouble.h"
 #include "serde/lexer.h"
 
 void ctg_jtext_init(ctg_jtext *w, const char *text, size_t len, const ctg_allocator *a)
 {
-    w->p = text;
-    w->end = text + len;
-    w->alloc = a;
-    w->buf = NULL;
-    w->cap = 0;
+    /* The text was read (or checked) within these limits; strings as long as a read allowed. */
+    ctg_lex_limits lim = { CTG_MAX_DEPTH_LIMIT, SIZE_MAX, 0 };
+    ctg_lex_source src = { text, len, NULL, NULL };
+
+    w->status = ctg_lexer_init(&w->lx, &src, &lim, a);
 }
 
 void ctg_jtext_dispose(ctg_jtext *w)
 {
-    ctg_mem_release(w->alloc, w->buf, w->cap);
-    w->buf = NULL;
-    w->cap = 0;
-}
-
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c = (char)(c | 0x20);
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : 0;
-}
-
-static uint32_t hex4(const char *p)
-{
-    return (uint32_t)(hex_digit(p[0]) << 12 | hex_digit(p[1]) << 8 | hex_digit(p[2]) << 4
-                      | hex_digit(p[3]));
-}
-
-static char unescape(char c)
-{
-    switch (c) {
-    case 'b': return '\b';
-    case 'f': return '\f';
-    case 'n': return '\n';
-    case 'r': return '\r';
-    case 't': return '\t';
-    default: return c; /* '"', '\\', '/' */
-    }
-}
-
-/* Decodes the escapes of the string body [p, q) into w->buf; returns the decoded length. The
- * text is valid JSON (a surrogate pair is whole), so nothing is checked again here. */
-static size_t decode(ctg_jtext *w, const char *p, const char *q)
-{
-    char *o = w->buf;
-
-    while (p < q) {
-        uint32_t cp;
-        if (*p != '\\') {
-            *o++ = *p++;
-            continue;
-        }
-        if (p[1] != 'u') {
-            *o++ = unescape(p[1]);
-            p += 2;
-            continue;
-        }
-        cp = hex4(p + 2);
-        p += 6;
-        if (cp >= 0xD800 && cp < 0xDC00 && q - p >= 6) {
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(p + 2) - 0xDC00);
-            p += 6;
-        }
-        o += ctg_utf8_encode(cp, o);
-    }
-    return (size_t)(o - w->buf);
-}
-
-/* The string whose opening quote is at w->p: its bytes in *s, *n. */
-static int string(ctg_jtext *w, const char **s, size_t *n)
-{
-    const char *p = w->p + 1, *q = p;
-    bool escaped = false;
-
-    while (q < w->end && *q != '"') {
-        if (*q == '\\') {
-            escaped = true;
-            q++;
-        }
-        q++;
-    }
-    w->p = q + 1;
-    if (!escaped) {
-        *s = p;
-        *n = (size_t)(q - p);
-        return CTG_OK;
-    }
-    if ((size_t)(q - p) > w->cap) {
-        char *b = ctg_mem_alloc(w->alloc, (size_t)(q - p));
-        if (b == NULL)
-            return CTG_ENOMEM;
-        ctg_mem_release(w->alloc, w->buf, w->cap);
-        w->buf = b;
-        w->cap = (size_t)(q - p);
-    }
-    *s = w->buf;
-    *n = decode(w, p, q);
-    return CTG_OK;
-}
-
-static bool is_blank_or_separator(char c)
-{
-    return c == ',' || c == ':' || c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
-/* A string followed by ':' is a key. */
-static int string_token(ctg_jtext *w, const char **s, size_t *n)
-{
-    const char *after;
-    int rc = string(w, s, n);
-
-    if (rc != CTG_OK)
-        return rc;
-    for (after = w->p; after < w->end && (*after == ' ' || *after == '\n'); after++)
-        ;
-    return after < w->end && *after == ':' ? CTG_JT_KEY : CTG_JT_STRING;
-}
-
-static int number_token(ctg_jtext *w, const char **s, size_t *n)
-{
-    const char *q = w->p;
-
-    do /* at least one byte, so that a walk always ends */
-        q++;
-    while (q < w->end && (*q == '-' || *q == '+' || *q == '.' || *q == 'e' || *q == 'E'
-                          || (*q >= '0' && *q <= '9')));
-    *s = w->p;
-    *n = (size_t)(q - w->p);
-    w->p = q;
-    return CTG_JT_NUMBER;
+    ctg_lexer_dispose(&w->lx);
 }
 
 int ctg_jtext_next(ctg_jtext *w, const char **s, size_t *n)
 {
-    while (w->p < w->end && is_blank_or_separator(*w->p))
-        w->p++;
-    if (w->p == w->end)
-        return CTG_JT_END;
-    switch (*w->p) {
-    case '{': w->p++; return CTG_JT_OBJECT_BEGIN;
-    case '}': w->p++; return CTG_JT_OBJECT_END;
-    case '[': w->p++; return CTG_JT_ARRAY_BEGIN;
-    case ']': w->p++; return CTG_JT_ARRAY_END;
-    case '"': return string_token(w, s, n);
-    case 't': w->p += 4; return CTG_JT_TRUE;
-    case 'f': w->p += 5; return CTG_JT_FALSE;
-    case 'n': w->p += 4; return CTG_JT_NULL;
-    default: return number_token(w, s, n);
+    static const int kinds[] = {
+        [CTG_TOK_EOF] = CTG_JT_END,           [CTG_TOK_OBJECT_BEGIN] = CTG_JT_OBJECT_BEGIN,
+        [CTG_TOK_OBJECT_END] = CTG_JT_OBJECT_END, [CTG_TOK_ARRAY_BEGIN] = CTG_JT_ARRAY_BEGIN,
+        [CTG_TOK_ARRAY_END] = CTG_JT_ARRAY_END, [CTG_TOK_KEY] = CTG_JT_KEY,
+        [CTG_TOK_STRING] = CTG_JT_STRING,     [CTG_TOK_NUMBER] = CTG_JT_NUMBER,
+        [CTG_TOK_TRUE] = CTG_JT_TRUE,         [CTG_TOK_FALSE] = CTG_JT_FALSE,
+        [CTG_TOK_NULL] = CTG_JT_NULL,
+    };
+    ctg_error err;
+
+    if (w->status == CTG_OK)
+        w->status = ctg_lexer_next(&w->lx, &w->tok, &err);
+    if (w->status != CTG_OK)
+        return w->status;
+    if (w->tok.type == CTG_TOK_NUMBER) {
+        *s = w->tok.raw;
+        *n = w->tok.raw_len;
+    } else {
+        *s = w->tok.str;
+        *n = w->tok.len;
     }
+    return kinds[w->tok.type];
 }
 
 bool ctg_jtext_is_integer(const char *s, size_t n)
@@ -223,8 +109,8 @@ void ctg_emit_json_text(ctg_emitter *e, const char *text, size_t len)
 
     ctg_jtext_init(&w, text, len, e->alloc);
     while (e->status == CTG_OK && (t = ctg_jtext_next(&w, &s, &n)) != CTG_JT_END) {
-        if (t < 0)
-            ctg_emit_fail(e, t, "out of memory");
+        if (t < 0) /* out of memory, or text that is not JSON (never what a read keeps) */
+            ctg_emit_fail(e, t, t == CTG_ENOMEM ? "out of memory" : "invalid JSON text");
         else
             emit_token(e, t, s, n);
     }
