@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "bench.h"
-#include "serde/read_internal.h"
-#include "model/arena.h"
+#include "format/read_internal.h"
+#include "base/arena.h"
 
 typedef struct counting {
     size_t calls; /* alloc + resize */

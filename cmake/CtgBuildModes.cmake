@@ -3,7 +3,7 @@
 #   CTG_FUZZ=ON      clang; the library with -fsanitize=fuzzer-no-link,address,undefined and the
 #                    libFuzzer targets of tests/fuzz/ linked with -fsanitize=fuzzer.
 #   CTG_TSAN=ON      clang; ThreadSanitizer over everything (the thread test is what matters).
-#   CTG_COVERAGE=ON  gcc --coverage at -O0, for gcovr's line and branch figures of serde/.
+#   CTG_COVERAGE=ON  gcc --coverage at -O0, for gcovr's line and branch figures of the library.
 # At most one of them, and none together with CTG_SANITIZE.
 
 option(CTG_FUZZ "Build the libFuzzer targets (clang; library with fuzzer-no-link, ASan, UBSan)" OFF)
@@ -46,7 +46,7 @@ if(CTG_COVERAGE)
   # negative branch counts that gcovr refuses to parse).
   set(CMAKE_BUILD_TYPE Debug CACHE STRING "Build type" FORCE)
   add_compile_options(--coverage -O0 -fprofile-update=atomic)
-  # Conditions no input can reach (NEVER in serde/lexer.c) are compiled out here.
+  # Conditions no input can reach (NEVER in json/lexer.c) are compiled out here.
   add_compile_definitions(CTG_COVERAGE_BUILD=1)
   add_link_options(--coverage)
 endif()

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "ctg/error.h"
-#include "model/arena.h"
+#include "base/arena.h"
 #include "model/list_impl.h"
-#include "model/utf8.h"
+#include "base/utf8.h"
 
 /* ---- names ---------------------------------------------------------------------------- */
 

@@ -8,10 +8,10 @@
 
 #include "ctg/error.h"
 #include "ctg/model.h"
-#include "model/alloc.h"
-#include "model/arena.h"
+#include "base/alloc.h"
+#include "base/arena.h"
 #include "model/identifier_impl.h"
-#include "model/utf8.h"
+#include "base/utf8.h"
 #include "model/list_impl.h"
 
 /* ---- names ---------------------------------------------------------------------------- */

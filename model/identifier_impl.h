@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "ctg/model.h"
-#include "model/utf8.h"
+#include "base/utf8.h"
 
 /* An ID_WITH_WILDCARDS identifier holds its wildcard this many times. */
 #define CTG_WILDCARD_MIN 1

@@ -2,12 +2,12 @@
 #ifndef CTG_MODEL_LIST_IMPL_H
 #define CTG_MODEL_LIST_IMPL_H
 
-/* Private: the layout behind the opaque ctg_list, shared by model/ and serde/. */
+/* Private: the layout behind the opaque ctg_list, shared by model/ and the readers and writers above it. */
 
 #include <stdbool.h>
 
 #include "ctg/model.h"
-#include "model/arena.h"
+#include "base/arena.h"
 
 /* The deepest nesting of `list` lists read or written: reading and writing them recurse once
  * per level, so a fixed bound keeps the recursion shallow whatever max_depth allows. */

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "ctg/error.h"
-#include "model/alloc.h"
+#include "base/alloc.h"
 #include "model/list_impl.h"
-#include "model/utf8.h"
+#include "base/utf8.h"
 
 size_t ctg_list_child_count(const ctg_list *list)
 {

@@ -6,7 +6,7 @@
 #   2. the whole ctest suite again under LC_ALL=de_DE.UTF-8, the locale generated with
 #      localedef into the build folder (LOCPATH), so no system locale is needed;
 #   3. the thread test under ThreadSanitizer (clang), in its own build folder;
-#   4. a --coverage build (gcc): line and branch coverage of serde/ with gcovr;
+#   4. a --coverage build (gcc): line and branch coverage of the library with gcovr;
 #   5. each libFuzzer target (CTG_FUZZ_TARGETS in CMakeLists.txt: lexer, read, roundtrip,
 #      stream, alloc) for CTG_FUZZ_SECONDS (default 60) with -fork=2, starting from the
 #      committed corpus; any crash, leak, timeout or OOM artifact fails the job;
@@ -24,7 +24,7 @@
 # all). Uses $CTG_BUILD_PREFIX (default build) as test.sh does: the -Werror build in build/
 # (built here when missing) and its own build-tsan/, build-cov/, build-fuzz/, build-install/
 # and build-m32/. CTG_EXTRA_JOBS="valgrind locale tsan coverage fuzz install docs m32" picks
-# jobs. The coverage job fails below its targets (lexer 100% lines and 95% branches, serde/ 90%
+# jobs. The coverage job fails below its targets (lexer 100% lines and 95% branches, the library 90%
 # lines); CTG_COVERAGE_STRICT=0 only reports the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -142,21 +142,21 @@ job_coverage() {
         echo "(some tests failed in $dir: the figures below are of a partial run)"
     # Only this build's data: other build folders of the checkout may hold .gcda files too.
     local common=(-r . "$dir" --exclude-unreachable-branches)
-    echo "-- lines, serde/"
-    gcovr "${common[@]}" --filter 'serde/' --txt "$dir/coverage-lines.txt" --print-summary &&
+    echo "-- lines, the library"
+    gcovr "${common[@]}" --filter '(base|model|json|io|ext|format)/' --txt "$dir/coverage-lines.txt" --print-summary &&
         cat "$dir/coverage-lines.txt" || rc=1
-    echo "-- branches, serde/"
-    gcovr "${common[@]}" --filter 'serde/' --branches --txt "$dir/coverage-branches.txt" \
+    echo "-- branches, the library"
+    gcovr "${common[@]}" --filter '(base|model|json|io|ext|format)/' --branches --txt "$dir/coverage-branches.txt" \
         >/dev/null && cat "$dir/coverage-branches.txt" || rc=1
     echo "-- the lexer"
     # Reports go to files of the build folder, never to /dev/null: gcovr replaces the file it
     # is given, and as root that left /dev/null a regular file for every later command.
-    gcovr "${common[@]}" --filter 'serde/lexer\.c' --txt "$dir/coverage-lexer.txt" \
+    gcovr "${common[@]}" --filter 'json/lexer\.c' --txt "$dir/coverage-lexer.txt" \
         --print-summary || rc=1
     if [ "${CTG_COVERAGE_STRICT:-1}" = 1 ]; then
-        gcovr "${common[@]}" --filter 'serde/lexer\.c' --fail-under-line 100 \
+        gcovr "${common[@]}" --filter 'json/lexer\.c' --fail-under-line 100 \
             --fail-under-branch 95 --txt "$dir/coverage-lexer.txt" || rc=1
-        gcovr "${common[@]}" --filter 'serde/' --fail-under-line 90 \
+        gcovr "${common[@]}" --filter '(base|model|json|io|ext|format)/' --fail-under-line 90 \
             --txt "$dir/coverage-lines.txt" || rc=1
     fi
     return $rc

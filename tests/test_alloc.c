@@ -19,8 +19,8 @@
 #include "ctg/extension.h"
 #include "ctg/jsonc.h"
 #include "ctg/stream.h"
-#include "model/arena.h"
-#include "serde/read_internal.h"
+#include "base/arena.h"
+#include "format/read_internal.h"
 #include "tests/test_common.h"
 
 /* n contingencies of one LINE each; with `optionals`, each has a name and a side. */

@@ -13,8 +13,8 @@
 
 #include <CUnit/CUnit.h>
 
-#include "model/arena.h"
-#include "serde/read_internal.h"
+#include "base/arena.h"
+#include "format/read_internal.h"
 
 #ifndef CTG_SHARED_TESTDATA
 #define CTG_SHARED_TESTDATA ""

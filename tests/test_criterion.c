@@ -14,14 +14,14 @@
 #include <json-c/json.h>
 
 #include "ctg/ctg.h"
-#include "model/arena.h"
+#include "base/arena.h"
 #include "model/criterion.h"
 #include "model/list_impl.h"
-#include "serde/emit.h"
-#include "serde/jdouble.h"
-#include "serde/lexer.h"
-#include "serde/read_internal.h"
-#include "serde/write_kinds.h"
+#include "json/emit.h"
+#include "json/jdouble.h"
+#include "json/lexer.h"
+#include "format/read_internal.h"
+#include "format/write_kinds.h"
 #include "tests/test_common.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))

@@ -17,10 +17,10 @@
 #include "ctg/ctg.h"
 #include "ctg/extension.h"
 #include "ctg/jsonc.h"
-#include "model/arena.h"
-#include "serde/emit.h"
-#include "serde/read_internal.h"
-#include "serde/write_kinds.h"
+#include "base/arena.h"
+#include "json/emit.h"
+#include "format/read_internal.h"
+#include "format/write_kinds.h"
 #include "tests/test_common.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */

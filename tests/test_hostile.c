@@ -13,8 +13,8 @@
 
 #include "bench/gen_hostile.h"
 #include "ctg/ctg.h"
-#include "serde/keyset.h"
-#include "serde/lexer.h"
+#include "json/keyset.h"
+#include "json/lexer.h"
 #include "tests/test_common.h"
 
 /* ---- memory ------------------------------------------------------------------------------ */

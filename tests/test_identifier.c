@@ -9,11 +9,11 @@
 #include <CUnit/CUnit.h>
 
 #include "ctg/ctg.h"
-#include "model/arena.h"
+#include "base/arena.h"
 #include "model/identifier_impl.h"
-#include "serde/emit.h"
-#include "serde/read_internal.h"
-#include "serde/write_kinds.h"
+#include "json/emit.h"
+#include "format/read_internal.h"
+#include "format/write_kinds.h"
 #include "tests/test_common.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */

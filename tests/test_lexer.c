@@ -13,7 +13,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "model/alloc.h"
+#include "base/alloc.h"
 #include "tests/test_common.h"
 #include "tests/test_lexer.h"
 

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "serde/lexer.h"
+#include "json/lexer.h"
 
 /* Lexes `len` bytes up to EOF or the first error and describes every token (type, decoded text
  * or number, offset:line:column) and the end (EOF, or the error's code, position and message)

@@ -3,7 +3,7 @@
  *
  * - The read limits (max_depth, max_string_len, max_document_size), each at exactly N
  *   (accepted) and N + 1 (rejected with CTG_ELIMIT), in memory and through a FILE *.
- * - The overflow-checked growth helpers of model/alloc.h near SIZE_MAX / 2 and SIZE_MAX.
+ * - The overflow-checked growth helpers of base/alloc.h near SIZE_MAX / 2 and SIZE_MAX.
  * - The input policies: duplicate keys, U+0000 in ids and names, lone surrogates, the BOM,
  *   trailing content, doubles that overflow, int64 overflow.
  * - Pathological inputs that must run in linear time (each is timed at two sizes).
@@ -27,10 +27,10 @@
 
 #include <CUnit/CUnit.h>
 
-#include "model/alloc.h"
-#include "model/arena.h"
-#include "serde/lexer.h"
-#include "serde/read_internal.h"
+#include "base/alloc.h"
+#include "base/arena.h"
+#include "json/lexer.h"
+#include "format/read_internal.h"
 #include "tests/test_common.h"
 
 /* ---- helpers --------------------------------------------------------------------------- */

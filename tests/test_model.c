@@ -8,8 +8,8 @@
 
 #include <CUnit/CUnit.h>
 
-#include "model/alloc.h"
-#include "model/arena.h"
+#include "base/alloc.h"
+#include "base/arena.h"
 #include "model/list_impl.h"
 #include "tests/test_common.h"
 

@@ -18,11 +18,11 @@
 
 #include <CUnit/CUnit.h>
 
-#include "serde/emit.h"
-#include "serde/jdouble.h"
-#include "serde/lexer.h"
-#include "serde/output.h"
-#include "serde/write_list.h"
+#include "json/emit.h"
+#include "json/jdouble.h"
+#include "json/lexer.h"
+#include "io/output.h"
+#include "format/write.h"
 #include "tests/test_common.h"
 
 /* ---- helpers -------------------------------------------------------------------------- */

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "serde/ext_internal.h"
-#include "serde/lexer.h"
+#include "ext/ext.h"
+#include "json/lexer.h"
 
 void ctg_fuzz_fail(const char *fmt, ...)
 {

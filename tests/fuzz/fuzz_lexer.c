@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "serde/lexer.h"
+#include "json/lexer.h"
 #include "tests/fuzz/fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

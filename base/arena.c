@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+#include "base/arena.h"
+
+#include <stdalign.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ctg/error.h"
+#include "base/alloc.h"
+
+/* Every block the arena holds from its allocator (chunks, large requests, adopted blocks)
+ * is one node of a singly linked list, released in one pass by ctg_arena_release. Chunks and
+ * large requests carry their node as a header in front of their data; an adopted block gets
+ * a node allocated in the arena itself. */
+
+#define CHUNK_MIN ((size_t)4 * 1024)
+#define CHUNK_MAX ((size_t)1024 * 1024)
+#define MAX_ALIGN ((size_t)alignof(max_align_t))
+
+#ifdef CTG_DEBUG_ARENA
+#define FORCED_FLAGS CTG_ARENA_EXACT
+#else
+#define FORCED_FLAGS 0u
+#endif
+
+typedef struct block {
+    struct block *next;
+    void *base;  /* what the allocator returned */
+    size_t size; /* what was asked of the allocator */
+    bool chunk;  /* a bump chunk (not a large request or an adopted block) */
+} block;
+
+/* The header in front of a chunk's data, padded so that the data is max-aligned. */
+typedef union block_header {
+    block b;
+    max_align_t align;
+} block_header;
+
+struct ctg_arena {
+    ctg_arena_bump bump; /* first: the inline fast paths of arena.h reach it there */
+    ctg_allocator alloc;
+    block *blocks;
+    size_t next_chunk; /* size of the next chunk's data */
+    size_t footprint;
+    bool exact;        /* CTG_ARENA_EXACT: one allocation per request */
+};
+
+ctg_arena *ctg_arena_new(const ctg_allocator *a)
+{
+    return ctg_arena_new_ex(a, 0);
+}
+
+ctg_arena *ctg_arena_new_ex(const ctg_allocator *a, unsigned flags)
+{
+    ctg_arena *arena = ctg_mem_alloc(a, sizeof *arena);
+
+    if (arena == NULL)
+        return NULL;
+    memset(arena, 0, sizeof *arena);
+    if (a != NULL)
+        arena->alloc = *a;
+    arena->next_chunk = CHUNK_MIN;
+    arena->footprint = sizeof *arena;
+    arena->exact = ((flags | FORCED_FLAGS) & CTG_ARENA_EXACT) != 0;
+    return arena;
+}
+
+void ctg_arena_release(ctg_arena *arena)
+{
+    block *b;
+    ctg_allocator a;
+
+    if (arena == NULL)
+        return;
+    a = arena->alloc;
+    b = arena->blocks;
+    while (b != NULL) {
+        /* The node may sit inside the block it describes: read it before releasing. */
+        block cur = *b;
+        ctg_mem_release(&a, cur.base, cur.size);
+        b = cur.next;
+    }
+    ctg_mem_release(&a, arena, sizeof *arena);
+}
+
+const ctg_allocator *ctg_arena_allocator(const ctg_arena *arena)
+{
+    return &arena->alloc;
+}
+
+/* A block of its own for one request, with a header in front; NULL when out of memory. */
+static void *own_block(ctg_arena *arena, size_t size, size_t align)
+{
+    size_t total;
+    block_header *h;
+    uintptr_t p;
+
+    if (!ctg_size_add(size, sizeof(block_header) + align, &total))
+        return NULL;
+    h = ctg_mem_alloc(&arena->alloc, total);
+    if (h == NULL)
+        return NULL;
+    h->b.base = h;
+    h->b.size = total;
+    h->b.chunk = false;
+    h->b.next = arena->blocks;
+    arena->blocks = &h->b;
+    arena->footprint += total;
+    p = (uintptr_t)(h + 1);
+    p = (p + (align - 1)) & ~(uintptr_t)(align - 1);
+    return (void *)p;
+}
+
+/* Starts a new chunk; the rest of the current one is abandoned. false when out of memory. */
+static bool new_chunk(ctg_arena *arena)
+{
+    size_t total = sizeof(block_header) + arena->next_chunk;
+    block_header *h = ctg_mem_alloc(&arena->alloc, total);
+
+    if (h == NULL)
+        return false;
+    h->b.base = h;
+    h->b.size = total;
+    h->b.chunk = true;
+    h->b.next = arena->blocks;
+    arena->blocks = &h->b;
+    arena->footprint += total;
+    arena->bump.cur = (char *)(h + 1);
+    arena->bump.end = arena->bump.cur + arena->next_chunk;
+    if (arena->next_chunk < CHUNK_MAX)
+        arena->next_chunk *= 2;
+    return true;
+}
+
+/* Bump allocation from the current chunk; NULL when it does not fit. */
+static void *bump(ctg_arena *arena, size_t size, size_t align)
+{
+    uintptr_t p, end;
+
+    if (arena->bump.cur == NULL)
+        return NULL;
+    p = ((uintptr_t)arena->bump.cur + (align - 1)) & ~(uintptr_t)(align - 1);
+    end = (uintptr_t)arena->bump.end;
+    if (p > end || end - p < size)
+        return NULL;
+    arena->bump.cur = (char *)(p + size);
+    return (void *)p;
+}
+
+void *ctg_arena_alloc(ctg_arena *arena, size_t size, size_t align)
+{
+    void *p;
+
+    if (align == 0)
+        align = 1;
+    if (size == 0)
+        size = 1;
+    /* Every request its own allocation, so that ASan and valgrind see each object's bounds
+     * and a test can count requests. */
+    if (arena->exact)
+        return own_block(arena, size, align);
+    p = bump(arena, size, align);
+    if (p != NULL)
+        return p;
+    /* A large request would waste most of a fresh chunk: give it a block of its own. */
+    if (size > arena->next_chunk / 4)
+        return own_block(arena, size, align);
+    if (!new_chunk(arena))
+        return NULL;
+    return bump(arena, size, align);
+}
+
+void *ctg_arena_calloc(ctg_arena *arena, size_t count, size_t size)
+{
+    size_t total;
+    void *p;
+
+    if (!ctg_size_mul(count, size, &total))
+        return NULL;
+    p = ctg_arena_alloc(arena, total, MAX_ALIGN);
+    if (p != NULL)
+        memset(p, 0, total);
+    return p;
+}
+
+char *ctg_arena_strndup(ctg_arena *arena, const char *s, size_t len)
+{
+    size_t total;
+    char *p;
+
+    if (!ctg_size_add(len, 1, &total))
+        return NULL;
+    p = ctg_arena_alloc(arena, total, 1);
+    if (p == NULL)
+        return NULL;
+    if (len > 0)
+        memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+const char *ctg_arena_strdup_or_flag(ctg_arena *arena, const char *s, bool *ok)
+{
+    char *p;
+
+    if (s == NULL)
+        return NULL;
+    p = ctg_arena_strndup(arena, s, strlen(s));
+    if (p == NULL)
+        *ok = false;
+    return p;
+}
+
+void *ctg_arena_memdup(ctg_arena *arena, const void *p, size_t size)
+{
+    void *q;
+
+    if (size == 0)
+        return NULL;
+    q = ctg_arena_alloc(arena, size, MAX_ALIGN);
+    if (q != NULL)
+        memcpy(q, p, size);
+    return q;
+}
+
+int ctg_arena_adopt(ctg_arena *arena, void *ptr, size_t size)
+{
+    block *b;
+
+    if (ptr == NULL)
+        return CTG_OK;
+    b = ctg_arena_alloc(arena, sizeof *b, alignof(block));
+    if (b == NULL) {
+        ctg_mem_release(&arena->alloc, ptr, size);
+        return CTG_ENOMEM;
+    }
+    b->base = ptr;
+    b->size = size;
+    b->chunk = false;
+    b->next = arena->blocks;
+    arena->blocks = b;
+    arena->footprint += size;
+    return CTG_OK;
+}
+
+void ctg_arena_reset(ctg_arena *arena)
+{
+    block *keep = NULL, *b = arena->blocks;
+
+    /* Keep the newest chunk, the largest: a streaming reader resets after every item, and
+     * must not go back to the allocator each time. */
+    while (b != NULL) {
+        block cur = *b;
+        if (keep == NULL && cur.chunk) {
+            keep = b;
+        } else {
+            arena->footprint -= cur.size;
+            ctg_mem_release(&arena->alloc, cur.base, cur.size);
+        }
+        b = cur.next;
+    }
+    arena->blocks = keep;
+    if (keep != NULL) {
+        keep->next = NULL;
+        arena->bump.cur = (char *)((block_header *)keep->base + 1);
+        arena->bump.end = (char *)keep->base + keep->size;
+    } else {
+        arena->bump.cur = arena->bump.end = NULL;
+    }
+}
+
+size_t ctg_arena_footprint(const ctg_arena *arena)
+{
+    return arena == NULL ? 0 : arena->footprint;
+}

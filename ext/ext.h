@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+#ifndef CTG_SERDE_EXT_INTERNAL_H
+#define CTG_SERDE_EXT_INTERNAL_H
+
+/* Private: contingency extensions in JSON (read_extension.c, write_extension.c,
+ * build_extension.c), the compact JSON text that keeps their values (json_text.c), and the
+ * json-c conversions of the bridge (jsonc_bridge.c), the only file that includes json-c. */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ctg/error.h"
+#include "ctg/extension.h"
+#include "base/arena.h"
+#include "ext/registry.h"
+#include "json/emit.h"
+#include "json/lexer.h"
+
+/* Writes "extensions" : { ... } for the extensions of `c` that can be written (kept values, and
+ * typed ones whose handler has a write), after "elements". Writes nothing when none can
+ * (PowSyBl never writes an empty "extensions"). A failing handler fails the emitter. */
+void ctg_write_extensions(ctg_emitter *e, const ctg_contingency *c);
+
+/* Reads the one JSON value that fills `len` bytes of `text` (whitespace around it allowed) with
+ * the checks of an extension value (UTF-8, no duplicate key, integers within int64, nesting
+ * within CTG_MAX_DEPTH_LIMIT), and keeps its compact text in `arena` (*json, *json_len; with
+ * `json` NULL the text is only checked, and nothing is kept or copied). On
+ * failure returns the status with `err` (may be NULL) filled: line and column in `text`, path
+ * "", no source. */
+int ctg_extension_text_read(ctg_arena *arena, const char *text, size_t len, const char **json,
+                            size_t *json_len, ctg_error *err);
+
+/* ---- compact JSON text ------------------------------------------------------------------ */
+
+/* Tokens of compact JSON text (json_text.c): commas and colons are skipped, a string followed
+ * by ':' is a key. Negative values are a ctg_status. */
+enum {
+    CTG_JT_END = 0,
+    CTG_JT_OBJECT_BEGIN,
+    CTG_JT_OBJECT_END,
+    CTG_JT_ARRAY_BEGIN,
+    CTG_JT_ARRAY_END,
+    CTG_JT_KEY,
+    CTG_JT_STRING,
+    CTG_JT_NUMBER,
+    CTG_JT_TRUE,
+    CTG_JT_FALSE,
+    CTG_JT_NULL
+};
+
+/* A walk over JSON text (what the reader keeps, or the emitter writes), by the lexer. */
+typedef struct ctg_jtext {
+    ctg_lexer lx;
+    ctg_token tok;
+    int status; /* the first failure, repeated */
+} ctg_jtext;
+
+void ctg_jtext_init(ctg_jtext *w, const char *text, size_t len, const ctg_allocator *a);
+void ctg_jtext_dispose(ctg_jtext *w);
+/* The next token; KEY and STRING set *s, *n to the decoded bytes (valid until the next call),
+ * NUMBER to its text. Returns a CTG_JT_* value, or the lexer's failure (CTG_ENOMEM; a syntax
+ * error for text that is not JSON). */
+int ctg_jtext_next(ctg_jtext *w, const char **s, size_t *n);
+/* Whether a JSON number's text has no fraction and no exponent. */
+bool ctg_jtext_is_integer(const char *s, size_t n);
+
+/* Emits the value held in `len` bytes of compact JSON `text` as the emitter's next value, in
+ * the emitter's layout; doubles as Java's Double.toString writes them. Iterative, so any depth
+ * the emitter takes. A failure fails the emitter. */
+void ctg_emit_json_text(ctg_emitter *e, const char *text, size_t len);
+
+/* ---- json-c ----------------------------------------------------------------------------- */
+
+/* Builds the json-c tree of the value in compact JSON `text` (*out NULL for JSON null), with
+ * every json-c call checked: CTG_OK, CTG_ENOMEM (no tree), or CTG_EUNSUPPORTED for what json-c
+ * cannot hold (a key with U+0000, a value nested deeper than CTG_JSONC_MAX_DEPTH). */
+int ctg_json_text_to_jsonc(const char *text, size_t len, const ctg_allocator *a,
+                           struct json_object **out);
+/* The message for a failure of ctg_json_text_to_jsonc. */
+const char *ctg_json_text_why(int rc);
+/* json_object_put, for callers that do not include json-c. */
+void ctg_jsonc_release(struct json_object *obj);
+
+/* ctg_emit_json flags. */
+enum {
+    /* Refuse NaN and infinities (the bridge: ctg's reader would not read them back). */
+    CTG_EMIT_JSON_FINITE = 1u << 0
+};
+
+/* Emits the json-c value `v` (NULL is JSON null) as the emitter's next value: members in the
+ * json-c object's order, integers as integers, doubles as Java's Double.toString writes them.
+ * Returns CTG_OK, or CTG_EINVAL for a value that cannot be written (nested deeper than the
+ * emitter allows, an integer beyond int64, a non-finite double with CTG_EMIT_JSON_FINITE), or
+ * CTG_ENOMEM; the emitter is then failed with that message, and `path` (CTG_ERROR_PATH_MAX
+ * bytes, may be NULL) receives the offending value's JSON Pointer relative to `v`. */
+int ctg_emit_json(ctg_emitter *e, const struct json_object *v, unsigned flags, char *path);
+
+#endif

@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The six criterion kinds (spec 5): the list's own fields, each criterion and each voltage
+ * interval, read straight into the list's arena.
+ *
+ * Each slot of a list accepts exactly one criterion type (spec 5.1), so the type a criterion
+ * must have is known before it is read: a different "type" is refused at once, at the "type"
+ * value, also inside "propertyCriteria" (where PowSyBl only fails later, at evaluation).
+ * Fields of other criterion types are read and checked like their own, then dropped, as
+ * PowSyBl ignores them. */
+
+#include <string.h>
+
+#include "model/criterion.h"
+#include "model/list_impl.h"
+#include "json/jdouble.h"
+#include "format/root.h"
+#include "format/version.h"
+#include "format/write_kinds.h"
+
+#define BIT(i) (1u << (i))
+
+/* ---- voltage interval (spec 5.3) -------------------------------------------------------- */
+
+enum { IV_LOW, IV_LOW_CLOSED, IV_HIGH, IV_HIGH_CLOSED };
+static const ctg_key interval_keys[] = {
+    CTG_KEY("nominalVoltageLowBound"), CTG_KEY("lowClosed"),
+    CTG_KEY("nominalVoltageHighBound"), CTG_KEY("highClosed"),
+};
+
+typedef struct interval_ctx {
+    ctg_voltage_interval *iv;
+    ctg_mark marks[4]; /* where each value was, for the checks made after the object */
+} interval_ctx;
+
+/* Numbers and booleans must be JSON numbers and booleans: PowSyBl's lenient "value as"
+ * reading (numeric strings, null as 0 or false, numbers as booleans) is not followed. */
+static int interval_field(ctg_reader *rd, unsigned index, void *ctx)
+{
+    interval_ctx *ic = ctx;
+    ctg_voltage_interval *iv = ic->iv;
+
+    ic->marks[index] = ctg_reader_mark(rd);
+    if (index == IV_LOW || index == IV_HIGH) {
+        if (rd->tok.type != CTG_TOK_NUMBER)
+            return ctg_reader_type_error(rd, "number");
+        *(index == IV_LOW ? &iv->low : &iv->high) = rd->tok.number;
+        return CTG_OK;
+    }
+    if (rd->tok.type != CTG_TOK_TRUE && rd->tok.type != CTG_TOK_FALSE)
+        return ctg_reader_type_error(rd, "boolean");
+    *(index == IV_LOW_CLOSED ? &iv->low_closed : &iv->high_closed) = rd->tok.type == CTG_TOK_TRUE;
+    return CTG_OK;
+}
+
+static const ctg_object_def interval_def = { interval_keys, 4, interval_field };
+
+/* A bound and its closed flag come together. */
+static int check_pair(ctg_reader *rd, const interval_ctx *ic, const ctg_mark *start,
+                      unsigned seen, unsigned bound, unsigned flag)
+{
+    const char *b = interval_keys[bound].name, *f = interval_keys[flag].name;
+
+    if ((seen & BIT(bound)) && !(seen & BIT(flag)))
+        return ctg_reader_fail_at(rd, start, f, CTG_ESCHEMA,
+                                  "missing field \"%s\", required with \"%s\"", f, b);
+    if ((seen & BIT(flag)) && !(seen & BIT(bound)))
+        return ctg_reader_fail_at(rd, &ic->marks[flag], f, CTG_ESCHEMA,
+                                  "\"%s\" given without \"%s\"", f, b);
+    return CTG_OK;
+}
+
+/* PowSyBl reads a missing bound as a closed 0 or DBL_MAX, so a lone open bound can be empty. */
+static int empty_interval(ctg_reader *rd, const ctg_voltage_interval *iv, const ctg_mark *start,
+                          const char *lo, const char *hi)
+{
+    if (iv->has_low && iv->has_high)
+        return ctg_reader_fail_at(rd, start, NULL, CTG_ESCHEMA,
+                                  "empty interval: equal bounds (%s) must both be closed", lo);
+    return ctg_reader_fail_at(rd, start, NULL, CTG_ESCHEMA,
+                              "empty interval: \"%s\" %s must be closed",
+                              interval_keys[iv->has_low ? IV_LOW : IV_HIGH].name,
+                              iv->has_low ? lo : hi);
+}
+
+static int check_interval(ctg_reader *rd, const interval_ctx *ic, const ctg_mark *start)
+{
+    const ctg_voltage_interval *iv = ic->iv;
+    const char *lk = interval_keys[IV_LOW].name, *hk = interval_keys[IV_HIGH].name;
+    ctg_interval_rule rule = ctg_voltage_interval_check(iv);
+    char lo[CTG_DOUBLE_BUF], hi[CTG_DOUBLE_BUF];
+
+    if (rule == CTG_IV_OK)
+        return CTG_OK;
+    /* Formatted only now: a valid interval costs no formatting. */
+    ctg_format_double(iv->low, lo);
+    ctg_format_double(iv->high, hi);
+    switch (rule) {
+    case CTG_IV_NO_BOUND:
+        return ctg_reader_fail_at(rd, start, NULL, CTG_ESCHEMA,
+                                  "a voltage interval needs \"%s\" or \"%s\"", lk, hk);
+    case CTG_IV_BAD_LOW:
+        return ctg_reader_fail_at(rd, &ic->marks[IV_LOW], lk, CTG_ESCHEMA,
+                                  "\"%s\" must be >= 0, got %s", lk, lo);
+    case CTG_IV_BAD_HIGH:
+        return ctg_reader_fail_at(rd, &ic->marks[IV_HIGH], hk, CTG_ESCHEMA,
+                                  "\"%s\" must be >= 0, got %s", hk, hi);
+    case CTG_IV_REVERSED:
+        return ctg_reader_fail_at(rd, &ic->marks[IV_HIGH], hk, CTG_ESCHEMA,
+                                  "\"%s\" %s is below \"%s\" %s", hk, hi, lk, lo);
+    default:
+        return empty_interval(rd, iv, start, lo, hi);
+    }
+}
+
+static int read_interval(ctg_reader *rd, ctg_voltage_interval *iv)
+{
+    ctg_mark start = ctg_reader_mark(rd);
+    interval_ctx ic;
+    unsigned seen;
+    int rc;
+
+    memset(iv, 0, sizeof *iv);
+    ic.iv = iv;
+    if ((rc = ctg_read_object(rd, &interval_def, &ic, &seen)) != CTG_OK
+        || (rc = check_pair(rd, &ic, &start, seen, IV_LOW, IV_LOW_CLOSED)) != CTG_OK
+        || (rc = check_pair(rd, &ic, &start, seen, IV_HIGH, IV_HIGH_CLOSED)) != CTG_OK)
+        return rc;
+    iv->set = true;
+    iv->has_low = (seen & BIT(IV_LOW)) != 0;
+    iv->has_high = (seen & BIT(IV_HIGH)) != 0;
+    return check_interval(rd, &ic, &start);
+}
+
+/* ---- string arrays ------------------------------------------------------------------------ */
+
+/* Countries point at the library's own codes: no allocation per string. */
+static int read_country(ctg_reader *rd, void *out)
+{
+    const char *code;
+
+    if (rd->tok.type != CTG_TOK_STRING)
+        return ctg_reader_type_error(rd, "string");
+    code = ctg_country_code(rd->tok.str, rd->tok.len);
+    if (code == NULL)
+        return ctg_reader_fail(rd, CTG_ESCHEMA,
+                               "unknown country \"%.*s\" (expected an ISO 3166-1 alpha-2 code "
+                               "or XK)", (int)rd->tok.len, rd->tok.str);
+    memcpy(out, &code, sizeof code);
+    return CTG_OK;
+}
+
+static int read_property_value(ctg_reader *rd, void *out)
+{
+    const char *s;
+    int rc = ctg_read_string(rd, &s, "propertyValue");
+
+    if (rc == CTG_OK)
+        memcpy(out, &s, sizeof s);
+    return rc;
+}
+
+static const ctg_handler country_handler = { "country", sizeof(const char *), read_country };
+static const ctg_handler value_handler = { "propertyValue", sizeof(const char *),
+                                           read_property_value };
+
+static int read_strings(ctg_reader *rd, const ctg_handler *h, const char *const **out,
+                        size_t *count)
+{
+    void *items;
+    int rc = ctg_read_array(rd, h, &items, count);
+
+    *out = items;
+    return rc;
+}
+
+/* ---- criterion (spec 5.2) ----------------------------------------------------------------- */
+
+enum {
+    CK_TYPE, CK_COUNTRIES, CK_COUNTRIES1, CK_COUNTRIES2, CK_IV, CK_IV1, CK_IV2, CK_IV3,
+    CK_PROPERTY_KEY, CK_PROPERTY_VALUE, CK_EQUIPMENT, CK_SIDE, CK_REGEX, CK_COUNT
+};
+static const ctg_key criterion_keys[CK_COUNT] = {
+    CTG_KEY("type"), CTG_KEY("countries"), CTG_KEY("countries1"), CTG_KEY("countries2"),
+    CTG_KEY("voltageInterval"), CTG_KEY("voltageInterval1"), CTG_KEY("voltageInterval2"),
+    CTG_KEY("voltageInterval3"), CTG_KEY("propertyKey"), CTG_KEY("propertyValue"),
+    CTG_KEY("equipmentToCheck"), CTG_KEY("sideToCheck"), CTG_KEY("regex"),
+};
+
+/* The keys each criterion type uses (spec 5.2)... */
+static const unsigned type_keys[CTG_CRITERION_TYPE_COUNT] = {
+    [CTG_CRITERION_SINGLE_COUNTRY] = BIT(CK_COUNTRIES),
+    [CTG_CRITERION_TWO_COUNTRY] = BIT(CK_COUNTRIES1) | BIT(CK_COUNTRIES2),
+    [CTG_CRITERION_AT_LEAST_ONE_COUNTRY] = BIT(CK_COUNTRIES),
+    [CTG_CRITERION_SINGLE_NOMINAL_VOLTAGE] = BIT(CK_IV),
+    [CTG_CRITERION_TWO_NOMINAL_VOLTAGE] = BIT(CK_IV1) | BIT(CK_IV2),
+    [CTG_CRITERION_THREE_NOMINAL_VOLTAGE] = BIT(CK_IV1) | BIT(CK_IV2) | BIT(CK_IV3),
+    [CTG_CRITERION_AT_LEAST_ONE_NOMINAL_VOLTAGE] = BIT(CK_IV),
+    [CTG_CRITERION_PROPERTY] = BIT(CK_PROPERTY_KEY) | BIT(CK_PROPERTY_VALUE) | BIT(CK_EQUIPMENT)
+                               | BIT(CK_SIDE),
+    [CTG_CRITERION_REGEX] = BIT(CK_REGEX),
+};
+/* ...and those of them it requires. */
+static const unsigned type_required[CTG_CRITERION_TYPE_COUNT] = {
+    [CTG_CRITERION_SINGLE_NOMINAL_VOLTAGE] = BIT(CK_IV),
+    [CTG_CRITERION_AT_LEAST_ONE_NOMINAL_VOLTAGE] = BIT(CK_IV),
+    [CTG_CRITERION_PROPERTY] = BIT(CK_PROPERTY_KEY) | BIT(CK_EQUIPMENT),
+};
+
+typedef struct criterion_ctx {
+    ctg_criterion *out;          /* receives the fields of the expected type */
+    ctg_criterion scratch;       /* receives the others: checked, then dropped */
+    ctg_criterion_type expected; /* the one type the slot accepts */
+    ctg_criterion_slot slot;
+    ctg_list_kind kind;
+} criterion_ctx;
+
+static int slot_error(ctg_reader *rd, const criterion_ctx *cc, ctg_criterion_type got)
+{
+    const char *key = ctg_criterion_slot_key(cc->slot);
+    const char *want = ctg_criterion_type_name(cc->expected);
+    const char *name = ctg_criterion_type_name(got);
+
+    if (cc->slot == CTG_CSLOT_COUNTRY || cc->slot == CTG_CSLOT_VOLTAGE)
+        return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" of %s lists must be %s, not %s", key,
+                               ctg_list_kind_name(cc->kind), want, name);
+    return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" %s %s, not %s", key,
+                           cc->slot == CTG_CSLOT_PROPERTY ? "items must be" : "must be", want,
+                           name);
+}
+
+static int read_criterion_type(ctg_reader *rd, criterion_ctx *cc)
+{
+    ctg_criterion_type t;
+
+    if (rd->tok.type != CTG_TOK_STRING)
+        return ctg_reader_type_error(rd, "string");
+    if (!ctg_criterion_type_from_name(rd->tok.str, rd->tok.len, &t))
+        return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown criterion type \"%.*s\"",
+                               (int)rd->tok.len, rd->tok.str);
+    if (t != cc->expected)
+        return slot_error(rd, cc, t);
+    cc->out->type = t;
+    return CTG_OK;
+}
+
+static int read_equipment(ctg_reader *rd, ctg_criterion *c)
+{
+    if (rd->tok.type != CTG_TOK_STRING)
+        return ctg_reader_type_error(rd, "string");
+    if (!ctg_equipment_to_check_from_name(rd->tok.str, rd->tok.len, &c->equipment_to_check))
+        return ctg_reader_fail(rd, CTG_ESCHEMA,
+                               "unknown equipmentToCheck \"%.*s\" (expected SELF, VOLTAGE_LEVEL "
+                               "or SUBSTATION)", (int)rd->tok.len, rd->tok.str);
+    return CTG_OK;
+}
+
+static int read_side(ctg_reader *rd, ctg_criterion *c)
+{
+    if (rd->tok.type != CTG_TOK_STRING)
+        return ctg_reader_type_error(rd, "string");
+    if (!ctg_side_to_check_from_name(rd->tok.str, rd->tok.len, &c->side_to_check))
+        return ctg_reader_fail(rd, CTG_ESCHEMA,
+                               "unknown sideToCheck \"%.*s\" (expected ONE, BOTH or ALL_THREE)",
+                               (int)rd->tok.len, rd->tok.str);
+    return CTG_OK;
+}
+
+static int criterion_field(ctg_reader *rd, unsigned index, void *ctx)
+{
+    criterion_ctx *cc = ctx;
+    ctg_criterion *c = (type_keys[cc->expected] & BIT(index)) ? cc->out : &cc->scratch;
+
+    switch (index) {
+    case CK_TYPE:
+        return read_criterion_type(rd, cc);
+    case CK_COUNTRIES:
+    case CK_COUNTRIES1:
+        return read_strings(rd, &country_handler, &c->countries[0], &c->country_count[0]);
+    case CK_COUNTRIES2:
+        return read_strings(rd, &country_handler, &c->countries[1], &c->country_count[1]);
+    case CK_IV:
+    case CK_IV1:
+    case CK_IV2:
+    case CK_IV3:
+        return read_interval(rd, &c->intervals[index == CK_IV ? 0 : index - CK_IV1]);
+    case CK_PROPERTY_KEY:
+        return ctg_read_string(rd, &c->property_key, "propertyKey");
+    case CK_PROPERTY_VALUE:
+        return read_strings(rd, &value_handler, &c->property_values, &c->property_value_count);
+    case CK_EQUIPMENT:
+        return read_equipment(rd, c);
+    case CK_SIDE:
+        return read_side(rd, c);
+    default:
+        return ctg_read_opt_string(rd, &c->regex, "regex"); /* null: no regex, as PowSyBl */
+    }
+}
+
+static const ctg_object_def criterion_def = { criterion_keys, CK_COUNT, criterion_field };
+
+/* Reads the criterion object at rd->tok into `out`, which must end up of the type `slot`
+ * accepts in a list of `kind`. */
+static int read_criterion(ctg_reader *rd, ctg_criterion *out, ctg_criterion_slot slot,
+                          ctg_list_kind kind)
+{
+    ctg_mark start = ctg_reader_mark(rd);
+    criterion_ctx cc;
+    unsigned seen, missing;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    cc.out = out;
+    cc.slot = slot;
+    cc.kind = kind;
+    cc.expected = ctg_criterion_slot_type(kind, slot);
+    if ((rc = ctg_read_object(rd, &criterion_def, &cc, &seen)) != CTG_OK)
+        return rc;
+    if (!(seen & BIT(CK_TYPE)))
+        return ctg_reader_missing(rd, &start, "type");
+    missing = type_required[cc.expected] & ~seen;
+    for (unsigned k = 0; k < CK_COUNT; k++) {
+        if (missing & BIT(k))
+            return ctg_reader_missing(rd, &start, criterion_keys[k].name);
+    }
+    return CTG_OK;
+}
+
+/* propertyCriteria items go through the shared array reader, which stacks them by value. */
+_Static_assert(sizeof(ctg_criterion) <= CTG_ITEM_MAX_SIZE && sizeof(ctg_criterion) % 8 == 0,
+               "a criterion must fit the array reader's item buffer");
+
+static int read_property_criterion(ctg_reader *rd, void *out)
+{
+    return read_criterion(rd, out, CTG_CSLOT_PROPERTY, CTG_LIST_KIND_COUNT);
+}
+
+static const ctg_handler property_handler = { "propertyCriterion", sizeof(ctg_criterion),
+                                              read_property_criterion };
+
+/* ---- the list ----------------------------------------------------------------------------- */
+
+static int read_slot(ctg_reader *rd, ctg_list *list, ctg_criterion_slot slot,
+                     const ctg_criterion **out)
+{
+    ctg_criterion *c;
+
+    if (rd->tok.type != CTG_TOK_OBJECT_BEGIN)
+        return ctg_reader_type_error(rd, "object");
+    c = ctg_arena_alloc(rd->arena, sizeof *c, _Alignof(ctg_criterion));
+    if (c == NULL)
+        return ctg_reader_nomem(rd);
+    *out = c;
+    return read_criterion(rd, c, slot, list->kind);
+}
+
+static int read_property_criteria(ctg_reader *rd, ctg_criteria *cr)
+{
+    void *items;
+    int rc = ctg_read_array(rd, &property_handler, &items, &cr->property_count);
+
+    cr->properties = items;
+    return rc;
+}
+
+static int read_identifiable_type(ctg_reader *rd, ctg_list *list)
+{
+    if (list->kind != CTG_LIST_INJECTION_CRITERION)
+        return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown field \"identifiableType\" in a \"%s\"",
+                               ctg_list_kind_name(list->kind));
+    if (rd->tok.type != CTG_TOK_STRING)
+        return ctg_reader_type_error(rd, "string");
+    if (ctg_identifiable_type_from_name(rd->tok.str, rd->tok.len,
+                                        &list->criteria.identifiable_type))
+        return CTG_OK;
+    /* PowSyBl renamed it without keeping the old name readable (spec 3.3). */
+    if (rd->tok.len == 13 && memcmp(rd->tok.str, "DANGLING_LINE", 13) == 0)
+        return ctg_reader_fail(rd, CTG_ESCHEMA,
+                               "unknown identifiable type \"DANGLING_LINE\" (now BOUNDARY_LINE)");
+    return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown identifiable type \"%.*s\"",
+                           (int)rd->tok.len, rd->tok.str);
+}
+
+static int criterion_list_field(ctg_reader *rd, ctg_list *list, unsigned key)
+{
+    ctg_criteria *cr = &list->criteria;
+
+    switch (key) {
+    case CTG_RK_IDENTIFIABLE_TYPE:
+        return read_identifiable_type(rd, list);
+    case CTG_RK_COUNTRY_CRITERION:
+        return read_slot(rd, list, CTG_CSLOT_COUNTRY, &cr->country);
+    case CTG_RK_NOMINAL_VOLTAGE_CRITERION:
+        return read_slot(rd, list, CTG_CSLOT_VOLTAGE, &cr->nominal_voltage);
+    case CTG_RK_PROPERTY_CRITERIA:
+        return read_property_criteria(rd, cr);
+    default:
+        return read_slot(rd, list, CTG_CSLOT_REGEX, &cr->regex);
+    }
+}
+
+static int criterion_list_finish(ctg_reader *rd, ctg_list *list, const ctg_mark *start,
+                                 unsigned seen)
+{
+    if (list->kind == CTG_LIST_INJECTION_CRITERION
+        && !(seen & CTG_RK_BIT(CTG_RK_IDENTIFIABLE_TYPE)))
+        return ctg_reader_missing(rd, start, "identifiableType");
+    return CTG_OK;
+}
+
+/* No key of these kinds fixes the kind when met before "type": each is shared by the six (and
+ * identifiableType by legacy identifier lists). */
+const ctg_kind_reader ctg_kind_criterion = {
+    CTG_VERSION_CRITERION,
+    CTG_RK_BIT(CTG_RK_IDENTIFIABLE_TYPE) | CTG_RK_BIT(CTG_RK_COUNTRY_CRITERION)
+        | CTG_RK_BIT(CTG_RK_NOMINAL_VOLTAGE_CRITERION) | CTG_RK_BIT(CTG_RK_PROPERTY_CRITERIA)
+        | CTG_RK_BIT(CTG_RK_REGEX_CRITERION),
+    0, criterion_list_field, criterion_list_finish,
+};
+
+/* ==== writing ==================================================================== */
+
+/* Writer of the six criterion kinds: PowSyBl's field orders (spec 5.1, 5.2, 5.3), the current
+ * version, doubles as Java's Double.toString writes them. */
+
+
+
+static void emit_str(ctg_emitter *e, const char *s)
+{
+    ctg_emit_string(e, s, strlen(s));
+}
+
+static void emit_key(ctg_emitter *e, const char *key)
+{
+    ctg_emit_key(e, key, strlen(key));
+}
+
+/* Always written, "[ ]" when empty (PowSyBl serializes the list as it is). */
+static void write_strings(ctg_emitter *e, const char *key, const char *const *s, size_t n)
+{
+    emit_key(e, key);
+    ctg_emit_array_begin(e);
+    for (size_t i = 0; i < n; i++)
+        emit_str(e, s[i]);
+    ctg_emit_array_end(e);
+}
+
+/* Written only when set; each bound with its closed flag right after it. */
+static void write_interval(ctg_emitter *e, const char *key, const ctg_voltage_interval *iv)
+{
+    if (!iv->set)
+        return;
+    emit_key(e, key);
+    ctg_emit_object_begin(e);
+    if (iv->has_low) {
+        CTG_EMIT_KEY(e, "nominalVoltageLowBound");
+        ctg_emit_double(e, iv->low);
+        CTG_EMIT_KEY(e, "lowClosed");
+        ctg_emit_bool(e, iv->low_closed);
+    }
+    if (iv->has_high) {
+        CTG_EMIT_KEY(e, "nominalVoltageHighBound");
+        ctg_emit_double(e, iv->high);
+        CTG_EMIT_KEY(e, "highClosed");
+        ctg_emit_bool(e, iv->high_closed);
+    }
+    ctg_emit_object_end(e);
+}
+
+static void write_property(ctg_emitter *e, const ctg_criterion *c)
+{
+    CTG_EMIT_KEY(e, "propertyKey");
+    emit_str(e, c->property_key);
+    write_strings(e, "propertyValue", c->property_values, c->property_value_count);
+    CTG_EMIT_KEY(e, "equipmentToCheck");
+    emit_str(e, ctg_equipment_to_check_name(c->equipment_to_check));
+    if (c->side_to_check != CTG_SIDE_NONE) {
+        CTG_EMIT_KEY(e, "sideToCheck");
+        emit_str(e, ctg_side_to_check_name(c->side_to_check));
+    }
+}
+
+static void write_criterion(ctg_emitter *e, const char *key, const ctg_criterion *c)
+{
+    static const char *const numbered[3] = { "voltageInterval1", "voltageInterval2",
+                                             "voltageInterval3" };
+    bool required;
+    unsigned n = ctg_criterion_interval_count(c->type, &required);
+
+    if (key != NULL)
+        emit_key(e, key);
+    ctg_emit_object_begin(e);
+    CTG_EMIT_KEY(e, "type");
+    emit_str(e, ctg_criterion_type_name(c->type));
+    if (c->type == CTG_CRITERION_TWO_COUNTRY) {
+        write_strings(e, "countries1", c->countries[0], c->country_count[0]);
+        write_strings(e, "countries2", c->countries[1], c->country_count[1]);
+    } else if (c->type == CTG_CRITERION_SINGLE_COUNTRY
+               || c->type == CTG_CRITERION_AT_LEAST_ONE_COUNTRY) {
+        write_strings(e, "countries", c->countries[0], c->country_count[0]);
+    } else if (c->type == CTG_CRITERION_PROPERTY) {
+        write_property(e, c);
+    } else if (c->type == CTG_CRITERION_REGEX) {
+        CTG_EMIT_KEY(e, "regex");
+        if (c->regex != NULL)
+            emit_str(e, c->regex);
+        else
+            ctg_emit_null(e);
+    }
+    for (unsigned i = 0; i < n; i++)
+        write_interval(e, required ? "voltageInterval" : numbered[i], &c->intervals[i]);
+    ctg_emit_object_end(e);
+}
+
+int ctg_write_criterion_list(ctg_emitter *e, const ctg_list *list)
+{
+    const ctg_criteria *cr = ctg_list_criteria(list);
+    ctg_list_kind kind = ctg_list_get_kind(list);
+
+    /* Lists come from the reader or ctg_list_set_criteria, which both check; this only keeps
+     * a list patched by other means from being written half. */
+    if (cr == NULL || !ctg_criteria_valid(kind, cr))
+        return CTG_EINVAL;
+    ctg_emit_object_begin(e);
+    CTG_EMIT_KEY(e, "type");
+    emit_str(e, ctg_list_kind_name(kind));
+    CTG_EMIT_KEY(e, "version");
+    emit_str(e, CTG_VERSION_CRITERION);
+    CTG_EMIT_KEY(e, "name");
+    emit_str(e, ctg_list_name(list));
+    if (kind == CTG_LIST_INJECTION_CRITERION) {
+        CTG_EMIT_KEY(e, "identifiableType");
+        emit_str(e, ctg_identifiable_type_name(cr->identifiable_type));
+    }
+    if (cr->country != NULL)
+        write_criterion(e, "countryCriterion", cr->country);
+    if (cr->nominal_voltage != NULL)
+        write_criterion(e, "nominalVoltageCriterion", cr->nominal_voltage);
+    if (cr->property_count > 0) {
+        CTG_EMIT_KEY(e, "propertyCriteria");
+        ctg_emit_array_begin(e);
+        for (size_t i = 0; i < cr->property_count; i++)
+            write_criterion(e, NULL, &cr->properties[i]);
+        ctg_emit_array_end(e);
+    }
+    if (cr->regex != NULL)
+        write_criterion(e, "regexCriterion", cr->regex);
+    ctg_emit_object_end(e);
+    return CTG_OK;
+}

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The public read entry points: a whole list, or a stream of contingencies, from memory, a
+ * path, a FILE * or a descriptor. */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ctg/io.h"
+#include "ctg/stream.h"
+#include "model/list_impl.h"
+#include "format/read_internal.h"
+#include "format/root.h"
+#include "io/source.h"
+
+static void set_source(ctg_error *err, const char *name)
+{
+    size_t len = strlen(name);
+    const size_t cap = sizeof(err->source) - 1;
+
+    if (len <= cap) {
+        memcpy(err->source, name, len + 1);
+        return;
+    }
+    /* Keep the tail: the file name is the part worth reading. */
+    memcpy(err->source, "...", 3);
+    memcpy(err->source + 3, name + len - (cap - 3), cap - 3 + 1);
+}
+
+/* An error with no position: bad arguments, I/O, memory. `msg` may be err->message itself. */
+static int fail_plain(ctg_error *err, const char *source, int code, const char *msg)
+{
+    char text[CTG_ERROR_MESSAGE_MAX];
+
+    snprintf(text, sizeof(text), "%s", msg);
+    memset(err, 0, sizeof(*err));
+    err->code = (ctg_status)code;
+    set_source(err, source);
+    memcpy(err->message, text, sizeof(text));
+    return code;
+}
+
+/* Version 0 is a zeroed struct (memset, or {} in C++): read as version 1, whose zero fields
+ * all mean the defaults. A newer version than ours has fields this library cannot honour. */
+static bool options_valid(const ctg_read_options *o)
+{
+    const unsigned known = CTG_READ_NO_CACHE | CTG_READ_ALLOW_NEWER
+                           | CTG_READ_SKIP_EXTENSION_VALUES;
+    return o->version <= CTG_READ_OPTIONS_VERSION && (o->flags & ~known) == 0;
+}
+
+/* Completes the error of a failed read: the lexer knows no path, the reader no source. */
+static void finish_error(ctg_reader *rd, ctg_error *err, const char *source)
+{
+    if (!rd->failed)
+        ctg_reader_path(rd, err->path);
+    set_source(err, source);
+}
+
+static void fill_stats(const ctg_reader *rd, ctg_read_stats *stats)
+{
+    if (!stats)
+        return;
+    stats->handler_resolves = rd->resolves;
+    stats->contingencies = rd->contingencies;
+    stats->bytes = ctg_lexer_offset(&rd->lex);
+}
+
+/* One read of a whole document into a new list; with `visitor`, contingencies are streamed
+ * to it and the list is freed at the end. */
+typedef struct read_job {
+    const ctg_read_options *opts;
+    const ctg_visitor *visitor;
+    unsigned arena_flags;
+    ctg_error *err;
+} read_job;
+
+static int run_reader(ctg_reader *rd, const read_job *job, ctg_input *in, ctg_list *list)
+{
+    int rc = ctg_reader_init(rd, ctg_input_lex_source(in), job->opts, list->arena, job->err);
+
+    if (rc != CTG_OK)
+        return fail_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
+    if (job->visitor) {
+        rd->visitor = job->visitor;
+        rd->item_arena = ctg_arena_new_ex(job->opts->allocator, job->arena_flags);
+        if (!rd->item_arena)
+            return fail_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
+        ctg_input_set_progress(in, job->visitor);
+    } else {
+        ctg_reader_reserve(rd, ctg_input_size_hint(in));
+    }
+    rc = ctg_read_root(rd, list);
+    if (rc != CTG_OK)
+        finish_error(rd, job->err, ctg_input_name(in));
+    return rc;
+}
+
+static int read_input(ctg_list **out, ctg_input *in, const read_job *job)
+{
+    ctg_arena *arena = ctg_arena_new_ex(job->opts->allocator, job->arena_flags);
+    ctg_list *list = arena ? ctg_list_alloc_in(arena, CTG_LIST_DEFAULT, "") : NULL;
+    ctg_reader rd;
+    int rc;
+
+    memset(&rd, 0, sizeof(rd));
+    if (!list) {
+        rc = fail_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
+    } else {
+        list->owns_arena = true;
+        rc = run_reader(&rd, job, in, list);
+    }
+    fill_stats(&rd, job->opts->stats);
+    ctg_arena_release(rd.item_arena);
+    rd.arena = arena; /* streaming may have left the item arena in place */
+    ctg_reader_dispose(&rd);
+    if (rc != CTG_OK || !out) {
+        ctg_arena_release(arena);
+        return rc;
+    }
+    *out = list;
+    return CTG_OK;
+}
+
+static int read_source(ctg_list **out, const ctg_source *src, const read_job *job)
+{
+    ctg_input *in;
+    int rc = ctg_input_open(&in, src, job->opts->allocator, job->err);
+
+    if (rc != CTG_OK) {
+        char own[64];
+        const char *name = job->opts->source_name ? job->opts->source_name
+                                                  : ctg_source_name(src, own, sizeof own);
+        return fail_plain(job->err, name, rc, job->err->message);
+    }
+    rc = read_input(out, in, job);
+    if (rc != CTG_OK && job->opts->source_name)
+        set_source(job->err, job->opts->source_name);
+    ctg_input_close(in);
+    return rc;
+}
+
+/* Checks the arguments every entry point shares, then reads. */
+static int read_checked(ctg_list **out, const ctg_source *src, const ctg_visitor *visitor,
+                        const ctg_read_options *opts, ctg_error *err, unsigned arena_flags)
+{
+    static const ctg_read_options defaults = CTG_READ_OPTIONS_INIT;
+    ctg_error scratch;
+    read_job job = { opts ? opts : &defaults, visitor, arena_flags, err ? err : &scratch };
+
+    if (out)
+        *out = NULL;
+    if (!visitor && !out)
+        return fail_plain(job.err, "<input>", CTG_EINVAL, "no place for the list (out is NULL)");
+    if (!src)
+        return fail_plain(job.err, "<input>", CTG_EINVAL, "NULL source");
+    if (!options_valid(job.opts))
+        return fail_plain(job.err, "<input>", CTG_EINVAL, "unknown read options version or flags");
+    if (job.opts->max_depth > CTG_MAX_DEPTH_LIMIT)
+        return fail_plain(job.err, "<input>", CTG_EINVAL, "max_depth above the limit of 4096 "
+                          "levels (CTG_MAX_DEPTH_LIMIT)");
+    /* As for the options, 0 is a zeroed visitor, read as version 1. */
+    if (visitor && visitor->version > CTG_VISITOR_VERSION)
+        return fail_plain(job.err, "<input>", CTG_EINVAL, "unknown ctg_visitor version");
+    return read_source(out, src, &job);
+}
+
+int ctg_list_read_buffer_ex(ctg_list **out, const void *data, size_t len,
+                            const ctg_read_options *opts, ctg_error *err, unsigned arena_flags)
+{
+    ctg_source src = ctg_source_buffer(data, len);
+    return read_checked(out, &src, NULL, opts, err, arena_flags);
+}
+
+int ctg_list_read_buffer(ctg_list **out, const void *data, size_t len,
+                         const ctg_read_options *opts, ctg_error *err)
+{
+    return ctg_list_read_buffer_ex(out, data, len, opts, err, 0);
+}
+
+int ctg_list_read_fp(ctg_list **out, FILE *fp, const ctg_read_options *opts, ctg_error *err)
+{
+    ctg_source src = ctg_source_fp(fp);
+    return read_checked(out, &src, NULL, opts, err, 0);
+}
+
+int ctg_list_read_fd(ctg_list **out, int fd, const ctg_read_options *opts, ctg_error *err)
+{
+    ctg_source src = ctg_source_fd(fd);
+    return read_checked(out, &src, NULL, opts, err, 0);
+}
+
+int ctg_list_read_file(ctg_list **out, const char *path, const ctg_read_options *opts,
+                       ctg_error *err)
+{
+    ctg_source src = ctg_source_path(path);
+    return read_checked(out, &src, NULL, opts, err, 0);
+}
+
+int ctg_read_stream(const ctg_source *src, const ctg_visitor *visitor,
+                    const ctg_read_options *opts, ctg_error *err)
+{
+    static const ctg_visitor none = CTG_VISITOR_INIT;
+    return read_checked(NULL, src, visitor ? visitor : &none, opts, err, 0);
+}
+
+ctg_source ctg_source_buffer(const void *data, size_t len)
+{
+    ctg_source s = { CTG_SOURCE_BUFFER, data, len, NULL, NULL, -1, NULL, NULL };
+    return s;
+}
+
+ctg_source ctg_source_path(const char *path)
+{
+    ctg_source s = { CTG_SOURCE_PATH, NULL, 0, path, NULL, -1, NULL, NULL };
+    return s;
+}
+
+ctg_source ctg_source_fp(FILE *fp)
+{
+    ctg_source s = { CTG_SOURCE_FP, NULL, 0, NULL, fp, -1, NULL, NULL };
+    return s;
+}
+
+ctg_source ctg_source_fd(int fd)
+{
+    ctg_source s = { CTG_SOURCE_FD, NULL, 0, NULL, NULL, fd, NULL, NULL };
+    return s;
+}
+
+ctg_source ctg_source_callback(ctg_source_read_fn read, void *payload, size_t size)
+{
+    ctg_source s = { CTG_SOURCE_CALLBACK, NULL, size, NULL, NULL, -1, read, payload };
+    return s;
+}

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The root of a document and of every nested list: which kind it is, the fields all kinds
+ * share ("type", "version", "name"), and the version policy. Kind-specific fields go to the
+ * kind's reader (ctg_kind_reader). */
+
+#include "format/root.h"
+
+#include <string.h>
+
+#include "model/list_impl.h"
+#include "format/default.h"
+#include "format/version.h"
+
+static const ctg_key root_keys[CTG_RK_COUNT] = {
+    CTG_KEY("type"), CTG_KEY("version"), CTG_KEY("name"), CTG_KEY("contingencies"),
+    CTG_KEY("contingencyLists"), CTG_KEY("identifiers"), CTG_KEY("identifiableType"),
+    CTG_KEY("countryCriterion"), CTG_KEY("nominalVoltageCriterion"), CTG_KEY("propertyCriteria"),
+    CTG_KEY("regexCriterion"), CTG_KEY("id"), CTG_KEY("elements"), CTG_KEY("extensions"),
+};
+
+static const ctg_kind_reader *const kind_readers[CTG_LIST_KIND_COUNT] = {
+    [CTG_LIST_DEFAULT] = &ctg_kind_default,
+    [CTG_LIST_LIST] = &ctg_kind_list,
+    [CTG_LIST_IDENTIFIER] = &ctg_kind_identifier,
+    [CTG_LIST_INJECTION_CRITERION] = &ctg_kind_criterion,
+    [CTG_LIST_LINE_CRITERION] = &ctg_kind_criterion,
+    [CTG_LIST_HVDC_CRITERION] = &ctg_kind_criterion,
+    [CTG_LIST_TIE_LINE_CRITERION] = &ctg_kind_criterion,
+    [CTG_LIST_TWT_CRITERION] = &ctg_kind_criterion,
+    [CTG_LIST_THREE_WT_CRITERION] = &ctg_kind_criterion,
+    [CTG_LIST_CONTINGENCY] = &ctg_kind_contingency,
+};
+
+/* A list nested this deep is refused before the C stack is: each level is a few frames. */
+
+typedef struct root_ctx {
+    ctg_list *list;
+    int kind;              /* -1 until known */
+    bool nested;
+    bool name_null;        /* "name": null, an error for every kind but a contingency */
+    ctg_mark name_mark;
+    ctg_mark version_mark;
+    ctg_stream_header header; /* what a streaming visitor is told of this list */
+} root_ctx;
+
+static int find_kind(const char *s, size_t len, bool nested)
+{
+    /* A bare contingency has no "type": it cannot be named by one. */
+    (void)nested;
+    for (int k = 0; k < CTG_LIST_KIND_COUNT; k++) {
+        const char *name = ctg_list_kind_name((ctg_list_kind)k);
+        if (k != CTG_LIST_CONTINGENCY && strnlen(name, len + 1) == len
+            && memcmp(name, s, len) == 0)
+            return k;
+    }
+    return -1;
+}
+
+static void set_kind(root_ctx *rc, int k)
+{
+    rc->kind = k;
+    rc->list->kind = (ctg_list_kind)k;
+    rc->header.kind = (ctg_list_kind)k;
+}
+
+static int read_type(ctg_reader *rd, root_ctx *rc)
+{
+    int k;
+
+    if (rd->tok.type != CTG_TOK_STRING)
+        return ctg_reader_type_error(rd, "string");
+    k = find_kind(rd->tok.str, rd->tok.len, rc->nested);
+    if (k < 0)
+        return ctg_reader_fail(rd, CTG_EUNSUPPORTED, "unknown list type \"%.*s\"",
+                               (int)rd->tok.len, rd->tok.str);
+    if (rc->kind >= 0 && rc->kind != k)
+        return ctg_reader_fail(rd, CTG_ESCHEMA,
+                               "type \"%s\" does not match the fields of a \"%s\" read before it",
+                               ctg_list_kind_name((ctg_list_kind)k),
+                               ctg_list_kind_name((ctg_list_kind)rc->kind));
+    set_kind(rc, k);
+    return CTG_OK;
+}
+
+static int read_version(ctg_reader *rd, root_ctx *rc)
+{
+    int err = ctg_read_string(rd, &rc->list->version, "version");
+
+    if (err == CTG_OK) {
+        rc->version_mark = ctg_reader_mark(rd);
+        rc->header.version = rc->list->version;
+        ctg_gate_set_version(rd, rc->list->version);
+    }
+    return err;
+}
+
+static int read_name(ctg_reader *rd, root_ctx *rc)
+{
+    int err;
+
+    rc->name_mark = ctg_reader_mark(rd);
+    rc->name_null = rd->tok.type == CTG_TOK_NULL;
+    if (rc->kind == CTG_LIST_CONTINGENCY || (rc->kind < 0 && rc->name_null))
+        err = ctg_read_opt_string(rd, &rc->list->name, "name");
+    else
+        err = ctg_read_string(rd, &rc->list->name, "name");
+    rc->header.name = rc->list->name;
+    return err;
+}
+
+/* The kind a key met before "type" implies, or -1 when it implies none (or several). */
+static int infer_kind(unsigned key, bool nested)
+{
+    for (int k = 0; k < CTG_LIST_KIND_COUNT; k++)
+        if (kind_readers[k]->infer_keys & CTG_RK_BIT(key))
+            return nested && k == CTG_LIST_CONTINGENCY ? -1 : k;
+    return -1;
+}
+
+static int own_field(ctg_reader *rd, root_ctx *rc, unsigned key)
+{
+    if (rc->kind < 0) {
+        int k = infer_kind(key, rc->nested);
+        if (k < 0)
+            return ctg_reader_fail(rd, CTG_ESCHEMA, "field \"%s\" needs \"type\" before it",
+                                   root_keys[key].name);
+        set_kind(rc, k);
+    }
+    if (!(kind_readers[rc->kind]->own_keys & CTG_RK_BIT(key)))
+        return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown field \"%s\" in a \"%s\"",
+                               root_keys[key].name, ctg_list_kind_name(rc->list->kind));
+    return kind_readers[rc->kind]->field(rd, rc->list, key);
+}
+
+static int root_field(ctg_reader *rd, unsigned index, void *ctx)
+{
+    root_ctx *rc = ctx;
+
+    switch (index) {
+    case CTG_RK_TYPE:
+        return read_type(rd, rc);
+    case CTG_RK_VERSION:
+        return read_version(rd, rc);
+    case CTG_RK_NAME:
+        return read_name(rd, rc);
+    default:
+        return own_field(rd, rc, index);
+    }
+}
+
+static const ctg_object_def root_def = { root_keys, CTG_RK_COUNT, root_field };
+
+static int check_version(ctg_reader *rd, const root_ctx *rc)
+{
+    const char *v = rc->list->version;
+    const char *newest = kind_readers[rc->kind]->version;
+
+    if (v && !(rd->flags & CTG_READ_ALLOW_NEWER) && ctg_version_compare(v, strlen(v), newest) > 0)
+        return ctg_reader_fail_at(rd, &rc->version_mark, "version", CTG_EUNSUPPORTED,
+                                  "version %s is newer than %s, the newest this library reads "
+                                  "for \"%s\" lists", v, newest,
+                                  ctg_list_kind_name(rc->list->kind));
+    return CTG_OK;
+}
+
+static int finish_list(ctg_reader *rd, root_ctx *rc, const ctg_mark *start, unsigned seen)
+{
+    const ctg_kind_reader *kr;
+    int err;
+
+    if (rc->kind < 0)
+        return ctg_reader_missing(rd, start, "type");
+    kr = kind_readers[rc->kind];
+    if (rc->kind != CTG_LIST_CONTINGENCY) {
+        if (!(seen & CTG_RK_BIT(CTG_RK_NAME)))
+            return ctg_reader_missing(rd, start, "name");
+        if (rc->name_null)
+            return ctg_reader_fail_at(rd, &rc->name_mark, NULL, CTG_ESCHEMA,
+                                      "expected string for \"name\", got null");
+    }
+    if ((err = check_version(rd, rc)) != CTG_OK)
+        return err;
+    return kr->finish ? kr->finish(rd, rc->list, start, seen) : CTG_OK;
+}
+
+/* What a nested list must not disturb in its parent: the element gate and its deferrals. */
+typedef struct gate_state {
+    unsigned gate;
+    const char *gate_version;
+    ctg_deferred deferred[CTG_DEFER_COUNT];
+} gate_state;
+
+static void gate_save(const ctg_reader *rd, gate_state *s)
+{
+    s->gate = rd->gate;
+    s->gate_version = rd->gate_version;
+    memcpy(s->deferred, rd->deferred, sizeof(s->deferred));
+}
+
+static void gate_restore(ctg_reader *rd, const gate_state *s)
+{
+    rd->gate = s->gate;
+    rd->gate_version = s->gate_version;
+    memcpy(rd->deferred, s->deferred, sizeof(s->deferred));
+}
+
+/* Streaming: lists that are neither `default` nor `list` are delivered whole. */
+static int deliver_whole(ctg_reader *rd, const root_ctx *rc)
+{
+    const ctg_visitor *v = rd->visitor;
+    ctg_list_kind k = rc->list->kind;
+
+    if (!v || !v->list || k == CTG_LIST_DEFAULT || k == CTG_LIST_LIST || k == CTG_LIST_CONTINGENCY)
+        return CTG_OK;
+    if (v->list(&rc->header, rc->list, v->payload) != 0)
+        return ctg_reader_fail(rd, CTG_ESTOPPED, "stopped by the visitor");
+    return CTG_OK;
+}
+
+int ctg_read_list_object(ctg_reader *rd, ctg_list *list, bool nested)
+{
+    root_ctx rc = { list, -1, nested, false, { 0, 0, 0 }, { 0, 0, 0 },
+                    { CTG_LIST_DEFAULT, NULL, NULL, rd->list_depth, 0 } };
+    ctg_mark start = ctg_reader_mark(rd);
+    ctg_stream_header *outer = rd->header;
+    gate_state parent;
+    unsigned seen;
+    int err;
+
+    /* A nested list without a version of its own reads with its parent's (see finish). */
+    if (rd->list_depth >= CTG_LIST_MAX_NESTING)
+        return ctg_reader_fail(rd, CTG_ELIMIT, "lists nested more than %d deep", CTG_LIST_MAX_NESTING);
+    if (nested)
+        rc.header.index = ctg_reader_top_frame(rd)->index;
+    rd->header = &rc.header;
+    gate_save(rd, &parent);
+    rd->gate = 0;
+    memset(rd->deferred, 0, sizeof(rd->deferred));
+    rd->list_depth++;
+    err = ctg_read_object(rd, &root_def, &rc, &seen);
+    rd->parent_gate = parent.gate; /* nested lists inside may have changed it */
+    rd->parent_gate_version = parent.gate_version;
+    if (err == CTG_OK)
+        err = finish_list(rd, &rc, &start, seen);
+    rd->list_depth--;
+    if (err == CTG_OK)
+        err = deliver_whole(rd, &rc);
+    if (err == CTG_OK) {
+        gate_restore(rd, &parent);
+        rd->header = outer;
+    }
+    return err;
+}
+
+int ctg_read_root(ctg_reader *rd, ctg_list *list)
+{
+    int err;
+
+    if ((err = ctg_reader_next(rd)) != CTG_OK)
+        return err;
+    if ((err = ctg_read_list_object(rd, list, false)) != CTG_OK)
+        return err;
+    if ((err = ctg_reader_next(rd)) != CTG_OK)
+        return err;
+    return rd->tok.type == CTG_TOK_EOF ? CTG_OK
+                                       : ctg_reader_fail(rd, CTG_ESYNTAX, "trailing content");
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The public write API (io.h): one emitter feeding an output (a buffer, a FILE *, a
+ * descriptor, or an atomically replaced file). */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ctg/io.h"
+#include "base/alloc.h"
+#include "json/emit.h"
+#include "io/output.h"
+#include "format/write.h"
+
+static const ctg_write_options default_options = CTG_WRITE_OPTIONS_INIT;
+
+int ctg_write_check_options(const ctg_write_options *in, ctg_write_options *out, ctg_error *w)
+{
+    const unsigned known = CTG_WRITE_COMPACT | CTG_WRITE_BREAK_LINKS;
+
+    *out = default_options;
+    if (in == NULL)
+        return CTG_OK;
+    /* 0 is a zeroed struct, read as version 1 (its zero fields are the defaults). */
+    if (in->version > CTG_WRITE_OPTIONS_VERSION)
+        return ctg_output_message(w, CTG_EINVAL, "unknown ctg_write_options version");
+    if ((in->flags & ~known) != 0)
+        return ctg_output_message(w, CTG_EINVAL, "unknown write flag");
+    /* A version 1 struct ends after the allocator: nothing beyond it may be read. */
+    out->flags = in->flags;
+    out->allocator = in->allocator;
+    if (in->version >= 2) {
+        out->temp_file = in->temp_file;
+        out->payload = in->payload;
+    }
+    return CTG_OK;
+}
+
+static int emit_list(ctg_output *o, const ctg_list *list, const ctg_write_options *opts,
+                     ctg_error *w)
+{
+    bool compact = (opts->flags & CTG_WRITE_COMPACT) != 0;
+    ctg_emitter e;
+    int rc = CTG_OK;
+
+    /* A buffer is written in place: no second copy of the whole output. */
+    if (ctg_output_has_window(o))
+        rc = ctg_emit_init_window(&e, ctg_output_window, o, compact, opts->allocator, w);
+    else
+        rc = ctg_emit_init(&e, ctg_output_sink, o, compact, opts->allocator, w);
+
+    if (rc == CTG_OK) {
+        rc = ctg_write_list_json(&e, list);
+        if (rc == CTG_OK)
+            rc = ctg_emit_finish(&e);
+        else
+            ctg_output_message(w, rc,
+                               rc == CTG_EUNSUPPORTED ? "this list kind cannot be written yet"
+                                                      : "the list breaks a rule of the format and "
+                                                        "cannot be written");
+    }
+    ctg_emit_dispose(&e);
+    return rc;
+}
+
+typedef int (*open_fn)(ctg_output *o, const void *target, const ctg_write_options *opts,
+                       ctg_error *w);
+
+/* Checks, opens, emits, commits; any failure leaves no trace in the output. */
+static int write_to(open_fn open, const void *target, const char *source, const ctg_list *list,
+                    const ctg_write_options *given, ctg_error *err)
+{
+    ctg_write_options opts;
+    ctg_error w = { 0 };
+    ctg_output o;
+    int rc = ctg_write_check_options(given, &opts, &w);
+
+    if (rc == CTG_OK && list == NULL)
+        rc = ctg_output_message(&w, CTG_EINVAL, "no list to write");
+    if (rc != CTG_OK)
+        return ctg_output_error(err, &w, rc, source);
+    rc = open(&o, target, &opts, &w);
+    if (rc != CTG_OK)
+        return ctg_output_error(err, &w, rc, o.source);
+    rc = emit_list(&o, list, &opts, &w);
+    if (rc == CTG_OK)
+        return (rc = ctg_output_commit(&o, &w)) == CTG_OK ? CTG_OK
+                                                          : ctg_output_error(err, &w, rc, source);
+    ctg_output_abort(&o);
+    return ctg_output_error(err, &w, rc, source);
+}
+
+static int open_buf(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
+{
+    return ctg_output_open_buf(o, (ctg_buf *)(uintptr_t)t, opts->allocator, w);
+}
+
+static int open_fp(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
+{
+    return ctg_output_open_fp(o, (FILE *)(uintptr_t)t, opts->allocator, w);
+}
+
+static int open_fd(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
+{
+    return ctg_output_open_fd(o, *(const int *)t, opts->allocator, w);
+}
+
+static int open_path(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
+{
+    return ctg_output_open_path(o, t, opts, w);
+}
+
+void ctg_buf_dispose(ctg_buf *buf)
+{
+    if (buf == NULL)
+        return;
+    ctg_mem_release(buf->allocator, buf->data, buf->cap);
+    buf->data = NULL;
+    buf->len = 0;
+    buf->cap = 0;
+}
+
+int ctg_list_write_buf(ctg_buf *buf, const ctg_list *list, const ctg_write_options *opts,
+                       ctg_error *err)
+{
+    return write_to(open_buf, buf, "<memory>", list, opts, err);
+}
+
+int ctg_list_write_fp(FILE *fp, const ctg_list *list, const ctg_write_options *opts,
+                      ctg_error *err)
+{
+    return write_to(open_fp, fp, "<stream>", list, opts, err);
+}
+
+int ctg_list_write_fd(int fd, const ctg_list *list, const ctg_write_options *opts,
+                      ctg_error *err)
+{
+    return write_to(open_fd, &fd, "<fd>", list, opts, err);
+}
+
+int ctg_list_write_file(const char *path, const ctg_list *list, const ctg_write_options *opts,
+                        ctg_error *err)
+{
+    return write_to(open_path, path, path ? path : "", list, opts, err);
+}

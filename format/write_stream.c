@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The streaming writer: a `default` list written one contingency at a time, byte-identical to
+ * writing the whole list at once (the same emitter and the same pieces). */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ctg/stream.h"
+#include "base/alloc.h"
+#include "base/arena.h"
+#include "model/list_impl.h"
+#include "ext/ext.h"
+#include "io/output.h"
+#include "format/write.h"
+
+struct ctg_stream_writer {
+    const ctg_allocator *alloc;
+    ctg_output out;
+    ctg_emitter e;
+    bool emitter_ready;
+    int status;         /* first failure: after it, only abort is useful */
+    /* The emitter's error record: it lives as long as the emitter does, so that a failure of
+     * any later write has somewhere to put its message. */
+    ctg_error werr;
+    /* Lends the check of kept extension text its allocator (a check keeps nothing in it);
+     * NULL until a contingency has such text. */
+    ctg_arena *scratch;
+    char source[CTG_ERROR_SOURCE_MAX];
+};
+
+typedef int (*open_fn)(ctg_output *o, const void *target, const ctg_write_options *opts,
+                       ctg_error *w);
+
+static int open_writer(ctg_stream_writer **out, open_fn open, const void *target,
+                       const char *name, const ctg_write_options *given, ctg_error *err)
+{
+    ctg_write_options o;
+    const ctg_write_options *opts = &o;
+    ctg_error w = { 0 };
+    ctg_stream_writer *sw;
+    int rc;
+
+    if (out)
+        *out = NULL;
+    if ((rc = ctg_write_check_options(given, &o, &w)) == CTG_OK && (!out || !name))
+        rc = ctg_output_message(&w, CTG_EINVAL, !out ? "no place for the writer" : "no name");
+    if (rc != CTG_OK)
+        return ctg_output_error(err, &w, rc, "<writer>");
+    sw = ctg_mem_alloc(opts->allocator, sizeof(*sw));
+    if (!sw)
+        return ctg_output_error(err, &w, ctg_output_message(&w, CTG_ENOMEM, "out of memory"),
+                                "<writer>");
+    memset(sw, 0, sizeof(*sw));
+    sw->alloc = opts->allocator;
+    if ((rc = open(&sw->out, target, opts, &w)) != CTG_OK) {
+        ctg_output_error(err, &w, rc, sw->out.source);
+        ctg_mem_release(sw->alloc, sw, sizeof(*sw));
+        return rc;
+    }
+    snprintf(sw->source, sizeof(sw->source), "%s", sw->out.source);
+    rc = ctg_emit_init(&sw->e, ctg_output_sink, &sw->out, (opts->flags & CTG_WRITE_COMPACT) != 0,
+                       sw->alloc, &sw->werr);
+    if (rc != CTG_OK) {
+        w = sw->werr;
+        ctg_output_error(err, &w, rc, sw->source); /* before the abort frees sw->source */
+        ctg_stream_writer_abort(sw);
+        return rc;
+    }
+    sw->emitter_ready = true;
+    ctg_write_default_begin(&sw->e, name);
+    *out = sw;
+    return CTG_OK;
+}
+
+static int open_buf(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
+{
+    return ctg_output_open_buf(o, (ctg_buf *)(uintptr_t)t, opts->allocator, w);
+}
+
+static int open_fp(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
+{
+    return ctg_output_open_fp(o, (FILE *)(uintptr_t)t, opts->allocator, w);
+}
+
+static int open_path(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
+{
+    return ctg_output_open_path(o, t, opts, w);
+}
+
+int ctg_stream_writer_open_path(ctg_stream_writer **out, const char *path, const char *name,
+                                const ctg_write_options *opts, ctg_error *err)
+{
+    return open_writer(out, open_path, path, name, opts, err);
+}
+
+int ctg_stream_writer_open_fp(ctg_stream_writer **out, FILE *fp, const char *name,
+                              const ctg_write_options *opts, ctg_error *err)
+{
+    return open_writer(out, open_fp, fp, name, opts, err);
+}
+
+int ctg_stream_writer_open_buf(ctg_stream_writer **out, ctg_buf *buf, const char *name,
+                               const ctg_write_options *opts, ctg_error *err)
+{
+    return open_writer(out, open_buf, buf, name, opts, err);
+}
+
+/* A caller-built contingency is checked as the builders check theirs, kept extension text
+ * included, so that the writer never writes what the reader would refuse. */
+static int check_contingency(ctg_stream_writer *sw, const ctg_contingency *c, ctg_error *w)
+{
+    if (c == NULL)
+        return ctg_output_message(w, CTG_EINVAL, "no contingency");
+    if (!ctg_contingency_valid(c))
+        return ctg_output_message(w, CTG_EINVAL, "a contingency the reader would refuse (a NULL "
+                                  "or invalid string, a missing element or extension array)");
+    for (size_t i = 0; i < c->extension_count; i++) {
+        const ctg_extension *x = &c->extensions[i];
+        if (x->json == NULL)
+            continue;
+        if (sw->scratch == NULL && (sw->scratch = ctg_arena_new(sw->alloc)) == NULL)
+            return ctg_output_message(w, CTG_ENOMEM, "out of memory");
+        int rc = ctg_extension_text_read(sw->scratch, x->json, x->json_len, NULL, NULL, w);
+        if (rc == CTG_ENOMEM)
+            return ctg_output_message(w, rc, "out of memory");
+        if (rc != CTG_OK) {
+            char msg[CTG_ERROR_MESSAGE_MAX];
+            snprintf(msg, sizeof msg, "extension \"%.64s\": %.160s", x->name, w->message);
+            return ctg_output_message(w, CTG_EINVAL, msg);
+        }
+    }
+    return CTG_OK;
+}
+
+int ctg_stream_writer_add(ctg_stream_writer *sw, const ctg_contingency *c, ctg_error *err)
+{
+    ctg_error w = { 0 };
+    int rc;
+
+    if (!sw)
+        return ctg_output_error(err, &w, ctg_output_message(&w, CTG_EINVAL, "no writer"),
+                                "<writer>");
+    if ((rc = check_contingency(sw, c, &w)) != CTG_OK)
+        return ctg_output_error(err, &w, rc, sw->source);
+    if (sw->status == CTG_OK) {
+        ctg_write_contingency(&sw->e, c);
+        sw->status = sw->e.status;
+    }
+    if (sw->status != CTG_OK) {
+        w = *sw->e.err;
+        return ctg_output_error(err, &w, sw->status, sw->source);
+    }
+    return CTG_OK;
+}
+
+int ctg_stream_writer_close(ctg_stream_writer *sw, ctg_error *err)
+{
+    ctg_error w = { 0 };
+    int rc;
+
+    if (!sw)
+        return ctg_output_error(err, &w, ctg_output_message(&w, CTG_EINVAL, "no writer"),
+                                "<writer>");
+    ctg_write_default_end(&sw->e);
+    rc = ctg_emit_finish(&sw->e);
+    if (rc != CTG_OK)
+        w = *sw->e.err;
+    ctg_emit_dispose(&sw->e);
+    sw->emitter_ready = false;
+    if (rc == CTG_OK)
+        rc = ctg_output_commit(&sw->out, &w);
+    else
+        ctg_output_abort(&sw->out);
+    if (rc != CTG_OK)
+        ctg_output_error(err, &w, rc, sw->source);
+    ctg_arena_release(sw->scratch);
+    ctg_mem_release(sw->alloc, sw, sizeof(*sw));
+    return rc;
+}
+
+void ctg_stream_writer_abort(ctg_stream_writer *sw)
+{
+    if (!sw)
+        return;
+    if (sw->emitter_ready)
+        ctg_emit_dispose(&sw->e);
+    ctg_output_abort(&sw->out);
+    ctg_arena_release(sw->scratch);
+    ctg_mem_release(sw->alloc, sw, sizeof(*sw));
+}
+
+const char *ctg_stream_writer_temp_path(const ctg_stream_writer *sw)
+{
+    /* Direct outputs have no temporary file; tmp is set only once mkstemp made it. */
+    return sw && sw->out.tmp && !sw->out.direct ? sw->out.tmp : NULL;
+}

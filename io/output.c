@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* Outputs: a buffer, a FILE *, a descriptor, or a path (output_file.c), with gzip on the way
+ * for ".gz" paths. Shared by whole-list writes and the streaming writer. */
+
+/* 64-bit file offsets on 32-bit systems too: without them open() refuses a file of 2 GiB or
+ * more (EOVERFLOW), fstat() cannot size it and write() stops at 2 GiB. Before any header. */
+#define _FILE_OFFSET_BITS 64
+
+#include "io/output.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/alloc.h"
+#include "base/clocale.h"
+#include "io/zhooks.h"
+
+#define ZOUT_SIZE ((size_t)64 * 1024)
+
+_Static_assert(sizeof(off_t) == 8, "64-bit file offsets (_FILE_OFFSET_BITS)");
+
+/* ---- errors ----------------------------------------------------------------------------- */
+
+static void copy_text(char *dst, size_t cap, const char *s)
+{
+    size_t n = strlen(s);
+
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
+/* A long source keeps its tail behind "...", where the file name is. */
+static void copy_source(char *dst, size_t cap, const char *s)
+{
+    size_t n = strlen(s);
+
+    if (n < cap) {
+        memcpy(dst, s, n + 1);
+        return;
+    }
+    memcpy(dst, "...", 3);
+    memcpy(dst + 3, s + n - (cap - 4), cap - 4 + 1);
+}
+
+int ctg_output_error(ctg_error *err, ctg_error *w, int code, const char *source)
+{
+    if (err == NULL)
+        return code;
+    w->code = (ctg_status)code;
+    w->line = 0;
+    w->column = 0;
+    w->offset = 0;
+    copy_source(w->source, sizeof w->source, source);
+    w->path[0] = '\0';
+    if (w->message[0] == '\0')
+        copy_text(w->message, sizeof w->message, "write failed");
+    *err = *w;
+    return code;
+}
+
+int ctg_output_message(ctg_error *w, int code, const char *msg)
+{
+    copy_text(w->message, sizeof w->message, msg);
+    return code;
+}
+
+int ctg_output_io_failure(ctg_error *w, const char *what)
+{
+    int saved = errno;
+
+    snprintf(w->message, sizeof w->message, "%s: %s", what,
+             saved != 0 ? ctg_strerror(saved) : "unknown error");
+    return CTG_EIO;
+}
+
+/* ---- raw sinks -------------------------------------------------------------------------- */
+
+/* Commits the `done` bytes written in place after b->len and makes room for `want` more (and the
+ * final NUL): the window an emitter writes into directly. */
+static int buf_window(ctg_buf *b, size_t done, size_t want, char **win, size_t *avail,
+                      ctg_error *err)
+{
+    size_t need, cap;
+    void *p;
+
+    b->len += done;
+    if (!ctg_size_add(b->len, want, &need) || !ctg_size_add(need, 1, &need))
+        return ctg_output_message(err, CTG_ENOMEM, "output too large");
+    if (need > b->cap) {
+        if (!ctg_grow_capacity(b->cap, need, 4096, SIZE_MAX, &cap))
+            return ctg_output_message(err, CTG_ENOMEM, "output too large");
+        p = ctg_mem_resize(b->allocator, b->data, b->cap, cap);
+        if (p == NULL)
+            return ctg_output_message(err, CTG_ENOMEM, "out of memory");
+        b->data = p;
+        b->cap = cap;
+    }
+    *win = b->data + b->len;
+    *avail = b->cap - b->len - 1;
+    return CTG_OK;
+}
+
+/* Appends, always keeping room for the final NUL. */
+static int buf_write(ctg_buf *b, const char *data, size_t len, ctg_error *err)
+{
+    char *win;
+    size_t avail;
+    int rc = buf_window(b, 0, len, &win, &avail, err);
+
+    if (rc != CTG_OK)
+        return rc;
+    if (len > 0)
+        memcpy(win, data, len);
+    b->len += len;
+    return CTG_OK;
+}
+
+/* Writes everything, through EINTR and partial writes. */
+static int fd_write(int fd, const char *data, size_t len, ctg_error *err)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = EIO;
+            return ctg_output_io_failure(err, "cannot write");
+        }
+        data += n;
+        len -= (size_t)n;
+    }
+    return CTG_OK;
+}
+
+static int raw_write(ctg_output *o, const char *data, size_t len, ctg_error *err)
+{
+    if (o->buf)
+        return buf_write(o->buf, data, len, err);
+    if (o->fp) {
+        errno = 0;
+        if (fwrite(data, 1, len, o->fp) != len)
+            return ctg_output_io_failure(err, "cannot write");
+        return CTG_OK;
+    }
+    return fd_write(o->fd, data, len, err);
+}
+
+/* ---- gzip ------------------------------------------------------------------------------- */
+
+static int gz_start(ctg_output *o, ctg_error *w)
+{
+    int zrc;
+
+    o->zout = ctg_mem_alloc(o->alloc, ZOUT_SIZE);
+    if (!o->zout)
+        return ctg_output_message(w, CTG_ENOMEM, "out of memory");
+    ctg_zlib_use_allocator(&o->zs, o->alloc);
+    zrc = deflateInit2(&o->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+                       Z_DEFAULT_STRATEGY);
+    /* Out of memory says so, as everywhere; anything else is zlib's own trouble. */
+    if (zrc == Z_MEM_ERROR)
+        return ctg_output_message(w, CTG_ENOMEM, "out of memory");
+    if (zrc != Z_OK)
+        return ctg_output_message(w, CTG_EIO, "cannot start gzip compression");
+    o->z_ready = true;
+    return CTG_OK;
+}
+
+/* Compresses `len` bytes (or, with Z_FINISH, the end of the stream) to the raw sink. */
+static int gz_write(ctg_output *o, const char *data, size_t len, int flush, ctg_error *err)
+{
+    int z, rc;
+
+    o->zs.next_in = (unsigned char *)(uintptr_t)data;
+    o->zs.avail_in = (uInt)len;
+    do {
+        o->zs.next_out = o->zout;
+        o->zs.avail_out = (uInt)ZOUT_SIZE;
+        z = deflate(&o->zs, flush);
+        if (z == Z_STREAM_ERROR)
+            return ctg_output_message(err, CTG_EIO, "gzip compression failed");
+        rc = raw_write(o, (const char *)o->zout, ZOUT_SIZE - o->zs.avail_out, err);
+        if (rc != CTG_OK)
+            return rc;
+    } while (o->zs.avail_out == 0 || (flush == Z_FINISH && z != Z_STREAM_END));
+    return CTG_OK;
+}
+
+int ctg_output_sink(void *ctx, const char *data, size_t len, ctg_error *err)
+{
+    ctg_output *o = ctx;
+
+    if (!o->gz)
+        return raw_write(o, data, len, err);
+    /* The emitter hands over at most its buffer at a time: far below zlib's uInt. */
+    return gz_write(o, data, len, Z_NO_FLUSH, err);
+}
+
+bool ctg_output_has_window(const ctg_output *o)
+{
+    return o->buf != NULL && !o->gz;
+}
+
+int ctg_output_window(void *ctx, size_t done, size_t want, char **win, size_t *avail,
+                      ctg_error *err)
+{
+    ctg_output *o = ctx;
+
+    return buf_window(o->buf, done, want, win, avail, err);
+}
+
+/* ---- opening ---------------------------------------------------------------------------- */
+
+static void init(ctg_output *o, const ctg_allocator *a, const char *source)
+{
+    memset(o, 0, sizeof(*o));
+    o->alloc = a;
+    o->fd = -1;
+    o->source = source;
+}
+
+int ctg_output_open_buf(ctg_output *o, ctg_buf *buf, const ctg_allocator *a, ctg_error *w)
+{
+    init(o, a, "<memory>");
+    if (!buf)
+        return ctg_output_message(w, CTG_EINVAL, "no buffer");
+    o->buf = buf;
+    o->buf_old_len = buf->len;
+    return CTG_OK;
+}
+
+int ctg_output_open_fp(ctg_output *o, FILE *fp, const ctg_allocator *a, ctg_error *w)
+{
+    init(o, a, "<stream>");
+    if (!fp)
+        return ctg_output_message(w, CTG_EINVAL, "no stream");
+    o->fp = fp;
+    return CTG_OK;
+}
+
+int ctg_output_open_fd(ctg_output *o, int fd, const ctg_allocator *a, ctg_error *w)
+{
+    (void)w; /* a bad descriptor fails at the first write, as CTG_EIO */
+    init(o, a, "<fd>");
+    o->fd = fd;
+    return CTG_OK;
+}
+
+static bool ends_with_gz(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 3 && strcmp(path + n - 3, ".gz") == 0;
+}
+
+int ctg_output_open_path(ctg_output *o, const char *path, const ctg_write_options *opts,
+                         ctg_error *w)
+{
+    size_t len;
+    int rc;
+
+    init(o, opts->allocator, path ? path : "");
+    if (path == NULL || path[0] == '\0')
+        return ctg_output_message(w, CTG_EINVAL, "no path");
+    o->temp_file = opts->temp_file;
+    o->temp_payload = opts->payload;
+    len = strlen(path);
+    o->target_size = len + 1;
+    o->target = ctg_mem_alloc(o->alloc, o->target_size);
+    if (o->target == NULL)
+        return ctg_output_message(w, CTG_ENOMEM, "out of memory");
+    memcpy(o->target, path, len + 1);
+    /* The name given decides compression, not where its links lead. */
+    o->gz = ends_with_gz(path);
+    rc = ctg_output_open_target(o, opts->flags, w);
+    if (rc == CTG_OK && o->gz)
+        rc = gz_start(o, w);
+    if (rc != CTG_OK)
+        ctg_output_abort(o);
+    return rc;
+}
+
+/* ---- closing ---------------------------------------------------------------------------- */
+
+static void release(ctg_output *o)
+{
+    if (o->z_ready)
+        deflateEnd(&o->zs);
+    o->z_ready = false;
+    ctg_mem_release(o->alloc, o->zout, ZOUT_SIZE);
+    o->zout = NULL;
+    ctg_mem_release(o->alloc, o->tmp, o->tmp_size);
+    o->tmp = NULL;
+    ctg_mem_release(o->alloc, o->target, o->target_size);
+    o->target = NULL;
+}
+
+int ctg_output_commit(ctg_output *o, ctg_error *w)
+{
+    int rc = o->gz ? gz_write(o, "", 0, Z_FINISH, w) : CTG_OK;
+
+    if (rc == CTG_OK && o->buf)
+        rc = buf_write(o->buf, "", 0, w); /* the room for the NUL, if nothing was written */
+    if (rc != CTG_OK) {
+        ctg_output_abort(o);
+        return rc;
+    }
+    if (o->buf)
+        o->buf->data[o->buf->len] = '\0';
+    if (o->target)
+        rc = ctg_output_commit_target(o, w);
+    release(o);
+    return rc;
+}
+
+void ctg_output_abort(ctg_output *o)
+{
+    if (o->buf) {
+        o->buf->len = o->buf_old_len;
+        if (o->buf->data != NULL && o->buf_old_len < o->buf->cap)
+            o->buf->data[o->buf_old_len] = '\0';
+    }
+    if (o->target)
+        ctg_output_abort_target(o);
+    release(o);
+}

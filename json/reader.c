@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The reading context and the helpers every handler shares. */
+
+#include "json/reader.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/alloc.h"
+
+/* Array items are plain structs of pointers and sizes. */
+#define ITEM_ALIGN 8
+/* An outermost array at least this large is handed to the arena as it is, without a copy. */
+#define ADOPT_MIN_BYTES 4096
+#define INITIAL_FRAMES 16
+/* The largest stack reserved up front; beyond it the stack doubles as it fills. */
+#define RESERVE_MAX ((size_t)256 * 1024 * 1024)
+
+int ctg_reader_init(ctg_reader *rd, const ctg_lex_source *src, const ctg_read_options *opts,
+                    ctg_arena *arena, ctg_error *err)
+{
+    ctg_lex_limits lim = { opts->max_depth, opts->max_string_len, opts->max_document_size };
+
+    memset(rd, 0, sizeof(*rd));
+    rd->err = err;
+    rd->arena = arena;
+    rd->flags = opts->flags;
+    rd->ext_registry = opts->extensions;
+    if (ctg_lexer_init(&rd->lex, src, &lim, ctg_arena_allocator(arena)) != CTG_OK)
+        return CTG_ENOMEM;
+    rd->frames = ctg_mem_alloc(ctg_arena_allocator(arena), INITIAL_FRAMES * sizeof(*rd->frames));
+    if (!rd->frames)
+        return CTG_ENOMEM;
+    rd->frame_cap = INITIAL_FRAMES;
+    return CTG_OK;
+}
+
+void ctg_reader_reserve(ctg_reader *rd, size_t input_size)
+{
+    /* A contingency takes 48 bytes and at least ~60 bytes of PowSyBl's layout; pages of the
+     * reservation that are never touched cost nothing. */
+    size_t want = input_size / 2;
+
+    if (want > RESERVE_MAX)
+        want = RESERVE_MAX;
+    if (want <= rd->stack_cap || want < ADOPT_MIN_BYTES)
+        return;
+    void *p = ctg_mem_resize(ctg_arena_allocator(rd->arena), rd->stack, rd->stack_cap, want);
+    if (p) {
+        rd->stack = p;
+        rd->stack_cap = want;
+    }
+}
+
+void ctg_reader_dispose(ctg_reader *rd)
+{
+    const ctg_allocator *a = rd->arena ? ctg_arena_allocator(rd->arena) : NULL;
+
+    ctg_lexer_dispose(&rd->lex);
+    ctg_mem_release(a, rd->stack, rd->stack_cap);
+    ctg_mem_release(a, rd->frames, rd->frame_cap * sizeof(*rd->frames));
+    rd->stack = NULL;
+    rd->frames = NULL;
+}
+
+/* ---- errors ---------------------------------------------------------------------------- */
+
+/* Appends "/" + a JSON Pointer segment (~ and / escaped) to `buf`, keeping it terminated. */
+static size_t append_segment(char *buf, size_t len, const char *seg, size_t seg_len)
+{
+    const size_t cap = CTG_ERROR_PATH_MAX - 1;
+
+    if (len < cap)
+        buf[len++] = '/';
+    for (size_t i = 0; i < seg_len && len < cap; i++) {
+        char c = seg[i];
+        if ((c == '~' || c == '/') && len + 1 < cap) {
+            buf[len++] = '~';
+            c = c == '~' ? '0' : '1';
+        }
+        buf[len++] = c;
+    }
+    buf[len] = '\0';
+    return len;
+}
+
+void ctg_reader_path(const ctg_reader *rd, char *buf)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < rd->frame_count; i++) {
+        const ctg_path_frame *f = &rd->frames[i];
+        char num[24];
+
+        if (f->is_array) {
+            int n = snprintf(num, sizeof(num), "%zu", f->index);
+            len = append_segment(buf, len, num, (size_t)n);
+        } else if (f->key) {
+            len = append_segment(buf, len, f->key, f->key_len);
+        }
+    }
+}
+
+static void fill_error(ctg_reader *rd, const ctg_mark *m, const char *key, int code,
+                       const char *fmt, va_list ap)
+{
+    ctg_error *err = rd->err;
+
+    err->code = (ctg_status)code;
+    err->offset = m->offset;
+    err->line = m->line;
+    err->column = ctg_column(m->offset, m->line_start);
+    ctg_reader_path(rd, err->path);
+    if (key)
+        append_segment(err->path, strlen(err->path), key, strlen(key));
+    vsnprintf(err->message, sizeof(err->message), fmt, ap);
+    rd->failed = true;
+}
+
+int ctg_reader_fail(ctg_reader *rd, int code, const char *fmt, ...)
+{
+    ctg_mark m = ctg_reader_mark(rd);
+    va_list ap;
+
+    va_start(ap, fmt);
+    fill_error(rd, &m, NULL, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int ctg_reader_fail_at(ctg_reader *rd, const ctg_mark *mark, const char *key, int code,
+                       const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    fill_error(rd, mark, key, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int ctg_reader_nomem(ctg_reader *rd)
+{
+    return ctg_reader_fail(rd, CTG_ENOMEM, "out of memory");
+}
+
+static const char *token_kind(ctg_tok t)
+{
+    switch (t) {
+    case CTG_TOK_OBJECT_BEGIN: return "object";
+    case CTG_TOK_ARRAY_BEGIN: return "array";
+    case CTG_TOK_STRING: return "string";
+    case CTG_TOK_NUMBER: return "number";
+    case CTG_TOK_TRUE:
+    case CTG_TOK_FALSE: return "boolean";
+    case CTG_TOK_NULL: return "null";
+    default: return "end of input";
+    }
+}
+
+int ctg_reader_type_error(ctg_reader *rd, const char *what)
+{
+    const ctg_path_frame *f = rd->frame_count ? ctg_reader_top_frame(rd) : NULL;
+
+    if (f && !f->is_array && f->key)
+        return ctg_reader_fail(rd, CTG_ESCHEMA, "expected %s for \"%.*s\", got %s", what,
+                               (int)f->key_len, f->key, token_kind(rd->tok.type));
+    return ctg_reader_fail(rd, CTG_ESCHEMA, "expected %s, got %s", what,
+                           token_kind(rd->tok.type));
+}
+
+int ctg_reader_missing(ctg_reader *rd, const ctg_mark *start, const char *key)
+{
+    return ctg_reader_fail_at(rd, start, key, CTG_ESCHEMA, "missing required field \"%s\"", key);
+}
+
+/* ---- path frames ----------------------------------------------------------------------- */
+
+int ctg_reader_grow_frames(ctg_reader *rd)
+{
+    const ctg_allocator *a = ctg_arena_allocator(rd->arena);
+    size_t cap, bytes;
+    void *p;
+
+    if (!ctg_grow_capacity(rd->frame_cap, rd->frame_count + 1, INITIAL_FRAMES,
+                           SIZE_MAX / sizeof(*rd->frames), &cap)
+        || !ctg_size_mul(cap, sizeof(*rd->frames), &bytes))
+        return ctg_reader_nomem(rd);
+    p = ctg_mem_resize(a, rd->frames, rd->frame_cap * sizeof(*rd->frames), bytes);
+    if (!p)
+        return ctg_reader_nomem(rd);
+    rd->frames = p;
+    rd->frame_cap = cap;
+    return CTG_OK;
+}
+
+/* ---- strings --------------------------------------------------------------------------- */
+
+int ctg_read_string(ctg_reader *rd, const char **out, const char *key)
+{
+    char *s;
+
+    if (rd->tok.type != CTG_TOK_STRING)
+        return ctg_reader_type_error(rd, "string");
+    if (rd->tok.has_nul)
+        return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must not contain U+0000", key);
+    s = ctg_arena_strndup_fast(rd->arena, rd->tok.str, rd->tok.len);
+    if (!s)
+        return ctg_reader_nomem(rd);
+    *out = s;
+    return CTG_OK;
+}
+
+int ctg_read_opt_string(ctg_reader *rd, const char **out, const char *key)
+{
+    if (rd->tok.type == CTG_TOK_NULL) {
+        *out = NULL;
+        return CTG_OK;
+    }
+    return ctg_read_string(rd, out, key);
+}
+
+/* ---- objects --------------------------------------------------------------------------- */
+
+/* Keys usually come in the order PowSyBl writes them, so `*next` (the key after the last
+ * one matched) is tried first: one comparison per member in the common case. */
+static int match_key(const ctg_object_def *def, const ctg_token *tok, unsigned *next)
+{
+    unsigned i = *next < def->count ? *next : 0;
+
+    for (unsigned n = 0; n < def->count; n++, i = i + 1 < def->count ? i + 1 : 0) {
+        const ctg_key *k = &def->keys[i];
+        if (k->len == tok->len && ctg_short_eq(k->name, tok->str, tok->len)) {
+            *next = i + 1;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+static int unknown_key(ctg_reader *rd, ctg_path_frame *f, const ctg_token *key)
+{
+    rd->tok = *key;
+    f->key = key->str;
+    f->key_len = key->len;
+    return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown field \"%.*s\"", (int)key->len, key->str);
+}
+
+static int duplicate_key(ctg_reader *rd, ctg_path_frame *f, const ctg_token *key,
+                         const ctg_mark *first)
+{
+    unsigned col = ctg_column(first->offset, first->line_start);
+
+    rd->tok = *key;
+    return ctg_reader_fail(rd, CTG_ESCHEMA, "duplicate key \"%.*s\" (first at line %u, column %u)",
+                           (int)f->key_len, f->key, first->line, col);
+}
+
+/* The next member, with the key PowSyBl writes next as the lexer's hint. */
+static inline int member(ctg_reader *rd, const ctg_object_def *def, unsigned next, ctg_token *key)
+{
+    const ctg_key *hint = def->count ? &def->keys[next < def->count ? next : 0] : NULL;
+
+    return ctg_lexer_member(&rd->lex, hint ? hint->name : NULL, hint ? hint->len : 0, key,
+                            &rd->tok, rd->err);
+}
+
+/* The index of the member's key: the hint's when the lexer matched it, else looked up. */
+static inline int key_index(const ctg_object_def *def, int n, const ctg_token *key,
+                            unsigned *next)
+{
+    unsigned hint = *next < def->count ? *next : 0;
+
+    if (!(n & CTG_LEX_HINTED))
+        return match_key(def, key, next);
+    *next = hint + 1;
+    return (int)hint;
+}
+
+int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsigned *seen_out)
+{
+    ctg_mark marks[32];
+    ctg_token key;
+    unsigned seen = 0, next = 0;
+    ctg_path_frame *f;
+    int n, rc;
+
+    if (rd->tok.type != CTG_TOK_OBJECT_BEGIN)
+        return ctg_reader_type_error(rd, "object");
+    if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
+        return rc;
+    /* Ends with n == 0 and rd->tok on the closing brace, or with an error. */
+    while ((n = member(rd, def, next, &key)) > 0) {
+        int i = key_index(def, n, &key, &next);
+        n &= ~CTG_LEX_HINTED;
+        f = ctg_reader_top_frame(rd);
+        if (i < 0)
+            return unknown_key(rd, f, &key);
+        f->key = def->keys[i].name;
+        f->key_len = def->keys[i].len;
+        if (seen & (1u << i))
+            return duplicate_key(rd, f, &key, &marks[i]);
+        seen |= 1u << i;
+        marks[i] = (ctg_mark){ key.offset, key.line_start, key.line };
+        if (n == 1 && (rc = ctg_reader_next(rd)) != CTG_OK)
+            return rc;
+        if ((rc = def->field(rd, (unsigned)i, ctx)) != CTG_OK)
+            return rc;
+        /* Between members the path is the object's (the frames may have moved). */
+        ctg_reader_top_frame(rd)->key = NULL;
+    }
+    if (n < 0)
+        return n;
+    ctg_reader_pop_frame(rd);
+    if (seen_out)
+        *seen_out = seen;
+    return CTG_OK;
+}
+
+/* ---- arrays ---------------------------------------------------------------------------- */
+
+static int stack_push(ctg_reader *rd, const void *item, size_t size)
+{
+    if (rd->stack_cap - rd->stack_len < size) {
+        const ctg_allocator *a = ctg_arena_allocator(rd->arena);
+        size_t need, cap;
+        void *p;
+
+        if (!ctg_size_add(rd->stack_len, size, &need)
+            || !ctg_grow_capacity(rd->stack_cap, need, 1024, SIZE_MAX, &cap))
+            return ctg_reader_nomem(rd);
+        p = ctg_mem_resize(a, rd->stack, rd->stack_cap, cap);
+        if (!p)
+            return ctg_reader_nomem(rd);
+        rd->stack = p;
+        rd->stack_cap = cap;
+    }
+    memcpy(rd->stack + rd->stack_len, item, size);
+    rd->stack_len += size;
+    return CTG_OK;
+}
+
+/* Hands the whole stack block to the arena: the outermost array is usually the big one
+ * (the contingencies), and copying it would double its peak memory. */
+static int adopt_stack(ctg_reader *rd, size_t bytes, void **items)
+{
+    const ctg_allocator *a = ctg_arena_allocator(rd->arena);
+    unsigned char *block = rd->stack;
+    size_t size = rd->stack_cap;
+    void *shrunk = ctg_mem_resize(a, block, size, bytes);
+
+    if (shrunk) {
+        block = shrunk;
+        size = bytes;
+    }
+    rd->stack = NULL;
+    rd->stack_cap = rd->stack_len = 0;
+    if (ctg_arena_adopt(rd->arena, block, size) != CTG_OK)
+        return ctg_reader_nomem(rd);
+    *items = block;
+    return CTG_OK;
+}
+
+static int finish_array(ctg_reader *rd, size_t base, size_t count, void **items)
+{
+    size_t bytes = rd->stack_len - base;
+    void *p;
+
+    *items = NULL;
+    if (count == 0)
+        return CTG_OK;
+    if (base == 0 && bytes >= ADOPT_MIN_BYTES)
+        return adopt_stack(rd, bytes, items);
+    p = ctg_arena_alloc_fast(rd->arena, bytes, ITEM_ALIGN);
+    if (!p)
+        return ctg_reader_nomem(rd);
+    /* Element arrays are a few items: word moves beat a call to memcpy. */
+    if (bytes <= 128) {
+        for (size_t i = 0; i < bytes; i += ITEM_ALIGN)
+            memcpy((char *)p + i, rd->stack + base + i, ITEM_ALIGN);
+    } else {
+        memcpy(p, rd->stack + base, bytes);
+    }
+    rd->stack_len = base;
+    *items = p;
+    return CTG_OK;
+}
+
+/* The one loop over array items: each finished item goes to `each`, or onto the stack. */
+static int read_items(ctg_reader *rd, const ctg_handler *h, ctg_item_fn each, void *ctx,
+                      size_t *count)
+{
+    _Alignas(16) unsigned char item[CTG_ITEM_MAX_SIZE];
+    size_t n = 0;
+    int rc;
+
+    if (rd->tok.type != CTG_TOK_ARRAY_BEGIN)
+        return ctg_reader_type_error(rd, "array");
+    if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
+        return rc;
+    ctg_reader_top_frame(rd)->is_array = true;
+    while ((rc = ctg_lexer_item(&rd->lex, &rd->tok, rd->err)) == CTG_OK
+           && rd->tok.type != CTG_TOK_ARRAY_END) {
+        ctg_reader_top_frame(rd)->index = n;
+        if ((rc = h->read(rd, item)) != CTG_OK)
+            return rc;
+        rc = each ? each(rd, item, ctx) : stack_push(rd, item, h->size);
+        if (rc != CTG_OK)
+            return rc;
+        n++;
+    }
+    if (rc != CTG_OK)
+        return rc;
+    ctg_reader_pop_frame(rd);
+    *count = n;
+    return CTG_OK;
+}
+
+int ctg_read_array(ctg_reader *rd, const ctg_handler *h, void **items, size_t *count)
+{
+    size_t base = rd->stack_len; /* item sizes are multiples of ITEM_ALIGN */
+    int rc = read_items(rd, h, NULL, NULL, count);
+
+    return rc != CTG_OK ? rc : finish_array(rd, base, *count, items);
+}
+
+int ctg_read_array_each(ctg_reader *rd, const ctg_handler *h, ctg_item_fn each, void *ctx,
+                        size_t *count)
+{
+    return read_items(rd, h, each, ctx, count);
+}

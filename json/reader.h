@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+#ifndef CTG_SERDE_READER_H
+#define CTG_SERDE_READER_H
+
+/* Private: the reading context every handler works on, and the helpers they share: the object
+ * field loop, the one array reader, string copies into the arena, and error reporting.
+ *
+ * Handlers read straight off the token stream into arena structs; no JSON tree is built.
+ * Calling convention: a handler is entered with rd->tok on the first token of its value and
+ * returns with rd->tok on that value's last token. */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ctg/io.h"
+#include "ctg/model.h"
+#include "ctg/stream.h"
+#include "base/arena.h"
+#include "json/lexer.h"
+
+typedef struct ctg_reader ctg_reader;
+
+/* A handler reads one JSON value of its type into a struct of `size` bytes. */
+typedef struct ctg_handler {
+    const char *name;                          /* the name it is registered under */
+    size_t size;                               /* bytes of the struct it fills */
+    int (*read)(ctg_reader *rd, void *out);
+} ctg_handler;
+
+/* The largest struct an array item handler may fill. */
+#define CTG_ITEM_MAX_SIZE 256
+
+/* One level of the JSON path being read: a key or an array index. */
+typedef struct ctg_path_frame {
+    const char *key;  /* objects: the member being read, NULL before the first */
+    size_t key_len;
+    size_t index;     /* arrays: the item being read */
+    bool is_array;
+} ctg_path_frame;
+
+/* A version-gated element met before the list's "version": checked when the list ends. */
+typedef struct ctg_deferred {
+    bool set;
+    ctg_mark mark;
+    char path[CTG_ERROR_PATH_MAX];
+} ctg_deferred;
+
+/* Slots of ctg_reader.deferred: version-gated things met before the version. */
+enum {
+    CTG_DEFER_DANGLING,          /* a DANGLING_LINE element */
+    CTG_DEFER_BOUNDARY,          /* a BOUNDARY_LINE element */
+    CTG_DEFER_CONTINGENCY_ID,    /* an identifier's contingencyId */
+    CTG_DEFER_IDENTIFIABLE_TYPE, /* an identifier list's legacy identifiableType */
+    CTG_DEFER_COUNT
+};
+
+/* ctg_reader.gate bits. */
+enum {
+    CTG_GATE_KNOWN = 1u << 0,       /* the version is known */
+    CTG_GATE_DANGLING_OK = 1u << 1, /* version <= 1.0 */
+    CTG_GATE_BOUNDARY_OK = 1u << 2  /* version >= 1.1 */
+};
+
+/* Typed extension handlers a read remembers after resolving them by name. */
+#define CTG_EXT_CACHE_SIZE 8
+
+/* Handler slots cached per read (see registry.h). */
+enum ctg_slot { CTG_SLOT_CONTINGENCY, CTG_SLOT_ELEMENT, CTG_SLOT_COUNT };
+
+struct ctg_reader {
+    ctg_lexer lex;
+    ctg_token tok;                 /* the current token */
+    ctg_error *err;
+    ctg_arena *arena;
+    unsigned flags;
+    const ctg_handler *cache[CTG_SLOT_COUNT];
+    size_t resolves;               /* handler look-ups made by this read */
+    size_t contingencies;          /* contingencies read */
+    bool failed;                   /* an error with a path was reported (not the lexer's) */
+    /* The shared array reader stacks finished items here until their array closes. */
+    unsigned char *stack;
+    size_t stack_len;
+    size_t stack_cap;
+    /* The live JSON path, for error messages. */
+    ctg_path_frame *frames;
+    size_t frame_count;
+    size_t frame_cap;
+    /* Element gating of the `default` list being read (spec 3.2): CTG_GATE_* bits, and the
+     * first DANGLING_LINE / BOUNDARY_LINE met before the version was known. */
+    unsigned gate;
+    const char *gate_version;      /* the version the gate was set from, for messages */
+    ctg_deferred deferred[CTG_DEFER_COUNT];
+    /* The enclosing list's gate, for a nested list that has no version of its own. */
+    unsigned parent_gate;
+    const char *parent_gate_version;
+    size_t list_depth;             /* list objects open (nesting of `list` lists) */
+    /* Streaming (ctg_read_stream): contingencies go to the visitor, read into item_arena,
+     * which is reset after each one. */
+    const ctg_visitor *visitor;
+    ctg_arena *item_arena;
+    ctg_stream_header *header;     /* of the list being read */
+    /* Contingency extensions (ext/read.c): the application's typed handlers, and
+     * the ones this read has resolved (no allocation, so nothing to release). */
+    const struct ctg_extension_registry *ext_registry;
+    const struct ctg_extension_handler *ext_cache[CTG_EXT_CACHE_SIZE];
+};
+
+/* Prepares `rd` over `src`; `err` must be non-NULL. Returns CTG_OK or CTG_ENOMEM. */
+int ctg_reader_init(ctg_reader *rd, const ctg_lex_source *src, const ctg_read_options *opts,
+                    ctg_arena *arena, ctg_error *err);
+/* Sizes the item stack for an input of about `input_size` bytes, so that the contingency array
+ * does not grow (and get copied) a dozen times. Only a hint: failure is not an error. */
+void ctg_reader_reserve(ctg_reader *rd, size_t input_size);
+/* Releases the reader's own buffers (not the arena). Accepts a zeroed reader. */
+void ctg_reader_dispose(ctg_reader *rd);
+
+/* Moves to the next token. */
+static inline int ctg_reader_next(ctg_reader *rd)
+{
+    return ctg_lexer_next(&rd->lex, &rd->tok, rd->err);
+}
+
+/* The current token's position. */
+static inline ctg_mark ctg_reader_mark(const ctg_reader *rd)
+{
+    ctg_mark m = { rd->tok.offset, rd->tok.line_start, rd->tok.line };
+    return m;
+}
+
+/* Fails with `code` at the current token and the current path; formats `fmt` only now. */
+int ctg_reader_fail(ctg_reader *rd, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* As ctg_reader_fail, at `mark`, with `key` appended to the current path (NULL: none). */
+int ctg_reader_fail_at(ctg_reader *rd, const ctg_mark *mark, const char *key, int code,
+                       const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+/* Fails with CTG_ESCHEMA: "expected <what> for "<key>", got <current token>". */
+int ctg_reader_type_error(ctg_reader *rd, const char *what);
+/* Writes the current path as a JSON Pointer into `buf` (CTG_ERROR_PATH_MAX bytes). */
+void ctg_reader_path(const ctg_reader *rd, char *buf);
+/* Fails with CTG_ENOMEM. */
+int ctg_reader_nomem(ctg_reader *rd);
+
+/* The object field loop: with rd->tok on '{', reads every member. Unknown and duplicate keys
+ * are rejected (a duplicate names both positions); for each known key it moves to the value,
+ * keeps the path, and calls field(rd, index into names, ctx). `seen` (may be NULL) receives a
+ * bit per key present. A caller that needs the '{' position takes ctg_reader_mark first. */
+typedef int (*ctg_field_fn)(ctg_reader *rd, unsigned index, void *ctx);
+typedef struct ctg_key {
+    const char *name;
+    size_t len;
+} ctg_key;
+#define CTG_KEY(literal) { literal, sizeof(literal) - 1 }
+typedef struct ctg_object_def {
+    const ctg_key *keys;         /* in the order PowSyBl writes them: tried in that order first */
+    unsigned count;              /* at most 32 */
+    ctg_field_fn field;
+} ctg_object_def;
+int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsigned *seen);
+
+/* Fails with CTG_ESCHEMA "missing required field" for `key` of the object that began at
+ * `start` (path: current path + key). */
+int ctg_reader_missing(ctg_reader *rd, const ctg_mark *start, const char *key);
+
+/* The shared array reader: with rd->tok on '[', reads every item with `h` and returns them
+ * as one contiguous, arena-owned array (NULL when empty). */
+int ctg_read_array(ctg_reader *rd, const ctg_handler *h, void **items, size_t *count);
+
+/* The same array reader, handing each finished item (in a scratch buffer, valid for the call)
+ * to `each` instead of keeping it: streaming. */
+typedef int (*ctg_item_fn)(ctg_reader *rd, void *item, void *ctx);
+int ctg_read_array_each(ctg_reader *rd, const ctg_handler *h, ctg_item_fn each, void *ctx,
+                        size_t *count);
+
+/* Copies the current string token into the arena. `key` names the field for errors; U+0000
+ * inside the string is rejected. */
+int ctg_read_string(ctg_reader *rd, const char **out, const char *key);
+/* As ctg_read_string, but null gives NULL. */
+int ctg_read_opt_string(ctg_reader *rd, const char **out, const char *key);
+
+/* The handler for `slot`, resolved once per read (every time with CTG_READ_NO_CACHE). */
+const ctg_handler *ctg_registry_resolve(ctg_reader *rd, int slot);
+static inline const ctg_handler *ctg_reader_handler(ctg_reader *rd, int slot)
+{
+    const ctg_handler *h = rd->cache[slot];
+    return h ? h : ctg_registry_resolve(rd, slot);
+}
+
+/* Path bookkeeping used by the object loop and the array reader. */
+int ctg_reader_grow_frames(ctg_reader *rd);
+static inline int ctg_reader_push_frame(ctg_reader *rd)
+{
+    ctg_path_frame *f;
+
+    if (rd->frame_count == rd->frame_cap) {
+        int rc = ctg_reader_grow_frames(rd);
+        if (rc != 0)
+            return rc;
+    }
+    f = &rd->frames[rd->frame_count++];
+    f->key = NULL;
+    f->key_len = 0;
+    f->index = 0;
+    f->is_array = false;
+    return 0;
+}
+static inline void ctg_reader_pop_frame(ctg_reader *rd)
+{
+    rd->frame_count--;
+}
+static inline ctg_path_frame *ctg_reader_top_frame(ctg_reader *rd)
+{
+    return &rd->frames[rd->frame_count - 1];
+}
+
+#endif
