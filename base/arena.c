@@ -90,13 +90,25 @@ const ctg_allocator *ctg_arena_allocator(const ctg_arena *arena)
 }
 
 /* A block of its own for one request, with a header in front; NULL when out of memory. */
+/* In exact mode the object ends where the allocation ends (the allocator's blocks are
+ * max-aligned, so a header rounded up to `align` keeps the object aligned): a write past its
+ * last byte is outside the allocation, where ASan and valgrind see it. */
+static size_t block_overhead(const ctg_arena *arena, size_t align)
+{
+    size_t head = sizeof(block_header);
+
+    if (arena->exact && align <= MAX_ALIGN)
+        return (head + (align - 1)) & ~(align - 1);
+    return head + align;
+}
+
 static void *own_block(ctg_arena *arena, size_t size, size_t align)
 {
     size_t total;
     block_header *h;
     uintptr_t p;
 
-    if (!ctg_size_add(size, sizeof(block_header) + align, &total))
+    if (!ctg_size_add(size, block_overhead(arena, align), &total))
         return NULL;
     h = ctg_mem_alloc(&arena->alloc, total);
     if (h == NULL)
