@@ -78,6 +78,7 @@ void ctg_arena_release(ctg_arena *arena)
     while (b != NULL) {
         /* The node may sit inside the block it describes: read it before releasing. */
         block cur = *b;
+        CTG_ARENA_UNPOISON(cur.base, cur.size); /* the allocator gets back what it gave */
         ctg_mem_release(&a, cur.base, cur.size);
         b = cur.next;
     }
@@ -140,6 +141,7 @@ static bool new_chunk(ctg_arena *arena)
     arena->footprint += total;
     arena->bump.cur = (char *)(h + 1);
     arena->bump.end = arena->bump.cur + arena->next_chunk;
+    CTG_ARENA_POISON(arena->bump.cur, arena->next_chunk);
     if (arena->next_chunk < CHUNK_MAX)
         arena->next_chunk *= 2;
     return true;
@@ -157,6 +159,7 @@ static void *bump(ctg_arena *arena, size_t size, size_t align)
     if (p > end || end - p < size)
         return NULL;
     arena->bump.cur = (char *)(p + size);
+    CTG_ARENA_UNPOISON((void *)p, size);
     return (void *)p;
 }
 
@@ -268,6 +271,7 @@ void ctg_arena_reset(ctg_arena *arena)
             keep = b;
         } else {
             arena->footprint -= cur.size;
+            CTG_ARENA_UNPOISON(cur.base, cur.size);
             ctg_mem_release(&arena->alloc, cur.base, cur.size);
         }
         b = cur.next;
@@ -277,6 +281,7 @@ void ctg_arena_reset(ctg_arena *arena)
         keep->next = NULL;
         arena->bump.cur = (char *)((block_header *)keep->base + 1);
         arena->bump.end = (char *)keep->base + keep->size;
+        CTG_ARENA_POISON(arena->bump.cur, (size_t)(arena->bump.end - arena->bump.cur));
     } else {
         arena->bump.cur = arena->bump.end = NULL;
     }

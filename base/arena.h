@@ -14,6 +14,25 @@
 
 #include "ctg/common.h"
 
+/* Under AddressSanitizer the free part of every chunk is poisoned and each request unpoisons
+ * exactly its bytes, so that an overrun of one object into the next one's room or into the
+ * chunk's unused tail is reported like a heap overflow, in every sanitized build. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CTG_ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CTG_ARENA_ASAN 1
+#endif
+#endif
+#ifdef CTG_ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define CTG_ARENA_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define CTG_ARENA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define CTG_ARENA_POISON(p, n) ((void)0)
+#define CTG_ARENA_UNPOISON(p, n) ((void)0)
+#endif
+
 typedef struct ctg_arena ctg_arena;
 
 /* The free space of the current chunk, [cur, end): the first member of every arena, so that
@@ -76,6 +95,7 @@ static inline char *ctg_arena_strndup_fast(ctg_arena *arena, const char *s, size
 
     if ((size_t)(b->end - p) <= len)
         return ctg_arena_strndup(arena, s, len);
+    CTG_ARENA_UNPOISON(p, len + 1);
     ctg_copy_short(p, s, len);
     p[len] = '\0';
     b->cur = p + len + 1;
@@ -91,6 +111,7 @@ static inline void *ctg_arena_alloc_fast(ctg_arena *arena, size_t size, size_t a
     if (b->cur == NULL || p > (uintptr_t)b->end || (uintptr_t)b->end - p < size || size == 0)
         return ctg_arena_alloc(arena, size, align);
     b->cur = (char *)(p + size);
+    CTG_ARENA_UNPOISON((void *)p, size);
     return (void *)p;
 }
 
