@@ -85,10 +85,11 @@ job_valgrind() {
     ensure_plain_build
     local dir=$prefix/valgrind t suites
     mkdir -p "$dir"
-    suites=$(sed -n 's/^CTG_SUITE(\([A-Za-z0-9_]*\),.*/\1/p' tests/suites.h)
+    # Every part of every suite: SUITE and SUITE/shared (tests/main.c --list).
+    suites=$("$prefix/tests/ctg_tests" --list | cut -d' ' -f1 | uniq)
     {
         for s in $suites; do
-            echo "$dir/suite-$s.log $prefix/tests/ctg_tests $s"
+            echo "$dir/suite-$(echo "$s" | tr / -).log $prefix/tests/ctg_tests $s"
         done
         for t in $fuzz_targets; do
             echo "$dir/replay-$t.log $prefix/tests/fuzz_replay_$t tests/fuzz/corpus/fuzz_$t" \
