@@ -73,9 +73,10 @@ typedef struct bench_result {
     long long peak_rss; /* bytes, -1 when not measured */
 } bench_result;
 
-/* Runs every runner's check once, in order. A failing check fails the whole bench, except on
- * a case flagged BENCH_CASE_NEW_KINDS, where it marks the runner unsupported (with why).
- * Fills out[i].name, .supported, .why, .bytes; -1 on a failure. */
+/* Runs every runner's check once, in order. A failing check (BENCH_FAIL) fails the whole bench,
+ * with a message naming the case and the runner; a runner that declares the case outside its
+ * scope (BENCH_UNSUPPORTED) is reported as unsupported, with why. Fills out[i].name,
+ * .supported, .why, .bytes; -1 on a failure. */
 int bench_prepare(const bench_runner *runners, size_t n, bench_input *in, bench_result *out);
 
 /* The clock of bench_time: the thread's CPU time (default) or the wall clock. */
@@ -93,8 +94,9 @@ int bench_time_batch(const bench_runner *r, bench_input *in, int reps, double *m
 /* Sorts `samples` and sets out's median, min, max and MB/s (from out->bytes). */
 void bench_summarize(double *samples, int runs, bench_result *out);
 
-/* The jsonc-dom-map runner's work: the json-c DOM `root` walked into a new ctg list through the
- * public builders. BENCH_OK, BENCH_FAIL or BENCH_UNSUPPORTED, with in->why set. */
+/* The jsonc-dom-map runner's work: the json-c DOM `root`, a `default` list, walked into a new ctg
+ * list through the public builders. BENCH_OK, BENCH_FAIL, or BENCH_UNSUPPORTED for another kind
+ * or extensions (no public builder attaches one), with in->why set. */
 int bench_jsonc_map(bench_input *in, json_object *root, ctg_list **out);
 
 /* One case's report. results[0] is ctg-read, the reference of the ratios. */

@@ -251,7 +251,7 @@ static const bench_gen_case cases[] = {
       BENCH_CASE_DEFAULT, 3, gen_branches },
     { "kinds", "a `list` of identifier, criterion and nested lists (all kinds), ~4 MB",
       BENCH_KINDS_CONTINGENCIES, BENCH_KINDS_LISTS, BENCH_KINDS_ID_COUNT, 0, 0x6b696e6473,
-      BENCH_CASE_NEW_KINDS | BENCH_CASE_QUICK | BENCH_CASE_DEFAULT, 31, bench_gen_kinds },
+      BENCH_CASE_QUICK | BENCH_CASE_DEFAULT, 31, bench_gen_kinds },
 };
 
 const bench_gen_case *bench_gen_cases(size_t *count)

@@ -40,9 +40,6 @@ uint64_t bench_random(uint64_t *state);
 enum {
     /* Every contingency has a name (the branch generator; the absent-field benchmark). */
     BENCH_CASE_NAMED = 1u << 0,
-    /* Holds list kinds whose readers are still being written: a runner that fails on it is
-     * reported as unsupported instead of failing the bench. */
-    BENCH_CASE_NEW_KINDS = 1u << 1,
     /* Run by --quick. */
     BENCH_CASE_QUICK = 1u << 2,
     /* Run by default (without --cases). */

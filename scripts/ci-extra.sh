@@ -14,17 +14,20 @@
 #      examples/ built and run against it with CMake and with pkg-config, shared and static;
 #   7. the API reference: the `docs` target (Doxygen), where any warning is an error;
 #   8. a 32-bit build (gcc -m32, x87 floating point, cmake/i386-linux-gnu.cmake) of everything
-#      with -Werror, and the whole ctest suite there.
+#      with -Werror, and the whole ctest suite there;
+#   9. the same 32-bit build under AddressSanitizer and UndefinedBehaviorSanitizer
+#      (-DCTG_SANITIZE=ON), and the whole ctest suite there: item sizes and alignments differ on
+#      32-bit targets, and only a sanitizer sees a copy that runs past a 32-bit item.
 # A failing job does not stop the later ones; the exit status is 1 if any failed. A table of
 # the time each job took ends the output.
 #
 # Needs clang, libclang-rt-14-dev, llvm, valgrind, locales, gcovr, doxygen and, for the 32-bit
-# build, gcc-multilib, g++-multilib, libjson-c-dev:i386, libcunit1-dev:i386 and zlib1g-dev:i386
-# (the i386 architecture added with dpkg --add-architecture; Debian 12; .ci/run installs them
-# all). Uses $CTG_BUILD_PREFIX (default build) as test.sh does: the -Werror build in build/
-# (built here when missing) and its own build-tsan/, build-cov/, build-fuzz/, build-install/
-# and build-m32/. CTG_EXTRA_JOBS="valgrind locale tsan coverage fuzz install docs m32" picks
-# jobs. The coverage job fails below its targets (lexer 100% lines and 95% branches, the library 90%
+# build, gcc-multilib, g++-multilib, lib32asan8, lib32ubsan1, libjson-c-dev:i386,
+# libcunit1-dev:i386 and zlib1g-dev:i386 (the i386 architecture added with dpkg
+# --add-architecture; Debian 12; .ci/run installs them all). Uses $CTG_BUILD_PREFIX (default
+# build) as test.sh does: the -Werror build in build/ (built here when missing) and its own
+# build-tsan/, build-cov/, build-fuzz/, build-install/, build-m32/ and build-m32-asan/.
+# CTG_EXTRA_JOBS="valgrind locale tsan coverage fuzz install docs m32 m32-asan" picks jobs. The coverage job fails below its targets (lexer 100% lines and 95% branches, the library 90%
 # lines); CTG_COVERAGE_STRICT=0 only reports the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +35,7 @@ cd "$(dirname "$0")/.."
 prefix=${CTG_BUILD_PREFIX:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
 fuzz_seconds=${CTG_FUZZ_SECONDS:-60}
-selected=" ${CTG_EXTRA_JOBS:-valgrind locale tsan coverage fuzz install docs m32} "
+selected=" ${CTG_EXTRA_JOBS:-valgrind locale tsan coverage fuzz install docs m32 m32-asan} "
 # The fuzz targets, from the one list of them (CTG_FUZZ_TARGETS in CMakeLists.txt).
 fuzz_targets=$(sed -n 's/^set(CTG_FUZZ_TARGETS \(.*\))$/\1/p' CMakeLists.txt)
 [ -n "$fuzz_targets" ] || { echo "no CTG_FUZZ_TARGETS in CMakeLists.txt"; exit 1; }
@@ -85,10 +88,11 @@ job_valgrind() {
     ensure_plain_build
     local dir=$prefix/valgrind t suites
     mkdir -p "$dir"
-    suites=$(sed -n 's/^CTG_SUITE(\([A-Za-z0-9_]*\),.*/\1/p' tests/suites.h)
+    # Every part of every suite: SUITE and SUITE/shared (tests/main.c --list).
+    suites=$("$prefix/tests/ctg_tests" --list | cut -d' ' -f1 | uniq)
     {
         for s in $suites; do
-            echo "$dir/suite-$s.log $prefix/tests/ctg_tests $s"
+            echo "$dir/suite-$(echo "$s" | tr / -).log $prefix/tests/ctg_tests $s"
         done
         for t in $fuzz_targets; do
             echo "$dir/replay-$t.log $prefix/tests/fuzz_replay_$t tests/fuzz/corpus/fuzz_$t" \
@@ -230,14 +234,13 @@ job_docs() {
 
 # ---- 8. 32-bit ------------------------------------------------------------------------------
 
-job_m32() {
-    local dir=$prefix-m32
-    if [ "$(uname -m)" != x86_64 ]; then
-        echo "SKIP: the 32-bit build is gcc -m32 on an x86-64 host; this one is $(uname -m)"
-        return 0
-    fi
+# Configures and builds the 32-bit tree $1 with the further cmake options $2...; checks that
+# what came out is 32-bit.
+build_m32() {
+    local dir=$1
+    shift
     cmake -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/i386-linux-gnu.cmake" \
-        -DCTG_WERROR=ON >/dev/null || return 1
+        -DCTG_WERROR=ON "$@" >/dev/null || return 1
     cmake --build "$dir" -j "$jobs" || return 1
     # A toolchain file only counts at a folder's first configure: check what came out (the
     # fifth byte of an ELF file is its class, 1 for 32-bit).
@@ -245,7 +248,32 @@ job_m32() {
         echo "$dir/tests/ctg_tests is not a 32-bit program (configured without the toolchain?)"
         return 1
     fi
+}
+
+on_x86_64() {
+    [ "$(uname -m)" = x86_64 ] && return 0
+    echo "SKIP: the 32-bit build is gcc -m32 on an x86-64 host; this one is $(uname -m)"
+    return 1
+}
+
+job_m32() {
+    local dir=$prefix-m32
+    on_x86_64 || return 0
+    build_m32 "$dir" || return 1
     (cd "$dir" && ctest --output-on-failure -j "$jobs")
+}
+
+# ---- 9. 32-bit under the sanitizers -------------------------------------------------------
+
+job_m32_asan() {
+    local dir=$prefix-m32-asan
+    on_x86_64 || return 0
+    build_m32 "$dir" -DCTG_SANITIZE=ON || return 1
+    # The options of scripts/test.sh's ASan run; every test binary, the fuzz replays included.
+    (cd "$dir" &&
+        ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1} \
+        UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+        ctest --output-on-failure -j "$jobs")
 }
 
 run_job job_valgrind valgrind
@@ -256,6 +284,7 @@ run_job job_fuzz fuzz
 run_job job_install install
 run_job job_docs docs
 run_job job_m32 m32
+run_job job_m32_asan m32-asan
 
 step "time per job"
 printf '%s\n' "${timings[@]}"

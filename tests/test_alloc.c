@@ -60,7 +60,7 @@ static size_t calls_for(size_t n, int optionals)
 
 /* A contingency costs three allocations (its id, its element array, the element's id); an
  * absent name or voltageLevelId adds none, a present one adds exactly its string. */
-static void test_alloc__absent_optional_fields_allocate_nothing(void)
+CTG_TEST(alloc, absent_optional_fields_allocate_nothing)
 {
     size_t five = calls_for(5, 0), ten = calls_for(10, 0);
 
@@ -68,7 +68,7 @@ static void test_alloc__absent_optional_fields_allocate_nothing(void)
     CU_ASSERT_EQUAL(calls_for(10, 1) - ten, 10 * 2);
 }
 
-static void test_alloc__failure_sweep_exact_arena(void)
+CTG_TEST(alloc, failure_sweep_exact_arena)
 {
     char *doc = make_doc(30, 1);
     ctg_test_sweep_spec how = { CTG_ARENA_EXACT, false, NULL, CTG_OK, NULL, NULL };
@@ -77,7 +77,7 @@ static void test_alloc__failure_sweep_exact_arena(void)
     free(doc);
 }
 
-static void test_alloc__failure_sweep_chunked_arena_from_file(void)
+CTG_TEST(alloc, failure_sweep_chunked_arena_from_file)
 {
     char *doc = make_doc(2000, 1); /* > 64 KiB: refills, arena chunks, array hand-over */
     ctg_test_sweep_spec how = { 0, true, NULL, CTG_OK, NULL, NULL };
@@ -87,7 +87,7 @@ static void test_alloc__failure_sweep_chunked_arena_from_file(void)
 }
 
 /* Invalid input with a failing allocator still frees everything. */
-static void test_alloc__failure_sweep_on_invalid_input(void)
+CTG_TEST(alloc, failure_sweep_on_invalid_input)
 {
     static const char doc[] = "{\"type\":\"default\",\"name\":\"l\",\"contingencies\":[{\"id\":\"a\"},"
                               "{\"id\":\"b\",\"elements\":[{\"id\":\"x\"}]}]}";
@@ -108,7 +108,7 @@ static void test_alloc__failure_sweep_on_invalid_input(void)
 }
 
 /* Without a resize hook, ctg falls back to alloc + copy + release. */
-static void test_alloc__works_without_resize_hook(void)
+CTG_TEST(alloc, works_without_resize_hook)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator_noresize(&st);
@@ -964,7 +964,7 @@ static void fixture_close(fixture *f)
     free(f->text);
 }
 
-static void test_alloc__random_failures_every_reader_and_writer(void)
+CTG_TEST(alloc, random_failures_every_reader_and_writer)
 {
     char *(*docs[])(size_t *) = { extension_doc, every_kind_doc, extension_doc };
     static const char *const names[] = { "extensions", "every kind", "gzip" };
@@ -984,14 +984,4 @@ static void test_alloc__random_failures_every_reader_and_writer(void)
     printf("\n  %zu runs, %zu seeds per rate", runs, seed_count());
 }
 
-CU_TestInfo alloc_tests[] = {
-    { "absent_optional_fields_allocate_nothing",
-      test_alloc__absent_optional_fields_allocate_nothing },
-    { "failure_sweep_exact_arena", test_alloc__failure_sweep_exact_arena },
-    { "failure_sweep_chunked_arena_from_file", test_alloc__failure_sweep_chunked_arena_from_file },
-    { "failure_sweep_on_invalid_input", test_alloc__failure_sweep_on_invalid_input },
-    { "works_without_resize_hook", test_alloc__works_without_resize_hook },
-    { "random_failures_every_reader_and_writer",
-      test_alloc__random_failures_every_reader_and_writer },
-    CU_TEST_INFO_NULL
-};
+#include "test_alloc.tests.h"

@@ -158,7 +158,7 @@ static void null_extensions(void)
     CU_ASSERT_EQUAL(ctg_error_format(NULL, NULL, 0), 10);
 }
 
-static void test_api__null_arguments_are_errors_not_crashes(void)
+CTG_TEST(api, null_arguments_are_errors_not_crashes)
 {
     null_readers();
     null_writers();
@@ -190,7 +190,7 @@ static void expect_refused(const ctg_contingency *c, const char *why)
     ctg_list_free(list);
 }
 
-static void test_api__hand_built_contingencies_are_checked(void)
+CTG_TEST(api, hand_built_contingencies_are_checked)
 {
     static const char shape[] = "a contingency the reader would refuse (a NULL or invalid "
                                 "string, a missing element or extension array)";
@@ -232,7 +232,7 @@ static void test_api__hand_built_contingencies_are_checked(void)
 /* ---- builders ------------------------------------------------------------------------------ */
 
 /* Every builder refuses a string the reader would refuse, and leaves the list as it was. */
-static void test_api__builders_refuse_invalid_utf8(void)
+CTG_TEST(api, builders_refuse_invalid_utf8)
 {
     static const char *const bad[] = { "\xff", "a\xc3", "\xe2\x82", "\xf4\x90\x80\x80",
                                        "\xc1\xbf", "\xed\xbf\xbf" };
@@ -307,7 +307,7 @@ static const ctg_extension_handler weight_handler = { .version = CTG_EXTENSION_H
 
 /* Extensions added by the builders, kept and typed, write what a read of the same text
  * gives; a contingency copied with its extensions writes the bytes the stream writer writes. */
-static void test_api__extensions_added_and_copied(void)
+CTG_TEST(api, extensions_added_and_copied)
 {
     static const char want[] =
         "{\n  \"type\" : \"default\",\n  \"version\" : \"1.1\",\n  \"name\" : \"n\",\n"
@@ -355,10 +355,4 @@ static void test_api__extensions_added_and_copied(void)
     ctg_buf_dispose(&b);
 }
 
-CU_TestInfo api_tests[] = {
-    { "null_arguments_are_errors_not_crashes", test_api__null_arguments_are_errors_not_crashes },
-    { "hand_built_contingencies_are_checked", test_api__hand_built_contingencies_are_checked },
-    { "builders_refuse_invalid_utf8", test_api__builders_refuse_invalid_utf8 },
-    { "extensions_added_and_copied", test_api__extensions_added_and_copied },
-    CU_TEST_INFO_NULL
-};
+#include "test_api.tests.h"

@@ -9,6 +9,7 @@
 #include <CUnit/CUnit.h>
 
 #include "cli/cli.h"
+#include "tests/test_common.h"
 
 /* 47,185,920 of 123,456,789 bytes in 2.5 s: 38%, 18.9 MB/s, 4 s to go. */
 #define CONSUMED ((size_t)47185920)
@@ -26,7 +27,7 @@ static const char *line_of(int width, const char *name, size_t consumed, size_t 
     return buf;
 }
 
-static void test_cli_progress__known_total(void)
+CTG_TEST(cli_progress, known_total)
 {
     CU_ASSERT_STRING_EQUAL(line_of(20, NULL, CONSUMED, TOTAL, ELAPSED), "38% ETA 0:04");
     CU_ASSERT_STRING_EQUAL(line_of(40, NULL, CONSUMED, TOTAL, ELAPSED),
@@ -39,7 +40,7 @@ static void test_cli_progress__known_total(void)
                            "47.2/123.5 MB 18.9 MB/s ETA 0:04");
 }
 
-static void test_cli_progress__known_total_with_a_name(void)
+CTG_TEST(cli_progress, known_total_with_a_name)
 {
     CU_ASSERT_STRING_EQUAL(line_of(20, "big.json", CONSUMED, TOTAL, ELAPSED), "big.json 38%");
     CU_ASSERT_STRING_EQUAL(line_of(40, "big.json", CONSUMED, TOTAL, ELAPSED),
@@ -64,7 +65,7 @@ static void test_cli_progress__known_total_with_a_name(void)
 }
 
 /* A pipe or a .gz file: the bytes read so far (compressed ones for .gz), no bar, no ETA. */
-static void test_cli_progress__unknown_total(void)
+CTG_TEST(cli_progress, unknown_total)
 {
     CU_ASSERT_STRING_EQUAL(line_of(20, NULL, CONSUMED, 0, ELAPSED), "47.2 MB read");
     CU_ASSERT_STRING_EQUAL(line_of(40, NULL, CONSUMED, 0, ELAPSED),
@@ -87,7 +88,7 @@ static void test_cli_progress__unknown_total(void)
 
 /* Units follow the size; hours show from an hour on; a file that grew is 100%; before any
  * time has passed there is no rate, so no ETA either. */
-static void test_cli_progress__units_and_edges(void)
+CTG_TEST(cli_progress, units_and_edges)
 {
     CU_ASSERT_STRING_EQUAL(line_of(80, NULL, 500, 0, 1), "0.5 kB read 0.5 kB/s elapsed 0:01");
     CU_ASSERT_STRING_EQUAL(line_of(80, NULL, 2500000000u, 4000000000u, 7200),
@@ -103,7 +104,7 @@ static void test_cli_progress__units_and_edges(void)
 
 /* A name is shown as text: a control byte would move the cursor, so it shows as '?'; a cut
  * never splits a UTF-8 character. */
-static void test_cli_progress__names_are_safe(void)
+CTG_TEST(cli_progress, names_are_safe)
 {
     CU_ASSERT_STRING_EQUAL(line_of(80, "a\tb\nc\033", 500, 0, 1),
                            "a?b?c? 0.5 kB read 0.5 kB/s elapsed 0:01");
@@ -119,7 +120,7 @@ static void test_cli_progress__names_are_safe(void)
 
 /* Whatever the width (0 included) and the buffer, the line fits: at most width - 1 columns,
  * so no terminal wraps it, and no control character. */
-static void test_cli_progress__every_width_fits(void)
+CTG_TEST(cli_progress, every_width_fits)
 {
     static const size_t totals[] = { 0, 1000, TOTAL };
     static const char *const names[] = { NULL, "big.json", LONG_NAME };
@@ -143,12 +144,4 @@ static void test_cli_progress__every_width_fits(void)
     CU_ASSERT_EQUAL(cli_progress_line(small, 0, 80, NULL, CONSUMED, TOTAL, ELAPSED), 0);
 }
 
-CU_TestInfo cli_progress_tests[] = {
-    { "known_total", test_cli_progress__known_total },
-    { "known_total_with_a_name", test_cli_progress__known_total_with_a_name },
-    { "unknown_total", test_cli_progress__unknown_total },
-    { "units_and_edges", test_cli_progress__units_and_edges },
-    { "names_are_safe", test_cli_progress__names_are_safe },
-    { "every_width_fits", test_cli_progress__every_width_fits },
-    CU_TEST_INFO_NULL
-};
+#include "test_cli_progress.tests.h"

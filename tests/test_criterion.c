@@ -168,10 +168,8 @@ static ctg_list *read_shared(const char *name)
     return list;
 }
 
-static void test_criterion__fixtures_round_trip_byte_for_byte(void)
+CTG_SHARED_TEST(criterion, fixtures_round_trip_byte_for_byte)
 {
-    if (ctg_test_shared_dir() == NULL)
-        return;
     for (size_t i = 0; i < COUNT_OF(fixtures); i++) {
         char path[1024];
         size_t len;
@@ -309,10 +307,8 @@ static int compare_list(const ctg_list *list, json_object *root)
     return bad;
 }
 
-static void test_criterion__fixtures_agree_with_json_c(void)
+CTG_SHARED_TEST(criterion, fixtures_agree_with_json_c)
 {
-    if (ctg_test_shared_dir() == NULL)
-        return;
     for (size_t i = 0; i < COUNT_OF(fixtures); i++) {
         char path[1024];
         char *text;
@@ -333,13 +329,11 @@ static void test_criterion__fixtures_agree_with_json_c(void)
 }
 
 /* A few exact values, so that the oracle itself is checked. */
-static void test_criterion__fixture_values(void)
+CTG_SHARED_TEST(criterion, fixture_values)
 {
     ctg_list *list;
     const ctg_criteria *cr;
 
-    if (ctg_test_shared_dir() == NULL)
-        return;
     list = read_shared("threeWindingsTransformerCriterionContingencyList.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     cr = ctg_list_criteria(list);
@@ -375,7 +369,7 @@ static void test_criterion__fixture_values(void)
 
 /* Fields in any order, fields of other criterion types, integers as bounds, open-ended
  * intervals, absent optional fields: read, then written in PowSyBl's canonical form. */
-static void test_criterion__canonical_form_of_a_hand_made_document(void)
+CTG_TEST(criterion, canonical_form_of_a_hand_made_document)
 {
     size_t len;
     char *expect = ctg_test_slurp(CTG_TESTDATA("expected/criterion-mixed.json"), &len);
@@ -462,7 +456,7 @@ static bool try_slot(ctg_list_kind kind, ctg_criterion_slot slot, ctg_criterion_
 
 /* Every kind x slot x criterion type (6 x 4 x 9): exactly the type of spec 5.1's table passes,
  * including inside propertyCriteria, where PowSyBl would accept any criterion. */
-static void test_criterion__slot_rules_every_kind_slot_and_type(void)
+CTG_TEST(criterion, slot_rules_every_kind_slot_and_type)
 {
     int accepted = 0;
 
@@ -492,7 +486,7 @@ static void test_criterion__slot_rules_every_kind_slot_and_type(void)
 }
 
 /* The wrong kind deep in propertyCriteria: the path names the item. */
-static void test_criterion__property_criteria_item_of_wrong_kind(void)
+CTG_TEST(criterion, property_criteria_item_of_wrong_kind)
 {
     check_error("{\"type\":\"lineCriterion\",\"name\":\"n\",\"propertyCriteria\":[{\"type\":"
                 "\"PROPERTY\",\"propertyKey\":\"k\",\"equipmentToCheck\":\"SELF\"},{\"regex\":"
@@ -516,7 +510,7 @@ static void test_criterion__property_criteria_item_of_wrong_kind(void)
 #define HIGH(v, c) "      \"nominalVoltageHighBound\" : " v ",\n      \"highClosed\" : " c
 
 /* Intervals that spec 5.3 allows, written low first, each bound with its flag. */
-static void test_criterion__intervals_accepted(void)
+CTG_TEST(criterion, intervals_accepted)
 {
     check_round(TIE_LINE_VOLTAGE("{\"nominalVoltageLowBound\":380,\"lowClosed\":true}"),
                 TIE_LINE_WRITTEN(LOW("380.0", "true")));
@@ -545,7 +539,7 @@ static void test_criterion__intervals_accepted(void)
 #define IV_PATH "/nominalVoltageCriterion/voltageInterval"
 
 /* Every constraint of spec 5.3, each with its position, path and message. */
-static void test_criterion__interval_constraints(void)
+CTG_TEST(criterion, interval_constraints)
 {
     check_error(TIE_LINE_VOLTAGE("{}"), CTG_ESCHEMA, "{}", IV_PATH,
                 "a voltage interval needs \"nominalVoltageLowBound\" or "
@@ -601,7 +595,7 @@ static void test_criterion__interval_constraints(void)
 
 /* PowSyBl reads interval values leniently ("value as"); we take JSON numbers and booleans
  * only, and say what was found. */
-static void test_criterion__interval_values_are_strictly_typed(void)
+CTG_TEST(criterion, interval_values_are_strictly_typed)
 {
     check_error(TIE_LINE_VOLTAGE("{\"nominalVoltageLowBound\":\"380\",\"lowClosed\":true}"),
                 CTG_ESCHEMA, "\"380\"", IV_PATH "/nominalVoltageLowBound",
@@ -637,7 +631,7 @@ static void test_criterion__interval_values_are_strictly_typed(void)
     "{\n  \"type\" : \"" kind "\",\n  \"version\" : \"1.1\",\n  \"name\" : \"" name "\""
 #define HEAD(kind, name) HEAD_ONLY(kind, name) ",\n"
 
-static void test_criterion__criterion_type_rules(void)
+CTG_TEST(criterion, criterion_type_rules)
 {
     check_error(LINE_COUNTRY("{\"countries1\":[]}"), CTG_ESCHEMA, "{\"countries1",
                 "/countryCriterion/type", "missing required field \"type\"");
@@ -656,7 +650,7 @@ static void test_criterion__criterion_type_rules(void)
                 "duplicate key \"type\" (first at line 1, column 56)");
 }
 
-static void test_criterion__countries(void)
+CTG_TEST(criterion, countries)
 {
     check_round(LINE_COUNTRY("{\"countries2\":[\"XK\",\"FR\",\"FR\"],\"type\":\"TWO_COUNTRY\"}"),
                 HEAD("lineCriterion", "l")
@@ -684,7 +678,7 @@ static void test_criterion__countries(void)
 
 /* Fields of another criterion type are ignored, as PowSyBl does, but checked as if they
  * counted: a wrong value there is still an error. */
-static void test_criterion__fields_of_other_types_are_checked_and_dropped(void)
+CTG_TEST(criterion, fields_of_other_types_are_checked_and_dropped)
 {
     static const char written[] = HEAD("lineCriterion", "l")
         "  \"regexCriterion\" : {\n    \"type\" : \"REGEX\",\n    \"regex\" : \"^L\"\n  }\n}";
@@ -717,7 +711,7 @@ static void test_criterion__fields_of_other_types_are_checked_and_dropped(void)
                 "unknown sideToCheck \"TWO\" (expected ONE, BOTH or ALL_THREE)");
 }
 
-static void test_criterion__regex_absent_or_null_is_written_as_null(void)
+CTG_TEST(criterion, regex_absent_or_null_is_written_as_null)
 {
     static const char written[] = HEAD("lineCriterion", "l")
         "  \"regexCriterion\" : {\n    \"type\" : \"REGEX\",\n    \"regex\" : null\n  }\n}";
@@ -735,7 +729,7 @@ static void test_criterion__regex_absent_or_null_is_written_as_null(void)
                 "/regexCriterion/regex", "expected string for \"regex\", got number");
 }
 
-static void test_criterion__property_fields(void)
+CTG_TEST(criterion, property_fields)
 {
     /* propertyValue defaults to empty and is always written; sideToCheck only when set. */
     check_round(LINE_PROPERTY("{\"equipmentToCheck\":\"SUBSTATION\",\"propertyKey\":\"k\","
@@ -772,7 +766,7 @@ static void test_criterion__property_fields(void)
 }
 
 /* injectionCriterion needs its identifiableType, any of spec 4's names; no other kind has one. */
-static void test_criterion__identifiable_type(void)
+CTG_TEST(criterion, identifiable_type)
 {
     char doc[256], expect[512];
 
@@ -806,7 +800,7 @@ static void test_criterion__identifiable_type(void)
 }
 
 /* A criterion list nested in a `list` list reads through the same handlers. */
-static void test_criterion__nested_in_a_list_of_lists(void)
+CTG_TEST(criterion, nested_in_a_list_of_lists)
 {
     static const char doc[] =
         "{\"type\":\"list\",\"name\":\"all\",\"contingencyLists\":[{\"type\":\"lineCriterion\","
@@ -828,7 +822,7 @@ static void test_criterion__nested_in_a_list_of_lists(void)
 
 /* ---- names and the country table ------------------------------------------------------------ */
 
-static void test_criterion__type_names(void)
+CTG_TEST(criterion, type_names)
 {
     static const char *const names[] = {
         "SINGLE_COUNTRY", "TWO_COUNTRY", "AT_LEAST_ONE_COUNTRY", "SINGLE_NOMINAL_VOLTAGE",
@@ -865,7 +859,7 @@ static const char iidm_countries[] =
     "LK SD SR SJ SZ SE CH SY TW TJ TZ TH TL TG TK TO TT TN TR TM TC TV UG UA AE GB US UM UY UZ "
     "VU VE VN VG VI WF EH YE ZM ZW";
 
-static void test_criterion__country_table(void)
+CTG_TEST(criterion, country_table)
 {
     size_t listed = 0, valid = 0;
     char code[3] = { 0 };
@@ -951,12 +945,10 @@ static void make_line_criteria(line_criteria *lc)
     lc->all.regex = &lc->regex;
 }
 
-static void test_criterion__builder_writes_exact_bytes(void)
+CTG_TEST(criterion, builder_writes_exact_bytes)
 {
     line_criteria lc;
     ctg_list *list = NULL;
-    char path[1024], *shared;
-    size_t len;
 
     make_line_criteria(&lc);
     CU_ASSERT_EQUAL_FATAL(ctg_list_new(&list, CTG_LIST_LINE_CRITERION, "list2", NULL), CTG_OK);
@@ -965,16 +957,28 @@ static void test_criterion__builder_writes_exact_bytes(void)
                              strlen(HEAD_ONLY("lineCriterion", "list2") "\n}")));
     CU_ASSERT_EQUAL(ctg_list_set_criteria(list, &lc.all), CTG_OK);
     CU_ASSERT(writes_exactly(list, line_fixture, strlen(line_fixture)));
-    if (ctg_test_shared_dir() != NULL) {
-        shared_path(path, sizeof path, "lineCriterionContingencyList.json");
-        shared = ctg_test_slurp(path, &len);
-        CU_ASSERT(shared != NULL && writes_exactly(list, shared, len));
-        free(shared);
-    }
     ctg_list_free(list);
 }
 
-static void test_criterion__builder_injection_and_three_windings(void)
+/* The list builder_writes_exact_bytes builds is PowSyBl's own fixture, byte for byte. */
+CTG_SHARED_TEST(criterion, builder_writes_the_shared_fixture)
+{
+    line_criteria lc;
+    ctg_list *list = NULL;
+    char path[1024], *shared;
+    size_t len;
+
+    make_line_criteria(&lc);
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&list, CTG_LIST_LINE_CRITERION, "list2", NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_set_criteria(list, &lc.all), CTG_OK);
+    shared_path(path, sizeof path, "lineCriterionContingencyList.json");
+    shared = ctg_test_slurp(path, &len);
+    CU_ASSERT(shared != NULL && writes_exactly(list, shared, len));
+    free(shared);
+    ctg_list_free(list);
+}
+
+CTG_TEST(criterion, builder_injection_and_three_windings)
 {
     static const char injection[] = HEAD("injectionCriterion", "inj")
         "  \"identifiableType\" : \"HVDC_CONVERTER_STATION\",\n"
@@ -1009,7 +1013,7 @@ static void test_criterion__builder_injection_and_three_windings(void)
 }
 
 /* The list keeps its own copies: the caller's criteria may change or go away. */
-static void test_criterion__set_criteria_copies_deeply(void)
+CTG_TEST(criterion, set_criteria_copies_deeply)
 {
     char fr[] = "FR", key[] = "propertyKey", value[] = "value", regex[] = "regex";
     line_criteria lc;
@@ -1088,7 +1092,7 @@ static void break_rule(line_criteria *lc, size_t rule)
 }
 
 /* Each rule the reader enforces, the builder enforces too; a refused call changes nothing. */
-static void test_criterion__set_criteria_rejects_what_the_reader_rejects(void)
+CTG_TEST(criterion, set_criteria_rejects_what_the_reader_rejects)
 {
     line_criteria lc;
     ctg_list *list = NULL, *other = NULL;
@@ -1142,7 +1146,7 @@ static ctg_list *exact_list(ctg_list_kind kind, const ctg_allocator *a)
 }
 
 /* Out of memory anywhere in ctg_list_set_criteria: CTG_ENOMEM, the list as it was, no leak. */
-static void test_criterion__set_criteria_out_of_memory_leaves_the_list_unchanged(void)
+CTG_TEST(criterion, set_criteria_out_of_memory_leaves_the_list_unchanged)
 {
     static const char first[] = HEAD("lineCriterion", "list2")
         "  \"regexCriterion\" : {\n    \"type\" : \"REGEX\",\n    \"regex\" : null\n  }\n}";
@@ -1186,7 +1190,7 @@ static void writes_line_fixture(const ctg_list *list, void *ctx)
 }
 
 /* Failing the 1st, 2nd, ... allocation of a read until one succeeds. */
-static void test_criterion__read_allocation_failure_sweep(void)
+CTG_TEST(criterion, read_allocation_failure_sweep)
 {
     ctg_test_sweep_spec exact = { CTG_ARENA_EXACT, false, NULL, CTG_OK, writes_line_fixture,
                                   NULL };
@@ -1220,7 +1224,7 @@ static size_t allocs_for(const char *doc)
 
 /* An absent optional field costs nothing; a present one exactly what it holds. Countries are
  * the library's own strings: a country array costs one allocation, whatever its length. */
-static void test_criterion__absent_optional_fields_allocate_nothing(void)
+CTG_TEST(criterion, absent_optional_fields_allocate_nothing)
 {
     size_t base = allocs_for(BASE_DOC("") "}");
 
@@ -1279,7 +1283,7 @@ static const struct {
 
 /* Each text parses (with the lexer's own parser, and through a whole document) to the exact
  * value, and the value is written back as the Java text. */
-static void test_criterion__doubles_java_table_round_trip(void)
+CTG_TEST(criterion, doubles_java_table_round_trip)
 {
     char out[CTG_DOUBLE_BUF], doc[256], expect[512];
 
@@ -1361,7 +1365,7 @@ static bool shorter_reads_back(const char *s, double x)
 /* Random bit patterns: the text of every finite double reads back, through the lexer's parser,
  * as exactly that double, and no shorter decimal would; every 64th goes through a whole
  * criterion document and comes out with the same text. */
-static void test_criterion__doubles_random_bits_round_trip_through_the_lexer(void)
+CTG_TEST(criterion, doubles_random_bits_round_trip_through_the_lexer)
 {
     uint64_t state = 0xD1B54A32D192ED03ULL;
     int failures = 0, checked = 0, documents = 0;
@@ -1398,7 +1402,7 @@ static void test_criterion__doubles_random_bits_round_trip_through_the_lexer(voi
 }
 
 /* The shortest-digit check itself must be able to fail. */
-static void test_criterion__shortest_check_detects_long_text(void)
+CTG_TEST(criterion, shortest_check_detects_long_text)
 {
     CU_ASSERT_TRUE(shorter_reads_back("0.10000000000000001", 0.1));
     CU_ASSERT_TRUE(shorter_reads_back("380.00000000000001", 380.0));
@@ -1407,43 +1411,4 @@ static void test_criterion__shortest_check_detects_long_text(void)
     CU_ASSERT_FALSE(shorter_reads_back("380.0", 380.0));
 }
 
-CU_TestInfo criterion_tests[] = {
-    { "fixtures_round_trip_byte_for_byte", test_criterion__fixtures_round_trip_byte_for_byte },
-    { "fixtures_agree_with_json_c", test_criterion__fixtures_agree_with_json_c },
-    { "fixture_values", test_criterion__fixture_values },
-    { "canonical_form_of_a_hand_made_document",
-      test_criterion__canonical_form_of_a_hand_made_document },
-    { "slot_rules_every_kind_slot_and_type", test_criterion__slot_rules_every_kind_slot_and_type },
-    { "property_criteria_item_of_wrong_kind",
-      test_criterion__property_criteria_item_of_wrong_kind },
-    { "intervals_accepted", test_criterion__intervals_accepted },
-    { "interval_constraints", test_criterion__interval_constraints },
-    { "interval_values_are_strictly_typed", test_criterion__interval_values_are_strictly_typed },
-    { "criterion_type_rules", test_criterion__criterion_type_rules },
-    { "countries", test_criterion__countries },
-    { "fields_of_other_types_are_checked_and_dropped",
-      test_criterion__fields_of_other_types_are_checked_and_dropped },
-    { "regex_absent_or_null_is_written_as_null",
-      test_criterion__regex_absent_or_null_is_written_as_null },
-    { "property_fields", test_criterion__property_fields },
-    { "identifiable_type", test_criterion__identifiable_type },
-    { "nested_in_a_list_of_lists", test_criterion__nested_in_a_list_of_lists },
-    { "type_names", test_criterion__type_names },
-    { "country_table", test_criterion__country_table },
-    { "builder_writes_exact_bytes", test_criterion__builder_writes_exact_bytes },
-    { "builder_injection_and_three_windings",
-      test_criterion__builder_injection_and_three_windings },
-    { "set_criteria_copies_deeply", test_criterion__set_criteria_copies_deeply },
-    { "set_criteria_rejects_what_the_reader_rejects",
-      test_criterion__set_criteria_rejects_what_the_reader_rejects },
-    { "set_criteria_out_of_memory_leaves_the_list_unchanged",
-      test_criterion__set_criteria_out_of_memory_leaves_the_list_unchanged },
-    { "read_allocation_failure_sweep", test_criterion__read_allocation_failure_sweep },
-    { "absent_optional_fields_allocate_nothing",
-      test_criterion__absent_optional_fields_allocate_nothing },
-    { "doubles_java_table_round_trip", test_criterion__doubles_java_table_round_trip },
-    { "doubles_random_bits_round_trip_through_the_lexer",
-      test_criterion__doubles_random_bits_round_trip_through_the_lexer },
-    { "shortest_check_detects_long_text", test_criterion__shortest_check_detects_long_text },
-    CU_TEST_INFO_NULL
-};
+#include "test_criterion.tests.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* Contingency extensions kept losslessly, typed extension handlers, the json-c bridge, the
- * bare contingency document and lists of lists. */
+/* Contingency extensions kept losslessly, typed extension handlers and the bare contingency
+ * document (the json-c bridge is the suite `bridge`, lists of lists the suite `list`). */
 
 #include <math.h>
 #include <stdint.h>
@@ -97,13 +97,10 @@ static bool round_trips(const char *in_path, const char *expect_path,
     return same;
 }
 
+/* A file of the shared PowSyBl fixtures (CTG_SHARED_TEST only). */
 static const char *shared_path(const char *name, char *buf, size_t size)
 {
-    const char *dir = ctg_test_shared_dir();
-
-    if (dir == NULL)
-        return NULL;
-    snprintf(buf, size, "%s/powsybl/%s", dir, name);
+    snprintf(buf, size, "%s/powsybl/%s", ctg_test_shared_dir(), name);
     return buf;
 }
 
@@ -111,8 +108,6 @@ static const ctg_extension *ext_of(const ctg_list *list, size_t i, const char *n
 {
     return ctg_contingency_extension(ctg_list_contingency_at(list, i), name);
 }
-
-static bool list_kind_routed(void);
 
 /* The json-c tree of a kept extension (the test puts it). */
 static json_object *tree_of(const ctg_extension *x)
@@ -125,15 +120,13 @@ static json_object *tree_of(const ctg_extension *x)
 
 /* ---- kept extensions -------------------------------------------------------------------- */
 
-static void test_extension__contingency_json_round_trips_byte_for_byte(void)
+CTG_SHARED_TEST(extension, contingency_json_round_trips_byte_for_byte)
 {
     char path[1024];
     ctg_list *list;
     const ctg_extension *x;
 
-    if (shared_path("contingency.json", path, sizeof path) == NULL)
-        return; /* the fixtures suite reports the shared data as missing */
-    list = read_path(path, NULL);
+    list = read_path(shared_path("contingency.json", path, sizeof path), NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     CU_ASSERT_EQUAL(ctg_list_get_kind(list), CTG_LIST_CONTINGENCY);
     CU_ASSERT_EQUAL(ctg_list_contingency_at(list, 0)->extension_count, 1);
@@ -147,7 +140,7 @@ static void test_extension__contingency_json_round_trips_byte_for_byte(void)
     ctg_list_free(list);
 }
 
-static void test_extension__every_json_type_round_trips_byte_for_byte(void)
+CTG_TEST(extension, every_json_type_round_trips_byte_for_byte)
 {
     CU_ASSERT(round_trips(CTG_TESTDATA("valid/extension-types.json"),
                           CTG_TESTDATA("valid/extension-types.json"), NULL));
@@ -157,7 +150,7 @@ static void test_extension__every_json_type_round_trips_byte_for_byte(void)
 
 /* A kept value is its compact text, numbers as the input wrote them; json-c, given the
  * value, sees exactly what the input said. */
-static void test_extension__kept_values_are_compact_text_and_json_c_values(void)
+CTG_TEST(extension, kept_values_are_compact_text_and_json_c_values)
 {
     ctg_list *list = read_path(CTG_TESTDATA("valid/extension-types.json"), NULL);
     const ctg_extension *scalars, *strings, *c2;
@@ -212,14 +205,14 @@ static void test_extension__kept_values_are_compact_text_and_json_c_values(void)
 }
 
 /* Numbers are written as PowSyBl writes them: integers as integers, doubles as Java does. */
-static void test_extension__other_layouts_are_written_in_powsybl_layout(void)
+CTG_TEST(extension, other_layouts_are_written_in_powsybl_layout)
 {
     CU_ASSERT(round_trips(CTG_TESTDATA("valid/extension-compact.json"),
                           CTG_TESTDATA("expected/extension-compact.json"), NULL));
 }
 
 /* PowSyBl never writes "extensions" : { }: the key goes when nothing is in it. */
-static void test_extension__empty_extensions_are_not_written(void)
+CTG_TEST(extension, empty_extensions_are_not_written)
 {
     ctg_list *list = read_path(CTG_TESTDATA("valid/extension-empty.json"), NULL);
 
@@ -230,7 +223,7 @@ static void test_extension__empty_extensions_are_not_written(void)
 }
 
 /* Compact output read again gives the same pretty bytes: nothing lost in either layout. */
-static void test_extension__compact_layout_round_trips(void)
+CTG_TEST(extension, compact_layout_round_trips)
 {
     ctg_write_options wo = CTG_WRITE_OPTIONS_INIT;
     ctg_buf compact = CTG_BUF_INIT;
@@ -250,7 +243,7 @@ static void test_extension__compact_layout_round_trips(void)
 
 /* Deeply nested extension values stay within the reader's depth limit, and json-c's own
  * (32 by default) does not cut them short. */
-static void test_extension__deep_values_within_the_depth_limit(void)
+CTG_TEST(extension, deep_values_within_the_depth_limit)
 {
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     char doc[1024];
@@ -275,7 +268,7 @@ static void test_extension__deep_values_within_the_depth_limit(void)
 
 /* Values larger than the reader's inline buffer: a 20 000-byte string and a 3 000-item array
  * come back exactly. */
-static void test_extension__large_values(void)
+CTG_TEST(extension, large_values)
 {
     size_t n = 0, len;
     char *doc = malloc(60000), *out;
@@ -315,7 +308,7 @@ static ctg_extension_registry *probability_registry(void)
     return reg;
 }
 
-static void test_extension__typed_handler_round_trips(void)
+CTG_TEST(extension, typed_handler_round_trips)
 {
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_extension_registry *reg = probability_registry();
@@ -378,7 +371,7 @@ static size_t resolves(const char *doc, unsigned flags, const ctg_extension_regi
     return stats.handler_resolves;
 }
 
-static void test_extension__handler_resolved_once_per_read(void)
+CTG_TEST(extension, handler_resolved_once_per_read)
 {
     ctg_extension_registry *reg = probability_registry();
     char *with = probability_doc(200, true), *without = probability_doc(200, false);
@@ -395,7 +388,7 @@ static void test_extension__handler_resolved_once_per_read(void)
     free(without);
 }
 
-static void test_extension__handler_refusal_has_position_and_path(void)
+CTG_TEST(extension, handler_refusal_has_position_and_path)
 {
     static const char doc[] = "{\"type\":\"default\",\"name\":\"n\",\"contingencies\":[\n"
                               "{\"id\":\"a\",\"extensions\":{\"contingency-probability\":"
@@ -428,7 +421,7 @@ static int silent_read(ctg_extension_ctx *ctx, const struct json_object *value, 
 
 /* A handler without a write is left out, as PowSyBl leaves out an extension it cannot
  * serialize; a refusal without a message gets one. */
-static void test_extension__handler_without_write_and_silent_refusal(void)
+CTG_TEST(extension, handler_without_write_and_silent_refusal)
 {
     static const char doc[] = "{\"id\":\"c\",\"extensions\":{\"mine\":[1,2]}}";
     static int result = CTG_OK;
@@ -471,7 +464,7 @@ static int failing_write(struct json_object **out, const void *in, void *payload
     return CTG_ENOMEM;
 }
 
-static void test_extension__failing_handler_write_fails_the_write(void)
+CTG_TEST(extension, failing_handler_write_fails_the_write)
 {
     static const char doc[] = "{\"id\":\"c\",\"extensions\":{\"contingency-probability\":"
                               "{\"probability\":0.5}}}";
@@ -496,7 +489,7 @@ static void test_extension__failing_handler_write_fails_the_write(void)
     ctg_extension_registry_free(reg);
 }
 
-static void test_extension__registry_rules(void)
+CTG_TEST(extension, registry_rules)
 {
     ctg_extension_handler nameless = ctg_test_probability_handler, sizeless = ctg_test_probability_handler;
     ctg_extension_handler other = ctg_test_probability_handler, future = ctg_test_probability_handler;
@@ -529,7 +522,7 @@ static void test_extension__registry_rules(void)
 }
 
 /* The registry's memory goes through the application's allocator too. */
-static void test_extension__registry_uses_the_allocator(void)
+CTG_TEST(extension, registry_uses_the_allocator)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator(&st);
@@ -553,7 +546,7 @@ static void test_extension__registry_uses_the_allocator(void)
 }
 
 /* Many extensions on one contingency: order kept, duplicates found past the inline set. */
-static void test_extension__many_extensions(void)
+CTG_TEST(extension, many_extensions)
 {
     char *doc = malloc(100 * 40 + 64);
     size_t len = (size_t)sprintf(doc, "{\"id\":\"c\",\"extensions\":{");
@@ -616,7 +609,7 @@ static size_t sweep(const char *path, unsigned arena_flags, const ctg_extension_
 
 /* json-c's own allocations are not counted here; the ASan build checks that they do not
  * leak either, whichever allocation fails. */
-static void test_extension__allocation_failure_sweep(void)
+CTG_TEST(extension, allocation_failure_sweep)
 {
     ctg_extension_registry *reg = probability_registry();
 
@@ -634,366 +627,6 @@ static void test_extension__allocation_failure_sweep(void)
         n += (size_t)sprintf(doc + n, "\"\n  }\n}");
         CU_ASSERT(sweep_doc(doc, n, CTG_ARENA_EXACT, NULL) > 5);
     }
-}
-
-/* ---- the json-c bridge -------------------------------------------------------------------- */
-
-/* Both trees print the same with json-c. */
-static bool same_tree(json_object *a, json_object *b)
-{
-    return a && b && strcmp(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN),
-                            json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN)) == 0;
-}
-
-/* text -> json-c -> ctg -> json-c -> ctg -> text gives what text -> ctg -> text gives, and the
- * json-c tree ctg made is the one json-c makes of ctg's text. 1 when so, 0 when not, -1 when
- * ctg cannot read or write the kind yet (CTG_EUNSUPPORTED). */
-static int bridge_round_trip(const char *path, const ctg_read_options *opts)
-{
-    size_t len, direct_len = 0, bridged_len = 0;
-    char *text = ctg_test_slurp(path, &len), *direct = NULL, *bridged = NULL;
-    json_object *first = NULL, *second = NULL, *oracle = NULL;
-    ctg_list *list = NULL, *via1 = NULL, *via2 = NULL;
-    ctg_error err;
-    int rc, ok = 0;
-
-    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    first = json_tokener_parse(text);
-    rc = ctg_list_read_buffer(&list, text, len, opts, &err);
-    if (rc == CTG_OK && (rc = ctg_list_from_json_object(&via1, first, opts, &err)) == CTG_OK
-        && (rc = ctg_list_to_json_object(&second, via1, NULL, &err)) == CTG_OK
-        && (rc = ctg_list_from_json_object(&via2, second, opts, &err)) == CTG_OK) {
-        direct = write_text(list, &direct_len);
-        bridged = write_text(via2, &bridged_len);
-        oracle = direct ? json_tokener_parse(direct) : NULL;
-        ok = direct && bridged && direct_len == bridged_len
-             && memcmp(direct, bridged, direct_len) == 0 && same_tree(oracle, second);
-    }
-    if (rc == CTG_EUNSUPPORTED)
-        ok = -1;
-    else if (!ok)
-        fprintf(stderr, "\n  %s: bridge round trip differs (%s)\n", path, ctg_status_name(rc));
-    free(direct);
-    free(bridged);
-    json_object_put(first);
-    json_object_put(second);
-    json_object_put(oracle);
-    ctg_list_free(list);
-    ctg_list_free(via1);
-    ctg_list_free(via2);
-    free(text);
-    return ok;
-}
-
-static void test_extension__bridge_round_trips_own_fixtures(void)
-{
-    static const char *const own[] = {
-        "valid/extension-types.json", "valid/extension-contingency.json",
-        "valid/extension-probability.json", "valid/extension-empty.json",
-        "valid/nested-lists.json", "valid/sample.json", "valid/boundary-v1_0.json",
-    };
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-    ctg_extension_registry *reg = probability_registry();
-    char path[1024];
-
-    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
-        int r;
-        snprintf(path, sizeof path, "%s/%s", CTG_TESTDATA_DIR, own[i]);
-        r = bridge_round_trip(path, NULL);
-        /* Only the list of lists may wait for its route in the writer's dispatcher. */
-        CU_ASSERT(r == 1 || (r < 0 && strstr(own[i], "nested") && !list_kind_routed()));
-    }
-    /* Through the typed handler as well. */
-    opts.extensions = reg;
-    CU_ASSERT_EQUAL(bridge_round_trip(CTG_TESTDATA("valid/extension-probability.json"), &opts),
-                    1);
-    ctg_extension_registry_free(reg);
-}
-
-/* Every PowSyBl fixture that is a contingency list or a contingency. The kinds ctg cannot read
- * yet are named on stderr, so that the report shows them. */
-static void test_extension__bridge_round_trips_shared_fixtures(void)
-{
-    static const char *const fixtures[] = {
-        "contingencies.json", "contingenciesBatteries.json", "contingenciesWith3wt.json",
-        "contingenciesWithDlAndTl.json", "contingenciesWithDlAndTlV1_0.json",
-        "contingenciesWithOptionalName.json", "contingenciesWithSeveralElements.json",
-        "contingency.json", "contingencyListsList.json", "hvdclineCriterionContingencyList.json",
-        "identifierContingencyList.json", "identifierContingencyListReferenceForLessThan1_3.json",
-        "identifierContingencyListReferenceForPreviousVersion.json",
-        "identifierContingencyListv1_0.json", "identifierContingencyListv1_1.json",
-        "identifierContingencyListv1_2.json", "injectionCriterionContingencyList.json",
-        "injectionCriterionContingencyListEmptyCountryList.json",
-        "injectionCriterionContingencyListNoCountryCriterion.json",
-        "injectionCriterionContingencyListNoCountryMatch.json", "lineCriterionContingencyList.json",
-        "threeWindingsTransformerCriterionContingencyList.json",
-        "tieLineCriterionContingencyList.json",
-        "twoWindingsTransformerCriterionContingencyList.json",
-    };
-    char path[1024];
-    size_t done = 0;
-
-    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
-        int r;
-
-        if (shared_path(fixtures[i], path, sizeof path) == NULL)
-            return;
-        r = bridge_round_trip(path, NULL);
-        if (r < 0)
-            fprintf(stderr, "\n  bridge: %s skipped (CTG_EUNSUPPORTED)", fixtures[i]);
-        else
-            CU_ASSERT_EQUAL(r, 1);
-        done += r == 1;
-    }
-    CU_ASSERT(done >= 8); /* the default lists and contingency.json at least */
-}
-
-static void test_extension__bridge_errors_carry_the_path_only(void)
-{
-    static const char text[] = "{\"type\":\"default\",\"name\":\"l\",\"contingencies\":["
-                               "{\"id\":\"c\",\"elements\":[{\"id\":\"x\",\"type\":"
-                               "\"TRANSFORMER\"}]}]}";
-    json_object *tree = json_tokener_parse(text), *bad;
-    ctg_list *list = (ctg_list *)1;
-    ctg_error err;
-
-    CU_ASSERT_PTR_NOT_NULL_FATAL(tree);
-    memset(&err, 0xFF, sizeof err);
-    CU_ASSERT_EQUAL(ctg_list_from_json_object(&list, tree, NULL, &err), CTG_ESCHEMA);
-    CU_ASSERT_PTR_NULL(list);
-    CU_ASSERT_EQUAL(err.code, CTG_ESCHEMA);
-    CU_ASSERT_EQUAL(err.line, 0);
-    CU_ASSERT_EQUAL(err.column, 0);
-    CU_ASSERT_EQUAL(err.offset, 0);
-    CU_ASSERT_STRING_EQUAL(err.source, "<json-c>");
-    CU_ASSERT_STRING_EQUAL(err.path, "/contingencies/0/elements/0/type");
-    CU_ASSERT_STRING_EQUAL(err.message, "unknown element type \"TRANSFORMER\"");
-    json_object_put(tree);
-
-    /* A tree can hold what JSON text cannot: refused with the value's path. */
-    tree = json_tokener_parse("{\"id\":\"c\",\"extensions\":{\"x\":[1,{\"v\":0}]}}");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(tree);
-    json_object_object_get_ex(tree, "extensions", &bad);
-    json_object_object_get_ex(bad, "x", &bad);
-    json_object_object_add(json_object_array_get_idx(bad, 1), "v", json_object_new_double(NAN));
-    CU_ASSERT_EQUAL(ctg_list_from_json_object(&list, tree, NULL, &err), CTG_EINVAL);
-    CU_ASSERT_STRING_EQUAL(err.path, "/extensions/x/1/v");
-    CU_ASSERT_STRING_EQUAL(err.source, "<json-c>");
-    CU_ASSERT_EQUAL(err.line, 0);
-    json_object_object_add(json_object_array_get_idx(bad, 1), "v",
-                           json_object_new_uint64(UINT64_MAX));
-    CU_ASSERT_EQUAL(ctg_list_from_json_object(&list, tree, NULL, &err), CTG_EINVAL);
-    CU_ASSERT_STRING_EQUAL(err.path, "/extensions/x/1/v");
-    json_object_put(tree);
-
-    CU_ASSERT_EQUAL(ctg_list_from_json_object(&list, NULL, NULL, &err), CTG_EINVAL);
-    CU_ASSERT_EQUAL(ctg_list_from_json_object(NULL, NULL, NULL, NULL), CTG_EINVAL);
-    CU_ASSERT_EQUAL(ctg_list_to_json_object(NULL, NULL, NULL, NULL), CTG_EINVAL);
-    CU_ASSERT_EQUAL(ctg_list_to_json_object(&bad, NULL, NULL, &err), CTG_EINVAL);
-    CU_ASSERT_PTR_NULL(bad);
-}
-
-/* A tree in a bigger document: the bridge reads a member of it, and json-c's own values come
- * back from ctg with the same types. */
-static void test_extension__bridge_reads_an_embedded_list(void)
-{
-    json_object *doc = json_tokener_parse(
-        "{\"study\":\"s\",\"contingencies\":{\"type\":\"default\",\"version\":\"1.1\","
-        "\"name\":\"e\",\"contingencies\":[{\"id\":\"c\",\"elements\":[],\"extensions\":"
-        "{\"w\":{\"f\":2.5,\"i\":3}}}]}}");
-    json_object *sub, *back, *v;
-    ctg_list *list = NULL;
-    ctg_error err, untouched;
-
-    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-    CU_ASSERT(json_object_object_get_ex(doc, "contingencies", &sub));
-    memset(&err, 0xFF, sizeof err);
-    memset(&untouched, 0xFF, sizeof untouched);
-    CU_ASSERT_EQUAL_FATAL(ctg_list_from_json_object(&list, sub, NULL, &err), CTG_OK);
-    CU_ASSERT(memcmp(&err, &untouched, sizeof err) == 0); /* written only on failure */
-    CU_ASSERT_STRING_EQUAL(ctg_list_name(list), "e");
-    CU_ASSERT_EQUAL_FATAL(ctg_list_to_json_object(&back, list, NULL, NULL), CTG_OK);
-    CU_ASSERT(json_object_equal(sub, back));
-    v = json_object_object_get(json_object_object_get(json_object_object_get(
-            json_object_array_get_idx(json_object_object_get(back, "contingencies"), 0),
-            "extensions"), "w"), "i");
-    CU_ASSERT(json_object_is_type(v, json_type_int));
-    json_object_put(back);
-    json_object_put(doc);
-    ctg_list_free(list);
-}
-
-/* ---- lists of lists ----------------------------------------------------------------------- */
-
-/* Whether the public write path knows `list` lists yet (the dispatcher in write_list.c routes
- * them to ctg_write_list_of_lists); until it does, the public-path checks say so and stop. */
-static bool list_kind_routed(void)
-{
-    ctg_list *list = NULL;
-    ctg_buf buf = CTG_BUF_INIT;
-    int rc;
-
-    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&list, CTG_LIST_LIST, "probe", NULL), CTG_OK);
-    rc = ctg_list_write_buf(&buf, list, NULL, NULL);
-    ctg_buf_dispose(&buf);
-    ctg_list_free(list);
-    if (rc == CTG_EUNSUPPORTED)
-        fprintf(stderr, "\n  `list` lists not routed to their writer yet: public path skipped");
-    return rc != CTG_EUNSUPPORTED;
-}
-
-typedef struct sink_buf {
-    char *data;
-    size_t len;
-} sink_buf;
-
-static int sink(void *ctx, const char *data, size_t len, ctg_error *err)
-{
-    sink_buf *b = ctx;
-
-    (void)err;
-    b->data = realloc(b->data, b->len + len + 1);
-    memcpy(b->data + b->len, data, len);
-    b->len += len;
-    b->data[b->len] = '\0';
-    return CTG_OK;
-}
-
-/* The `list` writer itself, called as the dispatcher will call it. */
-static int write_nested(const ctg_list *list, sink_buf *out)
-{
-    ctg_emitter e;
-    ctg_error err;
-    int rc;
-
-    memset(out, 0, sizeof *out);
-    CU_ASSERT_EQUAL_FATAL(ctg_emit_init(&e, sink, out, false, NULL, &err), CTG_OK);
-    rc = ctg_write_list_of_lists(&e, list);
-    if (rc == CTG_OK)
-        rc = ctg_emit_finish(&e);
-    ctg_emit_dispose(&e);
-    return rc;
-}
-
-static bool nested_writes_file(const ctg_list *list, const char *expect_path)
-{
-    size_t len;
-    char *want = ctg_test_slurp(expect_path, &len);
-    sink_buf got;
-    bool same = write_nested(list, &got) == CTG_OK && want && got.len == len
-                && memcmp(got.data, want, len) == 0;
-
-    if (!same)
-        fprintf(stderr, "\n  expected %s, got:\n%s\n", expect_path, got.data ? got.data : "");
-    free(want);
-    free(got.data);
-    return same;
-}
-
-static void test_extension__nested_lists_round_trip(void)
-{
-    ctg_list *list = read_path(CTG_TESTDATA("valid/nested-lists.json"), NULL);
-    const ctg_list *inner;
-
-    CU_ASSERT_PTR_NOT_NULL_FATAL(list);
-    CU_ASSERT_EQUAL(ctg_list_get_kind(list), CTG_LIST_LIST);
-    CU_ASSERT_EQUAL(ctg_list_child_count(list), 3);
-    inner = ctg_list_child_at(list, 1);
-    CU_ASSERT_STRING_EQUAL(ctg_list_name(inner), "inner");
-    CU_ASSERT_EQUAL(ctg_list_child_count(inner), 2);
-    CU_ASSERT_PTR_NOT_NULL(ext_of(ctg_list_child_at(inner, 0), 0, "note"));
-    CU_ASSERT_PTR_NULL(ctg_list_child_at(list, 3));
-    CU_ASSERT_EQUAL(ctg_list_child_count(ctg_list_child_at(list, 0)), 0);
-    CU_ASSERT(nested_writes_file(list, CTG_TESTDATA("valid/nested-lists.json")));
-    if (list_kind_routed())
-        CU_ASSERT(writes_file(list, CTG_TESTDATA("valid/nested-lists.json")));
-    ctg_list_free(list);
-    list = read_path(CTG_TESTDATA("valid/nested-lists-v1_0.json"), NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(list);
-    CU_ASSERT(nested_writes_file(list, CTG_TESTDATA("expected/nested-lists-v1_0.json")));
-    ctg_list_free(list);
-}
-
-/* PowSyBl's list of lists holds criterion and identifier lists: it round-trips once `list`
- * is routed and their writers are in; until then it says what it is waiting for. */
-static void test_extension__powsybl_list_of_lists_round_trips(void)
-{
-    char path[1024];
-    ctg_list *list;
-    sink_buf out;
-    int rc;
-
-    if (shared_path("contingencyListsList.json", path, sizeof path) == NULL)
-        return;
-    list = read_path(path, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(list);
-    CU_ASSERT_EQUAL(ctg_list_child_count(list), 9);
-    rc = write_nested(list, &out);
-    free(out.data);
-    if (rc == CTG_EUNSUPPORTED)
-        fprintf(stderr, "\n  contingencyListsList.json: a nested kind cannot be written yet");
-    else
-        CU_ASSERT(nested_writes_file(list, path));
-    if (rc != CTG_EUNSUPPORTED && list_kind_routed())
-        CU_ASSERT(writes_file(list, path));
-    ctg_list_free(list);
-}
-
-static void test_extension__lists_built_in_code(void)
-{
-    static const ctg_element gen = { "GEN", CTG_ELEMENT_GENERATOR, NULL };
-    ctg_list *root = NULL, *a = NULL, *b = NULL, *c = NULL;
-    sink_buf out;
-
-    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&root, CTG_LIST_LIST, "root", NULL), CTG_OK);
-    CU_ASSERT_EQUAL(ctg_list_add_child(root, CTG_LIST_CONTINGENCY, "x", &a), CTG_EINVAL);
-    CU_ASSERT_PTR_NULL(a);
-    CU_ASSERT_EQUAL(ctg_list_add_child(root, CTG_LIST_DEFAULT, NULL, &a), CTG_EINVAL);
-    CU_ASSERT_EQUAL(ctg_list_add_child(root, CTG_LIST_KIND_COUNT, "x", &a), CTG_EINVAL);
-    CU_ASSERT_EQUAL(ctg_list_add_child(NULL, CTG_LIST_DEFAULT, "x", &a), CTG_EINVAL);
-    CU_ASSERT_EQUAL(ctg_list_add_child(root, CTG_LIST_DEFAULT, "a", &a), CTG_OK);
-    CU_ASSERT_EQUAL(ctg_list_add_child(a, CTG_LIST_DEFAULT, "x", &b), CTG_EINVAL);
-    CU_ASSERT_EQUAL(ctg_list_add_contingency(a, "c1", NULL, &gen, 1), CTG_OK);
-    CU_ASSERT_EQUAL(ctg_list_add_child(root, CTG_LIST_LIST, "b", &b), CTG_OK);
-    for (int i = 0; i < 6; i++) /* past the first capacity */
-        CU_ASSERT_EQUAL(ctg_list_add_child(b, CTG_LIST_LIST, "c", &c), CTG_OK);
-    CU_ASSERT_EQUAL(ctg_list_child_count(b), 6);
-    ctg_list_free(c); /* a child is freed with its parent: this does nothing */
-    CU_ASSERT_EQUAL_FATAL(write_nested(root, &out), CTG_OK);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "\"name\" : \"a\",\n    \"contingencies\" : [ {\n"
-                                            "      \"id\" : \"c1\","));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "\"name\" : \"c\",\n      \"contingencyLists\" : [ ]"
-                                            "\n    }, {"));
-    free(out.data);
-    /* A kind that is not a list cannot be nested. */
-    CU_ASSERT_EQUAL(write_nested(a, &out), CTG_EINVAL);
-    free(out.data);
-    /* What was read can be added to. */
-    ctg_list_free(root);
-    root = read_path(CTG_TESTDATA("valid/nested-lists.json"), NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
-    CU_ASSERT_EQUAL(ctg_list_add_child(root, CTG_LIST_DEFAULT, "added", &a), CTG_OK);
-    CU_ASSERT_EQUAL(ctg_list_child_count(root), 4);
-    CU_ASSERT_STRING_EQUAL(ctg_list_name(ctg_list_child_at(root, 0)), "first");
-    CU_ASSERT_PTR_EQUAL(ctg_list_child_at(root, 3), a);
-    ctg_list_free(root);
-}
-
-/* Lists nested deeper than the writer can lay out are refused before anything is written,
- * without deep recursion. */
-static void test_extension__too_deep_nesting_is_refused(void)
-{
-    ctg_list *root = NULL, *cur;
-    sink_buf out;
-
-    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&root, CTG_LIST_LIST, "0", NULL), CTG_OK);
-    cur = root;
-    for (int i = 0; i < 1000; i++)
-        CU_ASSERT_EQUAL_FATAL(ctg_list_add_child(cur, CTG_LIST_LIST, "n", &cur), CTG_OK);
-    CU_ASSERT_EQUAL(write_nested(root, &out), CTG_EINVAL);
-    CU_ASSERT_EQUAL(out.len, 0);
-    free(out.data);
-    ctg_list_free(root);
 }
 
 /* ---- streaming ----------------------------------------------------------------------------- */
@@ -1019,7 +652,7 @@ static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, 
 
 /* A streamed contingency has its extensions; their json-c values go with the item's memory
  * (the ASan build checks that nothing leaks). */
-static void test_extension__streamed_contingencies_keep_extensions(void)
+CTG_TEST(extension, streamed_contingencies_keep_extensions)
 {
     ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = on_contingency };
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
@@ -1078,66 +711,37 @@ static int run(const char *cli, const char *in, const char *out)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* `contingency-cli convert` keeps extensions byte for byte. */
-static void test_extension__cli_convert_keeps_extensions(void)
+/* `contingency-cli convert` gives back the file `in` byte for byte, extensions included. */
+static void convert_keeps(const char *in)
 {
-    char cli[1100], path[1024], out[64];
-    const char *inputs[2] = { CTG_TESTDATA("valid/extension-contingency.json"), NULL };
+    char cli[1100], out[64];
+    size_t a_len, b_len;
+    char *a, *b;
 
     if (cli_path(cli, sizeof cli) == NULL) {
         fprintf(stderr, "\n  contingency-cli not built: convert not checked");
         return;
     }
-    inputs[1] = shared_path("contingency.json", path, sizeof path);
-    for (int i = 0; i < 2 && inputs[i] != NULL; i++) {
-        size_t a_len, b_len;
-        char *a, *b;
-        snprintf(out, sizeof out, "ctg-ext-%ld.json", (long)getpid());
-        CU_ASSERT_EQUAL(run(cli, inputs[i], out), 0);
-        a = ctg_test_slurp(inputs[i], &a_len);
-        b = ctg_test_slurp(out, &b_len);
-        CU_ASSERT(a && b && a_len == b_len && memcmp(a, b, a_len) == 0);
-        free(a);
-        free(b);
-        remove(out);
-    }
+    snprintf(out, sizeof out, "ctg-ext-%ld.json", (long)getpid());
+    CU_ASSERT_EQUAL(run(cli, in, out), 0);
+    a = ctg_test_slurp(in, &a_len);
+    b = ctg_test_slurp(out, &b_len);
+    CU_ASSERT(a && b && a_len == b_len && memcmp(a, b, a_len) == 0);
+    free(a);
+    free(b);
+    remove(out);
 }
 
-CU_TestInfo extension_tests[] = {
-    { "contingency_json_round_trips_byte_for_byte",
-      test_extension__contingency_json_round_trips_byte_for_byte },
-    { "every_json_type_round_trips_byte_for_byte",
-      test_extension__every_json_type_round_trips_byte_for_byte },
-    { "kept_values_are_compact_text_and_json_c_values",
-      test_extension__kept_values_are_compact_text_and_json_c_values },
-    { "other_layouts_are_written_in_powsybl_layout",
-      test_extension__other_layouts_are_written_in_powsybl_layout },
-    { "empty_extensions_are_not_written", test_extension__empty_extensions_are_not_written },
-    { "compact_layout_round_trips", test_extension__compact_layout_round_trips },
-    { "deep_values_within_the_depth_limit", test_extension__deep_values_within_the_depth_limit },
-    { "large_values", test_extension__large_values },
-    { "typed_handler_round_trips", test_extension__typed_handler_round_trips },
-    { "handler_resolved_once_per_read", test_extension__handler_resolved_once_per_read },
-    { "handler_refusal_has_position_and_path",
-      test_extension__handler_refusal_has_position_and_path },
-    { "handler_without_write_and_silent_refusal",
-      test_extension__handler_without_write_and_silent_refusal },
-    { "failing_handler_write_fails_the_write",
-      test_extension__failing_handler_write_fails_the_write },
-    { "registry_rules", test_extension__registry_rules },
-    { "registry_uses_the_allocator", test_extension__registry_uses_the_allocator },
-    { "many_extensions", test_extension__many_extensions },
-    { "allocation_failure_sweep", test_extension__allocation_failure_sweep },
-    { "bridge_round_trips_own_fixtures", test_extension__bridge_round_trips_own_fixtures },
-    { "bridge_round_trips_shared_fixtures", test_extension__bridge_round_trips_shared_fixtures },
-    { "bridge_errors_carry_the_path_only", test_extension__bridge_errors_carry_the_path_only },
-    { "bridge_reads_an_embedded_list", test_extension__bridge_reads_an_embedded_list },
-    { "nested_lists_round_trip", test_extension__nested_lists_round_trip },
-    { "powsybl_list_of_lists_round_trips", test_extension__powsybl_list_of_lists_round_trips },
-    { "lists_built_in_code", test_extension__lists_built_in_code },
-    { "too_deep_nesting_is_refused", test_extension__too_deep_nesting_is_refused },
-    { "streamed_contingencies_keep_extensions",
-      test_extension__streamed_contingencies_keep_extensions },
-    { "cli_convert_keeps_extensions", test_extension__cli_convert_keeps_extensions },
-    CU_TEST_INFO_NULL
-};
+CTG_TEST(extension, cli_convert_keeps_extensions)
+{
+    convert_keeps(CTG_TESTDATA("valid/extension-contingency.json"));
+}
+
+CTG_SHARED_TEST(extension, cli_convert_keeps_shared_extensions)
+{
+    char path[1024];
+
+    convert_keeps(shared_path("contingency.json", path, sizeof path));
+}
+
+#include "test_extension.tests.h"

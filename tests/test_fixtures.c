@@ -65,7 +65,7 @@ static int write_equals(const ctg_list *list, unsigned flags, const char *expect
     return same;
 }
 
-static void test_fixtures__default_lists_round_trip_byte_for_byte(void)
+CTG_SHARED_TEST(fixtures, default_lists_round_trip_byte_for_byte)
 {
     for (size_t i = 0; i < FIXTURE_COUNT; i++) {
         const char *out_name = fixtures[i].written_as ? fixtures[i].written_as : fixtures[i].file;
@@ -84,7 +84,7 @@ static void test_fixtures__default_lists_round_trip_byte_for_byte(void)
 }
 
 /* Compact output read again gives the pretty bytes back: nothing is lost in either layout. */
-static void test_fixtures__compact_layout_round_trips(void)
+CTG_SHARED_TEST(fixtures, compact_layout_round_trips)
 {
     for (size_t i = 0; i < FIXTURE_COUNT; i++) {
         const char *out_name = fixtures[i].written_as ? fixtures[i].written_as : fixtures[i].file;
@@ -141,7 +141,7 @@ static int compare_contingency(const ctg_contingency *c, json_object *jc)
     return bad;
 }
 
-static void test_fixtures__structs_agree_with_json_c(void)
+CTG_SHARED_TEST(fixtures, structs_agree_with_json_c)
 {
     for (size_t i = 0; i < FIXTURE_COUNT; i++) {
         size_t len;
@@ -219,7 +219,7 @@ static int is_json(const struct dirent *d)
 
 /* The table above names every JSON file of the folder, no more, no less: a new fixture
  * cannot be skipped silently. */
-static void test_fixtures__table_covers_the_folder(void)
+CTG_SHARED_TEST(fixtures, table_covers_the_folder)
 {
     char dir[1024];
     struct dirent **entries;
@@ -237,7 +237,7 @@ static void test_fixtures__table_covers_the_folder(void)
 
 /* Every contingency list and contingency is written back byte for byte (operator strategies
  * and contexts are other formats: a list reader must refuse them). */
-static void test_fixtures__every_list_round_trips(void)
+CTG_SHARED_TEST(fixtures, every_list_round_trips)
 {
     int done = 0;
 
@@ -275,12 +275,4 @@ static void test_fixtures__every_list_round_trips(void)
     CU_ASSERT_EQUAL(done, (int)EVERY_COUNT);
 }
 
-CU_TestInfo fixtures_tests[] = {
-    { "table_covers_the_folder", test_fixtures__table_covers_the_folder },
-    { "every_list_round_trips", test_fixtures__every_list_round_trips },
-    { "default_lists_round_trip_byte_for_byte",
-      test_fixtures__default_lists_round_trip_byte_for_byte },
-    { "compact_layout_round_trips", test_fixtures__compact_layout_round_trips },
-    { "structs_agree_with_json_c", test_fixtures__structs_agree_with_json_c },
-    CU_TEST_INFO_NULL
-};
+#include "test_fixtures.tests.h"

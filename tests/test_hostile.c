@@ -52,7 +52,7 @@ static char *big_array_doc(size_t items, size_t *len)
 }
 
 /* A full read of many small extensions takes memory near the file's size, not json-c's 18x. */
-static void test_hostile__many_small_extensions_stay_near_the_file_size(void)
+CTG_TEST(hostile, many_small_extensions_stay_near_the_file_size)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator(&st);
@@ -91,7 +91,7 @@ static int count_skipped(const ctg_stream_header *h, const ctg_contingency *c, v
 
 /* A stream read that skips extension values stays in constant memory whatever one holds; a
  * full read keeps the value in about its size. */
-static void test_hostile__a_huge_extension_value_is_checked_in_constant_memory(void)
+CTG_TEST(hostile, a_huge_extension_value_is_checked_in_constant_memory)
 {
     size_t len;
     char *doc = big_array_doc(2000000, &len); /* 6 MB of [{},{},...] */
@@ -167,7 +167,7 @@ static void *deep_round_trip(void *arg)
 
 /* The deepest document max_depth allows reads, writes back byte for byte and frees, on a
  * thread with a 256 KiB stack: nothing recurses on the depth. */
-static void test_hostile__the_deepest_extension_reads_writes_and_frees(void)
+CTG_TEST(hostile, the_deepest_extension_reads_writes_and_frees)
 {
     deep_job j = { NULL, 0, -100, -100, CTG_BUF_INIT };
     char *doc = deep_doc(CTG_MAX_DEPTH_LIMIT, &j.len);
@@ -206,7 +206,7 @@ static void test_hostile__the_deepest_extension_reads_writes_and_frees(void)
 
 /* SipHash-2-4's published test vector (key 00..0f, message 00..0e): the keyed hash is the
  * real one, with 1-3 rounds used for the tables. */
-static void test_hostile__siphash_matches_its_test_vector(void)
+CTG_TEST(hostile, siphash_matches_its_test_vector)
 {
     unsigned char msg[15];
 
@@ -237,7 +237,7 @@ static size_t probes_for(const char *keys, size_t count)
 }
 
 /* 65 536 keys that all collide in the old table's FNV-1a cost what random keys cost. */
-static void test_hostile__colliding_keys_cost_what_random_keys_cost(void)
+CTG_TEST(hostile, colliding_keys_cost_what_random_keys_cost)
 {
     bench_bytes bad = BENCH_BYTES_INIT, good = BENCH_BYTES_INIT;
     const uint32_t mask = (1u << BENCH_KEY_COLLIDING_BITS) - 1;
@@ -264,7 +264,7 @@ static void test_hostile__colliding_keys_cost_what_random_keys_cost(void)
 }
 
 /* The colliding keys read as an extension: all kept, in order, and a duplicate still found. */
-static void test_hostile__colliding_keys_read_as_an_extension(void)
+CTG_TEST(hostile, colliding_keys_read_as_an_extension)
 {
     bench_bytes keys = BENCH_BYTES_INIT, doc = BENCH_BYTES_INIT;
     ctg_list *list = NULL;
@@ -293,7 +293,7 @@ static void test_hostile__colliding_keys_read_as_an_extension(void)
 /* ---- the string limit and line numbers ------------------------------------------------------ */
 
 /* A 16 MiB string with a 1 MiB limit is refused once 1 MiB is scanned, not 6 MiB later. */
-static void test_hostile__the_string_limit_stops_the_scan(void)
+CTG_TEST(hostile, the_string_limit_stops_the_scan)
 {
     const size_t n = (size_t)16 << 20;
     char *doc = malloc(n + 64);
@@ -328,7 +328,7 @@ static void test_hostile__the_string_limit_stops_the_scan(void)
 }
 
 /* A line past 2^32 reports UINT_MAX, and the column keeps counting on that line. */
-static void test_hostile__line_numbers_saturate(void)
+CTG_TEST(hostile, line_numbers_saturate)
 {
     static const char text[] = "\n\n\n  @";
     ctg_lex_source src = { text, sizeof text - 1, NULL, NULL };
@@ -349,7 +349,7 @@ static void test_hostile__line_numbers_saturate(void)
 
 /* A document cannot forge a diagnostic line or drive the terminal: the message, the path and
  * the source name come out escaped, on one line. */
-static void test_hostile__diagnostics_escape_what_the_input_said(void)
+CTG_TEST(hostile, diagnostics_escape_what_the_input_said)
 {
     static const char doc[] =
         "{\"type\":\"default\",\"name\":\"n\",\"contingencies\":[{\"id\":\"c\",\"elements\":[{"
@@ -377,7 +377,7 @@ static void test_hostile__diagnostics_escape_what_the_input_said(void)
 }
 
 /* The escaper on its own: every class of byte, and the snprintf contract when cut short. */
-static void test_hostile__escape_text_classes_and_truncation(void)
+CTG_TEST(hostile, escape_text_classes_and_truncation)
 {
     static const char in[] = "ok \t\r\n\x01\x7f\\ \xc2\x85 \xe2\x80\x8b \xef\xbb\xbf "
                              "\xc3\xa9 \xf0\x9f\x98\x80 \xc0\xaf \xed\xa0\x80 \xe2\x82";
@@ -394,21 +394,4 @@ static void test_hostile__escape_text_classes_and_truncation(void)
     CU_ASSERT_STRING_EQUAL(buf, "");
 }
 
-CU_TestInfo hostile_tests[] = {
-    { "many_small_extensions_stay_near_the_file_size",
-      test_hostile__many_small_extensions_stay_near_the_file_size },
-    { "a_huge_extension_value_is_checked_in_constant_memory",
-      test_hostile__a_huge_extension_value_is_checked_in_constant_memory },
-    { "the_deepest_extension_reads_writes_and_frees",
-      test_hostile__the_deepest_extension_reads_writes_and_frees },
-    { "siphash_matches_its_test_vector", test_hostile__siphash_matches_its_test_vector },
-    { "colliding_keys_cost_what_random_keys_cost",
-      test_hostile__colliding_keys_cost_what_random_keys_cost },
-    { "colliding_keys_read_as_an_extension", test_hostile__colliding_keys_read_as_an_extension },
-    { "the_string_limit_stops_the_scan", test_hostile__the_string_limit_stops_the_scan },
-    { "line_numbers_saturate", test_hostile__line_numbers_saturate },
-    { "diagnostics_escape_what_the_input_said",
-      test_hostile__diagnostics_escape_what_the_input_said },
-    { "escape_text_classes_and_truncation", test_hostile__escape_text_classes_and_truncation },
-    CU_TEST_INFO_NULL
-};
+#include "test_hostile.tests.h"

@@ -110,7 +110,7 @@ static int read_doc(ctg_list **list, const char *doc, ctg_error *err)
 
 /* ---- names ------------------------------------------------------------------------------- */
 
-static void test_identifier__identifiable_type_names_round_trip(void)
+CTG_TEST(identifier, identifiable_type_names_round_trip)
 {
     ctg_identifiable_type t;
 
@@ -142,7 +142,7 @@ static void test_identifier__identifiable_type_names_round_trip(void)
     CU_ASSERT_EQUAL(t, CTG_IDENTIFIABLE_LOAD);
 }
 
-static void test_identifier__kind_names(void)
+CTG_TEST(identifier, kind_names)
 {
     CU_ASSERT_STRING_EQUAL(ctg_identifier_kind_name(CTG_IDENTIFIER_ID_BASED), "ID_BASED");
     CU_ASSERT_STRING_EQUAL(ctg_identifier_kind_name(CTG_IDENTIFIER_VOLTAGE_LEVELS_AND_ORDER),
@@ -187,12 +187,10 @@ static const struct {
 };
 #define FIXTURE_COUNT (sizeof(fixtures) / sizeof(fixtures[0]))
 
-static void test_identifier__fixtures_round_trip_byte_for_byte(void)
+CTG_SHARED_TEST(identifier, fixtures_round_trip_byte_for_byte)
 {
     char path[1024];
 
-    if (ctg_test_shared_dir() == NULL)
-        return;
     for (size_t i = 0; i < FIXTURE_COUNT; i++) {
         const char *out = fixtures[i].written_as ? fixtures[i].written_as : fixtures[i].file;
         size_t len, count = 99;
@@ -213,12 +211,10 @@ static void test_identifier__fixtures_round_trip_byte_for_byte(void)
 }
 
 /* The compact layout loses nothing: read again, it gives the pretty bytes back. */
-static void test_identifier__compact_layout_round_trips(void)
+CTG_SHARED_TEST(identifier, compact_layout_round_trips)
 {
     char path[1024];
 
-    if (ctg_test_shared_dir() == NULL)
-        return;
     for (size_t i = 0; i < FIXTURE_COUNT; i++) {
         const char *out = fixtures[i].written_as ? fixtures[i].written_as : fixtures[i].file;
         size_t len, clen = 0;
@@ -256,15 +252,13 @@ static void assert_only_kind_fields(const ctg_identifier *id)
     }
 }
 
-static void test_identifier__fixture_values(void)
+CTG_SHARED_TEST(identifier, fixture_values)
 {
     char path[1024];
     size_t count = 0;
     ctg_list *list;
     const ctg_identifier *ids;
 
-    if (ctg_test_shared_dir() == NULL)
-        return;
     list = read_path(shared_path(path, sizeof(path), "identifierContingencyList.json"));
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     ids = ctg_list_identifiers(list, &count);
@@ -303,14 +297,12 @@ static void test_identifier__fixture_values(void)
 }
 
 /* Spec 10.13: "identifier" is an array there. Refused, naming the field. */
-static void test_identifier__malformed_fixture_is_rejected(void)
+CTG_SHARED_TEST(identifier, malformed_fixture_is_rejected)
 {
     char path[1024];
     ctg_list *list = (ctg_list *)1;
     ctg_error err;
 
-    if (ctg_test_shared_dir() == NULL)
-        return;
     shared_path(path, sizeof(path), "identifierContingencyListTest.json");
     CU_ASSERT_EQUAL(ctg_list_read_file(&list, path, NULL, &err), CTG_ESCHEMA);
     CU_ASSERT_PTR_NULL(list);
@@ -336,7 +328,7 @@ static const struct {
 /* Hand-made pairs: legacy fields, fields in any order, foreign fields, duplicate types, the
  * version after the identifiers, nesting, non-ASCII and control characters. The expected
  * file, read again, writes itself. */
-static void test_identifier__own_pairs_written_as_1_3(void)
+CTG_TEST(identifier, own_pairs_written_as_1_3)
 {
     char in[512], out[512];
 
@@ -362,7 +354,7 @@ static void test_identifier__own_pairs_written_as_1_3(void)
     }
 }
 
-static void test_identifier__own_pair_values(void)
+CTG_TEST(identifier, own_pair_values)
 {
     ctg_list *list = read_path(CTG_TESTDATA("valid/identifier-v1_2-version-last.json"));
     const ctg_identifier *ids, *inner;
@@ -430,7 +422,7 @@ static int read_versioned(const char *version_field, const char *list_field, con
 
 /* contingencyId from 1.2 on (null too, nested too); identifiableType up to 1.0; compared as
  * PowSyBl compares versions ("1" is "1.0", "1.10" is after "1.9"). */
-static void test_identifier__version_rules_at_each_version(void)
+CTG_TEST(identifier, version_rules_at_each_version)
 {
     static const struct {
         const char *version;
@@ -474,7 +466,7 @@ static void test_identifier__version_rules_at_each_version(void)
 }
 
 /* The version may come last: what came before it is judged by it. */
-static void test_identifier__version_after_the_identifiers_is_honoured(void)
+CTG_TEST(identifier, version_after_the_identifiers_is_honoured)
 {
     static const char cid_doc[] = "{\"type\":\"identifier\",\"name\":\"l\",\"identifiers\":["
                                   NESTED_CID "],\"version\":\"1.2\"}";
@@ -504,7 +496,7 @@ static void test_identifier__version_after_the_identifiers_is_honoured(void)
 /* ---- identifier rules -------------------------------------------------------------------- */
 
 /* PowSyBl ignores fields of other kinds; they are still type-checked, and not kept. */
-static void test_identifier__foreign_fields_are_checked_and_dropped(void)
+CTG_TEST(identifier, foreign_fields_are_checked_and_dropped)
 {
     static const char *const docs[] = {
         DOC_HEAD("1.3") "{\"type\":\"ID_BASED\",\"identifier\":\"L1\",\"wildcard\":\"ab\","
@@ -546,7 +538,7 @@ static void test_identifier__foreign_fields_are_checked_and_dropped(void)
     CU_ASSERT_STRING_EQUAL(err.message, "expected string for \"identifier\", got null");
 }
 
-static void test_identifier__types_collapse_in_read_order(void)
+CTG_TEST(identifier, types_collapse_in_read_order)
 {
     static const char doc[] = DOC_HEAD("1.3")
         "{\"type\":\"SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS\",\"contingencyId\":\"other\","
@@ -576,7 +568,7 @@ static void test_identifier__types_collapse_in_read_order(void)
     ctg_list_free(list);
 }
 
-static void test_identifier__wildcard_rules(void)
+CTG_TEST(identifier, wildcard_rules)
 {
     static const struct {
         const char *ident;
@@ -637,7 +629,7 @@ static char *deep_doc(size_t levels, size_t *inner_offset)
 
 /* Nesting is bounded by what can be written back (256 levels of JSON), whatever max_depth
  * allows; at the bound the list round-trips. */
-static void test_identifier__nesting_limit(void)
+CTG_TEST(identifier, nesting_limit)
 {
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_list *list = NULL, *again = NULL;
@@ -673,7 +665,7 @@ static void test_identifier__nesting_limit(void)
 
 /* An identifier list inside a `list` list: it has its own version; one without cannot use
  * the gated fields (PowSyBl would use the version of the identifier list read before it). */
-static void test_identifier__nested_in_a_list_of_lists(void)
+CTG_TEST(identifier, nested_in_a_list_of_lists)
 {
     static const char doc[] =
         "{\"type\":\"list\",\"version\":\"1.1\",\"name\":\"all\",\"contingencyLists\":["
@@ -751,7 +743,7 @@ static const char built_json[] =
     "  } ]\n"
     "}";
 
-static void test_identifier__builders_write_exact_bytes(void)
+CTG_TEST(identifier, builders_write_exact_bytes)
 {
     static const char empty_json[] = "{\n  \"type\" : \"identifier\",\n  \"version\" : \"1.3\",\n"
                                      "  \"name\" : \"empty\",\n  \"identifiers\" : [ ]\n}";
@@ -779,7 +771,7 @@ static void test_identifier__builders_write_exact_bytes(void)
 }
 
 /* The list owns deep copies, normalised as the reader leaves them. */
-static void test_identifier__builder_copies_deeply(void)
+CTG_TEST(identifier, builder_copies_deeply)
 {
     char id[8] = "X1", vl[8] = "VL9";
     ctg_identifier item = { .kind = CTG_IDENTIFIER_ID_BASED, .id = id };
@@ -825,7 +817,7 @@ static ctg_identifier *nest(ctg_identifier *levels, size_t depth)
     return levels;
 }
 
-static void test_identifier__builder_rejects_rule_violations(void)
+CTG_TEST(identifier, builder_rejects_rule_violations)
 {
     static const ctg_identifiable_type bad_type[1] = { CTG_IDENTIFIABLE_TYPE_COUNT };
     const ctg_identifier bad[] = {
@@ -883,7 +875,7 @@ static void test_identifier__builder_rejects_rule_violations(void)
 }
 
 /* Adding to a list that was read: the reader's array is copied on the first growth. */
-static void test_identifier__builder_extends_a_read_list(void)
+CTG_TEST(identifier, builder_extends_a_read_list)
 {
     static const char end[] = "  } ]\n}";
     static const char item[] = "  }, {\n    \"type\" : \"ID_BASED\",\n    \"identifier\" : \"L9\"\n";
@@ -961,7 +953,7 @@ static bool build_once(size_t fail_at, bool exact)
 
 /* The six builds cost one allocation per copied string or array, one for the growth of the
  * list's array (to 8), and nothing for what is absent. */
-static void test_identifier__builder_allocations_are_exact(void)
+CTG_TEST(identifier, builder_allocations_are_exact)
 {
     static const char empty[] = DOC_HEAD("1.3") "]}";
     ctg_test_alloc st = { 0 };
@@ -985,7 +977,7 @@ static void test_identifier__builder_allocations_are_exact(void)
 
 /* Out of memory at any allocation of a build: the add fails with CTG_ENOMEM, the list keeps
  * what it had (and still writes), and nothing leaks. */
-static void test_identifier__builder_out_of_memory_leaves_the_list_unchanged(void)
+CTG_TEST(identifier, builder_out_of_memory_leaves_the_list_unchanged)
 {
     size_t n = 1;
 
@@ -1025,7 +1017,7 @@ static size_t sweep(const char *doc, unsigned arena_flags, int expect_ok)
     return ctg_test_sweep(doc, strlen(doc), &how);
 }
 
-static void test_identifier__allocation_failure_sweep(void)
+CTG_TEST(identifier, allocation_failure_sweep)
 {
     CU_ASSERT(sweep(sweep_doc, CTG_ARENA_EXACT, 1) > 15);
     CU_ASSERT(sweep(sweep_doc, 0, 1) > 2);
@@ -1059,7 +1051,7 @@ static size_t calls_for(size_t n, const char *item)
 
 /* An identifier costs its strings and nothing more: an absent contingencyId, wildcard or
  * type set allocates nothing; a present contingencyId adds exactly its string. */
-static void test_identifier__absent_optional_fields_allocate_nothing(void)
+CTG_TEST(identifier, absent_optional_fields_allocate_nothing)
 {
     static const char plain[] = "{\"type\":\"ID_BASED\",\"identifier\":\"L%zu\"}";
     static const char with_cid[] = "{\"type\":\"ID_BASED\",\"contingencyId\":\"c\","
@@ -1092,7 +1084,7 @@ static int count_identifiers(const ctg_stream_header *h, const ctg_list *list, v
 }
 
 /* A stream read hands an identifier list over whole, rules applied. */
-static void test_identifier__stream_read_delivers_the_whole_list(void)
+CTG_TEST(identifier, stream_read_delivers_the_whole_list)
 {
     size_t seen = 0;
     ctg_visitor v = { .version = CTG_VISITOR_VERSION, .list = count_identifiers, .payload = &seen };
@@ -1111,7 +1103,7 @@ static void test_identifier__stream_read_delivers_the_whole_list(void)
 /* ---- public write path ------------------------------------------------------------------- */
 
 /* ctg_list_write_buf reaches the identifier writer (through the kind dispatcher). */
-static void test_identifier__public_write_api(void)
+CTG_TEST(identifier, public_write_api)
 {
     ctg_list *list = read_path(CTG_TESTDATA("valid/identifier-v1_0.json"));
     ctg_buf buf = CTG_BUF_INIT;
@@ -1129,36 +1121,4 @@ static void test_identifier__public_write_api(void)
     free(expect);
 }
 
-CU_TestInfo identifier_tests[] = {
-    { "identifiable_type_names_round_trip", test_identifier__identifiable_type_names_round_trip },
-    { "kind_names", test_identifier__kind_names },
-    { "fixtures_round_trip_byte_for_byte", test_identifier__fixtures_round_trip_byte_for_byte },
-    { "compact_layout_round_trips", test_identifier__compact_layout_round_trips },
-    { "fixture_values", test_identifier__fixture_values },
-    { "malformed_fixture_is_rejected", test_identifier__malformed_fixture_is_rejected },
-    { "own_pairs_written_as_1_3", test_identifier__own_pairs_written_as_1_3 },
-    { "own_pair_values", test_identifier__own_pair_values },
-    { "version_rules_at_each_version", test_identifier__version_rules_at_each_version },
-    { "version_after_the_identifiers_is_honoured",
-      test_identifier__version_after_the_identifiers_is_honoured },
-    { "foreign_fields_are_checked_and_dropped",
-      test_identifier__foreign_fields_are_checked_and_dropped },
-    { "types_collapse_in_read_order", test_identifier__types_collapse_in_read_order },
-    { "wildcard_rules", test_identifier__wildcard_rules },
-    { "nesting_limit", test_identifier__nesting_limit },
-    { "nested_in_a_list_of_lists", test_identifier__nested_in_a_list_of_lists },
-    { "builders_write_exact_bytes", test_identifier__builders_write_exact_bytes },
-    { "builder_copies_deeply", test_identifier__builder_copies_deeply },
-    { "builder_rejects_rule_violations", test_identifier__builder_rejects_rule_violations },
-    { "builder_extends_a_read_list", test_identifier__builder_extends_a_read_list },
-    { "builder_allocations_are_exact", test_identifier__builder_allocations_are_exact },
-    { "builder_out_of_memory_leaves_the_list_unchanged",
-      test_identifier__builder_out_of_memory_leaves_the_list_unchanged },
-    { "allocation_failure_sweep", test_identifier__allocation_failure_sweep },
-    { "absent_optional_fields_allocate_nothing",
-      test_identifier__absent_optional_fields_allocate_nothing },
-    { "stream_read_delivers_the_whole_list",
-      test_identifier__stream_read_delivers_the_whole_list },
-    { "public_write_api", test_identifier__public_write_api },
-    CU_TEST_INFO_NULL
-};
+#include "test_identifier.tests.h"

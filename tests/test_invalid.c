@@ -97,7 +97,7 @@ static int is_case(const struct dirent *d)
     return n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
 }
 
-static void test_invalid__every_case_matches_its_expectation(void)
+CTG_TEST(invalid, every_case_matches_its_expectation)
 {
     struct dirent **entries;
     int n = scandir(INVALID_DIR, &entries, is_case, alphasort);
@@ -115,7 +115,7 @@ static void test_invalid__every_case_matches_its_expectation(void)
 
 /* 100,000 nested arrays: rejected at once, without recursion (the root must be an object;
  * the lexer's own depth limit is tested in the lexer suite). */
-static void test_invalid__deep_nesting_is_a_limit_error(void)
+CTG_TEST(invalid, deep_nesting_is_a_limit_error)
 {
     const size_t depth = 100000;
     char *doc = malloc(depth);
@@ -135,7 +135,7 @@ static void test_invalid__deep_nesting_is_a_limit_error(void)
 }
 
 /* Every field of the error is written, whatever the struct held before. */
-static void test_invalid__every_error_field_is_written(void)
+CTG_TEST(invalid, every_error_field_is_written)
 {
     static const char doc[] = "{\"type\":\"default\",\"name\":\"l\",\"x\":1}";
     ctg_list *list = NULL;
@@ -155,7 +155,7 @@ static void test_invalid__every_error_field_is_written(void)
     CU_ASSERT_STRING_EQUAL(line, "<memory>:1:30: error: /x: unknown field \"x\"");
 }
 
-static void test_invalid__missing_file_is_an_io_error(void)
+CTG_TEST(invalid, missing_file_is_an_io_error)
 {
     ctg_list *list = (ctg_list *)1;
     ctg_error err;
@@ -175,7 +175,7 @@ static void test_invalid__missing_file_is_an_io_error(void)
 
 /* A stream that fails at its first read (here, a directory) is named as a stream that fails
  * later is, "<stream>" or "<fd N>", or by source_name; not by a placeholder. */
-static void test_invalid__unreadable_stream_keeps_its_name(void)
+CTG_TEST(invalid, unreadable_stream_keeps_its_name)
 {
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     FILE *fp = fopen(".", "r");
@@ -200,7 +200,7 @@ static void test_invalid__unreadable_stream_keeps_its_name(void)
 }
 
 /* A long source keeps its tail, where the file name is. */
-static void test_invalid__long_source_keeps_its_tail(void)
+CTG_TEST(invalid, long_source_keeps_its_tail)
 {
     char path[600];
     ctg_list *list = NULL;
@@ -217,7 +217,7 @@ static void test_invalid__long_source_keeps_its_tail(void)
     CU_ASSERT_STRING_EQUAL(err.source + n - 9, "/last.jso");
 }
 
-static void test_invalid__bad_arguments(void)
+CTG_TEST(invalid, bad_arguments)
 {
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_list *list = (ctg_list *)1;
@@ -242,7 +242,7 @@ static void test_invalid__bad_arguments(void)
 }
 
 /* A zeroed options struct (memset, or {} in C++) is the defaults: version 0 reads as 1. */
-static void test_invalid__zeroed_options_are_the_defaults(void)
+CTG_TEST(invalid, zeroed_options_are_the_defaults)
 {
     static const char doc[] = "{\"type\":\"default\",\"name\":\"n\",\"contingencies\":[]}";
     ctg_read_options opts;
@@ -266,7 +266,7 @@ static void test_invalid__zeroed_options_are_the_defaults(void)
 }
 
 /* The three layouts of ctg_error_format: a place in a text, a place in a tree, no place. */
-static void test_invalid__format_shows_a_path_only_for_a_place(void)
+CTG_TEST(invalid, format_shows_a_path_only_for_a_place)
 {
     static const struct {
         ctg_status code;
@@ -304,15 +304,4 @@ static void test_invalid__format_shows_a_path_only_for_a_place(void)
     }
 }
 
-CU_TestInfo invalid_tests[] = {
-    { "every_case_matches_its_expectation", test_invalid__every_case_matches_its_expectation },
-    { "deep_nesting_is_a_limit_error", test_invalid__deep_nesting_is_a_limit_error },
-    { "every_error_field_is_written", test_invalid__every_error_field_is_written },
-    { "missing_file_is_an_io_error", test_invalid__missing_file_is_an_io_error },
-    { "long_source_keeps_its_tail", test_invalid__long_source_keeps_its_tail },
-    { "unreadable_stream_keeps_its_name", test_invalid__unreadable_stream_keeps_its_name },
-    { "bad_arguments", test_invalid__bad_arguments },
-    { "zeroed_options_are_the_defaults", test_invalid__zeroed_options_are_the_defaults },
-    { "format_shows_a_path_only_for_a_place", test_invalid__format_shows_a_path_only_for_a_place },
-    CU_TEST_INFO_NULL
-};
+#include "test_invalid.tests.h"

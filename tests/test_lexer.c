@@ -298,7 +298,7 @@ static void assert_end(const char *json, const ctg_lex_limits *lim, const char *
 
 /* ---- token sequences ------------------------------------------------------------------- */
 
-static void test_lexer__token_sequence(void)
+CTG_TEST(lexer, token_sequence)
 {
     ASSERT_DIGEST("{\"a\":[1,-2.5e3,true,false,null,\"x\"],\"b\":{},\"c\":[]}",
                   "{@0:1:1 K\"a\"@1:1:2 [@5:1:6 N1=1i@6:1:7 N-2.5e3=-2500f@8:1:9 true@15:1:16 "
@@ -306,7 +306,7 @@ static void test_lexer__token_sequence(void)
                   "}@41:1:42 K\"c\"@43:1:44 [@47:1:48 ]@48:1:49 }@49:1:50 EOF@50:1:51");
 }
 
-static void test_lexer__scalar_roots(void)
+CTG_TEST(lexer, scalar_roots)
 {
     ASSERT_DIGEST("  \"s\"  ", "S\"s\"@2:1:3 EOF@7:1:8");
     ASSERT_DIGEST("-0", "N-0=-0i@0:1:1 EOF@2:1:3");
@@ -317,20 +317,20 @@ static void test_lexer__scalar_roots(void)
                                "EOF@9:1:10");
 }
 
-static void test_lexer__pretty_positions(void)
+CTG_TEST(lexer, pretty_positions)
 {
     ASSERT_DIGEST("{\n  \"id\" : \"a\",\n  \"list\" : [ 1, true ]\n}",
                   "{@0:1:1 K\"id\"@4:2:3 S\"a\"@11:2:10 K\"list\"@18:3:3 [@27:3:12 N1=1i@29:3:14 "
                   "true@32:3:17 ]@37:3:22 }@39:4:1 EOF@40:4:2");
 }
 
-static void test_lexer__deep_indentation(void)
+CTG_TEST(lexer, deep_indentation)
 {
     ASSERT_DIGEST("[\n                  1,\n        2,\n\n                       \t 3]",
                   "[@0:1:1 N1=1i@20:2:19 N2=2i@31:3:9 N3=3i@60:5:26 ]@61:5:27 EOF@62:5:28");
 }
 
-static void test_lexer__crlf_positions(void)
+CTG_TEST(lexer, crlf_positions)
 {
     ASSERT_DIGEST("{\r\n  \"a\" : 1,\r\n  \"b\" : x\r\n}",
                   "{@0:1:1 K\"a\"@5:2:3 N1=1i@11:2:9 K\"b\"@17:3:3 "
@@ -403,13 +403,13 @@ static const error_case syntax_errors[] = {
     { "[\x7f]", "error(-4)@1:1:2: expected a value or ']', got byte 0x7f" },
 };
 
-static void test_lexer__syntax_errors(void)
+CTG_TEST(lexer, syntax_errors)
 {
     for (size_t i = 0; i < sizeof(syntax_errors) / sizeof(syntax_errors[0]); i++)
         assert_end(syntax_errors[i].json, NULL, syntax_errors[i].expected);
 }
 
-static void test_lexer__nul_byte_outside_strings(void)
+CTG_TEST(lexer, nul_byte_outside_strings)
 {
     static const char doc[] = { '[', '1', ']', '\0' };
     static const char doc2[] = { '[', '\0', ']' };
@@ -424,7 +424,7 @@ static void test_lexer__nul_byte_outside_strings(void)
     free(d);
 }
 
-static void test_lexer__error_record_fully_written(void)
+CTG_TEST(lexer, error_record_fully_written)
 {
     static const char doc[] = "{\n  \"a\" : tru }";
     ctg_lex_source src = { doc, sizeof(doc) - 1, NULL, NULL };
@@ -450,7 +450,7 @@ static void test_lexer__error_record_fully_written(void)
     ctg_lexer_dispose(&lx);
 }
 
-static void test_lexer__eof_repeats(void)
+CTG_TEST(lexer, eof_repeats)
 {
     ctg_lex_source src = { "[]", 2, NULL, NULL };
     ctg_lexer lx;
@@ -476,7 +476,7 @@ static void test_lexer__eof_repeats(void)
 
 /* ---- BOM ------------------------------------------------------------------------------- */
 
-static void test_lexer__bom(void)
+CTG_TEST(lexer, bom)
 {
     /* The BOM is skipped but counted: the first token is at offset 3, column 4. */
     ASSERT_DIGEST("\xEF\xBB\xBF[1]", "[@3:1:4 N1=1i@4:1:5 ]@5:1:6 EOF@6:1:7");
@@ -494,7 +494,7 @@ static void test_lexer__bom(void)
 
 /* ---- strings --------------------------------------------------------------------------- */
 
-static void test_lexer__escapes(void)
+CTG_TEST(lexer, escapes)
 {
     ASSERT_DIGEST("[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]",
                   "[@0:1:1 S\"\\x22\\x5c/\\x08\\x0c\\x0a\\x0d\\x09\"@1:1:2 ]@19:1:20 EOF@20:1:21");
@@ -531,7 +531,7 @@ static const error_case lone_surrogates[] = {
     { "[\"\\ud800\\udc", "error(-4)@12:1:13: unexpected end of input in string" },
 };
 
-static void test_lexer__lone_surrogates(void)
+CTG_TEST(lexer, lone_surrogates)
 {
     for (size_t i = 0; i < sizeof(lone_surrogates) / sizeof(lone_surrogates[0]); i++)
         assert_end(lone_surrogates[i].json, NULL, lone_surrogates[i].expected);
@@ -562,13 +562,13 @@ static const error_case bad_utf8[] = {
     { "[\"\xff\\q\n", "error(-4)@2:1:3: invalid UTF-8 byte 0xff in string" },
 };
 
-static void test_lexer__invalid_utf8(void)
+CTG_TEST(lexer, invalid_utf8)
 {
     for (size_t i = 0; i < sizeof(bad_utf8) / sizeof(bad_utf8[0]); i++)
         assert_end(bad_utf8[i].json, NULL, bad_utf8[i].expected);
 }
 
-static void test_lexer__valid_utf8(void)
+CTG_TEST(lexer, valid_utf8)
 {
     /* The boundaries of each sequence length and around the surrogates. */
     ASSERT_DIGEST("[\"\xc2\x80\xdf\xbf\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xef\xbf\xbf"
@@ -607,7 +607,7 @@ static void assert_depth(size_t depth, size_t max_depth, const char *expected_en
     free(s);
 }
 
-static void test_lexer__depth_limit_default(void)
+CTG_TEST(lexer, depth_limit_default)
 {
     char buf[96];
     char *s;
@@ -624,7 +624,7 @@ static void test_lexer__depth_limit_default(void)
     free(s);
 }
 
-static void test_lexer__depth_limit_custom(void)
+CTG_TEST(lexer, depth_limit_custom)
 {
     assert_depth(3, 3, "EOF@6:1:7");
     assert_depth(4, 3, "error(-7)@3:1:4: nesting deeper than 3 levels");
@@ -635,7 +635,7 @@ static void test_lexer__depth_limit_custom(void)
     assert_depth(1001, 1000, "error(-7)@1000:1:1001: nesting deeper than 1000 levels");
 }
 
-static void test_lexer__depth_tracks_mixed_containers(void)
+CTG_TEST(lexer, depth_tracks_mixed_containers)
 {
     static const char doc[] = "[{\"a\":[{},[]]},{\"b\":{\"c\":[1]}}]";
     ctg_lex_limits lim = { 100, 0, 0 };
@@ -654,7 +654,7 @@ static void test_lexer__depth_tracks_mixed_containers(void)
     free(s);
 }
 
-static void test_lexer__hundred_thousand_nested_arrays(void)
+CTG_TEST(lexer, hundred_thousand_nested_arrays)
 {
     const size_t n = 100000;
     char *s = malloc(n);
@@ -713,7 +713,7 @@ static void assert_string_limit(size_t n, size_t limit, const char *unit, bool o
     free(s);
 }
 
-static void test_lexer__max_string_len(void)
+CTG_TEST(lexer, max_string_len)
 {
     assert_string_limit(10, 10, "a", true);
     assert_string_limit(11, 10, "a", false);
@@ -731,7 +731,7 @@ static void test_lexer__max_string_len(void)
     assert_string_limit(30001, 30000, "\\n", false);
 }
 
-static void test_lexer__max_string_len_keys_and_numbers(void)
+CTG_TEST(lexer, max_string_len_keys_and_numbers)
 {
     ctg_lex_limits lim = { 0, 4, 0 };
 
@@ -748,7 +748,7 @@ static void test_lexer__max_string_len_keys_and_numbers(void)
  * refills end. The lexer bounds the decoded length from below while it scans (an escape counts
  * one byte), at every window's end and at the closing quote alike; an error within a string
  * that stays under that bound is reported as the error. */
-static void test_lexer__string_limit_or_error_whatever_the_refills(void)
+CTG_TEST(lexer, string_limit_or_error_whatever_the_refills)
 {
     ctg_lex_limits lim = { 0, 16, 0 };
     char doc[128];
@@ -779,7 +779,7 @@ static void assert_document_limit(const char *json, size_t limit, const char *ex
     assert_end(json, &lim, expected);
 }
 
-static void test_lexer__max_document_size(void)
+CTG_TEST(lexer, max_document_size)
 {
     static const char doc[] = "{\"a\" : [1, 2]}";
     char buf[96];
@@ -806,7 +806,7 @@ typedef struct number_case {
     double value;
 } number_case;
 
-static void test_lexer__parse_double(void)
+CTG_TEST(lexer, parse_double)
 {
     static const number_case cases[] = {
         { "0", 0.0 },
@@ -848,7 +848,7 @@ static void test_lexer__parse_double(void)
     CU_ASSERT_TRUE(v == 0.0 && signbit(v));
 }
 
-static void test_lexer__parse_double_long_mantissa(void)
+CTG_TEST(lexer, parse_double_long_mantissa)
 {
     /* 1 followed by 1000 zeros, then e-1000: exactly 1. More than 800 digits are rounded
      * with a sticky digit, so a non-zero tail still nudges a halfway case up. */
@@ -898,7 +898,7 @@ static bool reads_as_strtod(const char *s, locale_t c)
  * one multiplication or division rounds correctly only where doubles are computed as doubles:
  * the first four texts came out one unit too far in the last place under x87's double
  * rounding (32-bit x86). */
-static void test_lexer__parse_double_matches_strtod(void)
+CTG_TEST(lexer, parse_double_matches_strtod)
 {
     static const char *const known[] = { "8.64310789402888E8", "3.747628563042273E7",
                                          "0.2554332381256397", "0.4139826185060482",
@@ -924,7 +924,7 @@ static void test_lexer__parse_double_matches_strtod(void)
     freelocale(c);
 }
 
-static void test_lexer__parse_double_rejects(void)
+CTG_TEST(lexer, parse_double_rejects)
 {
     static const char *const bad[] = { "",     "-",   "+1",  ".5",   "1.",  "01",  "1e",
                                        "1e+",  "0x10", "1 ", " 1",  "Infinity", "NaN",
@@ -939,7 +939,7 @@ static void test_lexer__parse_double_rejects(void)
     CU_ASSERT_EQUAL(v, 12.0);
 }
 
-static void test_lexer__parse_int64(void)
+CTG_TEST(lexer, parse_int64)
 {
     int64_t v = 0;
 
@@ -961,7 +961,7 @@ static void test_lexer__parse_int64(void)
     CU_ASSERT_EQUAL(v, 5);
 }
 
-static void test_lexer__number_tokens(void)
+CTG_TEST(lexer, number_tokens)
 {
     ASSERT_DIGEST("[0,-0,0.5,1e2,1E-2,-12.5e+1,4.9e-324,1e-400]",
                   "[@0:1:1 N0=0i@1:1:2 N-0=-0i@3:1:4 N0.5=0.5f@6:1:7 N1e2=100f@10:1:11 "
@@ -988,7 +988,7 @@ static const char *comma_locale(void)
     return NULL;
 }
 
-static void test_lexer__locale_independent(void)
+CTG_TEST(lexer, locale_independent)
 {
     char *saved = strdup(setlocale(LC_NUMERIC, NULL));
     double v = 0;
@@ -1014,7 +1014,7 @@ static void test_lexer__locale_independent(void)
 
 /* ---- memory and refill modes ----------------------------------------------------------- */
 
-static void test_lexer__input_not_nul_terminated(void)
+CTG_TEST(lexer, input_not_nul_terminated)
 {
     /* Every document ends right where its block ends (see ctg_test_lex_digest). */
     static const error_case cases[] = {
@@ -1042,7 +1042,7 @@ static void test_lexer__input_not_nul_terminated(void)
 
 /* Documents whose tokens straddle refills in every way: each is compared across refill sizes by
  * digest(), and pinned here by its end. */
-static void test_lexer__refill_sizes_agree(void)
+CTG_TEST(lexer, refill_sizes_agree)
 {
     static const error_case docs[] = {
         { "{\n  \"type\" : \"default\",\n  \"version\" : \"1.1\",\n  \"name\" : \"list\",\n"
@@ -1076,7 +1076,7 @@ static void test_lexer__refill_sizes_agree(void)
 }
 
 /* Tokens and whitespace larger than the 64 KiB refill buffer. */
-static void test_lexer__refill_large_tokens(void)
+CTG_TEST(lexer, refill_large_tokens)
 {
     const size_t n = 150000;
     char *s = malloc(3 * n + 64), *p = s;
@@ -1135,7 +1135,7 @@ static int greedy_refill(void *ctx, char *dst, size_t cap, size_t *got, ctg_erro
     return CTG_OK;
 }
 
-static void test_lexer__refill_errors(void)
+CTG_TEST(lexer, refill_errors)
 {
     size_t calls = 0;
     ctg_lex_source src = { NULL, 0, failing_refill, &calls };
@@ -1203,7 +1203,7 @@ static int lex_with_allocator(const char *json, size_t chunk, const ctg_allocato
     return rc;
 }
 
-static void test_lexer__memory_mode_plain_document_allocates_nothing(void)
+CTG_TEST(lexer, memory_mode_plain_document_allocates_nothing)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator(&st);
@@ -1236,7 +1236,7 @@ static size_t allocation_sweep(const char *inner)
     return n;
 }
 
-static void test_lexer__allocation_failures(void)
+CTG_TEST(lexer, allocation_failures)
 {
     /* The refill buffer, the stack, then scratch for an escape ... */
     CU_ASSERT_EQUAL(allocation_sweep("{\"k\\n\" :\"\\u00e9\", \"plain\"    :1}"), 4);
@@ -1244,7 +1244,7 @@ static void test_lexer__allocation_failures(void)
     CU_ASSERT_EQUAL(allocation_sweep("{\"plain\"    :1, \"k\\n\" :\"\\u00e9\"}"), 4);
 }
 
-static void test_lexer__buffer_growth_failure(void)
+CTG_TEST(lexer, buffer_growth_failure)
 {
     char *s = string_doc(200000, "y");
     ctg_test_alloc st = { 0 };
@@ -1262,7 +1262,7 @@ static void test_lexer__buffer_growth_failure(void)
 
 /* ---- skip_value ------------------------------------------------------------------------ */
 
-static void test_lexer__skip_value(void)
+CTG_TEST(lexer, skip_value)
 {
     static const char doc[] = "{\"a\":{\"x\":[1,{\"y\":[[]]}],\"z\":\"s\"},\"b\":3,\"c\":[true]}";
     ctg_lex_source src = { doc, sizeof(doc) - 1, NULL, NULL };
@@ -1299,7 +1299,7 @@ static void test_lexer__skip_value(void)
     ctg_lexer_dispose(&lx);
 }
 
-static void test_lexer__skip_value_deep_and_errors(void)
+CTG_TEST(lexer, skip_value_deep_and_errors)
 {
     char *deep = nested(64, "[", "1", "]");
     ctg_lex_source src = { deep, strlen(deep), NULL, NULL };
@@ -1327,46 +1327,4 @@ static void test_lexer__skip_value_deep_and_errors(void)
     ctg_lexer_dispose(&lx);
 }
 
-CU_TestInfo lexer_tests[] = {
-    { "token_sequence", test_lexer__token_sequence },
-    { "scalar_roots", test_lexer__scalar_roots },
-    { "pretty_positions", test_lexer__pretty_positions },
-    { "deep_indentation", test_lexer__deep_indentation },
-    { "crlf_positions", test_lexer__crlf_positions },
-    { "syntax_errors", test_lexer__syntax_errors },
-    { "nul_byte_outside_strings", test_lexer__nul_byte_outside_strings },
-    { "error_record_fully_written", test_lexer__error_record_fully_written },
-    { "eof_repeats", test_lexer__eof_repeats },
-    { "bom", test_lexer__bom },
-    { "escapes", test_lexer__escapes },
-    { "lone_surrogates", test_lexer__lone_surrogates },
-    { "invalid_utf8", test_lexer__invalid_utf8 },
-    { "valid_utf8", test_lexer__valid_utf8 },
-    { "depth_limit_default", test_lexer__depth_limit_default },
-    { "depth_limit_custom", test_lexer__depth_limit_custom },
-    { "depth_tracks_mixed_containers", test_lexer__depth_tracks_mixed_containers },
-    { "hundred_thousand_nested_arrays", test_lexer__hundred_thousand_nested_arrays },
-    { "max_string_len", test_lexer__max_string_len },
-    { "max_string_len_keys_and_numbers", test_lexer__max_string_len_keys_and_numbers },
-    { "string_limit_or_error_whatever_the_refills",
-      test_lexer__string_limit_or_error_whatever_the_refills },
-    { "max_document_size", test_lexer__max_document_size },
-    { "parse_double", test_lexer__parse_double },
-    { "parse_double_long_mantissa", test_lexer__parse_double_long_mantissa },
-    { "parse_double_matches_strtod", test_lexer__parse_double_matches_strtod },
-    { "parse_double_rejects", test_lexer__parse_double_rejects },
-    { "parse_int64", test_lexer__parse_int64 },
-    { "number_tokens", test_lexer__number_tokens },
-    { "locale_independent", test_lexer__locale_independent },
-    { "input_not_nul_terminated", test_lexer__input_not_nul_terminated },
-    { "refill_sizes_agree", test_lexer__refill_sizes_agree },
-    { "refill_large_tokens", test_lexer__refill_large_tokens },
-    { "refill_errors", test_lexer__refill_errors },
-    { "memory_mode_plain_document_allocates_nothing",
-      test_lexer__memory_mode_plain_document_allocates_nothing },
-    { "allocation_failures", test_lexer__allocation_failures },
-    { "buffer_growth_failure", test_lexer__buffer_growth_failure },
-    { "skip_value", test_lexer__skip_value },
-    { "skip_value_deep_and_errors", test_lexer__skip_value_deep_and_errors },
-    CU_TEST_INFO_NULL
-};
+#include "test_lexer.tests.h"

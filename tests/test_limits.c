@@ -156,14 +156,14 @@ static void check_depth(size_t max_depth, size_t depth_ok)
     free(deep);
 }
 
-static void test_limits__max_depth_default_is_64(void)
+CTG_TEST(limits, max_depth_default_is_64)
 {
     CU_ASSERT_EQUAL(CTG_DEFAULT_MAX_DEPTH, 64);
     check_depth(0, 64); /* 0 means the default */
     check_depth(CTG_DEFAULT_MAX_DEPTH, 64);
 }
 
-static void test_limits__max_depth_option(void)
+CTG_TEST(limits, max_depth_option)
 {
     check_depth(5, 5);
     check_depth(10, 10);
@@ -198,7 +198,7 @@ static void check_name_limit(const char *name, size_t limit, int expected)
     free(doc);
 }
 
-static void test_limits__max_string_len(void)
+CTG_TEST(limits, max_string_len)
 {
     text name = { 0 };
 
@@ -214,7 +214,7 @@ static void test_limits__max_string_len(void)
     free(name.s);
 }
 
-static void test_limits__max_string_len_applies_to_keys_and_numbers(void)
+CTG_TEST(limits, max_string_len_applies_to_keys_and_numbers)
 {
     static const char key[] = "{\"type\":\"default\",\"name\":\"n\",\"contingenciesX\":[]}";
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
@@ -229,7 +229,7 @@ static void test_limits__max_string_len_applies_to_keys_and_numbers(void)
 
 /* ---- max_document_size ----------------------------------------------------------------- */
 
-static void test_limits__max_document_size(void)
+CTG_TEST(limits, max_document_size)
 {
     static const char doc[] = "{\"type\":\"default\",\"name\":\"n\"}  ";
     const size_t n = sizeof doc - 1;
@@ -250,7 +250,7 @@ static void test_limits__max_document_size(void)
 
 /* ---- growth helpers -------------------------------------------------------------------- */
 
-static void test_limits__size_add_and_mul_near_size_max(void)
+CTG_TEST(limits, size_add_and_mul_near_size_max)
 {
     size_t r = 0;
 
@@ -283,7 +283,7 @@ static void test_limits__size_add_and_mul_near_size_max(void)
     CU_ASSERT_EQUAL(r, (size_t)1 << (2 * half - 1));
 }
 
-static void test_limits__grow_capacity_near_size_max(void)
+CTG_TEST(limits, grow_capacity_near_size_max)
 {
     size_t r = 0;
 
@@ -326,7 +326,7 @@ static int read_text(const char *doc, ctg_error *err)
     return read_both(doc, strlen(doc), NULL, err);
 }
 
-static void test_limits__duplicate_keys_name_both_positions(void)
+CTG_TEST(limits, duplicate_keys_name_both_positions)
 {
     static const char root[] = "{\"type\":\"default\",\n\"name\":\"a\",\n  \"name\":\"b\"}";
     static const char element[] =
@@ -347,7 +347,7 @@ static void test_limits__duplicate_keys_name_both_positions(void)
 }
 
 /* Inside an extension's value too (it is kept as a json-c value, which would keep the last). */
-static void test_limits__duplicate_keys_in_extension_values_name_both_positions(void)
+CTG_TEST(limits, duplicate_keys_in_extension_values_name_both_positions)
 {
     static const char doc[] =
         "{\"type\":\"default\",\"name\":\"n\",\"contingencies\":[{\"id\":\"c\",\"extensions\":"
@@ -360,7 +360,7 @@ static void test_limits__duplicate_keys_in_extension_values_name_both_positions(
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "(first at line 1, column 76)"));
 }
 
-static void test_limits__nul_in_ids_and_names_rejected(void)
+CTG_TEST(limits, nul_in_ids_and_names_rejected)
 {
     static const char *const docs[] = {
         "{\"type\":\"default\",\"name\":\"a\\u0000b\"}",
@@ -383,7 +383,7 @@ static void test_limits__nul_in_ids_and_names_rejected(void)
     }
 }
 
-static void test_limits__lone_surrogates_rejected(void)
+CTG_TEST(limits, lone_surrogates_rejected)
 {
     static const char *const names[] = { "\\ud800", "\\udfff", "a\\udc00b", "\\ud800\\ud800",
                                          "\\udc00\\ud800", "\\ud83d\\u0041", "\\ud83d" };
@@ -405,7 +405,7 @@ static void test_limits__lone_surrogates_rejected(void)
     free(doc);
 }
 
-static void test_limits__one_bom_accepted_two_rejected(void)
+CTG_TEST(limits, one_bom_accepted_two_rejected)
 {
     static const char one[] = "\xef\xbb\xbf{\"type\":\"default\",\"name\":\"n\"}";
     static const char two[] = "\xef\xbb\xbf\xef\xbb\xbf{\"type\":\"default\",\"name\":\"n\"}";
@@ -420,7 +420,7 @@ static void test_limits__one_bom_accepted_two_rejected(void)
     CU_ASSERT_EQUAL(err.offset, 1);
 }
 
-static void test_limits__trailing_content_rejected(void)
+CTG_TEST(limits, trailing_content_rejected)
 {
     static const char *const tails[] = { "x", "{}", "\"s\"", "0", "]", "}", ",", "\x00",
                                          "\xef\xbb\xbf", "/" };
@@ -456,7 +456,7 @@ static int lex_first_value(const char *json, ctg_token *tok, ctg_error *err)
     return rc;
 }
 
-static void test_limits__double_overflow_is_an_error(void)
+CTG_TEST(limits, double_overflow_is_an_error)
 {
     static const char criterion[] =
         "{\"type\":\"lineCriterion\",\"version\":\"1.1\",\"name\":\"n\",\"nominalVoltageCriterion\":"
@@ -483,7 +483,7 @@ static void test_limits__double_overflow_is_an_error(void)
     CU_ASSERT_STRING_EQUAL(err.message, "number out of range");
 }
 
-static void test_limits__int64_overflow_is_an_error(void)
+CTG_TEST(limits, int64_overflow_is_an_error)
 {
     int64_t v = 0;
 
@@ -537,7 +537,7 @@ static void nested_arrays(size_t n)
 
 /* 100,000 nested arrays: the lexer with the limit raised takes them; the reader stops at the
  * default limit, in a contingency's extensions where any value is allowed. */
-static void test_limits__100k_nested_arrays(void)
+CTG_TEST(limits, 100k_nested_arrays)
 {
     static const char head[] = "{\"type\":\"default\",\"name\":\"n\",\"contingencies\":[{\"id\":\"c\","
                                "\"extensions\":{\"deep\":";
@@ -588,7 +588,7 @@ static void read_big_name(size_t n)
 
 /* A 10 MB list name: read whole (memory and FILE *) under the default 64 MiB limit, refused
  * under a smaller one. */
-static void test_limits__10mb_single_string(void)
+CTG_TEST(limits, 10mb_single_string)
 {
     const size_t n = scale(10u * 1000 * 1000);
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
@@ -645,7 +645,7 @@ static void read_many_keys(size_t n)
 
 /* 1,000,000 keys in one extension's object, and 100,000 extensions in one contingency: the
  * duplicate-key checks must not be quadratic. */
-static void test_limits__1m_keys_in_one_extension_object(void)
+CTG_TEST(limits, 1m_keys_in_one_extension_object)
 {
     const size_t n = scale(1000000);
     char *doc;
@@ -678,7 +678,7 @@ static void read_whitespace(size_t n)
 }
 
 /* 10 MB of whitespace, alone (an empty document) and after a list. */
-static void test_limits__10mb_whitespace(void)
+CTG_TEST(limits, 10mb_whitespace)
 {
     const size_t n = scale(10u * 1000 * 1000);
     char *ws = malloc(n);
@@ -727,7 +727,7 @@ static size_t check_prefixes(const char *path)
     return len;
 }
 
-static void test_limits__every_prefix_of_the_fixtures_rejected(void)
+CTG_SHARED_TEST(limits, every_prefix_of_the_fixtures_rejected)
 {
     const char *shared = ctg_test_shared_dir();
     char dir[1024];
@@ -735,11 +735,6 @@ static void test_limits__every_prefix_of_the_fixtures_rejected(void)
     struct dirent *ent;
     size_t files = 0, prefixes = 0;
 
-    if (shared == NULL) {
-        printf("\n  [skipped] shared test data not found: fixture prefixes not checked");
-        CU_PASS("shared test data absent");
-        return;
-    }
     snprintf(dir, sizeof dir, "%s/powsybl", shared);
     d = opendir(dir);
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
@@ -856,7 +851,7 @@ static void write_sweep(const char *doc, unsigned flags)
     ctg_list_free(list);
 }
 
-static void test_limits__write_buf_allocation_failure_sweep(void)
+CTG_TEST(limits, write_buf_allocation_failure_sweep)
 {
     write_sweep(sample, 0);
     write_sweep(sample, CTG_WRITE_COMPACT);
@@ -866,7 +861,7 @@ static void test_limits__write_buf_allocation_failure_sweep(void)
 
 /* ctg_list_write_file with a failing allocator: the old file stays as it was, no temporary
  * file is left beside it. */
-static void test_limits__write_file_allocation_failure_sweep(void)
+CTG_TEST(limits, write_file_allocation_failure_sweep)
 {
     const char *tmp = getenv("TMPDIR");
     ctg_list *list = sample_list();
@@ -971,7 +966,7 @@ static size_t convert_sweep(const char *doc, unsigned flags)
 
 /* The CLI's convert path at library level: read then write with one failing allocator, over
  * a `default` list and over a document of every kind (every reader and writer). */
-static void test_limits__convert_allocation_failure_sweep(void)
+CTG_TEST(limits, convert_allocation_failure_sweep)
 {
     size_t a = convert_sweep(sample, 0), b = convert_sweep(every_kind, 0);
     size_t c = convert_sweep(every_kind, CTG_WRITE_COMPACT);
@@ -999,7 +994,7 @@ static int count_list(const ctg_stream_header *h, const ctg_list *l, void *paylo
 }
 
 /* The streaming reader over the document of every kind, failing at every allocator call. */
-static void test_limits__stream_allocation_failure_sweep(void)
+CTG_TEST(limits, stream_allocation_failure_sweep)
 {
     size_t n;
 
@@ -1030,33 +1025,4 @@ static void test_limits__stream_allocation_failure_sweep(void)
     CU_ASSERT(n > 5);
 }
 
-CU_TestInfo limits_tests[] = {
-    { "max_depth_default_is_64", test_limits__max_depth_default_is_64 },
-    { "max_depth_option", test_limits__max_depth_option },
-    { "max_string_len", test_limits__max_string_len },
-    { "max_string_len_applies_to_keys_and_numbers",
-      test_limits__max_string_len_applies_to_keys_and_numbers },
-    { "max_document_size", test_limits__max_document_size },
-    { "size_add_and_mul_near_size_max", test_limits__size_add_and_mul_near_size_max },
-    { "grow_capacity_near_size_max", test_limits__grow_capacity_near_size_max },
-    { "duplicate_keys_name_both_positions", test_limits__duplicate_keys_name_both_positions },
-    { "duplicate_keys_in_extension_values_name_both_positions",
-      test_limits__duplicate_keys_in_extension_values_name_both_positions },
-    { "nul_in_ids_and_names_rejected", test_limits__nul_in_ids_and_names_rejected },
-    { "lone_surrogates_rejected", test_limits__lone_surrogates_rejected },
-    { "one_bom_accepted_two_rejected", test_limits__one_bom_accepted_two_rejected },
-    { "trailing_content_rejected", test_limits__trailing_content_rejected },
-    { "double_overflow_is_an_error", test_limits__double_overflow_is_an_error },
-    { "int64_overflow_is_an_error", test_limits__int64_overflow_is_an_error },
-    { "100k_nested_arrays", test_limits__100k_nested_arrays },
-    { "10mb_single_string", test_limits__10mb_single_string },
-    { "1m_keys_in_one_extension_object", test_limits__1m_keys_in_one_extension_object },
-    { "10mb_whitespace", test_limits__10mb_whitespace },
-    { "every_prefix_of_the_fixtures_rejected",
-      test_limits__every_prefix_of_the_fixtures_rejected },
-    { "write_buf_allocation_failure_sweep", test_limits__write_buf_allocation_failure_sweep },
-    { "write_file_allocation_failure_sweep", test_limits__write_file_allocation_failure_sweep },
-    { "convert_allocation_failure_sweep", test_limits__convert_allocation_failure_sweep },
-    { "stream_allocation_failure_sweep", test_limits__stream_allocation_failure_sweep },
-    CU_TEST_INFO_NULL
-};
+#include "test_limits.tests.h"

@@ -22,7 +22,7 @@ static const char *const type_names[] = {
     "VOLTAGE_SOURCE_CONVERTER", "DC_LINE", "DC_GROUND", "DC_NODE",
 };
 
-static void test_model__new_list_is_empty(void)
+CTG_TEST(model, new_list_is_empty)
 {
     ctg_list *list = NULL;
     size_t count = 99;
@@ -39,7 +39,7 @@ static void test_model__new_list_is_empty(void)
     ctg_list_free(list);
 }
 
-static void test_model__new_copies_the_name(void)
+CTG_TEST(model, new_copies_the_name)
 {
     char name[] = "original";
     ctg_list *list = NULL;
@@ -51,7 +51,7 @@ static void test_model__new_copies_the_name(void)
     ctg_list_free(list);
 }
 
-static void test_model__new_rejects_bad_arguments(void)
+CTG_TEST(model, new_rejects_bad_arguments)
 {
     ctg_list *list = (ctg_list *)&list;
 
@@ -65,7 +65,7 @@ static void test_model__new_rejects_bad_arguments(void)
     CU_ASSERT_PTR_NULL(list);
 }
 
-static void test_model__null_list_is_harmless(void)
+CTG_TEST(model, null_list_is_harmless)
 {
     size_t count = 7;
 
@@ -81,7 +81,7 @@ static void test_model__null_list_is_harmless(void)
     CU_ASSERT_EQUAL(ctg_list_add_contingency(NULL, "c", NULL, NULL, 0), CTG_EINVAL);
 }
 
-static void test_model__add_contingency_copies_everything(void)
+CTG_TEST(model, add_contingency_copies_everything)
 {
     char id[] = "N-1_A", name[] = "trip A", eid[] = "LINE_A", vl[] = "VL1";
     ctg_element els[2] = {
@@ -124,7 +124,7 @@ static void test_model__add_contingency_copies_everything(void)
     ctg_list_free(list);
 }
 
-static void test_model__empty_name_is_kept_as_empty(void)
+CTG_TEST(model, empty_name_is_kept_as_empty)
 {
     ctg_list *list = NULL;
 
@@ -136,7 +136,7 @@ static void test_model__empty_name_is_kept_as_empty(void)
     ctg_list_free(list);
 }
 
-static void test_model__add_contingency_validates(void)
+CTG_TEST(model, add_contingency_validates)
 {
     ctg_element no_id = { NULL, CTG_ELEMENT_LOAD, NULL };
     ctg_element bad_type = { "X", CTG_ELEMENT_TYPE_COUNT, NULL };
@@ -162,7 +162,7 @@ static void test_model__add_contingency_validates(void)
     ctg_list_free(list);
 }
 
-static void test_model__voltage_level_kept_only_when_sided(void)
+CTG_TEST(model, voltage_level_kept_only_when_sided)
 {
     ctg_element in[CTG_ELEMENT_TYPE_COUNT];
     const ctg_contingency *c;
@@ -192,7 +192,7 @@ static void test_model__voltage_level_kept_only_when_sided(void)
     ctg_list_free(list);
 }
 
-static void test_model__dangling_line_is_stored_as_boundary_line(void)
+CTG_TEST(model, dangling_line_is_stored_as_boundary_line)
 {
     ctg_element dl = { "DL1", CTG_ELEMENT_DANGLING_LINE, NULL };
     ctg_list *list = NULL;
@@ -220,7 +220,7 @@ static int build(ctg_list **out, const ctg_allocator *a, int n)
     return rc;
 }
 
-static void test_model__allocator_hooks_see_everything(void)
+CTG_TEST(model, allocator_hooks_see_everything)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator(&st);
@@ -238,7 +238,7 @@ static void test_model__allocator_hooks_see_everything(void)
     CU_ASSERT_EQUAL(st.allocs, st.releases);
 }
 
-static void test_model__allocator_without_resize_hook(void)
+CTG_TEST(model, allocator_without_resize_hook)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator_noresize(&st);
@@ -256,7 +256,7 @@ static void test_model__allocator_without_resize_hook(void)
 
 /* Fails the Nth allocation for every N until building succeeds: each failure is CTG_ENOMEM,
  * leaves the list as it was, and nothing leaks. */
-static void test_model__out_of_memory_leaves_list_unchanged(void)
+CTG_TEST(model, out_of_memory_leaves_list_unchanged)
 {
     size_t n;
     int rc = CTG_ENOMEM;
@@ -290,7 +290,7 @@ static void test_model__out_of_memory_leaves_list_unchanged(void)
     CU_ASSERT(n > 5); /* arena, list, chunks, items: several allocations were swept */
 }
 
-static void test_model__element_type_names_round_trip(void)
+CTG_TEST(model, element_type_names_round_trip)
 {
     char buf[40];
 
@@ -320,7 +320,7 @@ static void test_model__element_type_names_round_trip(void)
     CU_ASSERT_PTR_NULL(ctg_element_type_name((ctg_element_type)-1));
 }
 
-static void test_model__element_type_from_name_rejects_near_misses(void)
+CTG_TEST(model, element_type_from_name_rejects_near_misses)
 {
     static const char *const bad[] = {
         "", "B", "BU ", " BUS", "LIME", "LOAF", "BRANCX", "SWITCX", "DC_LINX", "DC_NODX",
@@ -338,7 +338,7 @@ static void test_model__element_type_from_name_rejects_near_misses(void)
     CU_ASSERT_FALSE(ctg_element_type_from_name(NULL, 0, &got));
 }
 
-static void test_model__sidedness_table(void)
+CTG_TEST(model, sidedness_table)
 {
     static const bool sided[CTG_ELEMENT_TYPE_COUNT] = {
         [CTG_ELEMENT_BRANCH] = true,
@@ -358,7 +358,7 @@ static void test_model__sidedness_table(void)
     CU_ASSERT_FALSE(ctg_element_type_is_sided(CTG_ELEMENT_TYPE_COUNT));
 }
 
-static void test_model__list_kind_names(void)
+CTG_TEST(model, list_kind_names)
 {
     static const char *const names[] = {
         "default", "list", "identifier", "injectionCriterion", "lineCriterion",
@@ -374,7 +374,7 @@ static void test_model__list_kind_names(void)
     CU_ASSERT_PTR_NULL(ctg_list_kind_name(CTG_LIST_KIND_COUNT));
 }
 
-static void test_model__version_string(void)
+CTG_TEST(model, version_string)
 {
     char expect[32];
 
@@ -386,7 +386,7 @@ static void test_model__version_string(void)
 
 /* ---- arena ---------------------------------------------------------------------------- */
 
-static void test_model__arena_alignment(void)
+CTG_TEST(model, arena_alignment)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator(&st);
@@ -421,7 +421,7 @@ static void test_model__arena_alignment(void)
     CU_ASSERT_EQUAL(st.bad_sizes, 0);
 }
 
-static void test_model__arena_calloc_overflow(void)
+CTG_TEST(model, arena_calloc_overflow)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator(&st);
@@ -441,7 +441,7 @@ static void test_model__arena_calloc_overflow(void)
     CU_ASSERT_EQUAL(st.live_bytes, 0);
 }
 
-static void test_model__arena_strings_and_copies(void)
+CTG_TEST(model, arena_strings_and_copies)
 {
     ctg_arena *arena = ctg_arena_new(NULL);
     const char src[] = "abcdef";
@@ -463,7 +463,7 @@ static void test_model__arena_strings_and_copies(void)
     CU_ASSERT_EQUAL(ctg_arena_footprint(NULL), 0);
 }
 
-static void test_model__arena_adopts_blocks(void)
+CTG_TEST(model, arena_adopts_blocks)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator(&st);
@@ -489,7 +489,7 @@ static void test_model__arena_adopts_blocks(void)
     CU_ASSERT_EQUAL(st.bad_sizes, 0);
 }
 
-static void test_model__arena_new_out_of_memory(void)
+CTG_TEST(model, arena_new_out_of_memory)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator(&st);
@@ -508,7 +508,7 @@ static void test_model__arena_new_out_of_memory(void)
 
 /* ---- allocation helpers --------------------------------------------------------------- */
 
-static void test_model__size_helpers_detect_overflow(void)
+CTG_TEST(model, size_helpers_detect_overflow)
 {
     size_t out = 0;
 
@@ -522,7 +522,7 @@ static void test_model__size_helpers_detect_overflow(void)
     CU_ASSERT_FALSE(ctg_size_add(1, SIZE_MAX, &out));
 }
 
-static void test_model__grow_capacity(void)
+CTG_TEST(model, grow_capacity)
 {
     size_t out = 0;
 
@@ -539,7 +539,7 @@ static void test_model__grow_capacity(void)
     CU_ASSERT_FALSE(ctg_grow_capacity(0, SIZE_MAX, 1, SIZE_MAX - 1, &out));
 }
 
-static void test_model__mem_resize_fallback_copies(void)
+CTG_TEST(model, mem_resize_fallback_copies)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator_noresize(&st);
@@ -571,7 +571,7 @@ static void test_model__mem_resize_fallback_copies(void)
 
 /* A list that was read holds its contingencies in the arena (cap 0); adding to it moves them
  * into a block of the list's own. */
-static void test_model__add_to_a_list_that_was_read(void)
+CTG_TEST(model, add_to_a_list_that_was_read)
 {
     static const char json[] =
         "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"r\",\"contingencies\":["
@@ -595,33 +595,7 @@ static void test_model__add_to_a_list_that_was_read(void)
     CU_ASSERT_EQUAL(st.bad_sizes, 0);
 }
 
-static void test_model__nested_list_is_not_freed_alone(void)
-{
-    ctg_test_alloc st = { 0 };
-    ctg_allocator a = ctg_test_allocator(&st);
-    ctg_list *parent = NULL, *child;
-    size_t live;
-
-    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&parent, CTG_LIST_LIST, "p", &a), CTG_OK);
-    child = ctg_list_alloc_in(parent->arena, CTG_LIST_DEFAULT, "child");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(child);
-    CU_ASSERT_FALSE(child->owns_arena);
-    CU_ASSERT_STRING_EQUAL(ctg_list_name(child), "child");
-    CU_ASSERT_PTR_NULL(child->items);
-    /* A nested list grows inside the arena: nothing of its own to free. */
-    for (int i = 0; i < 100; i++)
-        CU_ASSERT_EQUAL(ctg_list_add_contingency(child, "c", NULL, NULL, 0), CTG_OK);
-    CU_ASSERT_EQUAL(ctg_list_contingency_count(child), 100);
-    live = st.live_bytes;
-    ctg_list_free(child); /* a no-op: the parent owns the arena */
-    CU_ASSERT_EQUAL(st.live_bytes, live);
-    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(child, 99)->id, "c");
-    ctg_list_free(parent);
-    CU_ASSERT_EQUAL(st.live_bytes, 0);
-    CU_ASSERT_EQUAL(st.bad_sizes, 0);
-}
-
-static void test_model__contingency_document_holds_one(void)
+CTG_TEST(model, contingency_document_holds_one)
 {
     ctg_list *doc = NULL;
 
@@ -634,36 +608,4 @@ static void test_model__contingency_document_holds_one(void)
     ctg_list_free(doc);
 }
 
-CU_TestInfo model_tests[] = {
-    { "new_list_is_empty", test_model__new_list_is_empty },
-    { "new_copies_the_name", test_model__new_copies_the_name },
-    { "new_rejects_bad_arguments", test_model__new_rejects_bad_arguments },
-    { "null_list_is_harmless", test_model__null_list_is_harmless },
-    { "add_contingency_copies_everything", test_model__add_contingency_copies_everything },
-    { "empty_name_is_kept_as_empty", test_model__empty_name_is_kept_as_empty },
-    { "add_contingency_validates", test_model__add_contingency_validates },
-    { "voltage_level_kept_only_when_sided", test_model__voltage_level_kept_only_when_sided },
-    { "dangling_line_is_stored_as_boundary_line",
-      test_model__dangling_line_is_stored_as_boundary_line },
-    { "allocator_hooks_see_everything", test_model__allocator_hooks_see_everything },
-    { "allocator_without_resize_hook", test_model__allocator_without_resize_hook },
-    { "out_of_memory_leaves_list_unchanged", test_model__out_of_memory_leaves_list_unchanged },
-    { "element_type_names_round_trip", test_model__element_type_names_round_trip },
-    { "element_type_from_name_rejects_near_misses",
-      test_model__element_type_from_name_rejects_near_misses },
-    { "sidedness_table", test_model__sidedness_table },
-    { "list_kind_names", test_model__list_kind_names },
-    { "version_string", test_model__version_string },
-    { "arena_alignment", test_model__arena_alignment },
-    { "arena_calloc_overflow", test_model__arena_calloc_overflow },
-    { "arena_strings_and_copies", test_model__arena_strings_and_copies },
-    { "arena_adopts_blocks", test_model__arena_adopts_blocks },
-    { "arena_new_out_of_memory", test_model__arena_new_out_of_memory },
-    { "size_helpers_detect_overflow", test_model__size_helpers_detect_overflow },
-    { "grow_capacity", test_model__grow_capacity },
-    { "mem_resize_fallback_copies", test_model__mem_resize_fallback_copies },
-    { "add_to_a_list_that_was_read", test_model__add_to_a_list_that_was_read },
-    { "nested_list_is_not_freed_alone", test_model__nested_list_is_not_freed_alone },
-    { "contingency_document_holds_one", test_model__contingency_document_holds_one },
-    CU_TEST_INFO_NULL
-};
+#include "test_model.tests.h"

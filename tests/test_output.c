@@ -216,7 +216,7 @@ static void check_written_through(const char *path, dev_t rdev)
 }
 
 /* A device node (here /dev/null's numbers) stays the device: the bytes go to it. */
-static void test_output__device_node_written_through(void)
+CTG_TEST(output, device_node_written_through)
 {
     char dir[64], path[128];
 
@@ -236,7 +236,7 @@ static void test_output__device_node_written_through(void)
 
 /* /dev/full (or a node of it when root, so that the real one is never at risk): the error of
  * the device, and the device is still there. */
-static void test_output__full_device_reports_no_space(void)
+CTG_TEST(output, full_device_reports_no_space)
 {
     ctg_list *list = make_list(3);
     ctg_stream_writer *w = NULL;
@@ -290,7 +290,7 @@ static void write_to_reader(reader *r, const char *path)
     ctg_list_free(list);
 }
 
-static void test_output__fifo_written_through(void)
+CTG_TEST(output, fifo_written_through)
 {
     reader r = { NULL, -1, NULL, 0 };
     char dir[64], path[128];
@@ -304,7 +304,7 @@ static void test_output__fifo_written_through(void)
     scratch_remove(dir);
 }
 
-static void test_output__socket_connected_to(void)
+CTG_TEST(output, socket_connected_to)
 {
     reader r = { NULL, -1, NULL, 0 };
     struct sockaddr_un sa;
@@ -339,7 +339,7 @@ static char *drain(int fd)
 /* "/dev/fd/N" and "/proc/self/fd/N" are the descriptor: a pipe gets the bytes, a file opened
  * for appending gets them at its end (a new open of the name would start at 0). A link to
  * such a name (under /proc the link's text is "pipe:[N]", no path) is followed by the kernel. */
-static void test_output__own_descriptor_names(void)
+CTG_TEST(output, own_descriptor_names)
 {
     ctg_list *list = make_list(2);
     char *want = expected(list), *got, name[64], dir[64], path[128], link[128];
@@ -382,7 +382,7 @@ static void test_output__own_descriptor_names(void)
 
 /* dir/c -> b -> sub/t.json (relative links, resolved from the link's folder): the target is
  * replaced, from a temporary file in its own folder, and both links stay. */
-static void test_output__symlink_target_replaced(void)
+CTG_TEST(output, symlink_target_replaced)
 {
     ctg_list *list = make_list(2);
     char *want = expected(list);
@@ -414,7 +414,7 @@ static void test_output__symlink_target_replaced(void)
 }
 
 /* An absolute link, through the stream writer. */
-static void test_output__absolute_symlink_through_stream_writer(void)
+CTG_TEST(output, absolute_symlink_through_stream_writer)
 {
     ctg_list *list = make_list(1);
     ctg_stream_writer *w = NULL;
@@ -442,7 +442,7 @@ static void test_output__absolute_symlink_through_stream_writer(void)
 }
 
 /* A dangling link: its target is created, as a shell's `>` would, and the link stays. */
-static void test_output__dangling_symlink_creates_target(void)
+CTG_TEST(output, dangling_symlink_creates_target)
 {
     ctg_list *list = make_list(1);
     char *want = expected(list);
@@ -463,7 +463,7 @@ static void test_output__dangling_symlink_creates_target(void)
 }
 
 /* a -> b -> a: the system's ELOOP, and both links as they were. */
-static void test_output__symlink_loop_fails(void)
+CTG_TEST(output, symlink_loop_fails)
 {
     ctg_list *list = make_list(1);
     char dir[64], a[128], b[128];
@@ -485,7 +485,7 @@ static void test_output__symlink_loop_fails(void)
 
 /* ---- hard links and directories ------------------------------------------------------- */
 
-static void test_output__hard_link_refused_unless_allowed(void)
+CTG_TEST(output, hard_link_refused_unless_allowed)
 {
     ctg_list *list = make_list(1);
     char *want = expected(list);
@@ -521,7 +521,7 @@ static void test_output__hard_link_refused_unless_allowed(void)
 }
 
 /* A directory fails at the open, before any byte: the stream writer does not even open. */
-static void test_output__directory_refused_before_writing(void)
+CTG_TEST(output, directory_refused_before_writing)
 {
     ctg_list *list = make_list(1);
     ctg_stream_writer *w = NULL;
@@ -544,7 +544,7 @@ static void test_output__directory_refused_before_writing(void)
 
 /* ---- attributes and names ------------------------------------------------------------- */
 
-static void test_output__owner_and_mode_kept(void)
+CTG_TEST(output, owner_and_mode_kept)
 {
     ctg_list *list = make_list(1);
     char dir[64], path[128];
@@ -594,7 +594,7 @@ static size_t write_named(const char *dir, const char *name, const ctg_list *lis
 
 /* Every legal name works: a long one is shortened in the temporary name, which stays within
  * NAME_MAX (255), and never cut inside a UTF-8 sequence. */
-static void test_output__temporary_name_fits_long_names(void)
+CTG_TEST(output, temporary_name_fits_long_names)
 {
     ctg_list *list = make_list(1);
     char dir[64], name[256];
@@ -617,7 +617,7 @@ static void test_output__temporary_name_fits_long_names(void)
 
 /* ---- the temporary file, for signal handlers ------------------------------------------ */
 
-static void test_output__temp_path_of_the_stream_writer(void)
+CTG_TEST(output, temp_path_of_the_stream_writer)
 {
     ctg_list *list = make_list(1);
     ctg_stream_writer *w = NULL;
@@ -655,7 +655,7 @@ static void test_output__temp_path_of_the_stream_writer(void)
 }
 
 /* What a signal handler does, then the close the process never reaches: the old file stays. */
-static void test_output__temp_file_removed_by_a_handler(void)
+CTG_TEST(output, temp_file_removed_by_a_handler)
 {
     ctg_list *list = make_list(1);
     ctg_stream_writer *w = NULL;
@@ -678,7 +678,7 @@ static void test_output__temp_file_removed_by_a_handler(void)
 }
 
 /* Version 1 options (without temp_file) are still read, and only as far as they go. */
-static void test_output__version_1_options(void)
+CTG_TEST(output, version_1_options)
 {
     struct v1 {
         unsigned version, flags;
@@ -713,7 +713,7 @@ static void test_output__version_1_options(void)
 
 /* A 64 KiB tmpfs holding a small file: a list of about 600 KB does not fit. The old file is
  * untouched and no temporary file stays, for both writers. */
-static void test_output__full_file_system_keeps_old_file(void)
+CTG_TEST(output, full_file_system_keeps_old_file)
 {
     ctg_list *list = NULL;
     ctg_stream_writer *w = NULL;
@@ -749,24 +749,4 @@ static void test_output__full_file_system_keeps_old_file(void)
     ctg_list_free(list);
 }
 
-CU_TestInfo output_tests[] = {
-    { "device_node_written_through", test_output__device_node_written_through },
-    { "full_device_reports_no_space", test_output__full_device_reports_no_space },
-    { "fifo_written_through", test_output__fifo_written_through },
-    { "socket_connected_to", test_output__socket_connected_to },
-    { "own_descriptor_names", test_output__own_descriptor_names },
-    { "symlink_target_replaced", test_output__symlink_target_replaced },
-    { "absolute_symlink_through_stream_writer",
-      test_output__absolute_symlink_through_stream_writer },
-    { "dangling_symlink_creates_target", test_output__dangling_symlink_creates_target },
-    { "symlink_loop_fails", test_output__symlink_loop_fails },
-    { "hard_link_refused_unless_allowed", test_output__hard_link_refused_unless_allowed },
-    { "directory_refused_before_writing", test_output__directory_refused_before_writing },
-    { "owner_and_mode_kept", test_output__owner_and_mode_kept },
-    { "temporary_name_fits_long_names", test_output__temporary_name_fits_long_names },
-    { "temp_path_of_the_stream_writer", test_output__temp_path_of_the_stream_writer },
-    { "temp_file_removed_by_a_handler", test_output__temp_file_removed_by_a_handler },
-    { "version_1_options", test_output__version_1_options },
-    { "full_file_system_keeps_old_file", test_output__full_file_system_keeps_old_file },
-    CU_TEST_INFO_NULL,
-};
+#include "test_output.tests.h"

@@ -34,7 +34,7 @@ static const char sample[] =
     "      \"type\" : \"GENERATOR\"\n    } ]\n  }, {\n    \"id\" : \"c2\",\n"
     "    \"elements\" : [ ]\n  } ]\n}";
 
-static void test_reader__reads_every_field(void)
+CTG_TEST(reader, reads_every_field)
 {
     ctg_list *list = read_ok(sample, NULL);
     const ctg_contingency *c;
@@ -67,7 +67,7 @@ static void test_reader__reads_every_field(void)
 }
 
 /* PowSyBl keeps a side only for these five types; elsewhere it is dropped silently. */
-static void test_reader__side_kept_only_where_powsybl_reads_it(void)
+CTG_TEST(reader, side_kept_only_where_powsybl_reads_it)
 {
     static const char *const types[] = { "BRANCH", "HVDC_LINE", "LINE",
                                          "TWO_WINDINGS_TRANSFORMER", "TIE_LINE", "LOAD",
@@ -93,7 +93,7 @@ static void test_reader__side_kept_only_where_powsybl_reads_it(void)
 }
 
 /* Fields come in any order; "version" after "contingencies" still gates the elements. */
-static void test_reader__fields_in_any_order(void)
+CTG_TEST(reader, fields_in_any_order)
 {
     static const char doc[] =
         "{\"contingencies\":[{\"elements\":[{\"type\":\"DANGLING_LINE\",\"id\":\"DL\"}],"
@@ -108,7 +108,7 @@ static void test_reader__fields_in_any_order(void)
 }
 
 /* Files from before "type" existed are `default` lists when they have "contingencies". */
-static void test_reader__legacy_file_without_type(void)
+CTG_TEST(reader, legacy_file_without_type)
 {
     ctg_list *list = read_ok("{\"version\":\"1.0\",\"name\":\"old\",\"contingencies\":[]}", NULL);
 
@@ -118,7 +118,7 @@ static void test_reader__legacy_file_without_type(void)
     ctg_list_free(list);
 }
 
-static void test_reader__absent_and_null_optionals(void)
+CTG_TEST(reader, absent_and_null_optionals)
 {
     ctg_list *list = read_ok("{\"type\":\"default\",\"name\":\"\",\"contingencies\":[{\"id\":\"c\","
                              "\"name\":null,\"elements\":[{\"id\":\"L\",\"type\":\"LINE\","
@@ -141,7 +141,7 @@ static void test_reader__absent_and_null_optionals(void)
     ctg_list_free(list);
 }
 
-static void test_reader__escapes_and_bom(void)
+CTG_TEST(reader, escapes_and_bom)
 {
     ctg_list *list = read_ok("\xEF\xBB\xBF{\"type\":\"default\",\"name\":\"a\\\"b\\u00e9\\ud83d\\ude00"
                              "\",\"contingencies\":[{\"id\":\"\xC3\xA9t\xC3\xA9\"}]}",
@@ -153,7 +153,7 @@ static void test_reader__escapes_and_bom(void)
     ctg_list_free(list);
 }
 
-static void test_reader__newer_version_allowed_by_option(void)
+CTG_TEST(reader, newer_version_allowed_by_option)
 {
     static const char doc[] = "{\"type\":\"default\",\"version\":\"1.2\",\"name\":\"l\"}";
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
@@ -193,7 +193,7 @@ static char *write_temp(const char *doc)
 }
 
 /* The same list from memory, a path, a FILE * and a descriptor. */
-static void test_reader__every_source_gives_the_same_list(void)
+CTG_TEST(reader, every_source_gives_the_same_list)
 {
     char *path = write_temp(sample);
     ctg_list *a = NULL, *b = NULL, *c = NULL;
@@ -254,7 +254,7 @@ static size_t resolves_for(size_t n, unsigned flags)
 
 /* Each handler is resolved once per read, however many contingencies there are; without the
  * cache the element handler is looked up again for every contingency. */
-static void test_reader__each_handler_resolved_once_per_read(void)
+CTG_TEST(reader, each_handler_resolved_once_per_read)
 {
     CU_ASSERT_EQUAL(resolves_for(1, 0), 2);
     CU_ASSERT_EQUAL(resolves_for(1000, 0), 2);
@@ -264,7 +264,7 @@ static void test_reader__each_handler_resolved_once_per_read(void)
 }
 
 /* A big list goes through the refill path (64 KiB windows) and the array hand-over. */
-static void test_reader__large_list_through_refills(void)
+CTG_TEST(reader, large_list_through_refills)
 {
     char *doc = make_list(20000);
     char *path = write_temp(doc);
@@ -285,7 +285,7 @@ static void test_reader__large_list_through_refills(void)
 }
 
 /* A successful read leaves the caller's error untouched: nothing was formatted. */
-static void test_reader__success_writes_no_error(void)
+CTG_TEST(reader, success_writes_no_error)
 {
     ctg_list *list = NULL;
     ctg_error err, pristine;
@@ -298,7 +298,7 @@ static void test_reader__success_writes_no_error(void)
 }
 
 /* A 1.0 file with DANGLING_LINE is written as 1.1 with BOUNDARY_LINE (own fixture pair). */
-static void test_reader__format_1_0_written_as_1_1(void)
+CTG_TEST(reader, format_1_0_written_as_1_1)
 {
     ctg_list *list = NULL;
     ctg_buf buf = CTG_BUF_INIT;
@@ -318,18 +318,4 @@ static void test_reader__format_1_0_written_as_1_1(void)
     free(expect);
 }
 
-CU_TestInfo reader_tests[] = {
-    { "format_1_0_written_as_1_1", test_reader__format_1_0_written_as_1_1 },
-    { "reads_every_field", test_reader__reads_every_field },
-    { "side_kept_only_where_powsybl_reads_it", test_reader__side_kept_only_where_powsybl_reads_it },
-    { "fields_in_any_order", test_reader__fields_in_any_order },
-    { "legacy_file_without_type", test_reader__legacy_file_without_type },
-    { "absent_and_null_optionals", test_reader__absent_and_null_optionals },
-    { "escapes_and_bom", test_reader__escapes_and_bom },
-    { "newer_version_allowed_by_option", test_reader__newer_version_allowed_by_option },
-    { "every_source_gives_the_same_list", test_reader__every_source_gives_the_same_list },
-    { "each_handler_resolved_once_per_read", test_reader__each_handler_resolved_once_per_read },
-    { "large_list_through_refills", test_reader__large_list_through_refills },
-    { "success_writes_no_error", test_reader__success_writes_no_error },
-    CU_TEST_INFO_NULL
-};
+#include "test_reader.tests.h"

@@ -147,7 +147,7 @@ static void check_same_as_full(const char *doc, size_t len)
     free(b.log);
 }
 
-static void test_stream__same_contingencies_as_full_read(void)
+CTG_TEST(stream, same_contingencies_as_full_read)
 {
     char *doc = make_doc(5000);
     size_t len;
@@ -160,7 +160,7 @@ static void test_stream__same_contingencies_as_full_read(void)
     free(doc);
 }
 
-static void test_stream__every_shared_default_fixture(void)
+CTG_SHARED_TEST(stream, every_shared_default_fixture)
 {
     static const char *const files[] = {
         "contingencies.json", "contingenciesBatteries.json", "contingenciesWith3wt.json",
@@ -168,9 +168,6 @@ static void test_stream__every_shared_default_fixture(void)
         "contingenciesWithOptionalName.json", "contingenciesWithSeveralElements.json",
     };
     const char *dir = ctg_test_shared_dir();
-
-    if (!dir)
-        return; /* the shared suites report the skip */
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         char path[1024];
         size_t len;
@@ -210,7 +207,7 @@ static void log_full_tree(seen *s, const ctg_list *list, size_t depth, size_t in
 }
 
 /* For every shared fixture of any kind, a stream read tells what a full read holds. */
-static void test_stream__every_shared_fixture_of_any_kind(void)
+CTG_SHARED_TEST(stream, every_shared_fixture_of_any_kind)
 {
     static const char *const files[] = {
         "contingency.json", "contingencyListsList.json", "identifierContingencyList.json",
@@ -220,9 +217,6 @@ static void test_stream__every_shared_fixture_of_any_kind(void)
         "threeWindingsTransformerCriterionContingencyList.json", "contingenciesWith3wt.json",
     };
     const char *dir = ctg_test_shared_dir();
-
-    if (!dir)
-        return; /* the shared suites report the skip */
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         char path[1024];
         seen full = { 0 }, streamed = { 0 };
@@ -246,7 +240,7 @@ static void test_stream__every_shared_fixture_of_any_kind(void)
 }
 
 /* Nested `default` lists stream with their own header; other kinds come whole. */
-static void test_stream__nested_lists(void)
+CTG_TEST(stream, nested_lists)
 {
     static const char doc[] =
         "{\"type\":\"list\",\"version\":\"1.1\",\"name\":\"top\",\"contingencyLists\":["
@@ -264,7 +258,7 @@ static void test_stream__nested_lists(void)
     free(s.log);
 }
 
-static void test_stream__stop_early_leaks_nothing(void)
+CTG_TEST(stream, stop_early_leaks_nothing)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator(&st);
@@ -289,7 +283,7 @@ static void test_stream__stop_early_leaks_nothing(void)
 
 /* The visitor's version is checked before anything is read: a newer one than the library's
  * has callbacks it would not call; 0 is a zeroed visitor, read as version 1. */
-static void test_stream__visitor_version_is_checked(void)
+CTG_TEST(stream, visitor_version_is_checked)
 {
     static const char doc[] = "{\"type\":\"default\",\"name\":\"n\",\"contingencies\":"
                               "[{\"id\":\"a\"},{\"id\":\"b\"}]}";
@@ -331,7 +325,7 @@ static size_t peak_for(size_t n)
     return st.peak_bytes;
 }
 
-static void test_stream__memory_is_flat(void)
+CTG_TEST(stream, memory_is_flat)
 {
     size_t small = peak_for(1000), large = peak_for(100000);
 
@@ -361,7 +355,7 @@ static char *write_gz(const char *doc, size_t len, size_t cut)
     return path;
 }
 
-static void test_stream__gzip_by_magic(void)
+CTG_TEST(stream, gzip_by_magic)
 {
     char *doc = make_doc(2000);
     char *path = write_gz(doc, strlen(doc), 0);
@@ -387,7 +381,7 @@ static void test_stream__gzip_by_magic(void)
     free(doc);
 }
 
-static void test_stream__gzip_in_memory(void)
+CTG_TEST(stream, gzip_in_memory)
 {
     char *doc = make_doc(300);
     uLongf zlen = compressBound(strlen(doc)) + 32;
@@ -459,7 +453,7 @@ static size_t inflatable_bytes(const char *path)
 
 /* A truncated .gz is bad input like a truncated .json, placed at the end of what could be
  * decompressed: in the middle of the text, or after all of it when only the trailer is cut. */
-static void test_stream__truncated_gzip_is_a_syntax_error(void)
+CTG_TEST(stream, truncated_gzip_is_a_syntax_error)
 {
     char *doc = make_doc(2000);
     char *path = write_gz(doc, strlen(doc), 100);
@@ -475,7 +469,7 @@ static void test_stream__truncated_gzip_is_a_syntax_error(void)
 }
 
 /* A corrupt .gz is bad input too: a wrong CRC is found after the whole text came out. */
-static void test_stream__corrupt_gzip_is_a_syntax_error(void)
+CTG_TEST(stream, corrupt_gzip_is_a_syntax_error)
 {
     char *doc = make_doc(50);
     char *path = write_gz(doc, strlen(doc), 0);
@@ -501,7 +495,7 @@ _Static_assert(sizeof(off_t) == 8, "64-bit file offsets (_FILE_OFFSET_BITS)");
  * NUL byte after the document is read). Without 64-bit file offsets open() fails with
  * EOVERFLOW and the read is a CTG_EIO; with them it is the trailing NUL, CTG_ESYNTAX. The
  * size goes to the progress callback only where it fits a size_t. */
-static void test_stream__file_of_4_gib_and_more(void)
+CTG_TEST(stream, file_of_4_gib_and_more)
 {
     char *doc = make_doc(3), path[] = "ctg-large-XXXXXX";
     const off_t size = ((off_t)4 << 30) + 1024;
@@ -540,7 +534,7 @@ static void test_stream__file_of_4_gib_and_more(void)
 }
 
 /* Errors in a stream carry the position and the path, as for a full read. */
-static void test_stream__error_position_and_path(void)
+CTG_TEST(stream, error_position_and_path)
 {
     static const char doc[] = "{\"type\":\"default\",\"name\":\"l\",\"contingencies\":[{\"id\":\"a\"},"
                               "\n{\"id\":\"b\",\"elements\":[{\"id\":\"x\",\"type\":\"NOPE\"}]}]}";
@@ -599,7 +593,7 @@ static void check_stream_write(const char *doc, size_t len)
 }
 
 /* A stream write gives the bytes of a whole write, in both layouts. */
-static void test_stream__writer_matches_whole_write(void)
+CTG_TEST(stream, writer_matches_whole_write)
 {
     char *doc = make_doc(3000);
     size_t len;
@@ -658,7 +652,7 @@ static int chunk_read(void *payload, void *buf, size_t cap, size_t *got)
 
 /* The same contingencies and progress as from memory, 7 bytes a call; gzip detected by its
  * magic; a failing callback is an I/O error with its errno, named as the options say. */
-static void test_stream__callback_source(void)
+CTG_TEST(stream, callback_source)
 {
     char *doc = make_doc(300);
     chunks c = { doc, strlen(doc), 0, 7, 0, 0, 0 };
@@ -695,7 +689,7 @@ static void test_stream__callback_source(void)
     free(doc);
 }
 
-static void test_stream__callback_source_gzip(void)
+CTG_TEST(stream, callback_source_gzip)
 {
     char *doc = make_doc(200);
     uLongf zlen = compressBound((uLong)strlen(doc)) + 32;
@@ -724,7 +718,7 @@ static void test_stream__callback_source_gzip(void)
 }
 
 /* A stream written to a .gz path reads back the same; an aborted one leaves nothing. */
-static void test_stream__writer_to_gz_path_and_abort(void)
+CTG_TEST(stream, writer_to_gz_path_and_abort)
 {
     char *doc = make_doc(1500);
     ctg_list *list = NULL, *back = NULL;
@@ -773,7 +767,7 @@ static void test_stream__writer_to_gz_path_and_abort(void)
 
 /* Failing each allocation of a stream write in turn: a clean error, nothing leaked, and the
  * buffer back to what it held. */
-static void test_stream__writer_allocation_failures(void)
+CTG_TEST(stream, writer_allocation_failures)
 {
     char *doc = make_doc(200);
     ctg_list *list = NULL;
@@ -823,7 +817,7 @@ static void test_stream__writer_allocation_failures(void)
 
 /* A write that fails after the open (here a full device) reports the system's reason: the
  * writer once kept a pointer to a record on the open's stack, and wrote the message there. */
-static void test_stream__writer_failure_after_open(void)
+CTG_TEST(stream, writer_failure_after_open)
 {
     char *doc = make_doc(3000);
     ctg_list *list = NULL;
@@ -855,25 +849,4 @@ static void test_stream__writer_failure_after_open(void)
     free(doc);
 }
 
-CU_TestInfo stream_tests[] = {
-    { "writer_failure_after_open", test_stream__writer_failure_after_open },
-    { "writer_matches_whole_write", test_stream__writer_matches_whole_write },
-    { "writer_to_gz_path_and_abort", test_stream__writer_to_gz_path_and_abort },
-    { "callback_source", test_stream__callback_source },
-    { "callback_source_gzip", test_stream__callback_source_gzip },
-    { "writer_allocation_failures", test_stream__writer_allocation_failures },
-    { "same_contingencies_as_full_read", test_stream__same_contingencies_as_full_read },
-    { "every_shared_default_fixture", test_stream__every_shared_default_fixture },
-    { "every_shared_fixture_of_any_kind", test_stream__every_shared_fixture_of_any_kind },
-    { "nested_lists", test_stream__nested_lists },
-    { "stop_early_leaks_nothing", test_stream__stop_early_leaks_nothing },
-    { "visitor_version_is_checked", test_stream__visitor_version_is_checked },
-    { "memory_is_flat", test_stream__memory_is_flat },
-    { "gzip_by_magic", test_stream__gzip_by_magic },
-    { "gzip_in_memory", test_stream__gzip_in_memory },
-    { "truncated_gzip_is_a_syntax_error", test_stream__truncated_gzip_is_a_syntax_error },
-    { "corrupt_gzip_is_a_syntax_error", test_stream__corrupt_gzip_is_a_syntax_error },
-    { "error_position_and_path", test_stream__error_position_and_path },
-    { "file_of_4_gib_and_more", test_stream__file_of_4_gib_and_more },
-    CU_TEST_INFO_NULL
-};
+#include "test_stream.tests.h"

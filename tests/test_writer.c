@@ -206,7 +206,7 @@ static uint64_t next_random(uint64_t *state)
 
 /* ---- layouts -------------------------------------------------------------------------- */
 
-static void test_writer__pretty_layout_exact_bytes(void)
+CTG_TEST(writer, pretty_layout_exact_bytes)
 {
     ctg_list *list = demo_list();
     ctg_buf buf = CTG_BUF_INIT;
@@ -219,7 +219,7 @@ static void test_writer__pretty_layout_exact_bytes(void)
     ctg_list_free(list);
 }
 
-static void test_writer__compact_layout_exact_bytes(void)
+CTG_TEST(writer, compact_layout_exact_bytes)
 {
     ctg_list *list = demo_list();
     ctg_buf buf = CTG_BUF_INIT;
@@ -231,7 +231,7 @@ static void test_writer__compact_layout_exact_bytes(void)
     ctg_list_free(list);
 }
 
-static void test_writer__empty_list(void)
+CTG_TEST(writer, empty_list)
 {
     ctg_list *list = make_list("", NULL, 0);
     ctg_buf buf = CTG_BUF_INIT;
@@ -249,7 +249,7 @@ static void test_writer__empty_list(void)
     ctg_list_free(list);
 }
 
-static void test_writer__optional_contingency_name(void)
+CTG_TEST(writer, optional_contingency_name)
 {
     static const test_ctg cs[] = { { "a", "", NULL, 0 }, { "b", NULL, NULL, 0 } };
     ctg_list *list = make_list("n", cs, 2);
@@ -267,7 +267,7 @@ static void test_writer__optional_contingency_name(void)
 
 /* The writer applies the side rules itself, also to structs that did not come through the
  * builders: only sided types, only non-empty values; DANGLING_LINE as BOUNDARY_LINE. */
-static void test_writer__voltage_level_rules_in_the_writer(void)
+CTG_TEST(writer, voltage_level_rules_in_the_writer)
 {
     static const ctg_element els[] = {
         { "G", CTG_ELEMENT_GENERATOR, "VL" },
@@ -292,7 +292,7 @@ static void test_writer__voltage_level_rules_in_the_writer(void)
     free(out.data);
 }
 
-static void test_writer__every_element_type_name(void)
+CTG_TEST(writer, every_element_type_name)
 {
     ctg_element els[CTG_ELEMENT_TYPE_COUNT];
     ctg_contingency c = { "all", NULL, els, CTG_ELEMENT_TYPE_COUNT, NULL, 0 };
@@ -333,7 +333,7 @@ static void test_writer__every_element_type_name(void)
 
 /* ---- escaping ------------------------------------------------------------------------- */
 
-static void test_writer__escapes_every_control_character(void)
+CTG_TEST(writer, escapes_every_control_character)
 {
     char all[32];
     ctg_emitter e;
@@ -351,7 +351,7 @@ static void test_writer__escapes_every_control_character(void)
     free(out.data);
 }
 
-static void test_writer__escapes_quote_and_backslash_only(void)
+CTG_TEST(writer, escapes_quote_and_backslash_only)
 {
     /* '/', DEL and non-ASCII (é, €, U+1F600) are written as they are. */
     static const char in[] = "q\"b\\s/d\x7f \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 ";
@@ -370,7 +370,7 @@ static void test_writer__escapes_quote_and_backslash_only(void)
     free(out.data);
 }
 
-static void test_writer__escapes_in_list_strings(void)
+CTG_TEST(writer, escapes_in_list_strings)
 {
     static const ctg_element els[] = { { "L\t1", CTG_ELEMENT_LINE, "V\"L" } };
     static const test_ctg cs[] = { { "id\\1", "a\nb", els, 1 } };
@@ -419,7 +419,7 @@ static size_t reference_escape(const unsigned char *s, size_t n, char *out)
 
 /* Random strings of every length up to 40, mostly plain with a few bytes to escape, at every
  * alignment: the word-at-a-time scan must agree with the plain escaping. */
-static void test_writer__escaping_matches_reference(void)
+CTG_TEST(writer, escaping_matches_reference)
 {
     static const unsigned char pool[] = {
         'a', 'Z', '0', '_', '-', ' ', '/', 0x7F, 0x80, 0xC3, 0xA9, 0xFF, 0x21, 0x23, 0x5B, 0x5D,
@@ -457,7 +457,7 @@ static void test_writer__escaping_matches_reference(void)
 }
 
 /* A string far larger than the emitter's buffer, with escapes spread through it. */
-static void test_writer__long_string_with_escapes(void)
+CTG_TEST(writer, long_string_with_escapes)
 {
     const size_t n = 300000;
     char *in = malloc(n), *want = malloc(2 * n + 3);
@@ -535,7 +535,7 @@ static void emit_sample(ctg_emitter *e)
     ctg_emit_object_end(e);
 }
 
-static void test_writer__emitter_pretty_rules(void)
+CTG_TEST(writer, emitter_pretty_rules)
 {
     ctg_emitter e;
     collect out;
@@ -561,7 +561,7 @@ static void test_writer__emitter_pretty_rules(void)
     free(out.data);
 }
 
-static void test_writer__emitter_compact_rules(void)
+CTG_TEST(writer, emitter_compact_rules)
 {
     ctg_emitter e;
     collect out;
@@ -576,13 +576,15 @@ static void test_writer__emitter_compact_rules(void)
     free(out.data);
 }
 
-/* The same bytes as PowSyBl's contingencyContexts.json: a root array of objects. */
-static void test_writer__emitter_root_array(void)
+/* A root array of objects, as PowSyBl's contingencyContexts.json has it. */
+static const char contexts_json[] =
+    "[ {\n  \"contextType\" : \"NONE\"\n}, {\n  \"contextType\" : \"ALL\"\n}, {\n"
+    "  \"contextType\" : \"ONLY_CONTINGENCIES\"\n}, {\n"
+    "  \"contextType\" : \"SPECIFIC\",\n  \"contingencyId\" : \"lineId\"\n} ]";
+
+CTG_TEST(writer, emitter_root_array)
 {
     static const char *const types[] = { "NONE", "ALL", "ONLY_CONTINGENCIES", "SPECIFIC" };
-    char *want;
-    char path[4096];
-    const char *dir = ctg_test_shared_dir();
     ctg_emitter e;
     collect out;
 
@@ -600,22 +602,24 @@ static void test_writer__emitter_root_array(void)
     }
     ctg_emit_array_end(&e);
     CU_ASSERT_EQUAL(collect_finish(&out, &e), CTG_OK);
-    assert_bytes(out.data, out.len,
-                 "[ {\n  \"contextType\" : \"NONE\"\n}, {\n  \"contextType\" : \"ALL\"\n}, {\n"
-                 "  \"contextType\" : \"ONLY_CONTINGENCIES\"\n}, {\n"
-                 "  \"contextType\" : \"SPECIFIC\",\n  \"contingencyId\" : \"lineId\"\n} ]");
-    if (dir != NULL) {
-        snprintf(path, sizeof path, "%s/powsybl/contingencyContexts.json", dir);
-        want = ctg_test_slurp(path, NULL);
-        CU_ASSERT_PTR_NOT_NULL(want);
-        if (want != NULL)
-            assert_bytes(out.data, out.len, want);
-        free(want);
-    }
+    assert_bytes(out.data, out.len, contexts_json);
     free(out.data);
 }
 
-static void test_writer__emitter_depth_limit(void)
+/* What emitter_root_array writes is the fixture's bytes. */
+CTG_SHARED_TEST(writer, emitter_root_array_is_the_shared_fixture)
+{
+    char path[4096];
+    char *want;
+
+    snprintf(path, sizeof path, "%s/powsybl/contingencyContexts.json", ctg_test_shared_dir());
+    want = ctg_test_slurp(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+    assert_bytes(contexts_json, strlen(contexts_json), want);
+    free(want);
+}
+
+CTG_TEST(writer, emitter_depth_limit)
 {
     ctg_error err = { 0 };
     ctg_emitter e;
@@ -640,7 +644,7 @@ static void test_writer__emitter_depth_limit(void)
 }
 
 /* Deep objects indent 2 spaces per level, up to the deepest the emitter allows. */
-static void test_writer__emitter_deep_indent(void)
+CTG_TEST(writer, emitter_deep_indent)
 {
     const size_t indent = 2 * CTG_EMIT_MAX_DEPTH;
     static const char member[] = "\"v\" : 1\n";
@@ -760,7 +764,7 @@ static char *shortcut_bytes(bool shortcut, bool compact, bool window, size_t *le
     return buf.data; /* malloc'd: the buffer had no allocator */
 }
 
-static void test_writer__emitter_shortcuts_match_general_calls(void)
+CTG_TEST(writer, emitter_shortcuts_match_general_calls)
 {
     for (int mode = 0; mode < 4; mode++) {
         bool compact = mode & 1, window = mode & 2;
@@ -777,7 +781,7 @@ static void test_writer__emitter_shortcuts_match_general_calls(void)
 }
 
 /* The shortcuts report misuse as the general calls do. */
-static void test_writer__emitter_shortcuts_reject_misuse(void)
+CTG_TEST(writer, emitter_shortcuts_reject_misuse)
 {
     ctg_emit_member m = { &short_id, "v", 1 };
     ctg_error err = { 0 };
@@ -806,7 +810,7 @@ static void test_writer__emitter_shortcuts_reject_misuse(void)
     free(out.data);
 }
 
-static void test_writer__emitter_rejects_misuse(void)
+CTG_TEST(writer, emitter_rejects_misuse)
 {
     ctg_error err = { 0 };
     ctg_emitter e;
@@ -844,7 +848,7 @@ static void test_writer__emitter_rejects_misuse(void)
 }
 
 /* The first sink failure sticks: nothing reaches the sink after it. */
-static void test_writer__sink_failure_is_sticky(void)
+CTG_TEST(writer, sink_failure_is_sticky)
 {
     ctg_error err = { 0 };
     ctg_emitter e;
@@ -863,25 +867,9 @@ static void test_writer__sink_failure_is_sticky(void)
     free(out.data);
 }
 
-/* Every kind has a writer now; an empty list of lists is the smallest of them. */
-static void test_writer__empty_list_of_lists(void)
-{
-    static const char expect[] = "{\n  \"type\" : \"list\",\n  \"version\" : \"1.1\",\n  "
-                                 "\"name\" : \"l\",\n  \"contingencyLists\" : [ ]\n}";
-    ctg_list *list = NULL;
-    ctg_buf buf = CTG_BUF_INIT;
-
-    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&list, CTG_LIST_LIST, "l", NULL), CTG_OK);
-    CU_ASSERT_EQUAL(ctg_list_write_buf(&buf, list, NULL, NULL), CTG_OK);
-    CU_ASSERT_EQUAL(buf.len, sizeof(expect) - 1);
-    CU_ASSERT(buf.len == sizeof(expect) - 1 && memcmp(buf.data, expect, buf.len) == 0);
-    ctg_buf_dispose(&buf);
-    ctg_list_free(list);
-}
-
 /* ---- doubles -------------------------------------------------------------------------- */
 
-static void test_writer__doubles_as_java_writes_them(void)
+CTG_TEST(writer, doubles_as_java_writes_them)
 {
     /* Each string is what Java's Double.toString (JDK 19+) prints for the value. */
     static const struct {
@@ -1084,7 +1072,7 @@ static bool check_shortest(double x, locale_t c)
 }
 
 /* Every power of two and its lower neighbour: where the rounding interval is lopsided. */
-static void test_writer__doubles_powers_of_two(void)
+CTG_TEST(writer, doubles_powers_of_two)
 {
     locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     char out[CTG_DOUBLE_BUF];
@@ -1106,7 +1094,7 @@ static void test_writer__doubles_powers_of_two(void)
     freelocale(c);
 }
 
-static void test_writer__doubles_random_bits_shortest_round_trip(void)
+CTG_TEST(writer, doubles_random_bits_shortest_round_trip)
 {
     locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     uint64_t state = 0x9E3779B97F4A7C15ULL;
@@ -1128,7 +1116,7 @@ static void test_writer__doubles_random_bits_shortest_round_trip(void)
 }
 
 /* Formatting does not depend on the process locale (when a comma locale is installed). */
-static void test_writer__doubles_ignore_the_locale(void)
+CTG_TEST(writer, doubles_ignore_the_locale)
 {
     static const char *const names[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8" };
     const char *old = setlocale(LC_NUMERIC, NULL);
@@ -1147,7 +1135,7 @@ static void test_writer__doubles_ignore_the_locale(void)
 
 /* ---- outputs -------------------------------------------------------------------------- */
 
-static void test_writer__buf_appends(void)
+CTG_TEST(writer, buf_appends)
 {
     ctg_list *list = demo_list();
     ctg_buf buf = CTG_BUF_INIT;
@@ -1171,7 +1159,7 @@ static void test_writer__buf_appends(void)
 }
 
 /* Appending fails when the buffer cannot grow: its earlier content and length stay. */
-static void test_writer__buf_failure_keeps_previous_content(void)
+CTG_TEST(writer, buf_failure_keeps_previous_content)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator(&st);
@@ -1211,7 +1199,7 @@ static void test_writer__buf_failure_keeps_previous_content(void)
 }
 
 /* Every field of the error is written on failure, and none on success. */
-static void test_writer__errors_fill_every_field(void)
+CTG_TEST(writer, errors_fill_every_field)
 {
     ctg_list *list = demo_list();
     ctg_write_options opts = CTG_WRITE_OPTIONS_INIT;
@@ -1251,7 +1239,7 @@ static void test_writer__errors_fill_every_field(void)
 }
 
 /* A zeroed options struct (memset, or {} in C++) is the defaults: version 0 reads as 1. */
-static void test_writer__zeroed_options_are_the_defaults(void)
+CTG_TEST(writer, zeroed_options_are_the_defaults)
 {
     ctg_list *list = demo_list();
     ctg_write_options opts;
@@ -1271,7 +1259,7 @@ static void test_writer__zeroed_options_are_the_defaults(void)
     ctg_list_free(list);
 }
 
-static void test_writer__fp_output(void)
+CTG_TEST(writer, fp_output)
 {
     ctg_list *list = demo_list();
     FILE *fp = tmpfile();
@@ -1298,7 +1286,7 @@ static void test_writer__fp_output(void)
     ctg_list_free(list);
 }
 
-static void test_writer__fd_closed_gives_eio(void)
+CTG_TEST(writer, fd_closed_gives_eio)
 {
     ctg_list *list = demo_list();
     int fds[2];
@@ -1337,7 +1325,7 @@ static void *write_to_pipe(void *arg)
 
 /* Megabytes through a pipe read in small pieces by another thread: the writer must deliver every
  * byte in order across blocking and partial writes. */
-static void test_writer__fd_pipe_large_output(void)
+CTG_TEST(writer, fd_pipe_large_output)
 {
     ctg_list *list = NULL;
     ctg_buf want = CTG_BUF_INIT;
@@ -1436,7 +1424,7 @@ static void assert_file(const char *path, const char *want)
     free(got);
 }
 
-static void test_writer__file_write_replaces_content(void)
+CTG_TEST(writer, file_write_replaces_content)
 {
     ctg_list *list = demo_list();
     ctg_write_options compact = CTG_WRITE_OPTIONS_INIT;
@@ -1463,7 +1451,7 @@ static void test_writer__file_write_replaces_content(void)
     ctg_list_free(list);
 }
 
-static void test_writer__file_write_failure_leaves_no_trace(void)
+CTG_TEST(writer, file_write_failure_leaves_no_trace)
 {
     ctg_list *list = demo_list(), *unsupported = NULL;
     char dir[64], path[128], missing[160];
@@ -1518,7 +1506,7 @@ static void test_writer__file_write_failure_leaves_no_trace(void)
 
 /* Fails each allocation of a file write in turn: every failure leaves the old file as it was
  * and no temporary file; then the write succeeds. */
-static void test_writer__file_write_out_of_memory_sweep(void)
+CTG_TEST(writer, file_write_out_of_memory_sweep)
 {
     ctg_test_alloc st = { 0 };
     ctg_allocator a = ctg_test_allocator(&st);
@@ -1615,12 +1603,9 @@ static char *slurp_fixture(const char *dir, const char *file, size_t *len)
     return ctg_test_slurp(path, len);
 }
 
-static void test_writer__powsybl_fixtures_rebuilt_in_code(void)
+CTG_SHARED_TEST(writer, powsybl_fixtures_rebuilt_in_code)
 {
     const char *dir = ctg_test_shared_dir();
-
-    if (dir == NULL)
-        return; /* the shared data is absent: the fixtures suite reports the skip */
     for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
         ctg_list *list = make_list("list", fixtures[i].cs, fixtures[i].n);
         ctg_buf buf = CTG_BUF_INIT;
@@ -1641,7 +1626,7 @@ static void test_writer__powsybl_fixtures_rebuilt_in_code(void)
 
 /* contingency.json is a bare contingency document; without its test-only extension (issue 3)
  * the rest of it is what the writer makes of a CTG_LIST_CONTINGENCY list. */
-static void test_writer__powsybl_bare_contingency(void)
+CTG_SHARED_TEST(writer, powsybl_bare_contingency)
 {
     static const char ext[] =
         ",\n  \"extensions\" : {\n    \"dummy-contingency-extension\" : { }\n  }";
@@ -1667,8 +1652,6 @@ static void test_writer__powsybl_bare_contingency(void)
     char *want, *at;
     size_t len = 0;
 
-    if (dir == NULL)
-        return;
     want = slurp_fixture(dir, "contingency.json", &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(want);
     at = strstr(want, ext);
@@ -1683,7 +1666,7 @@ static void test_writer__powsybl_bare_contingency(void)
     free(want);
 }
 
-static void test_writer__contingency_document(void)
+CTG_TEST(writer, contingency_document)
 {
     static const ctg_element el = { "L", CTG_ELEMENT_LINE, "VL" };
     ctg_list *doc = NULL;
@@ -1705,7 +1688,7 @@ static void test_writer__contingency_document(void)
 
 /* ctg_list_kind_version says what the writers write: a list holding every kind, written
  * compact, carries exactly those versions; a bare contingency has none. */
-static void test_writer__kind_versions(void)
+CTG_TEST(writer, kind_versions)
 {
     static const char doc[] =
         "{\"type\":\"list\",\"name\":\"all\",\"contingencyLists\":["
@@ -1744,7 +1727,7 @@ static void test_writer__kind_versions(void)
 /* The writer copies an extension's number text when it is already Java's layout: that must
  * be exactly when formatting the value would give the same text. Differential, over random
  * doubles of every magnitude and digit count, each written several ways. */
-static void test_writer__java_text_is_recognised_exactly(void)
+CTG_TEST(writer, java_text_is_recognised_exactly)
 {
     static const char *const forms[] = { "%.*e", "%.*g", "%.*E", "%.*f" };
     uint64_t seed = 0x9e3779b97f4a7c15ull;
@@ -1810,47 +1793,4 @@ static void test_writer__java_text_is_recognised_exactly(void)
     CU_ASSERT_FALSE(ctg_double_text_is_java("4.9E-324", 8)); /* subnormal: not decided here */
 }
 
-CU_TestInfo writer_tests[] = {
-    { "java_text_is_recognised_exactly", test_writer__java_text_is_recognised_exactly },
-    { "pretty_layout_exact_bytes", test_writer__pretty_layout_exact_bytes },
-    { "kind_versions", test_writer__kind_versions },
-    { "compact_layout_exact_bytes", test_writer__compact_layout_exact_bytes },
-    { "empty_list", test_writer__empty_list },
-    { "optional_contingency_name", test_writer__optional_contingency_name },
-    { "voltage_level_rules_in_the_writer", test_writer__voltage_level_rules_in_the_writer },
-    { "every_element_type_name", test_writer__every_element_type_name },
-    { "escapes_every_control_character", test_writer__escapes_every_control_character },
-    { "escapes_quote_and_backslash_only", test_writer__escapes_quote_and_backslash_only },
-    { "escapes_in_list_strings", test_writer__escapes_in_list_strings },
-    { "escaping_matches_reference", test_writer__escaping_matches_reference },
-    { "long_string_with_escapes", test_writer__long_string_with_escapes },
-    { "emitter_pretty_rules", test_writer__emitter_pretty_rules },
-    { "emitter_compact_rules", test_writer__emitter_compact_rules },
-    { "emitter_root_array", test_writer__emitter_root_array },
-    { "emitter_depth_limit", test_writer__emitter_depth_limit },
-    { "emitter_deep_indent", test_writer__emitter_deep_indent },
-    { "emitter_rejects_misuse", test_writer__emitter_rejects_misuse },
-    { "emitter_shortcuts_match_general_calls", test_writer__emitter_shortcuts_match_general_calls },
-    { "emitter_shortcuts_reject_misuse", test_writer__emitter_shortcuts_reject_misuse },
-    { "sink_failure_is_sticky", test_writer__sink_failure_is_sticky },
-    { "empty_list_of_lists", test_writer__empty_list_of_lists },
-    { "doubles_as_java_writes_them", test_writer__doubles_as_java_writes_them },
-    { "doubles_random_bits_shortest_round_trip",
-      test_writer__doubles_random_bits_shortest_round_trip },
-    { "doubles_powers_of_two", test_writer__doubles_powers_of_two },
-    { "doubles_ignore_the_locale", test_writer__doubles_ignore_the_locale },
-    { "buf_appends", test_writer__buf_appends },
-    { "buf_failure_keeps_previous_content", test_writer__buf_failure_keeps_previous_content },
-    { "errors_fill_every_field", test_writer__errors_fill_every_field },
-    { "zeroed_options_are_the_defaults", test_writer__zeroed_options_are_the_defaults },
-    { "fp_output", test_writer__fp_output },
-    { "fd_closed_gives_eio", test_writer__fd_closed_gives_eio },
-    { "fd_pipe_large_output", test_writer__fd_pipe_large_output },
-    { "file_write_replaces_content", test_writer__file_write_replaces_content },
-    { "file_write_failure_leaves_no_trace", test_writer__file_write_failure_leaves_no_trace },
-    { "file_write_out_of_memory_sweep", test_writer__file_write_out_of_memory_sweep },
-    { "powsybl_fixtures_rebuilt_in_code", test_writer__powsybl_fixtures_rebuilt_in_code },
-    { "powsybl_bare_contingency", test_writer__powsybl_bare_contingency },
-    { "contingency_document", test_writer__contingency_document },
-    CU_TEST_INFO_NULL
-};
+#include "test_writer.tests.h"
