@@ -421,6 +421,37 @@ CTG_TEST(model, arena_alignment)
     CU_ASSERT_EQUAL(st.bad_sizes, 0);
 }
 
+/* Under ASan the room between and after arena objects is poisoned: an overrun such as 16
+ * bytes copied into a 12-byte object is reported, although it stays inside one chunk. Without
+ * ASan the same layout is checked: the next 8-aligned object starts 16 bytes on. */
+CTG_TEST(model, arena_room_beyond_each_object_is_poisoned)
+{
+    ctg_arena *arena = ctg_arena_new(NULL);
+    char *a, *b, *s;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(arena);
+    a = ctg_arena_alloc_fast(arena, 12, 8);
+    b = ctg_arena_alloc_fast(arena, 12, 8);
+    s = ctg_arena_strndup_fast(arena, "abc", 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_EQUAL(b, a + 16);
+    CU_ASSERT_PTR_EQUAL(s, b + 12);
+#ifdef CTG_ARENA_ASAN
+    CU_ASSERT_EQUAL(__asan_address_is_poisoned(a + 11), 0);
+    CU_ASSERT_EQUAL(__asan_address_is_poisoned(a + 12), 1); /* the padding up to b */
+    CU_ASSERT_EQUAL(__asan_address_is_poisoned(a + 15), 1);
+    CU_ASSERT_EQUAL(__asan_address_is_poisoned(s + 3), 0);  /* the NUL */
+    CU_ASSERT_EQUAL(__asan_address_is_poisoned(s + 4), 1);  /* the chunk's free room */
+#endif
+    ctg_arena_reset(arena);
+    a = ctg_arena_alloc_fast(arena, 4, 4);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+#ifdef CTG_ARENA_ASAN
+    CU_ASSERT_EQUAL(__asan_address_is_poisoned(a + 4), 1); /* poisoned again by the reset */
+#endif
+    ctg_arena_release(arena);
+}
+
 CTG_TEST(model, arena_calloc_overflow)
 {
     ctg_test_alloc st = { 0 };
