@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/error_set.h"
 #include "ext/ext.h"
 #include "json/keyset.h"
 #include "format/default.h"
@@ -510,8 +511,7 @@ int ctg_extension_text_read(ctg_arena *arena, const char *text, size_t len, cons
     opts.max_depth = CTG_MAX_DEPTH_LIMIT; /* whatever any read may keep, a builder may add */
     if ((rc = ctg_reader_init(&rd, &src, &opts, arena, err)) != CTG_OK) {
         ctg_reader_dispose(&rd);
-        snprintf(err->message, sizeof err->message, "out of memory");
-        return rc;
+        return ctg_error_set(err, rc, NULL, NULL, "out of memory");
     }
     capture_init(&c, ctg_arena_allocator(arena), json != NULL);
     rc = read_alone(&rd, &c, json, json_len); /* errors are at the root: path "" */

@@ -9,6 +9,7 @@
 #include "ctg/stream.h"
 #include "base/alloc.h"
 #include "base/arena.h"
+#include "base/error_set.h"
 #include "model/list_impl.h"
 #include "ext/ext.h"
 #include "io/output.h"
@@ -58,7 +59,7 @@ static int open_writer(ctg_stream_writer **out, open_fn open, const void *target
         ctg_mem_release(sw->alloc, sw, sizeof(*sw));
         return rc;
     }
-    snprintf(sw->source, sizeof(sw->source), "%s", sw->out.source);
+    ctg_error_keep_tail(sw->source, sizeof sw->source, sw->out.source);
     rc = ctg_emit_init(&sw->e, ctg_output_sink, &sw->out, (opts->flags & CTG_WRITE_COMPACT) != 0,
                        sw->alloc, &sw->werr);
     if (rc != CTG_OK) {
@@ -125,9 +126,10 @@ static int check_contingency(ctg_stream_writer *sw, const ctg_contingency *c, ct
         if (rc == CTG_ENOMEM)
             return ctg_output_message(w, rc, "out of memory");
         if (rc != CTG_OK) {
-            char msg[CTG_ERROR_MESSAGE_MAX];
-            snprintf(msg, sizeof msg, "extension \"%.64s\": %.160s", x->name, w->message);
-            return ctg_output_message(w, CTG_EINVAL, msg);
+            char why[CTG_ERROR_MESSAGE_MAX]; /* the text check's message, quoted in w's */
+            memcpy(why, w->message, sizeof why);
+            return ctg_error_set(w, CTG_EINVAL, NULL, NULL, "extension \"%.64s\": %.160s",
+                                 x->name, why);
         }
     }
     return CTG_OK;

@@ -15,6 +15,7 @@
 
 #include "base/alloc.h"
 #include "base/clocale.h"
+#include "base/error_set.h"
 #include "io/zhooks.h"
 
 #define ZOUT_SIZE ((size_t)64 * 1024)
@@ -23,58 +24,28 @@ _Static_assert(sizeof(off_t) == 8, "64-bit file offsets (_FILE_OFFSET_BITS)");
 
 /* ---- errors ----------------------------------------------------------------------------- */
 
-static void copy_text(char *dst, size_t cap, const char *s)
-{
-    size_t n = strlen(s);
-
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(dst, s, n);
-    dst[n] = '\0';
-}
-
-/* A long source keeps its tail behind "...", where the file name is. */
-static void copy_source(char *dst, size_t cap, const char *s)
-{
-    size_t n = strlen(s);
-
-    if (n < cap) {
-        memcpy(dst, s, n + 1);
-        return;
-    }
-    memcpy(dst, "...", 3);
-    memcpy(dst + 3, s + n - (cap - 4), cap - 4 + 1);
-}
-
 int ctg_output_error(ctg_error *err, ctg_error *w, int code, const char *source)
 {
     if (err == NULL)
         return code;
-    w->code = (ctg_status)code;
-    w->line = 0;
-    w->column = 0;
-    w->offset = 0;
-    copy_source(w->source, sizeof w->source, source);
-    w->path[0] = '\0';
-    if (w->message[0] == '\0')
-        copy_text(w->message, sizeof w->message, "write failed");
+    /* A write is about no place in a document: no position, no path. */
+    ctg_error_set(w, code, NULL, "", w->message[0] == '\0' ? "write failed" : NULL);
+    ctg_error_set_source(w, source);
     *err = *w;
     return code;
 }
 
 int ctg_output_message(ctg_error *w, int code, const char *msg)
 {
-    copy_text(w->message, sizeof w->message, msg);
-    return code;
+    return ctg_error_set(w, code, NULL, NULL, "%s", msg);
 }
 
 int ctg_output_io_failure(ctg_error *w, const char *what)
 {
     int saved = errno;
 
-    snprintf(w->message, sizeof w->message, "%s: %s", what,
-             saved != 0 ? ctg_strerror(saved) : "unknown error");
-    return CTG_EIO;
+    return ctg_error_set(w, CTG_EIO, NULL, NULL, "%s: %s", what,
+                         saved != 0 ? ctg_strerror(saved) : "unknown error");
 }
 
 /* ---- raw sinks -------------------------------------------------------------------------- */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/error_set.h"
 #include "json/jdouble.h"
 
 /* Output is assembled in one buffer and handed to the sink in large pieces. Every fast path
@@ -51,14 +52,8 @@ void ctg_emit_fail(ctg_emitter *e, int code, const char *msg)
     e->status = code;
     e->len = 0;
     e->cap = 0;
-    if (e->err != NULL && msg != NULL) {
-        size_t n = strlen(msg);
-
-        if (n >= sizeof e->err->message)
-            n = sizeof e->err->message - 1;
-        memcpy(e->err->message, msg, n);
-        e->err->message[n] = '\0';
-    }
+    if (e->err != NULL && msg != NULL)
+        ctg_error_set(e->err, code, NULL, NULL, "%s", msg);
 }
 
 /* Window mode: commits what was written and takes a new window of at least `want` bytes. */

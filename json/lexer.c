@@ -15,6 +15,7 @@
 
 #include "ctg/io.h"
 #include "base/alloc.h"
+#include "base/error_set.h"
 #include "base/utf8.h"
 
 #define DEFAULT_MAX_STRING ((size_t)64 * 1024 * 1024)
@@ -134,16 +135,11 @@ static size_t sat_add(size_t a, size_t b)
 
 static int vfail_at(ctg_lexer *lx, int code, size_t offset, const char *fmt, va_list ap)
 {
-    ctg_error *e = &lx->err;
+    ctg_error_place at = { offset, lx->line, ctg_column(offset, lx->line_start) };
 
-    e->code = (ctg_status)code;
-    e->line = lx->line;
-    e->column = ctg_column(offset, lx->line_start);
-    e->offset = offset;
-    e->source[0] = '\0';
-    e->path[0] = '\0';
-    if (fmt != NULL)
-        vsnprintf(e->message, sizeof(e->message), fmt, ap);
+    /* No fmt: a read callback's message, already in place. */
+    ctg_error_vset(&lx->err, code, &at, "", fmt, ap);
+    ctg_error_set_source(&lx->err, "");
     lx->status = code;
     lx->state = S_FAILED;
     return code;
@@ -271,11 +267,10 @@ static int read_more(ctg_lexer *lx)
     lx->err.message[0] = '\0';
     rc = lx->src.refill(lx->src.ctx, lx->buf + (lx->end - lx->buf), room, &got, &lx->err);
     if (rc != CTG_OK || got > room) {
-        if (rc == CTG_OK)
-            snprintf(lx->err.message, sizeof(lx->err.message), "read callback overran its buffer");
-        else if (lx->err.message[0] == '\0')
-            snprintf(lx->err.message, sizeof(lx->err.message), "read error");
-        return fail_at(lx, rc == CTG_OK ? CTG_EIO : rc, pos(lx, lx->end), NULL);
+        const char *why = rc == CTG_OK                ? "read callback overran its buffer"
+                          : lx->err.message[0] == '\0' ? "read error"
+                                                       : NULL;
+        return fail_at(lx, rc == CTG_OK ? CTG_EIO : rc, pos(lx, lx->end), why);
     }
     if (got == 0) {
         lx->eof = true;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/error_set.h"
 
 /* Array items are plain structs of pointers and sizes. */
 #define ITEM_ALIGN 8
@@ -67,25 +68,6 @@ void ctg_reader_dispose(ctg_reader *rd)
 
 /* ---- errors ---------------------------------------------------------------------------- */
 
-/* Appends "/" + a JSON Pointer segment (~ and / escaped) to `buf`, keeping it terminated. */
-static size_t append_segment(char *buf, size_t len, const char *seg, size_t seg_len)
-{
-    const size_t cap = CTG_ERROR_PATH_MAX - 1;
-
-    if (len < cap)
-        buf[len++] = '/';
-    for (size_t i = 0; i < seg_len && len < cap; i++) {
-        char c = seg[i];
-        if ((c == '~' || c == '/') && len + 1 < cap) {
-            buf[len++] = '~';
-            c = c == '~' ? '0' : '1';
-        }
-        buf[len++] = c;
-    }
-    buf[len] = '\0';
-    return len;
-}
-
 void ctg_reader_path(const ctg_reader *rd, char *buf)
 {
     size_t len = 0;
@@ -97,9 +79,9 @@ void ctg_reader_path(const ctg_reader *rd, char *buf)
 
         if (f->is_array) {
             int n = snprintf(num, sizeof(num), "%zu", f->index);
-            len = append_segment(buf, len, num, (size_t)n);
+            len = ctg_error_path_append(buf, len, num, (size_t)n);
         } else if (f->key) {
-            len = append_segment(buf, len, f->key, f->key_len);
+            len = ctg_error_path_append(buf, len, f->key, f->key_len);
         }
     }
 }
@@ -107,16 +89,13 @@ void ctg_reader_path(const ctg_reader *rd, char *buf)
 static void fill_error(ctg_reader *rd, const ctg_mark *m, const char *key, int code,
                        const char *fmt, va_list ap)
 {
-    ctg_error *err = rd->err;
+    ctg_error_place at = { m->offset, m->line, ctg_column(m->offset, m->line_start) };
+    char path[CTG_ERROR_PATH_MAX];
 
-    err->code = (ctg_status)code;
-    err->offset = m->offset;
-    err->line = m->line;
-    err->column = ctg_column(m->offset, m->line_start);
-    ctg_reader_path(rd, err->path);
+    ctg_reader_path(rd, path);
     if (key)
-        append_segment(err->path, strlen(err->path), key, strlen(key));
-    vsnprintf(err->message, sizeof(err->message), fmt, ap);
+        ctg_error_path_append(path, strlen(path), key, strlen(key));
+    ctg_error_vset(rd->err, code, &at, path, fmt, ap);
     rd->failed = true;
 }
 
