@@ -2,7 +2,6 @@
 /* The streaming writer: a `default` list written one contingency at a time, byte-identical to
  * writing the whole list at once (the same emitter and the same pieces). */
 
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,10 +29,7 @@ struct ctg_stream_writer {
     char source[CTG_ERROR_SOURCE_MAX];
 };
 
-typedef int (*open_fn)(ctg_output *o, const void *target, const ctg_write_options *opts,
-                       ctg_error *w);
-
-static int open_writer(ctg_stream_writer **out, open_fn open, const void *target,
+static int open_writer(ctg_stream_writer **out, const ctg_output_target *target,
                        const char *name, const ctg_write_options *given, ctg_error *err)
 {
     ctg_write_options o;
@@ -54,7 +50,7 @@ static int open_writer(ctg_stream_writer **out, open_fn open, const void *target
                                 "<writer>");
     memset(sw, 0, sizeof(*sw));
     sw->alloc = opts->allocator;
-    if ((rc = open(&sw->out, target, opts, &w)) != CTG_OK) {
+    if ((rc = ctg_output_open(&sw->out, target, opts, &w)) != CTG_OK) {
         ctg_output_error(err, &w, rc, sw->out.source);
         ctg_mem_release(sw->alloc, sw, sizeof(*sw));
         return rc;
@@ -74,37 +70,25 @@ static int open_writer(ctg_stream_writer **out, open_fn open, const void *target
     return CTG_OK;
 }
 
-static int open_buf(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
-{
-    return ctg_output_open_buf(o, (ctg_buf *)(uintptr_t)t, opts->allocator, w);
-}
-
-static int open_fp(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
-{
-    return ctg_output_open_fp(o, (FILE *)(uintptr_t)t, opts->allocator, w);
-}
-
-static int open_path(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
-{
-    return ctg_output_open_path(o, t, opts, w);
-}
-
 int ctg_stream_writer_open_path(ctg_stream_writer **out, const char *path, const char *name,
                                 const ctg_write_options *opts, ctg_error *err)
 {
-    return open_writer(out, open_path, path, name, opts, err);
+    ctg_output_target t = { CTG_OUTPUT_PATH, { .path = path } };
+    return open_writer(out, &t, name, opts, err);
 }
 
 int ctg_stream_writer_open_fp(ctg_stream_writer **out, FILE *fp, const char *name,
                               const ctg_write_options *opts, ctg_error *err)
 {
-    return open_writer(out, open_fp, fp, name, opts, err);
+    ctg_output_target t = { CTG_OUTPUT_FP, { .fp = fp } };
+    return open_writer(out, &t, name, opts, err);
 }
 
 int ctg_stream_writer_open_buf(ctg_stream_writer **out, ctg_buf *buf, const char *name,
                                const ctg_write_options *opts, ctg_error *err)
 {
-    return open_writer(out, open_buf, buf, name, opts, err);
+    ctg_output_target t = { CTG_OUTPUT_BUF, { .buf = buf } };
+    return open_writer(out, &t, name, opts, err);
 }
 
 /* A caller-built contingency is checked as the builders check theirs, kept extension text

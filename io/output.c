@@ -148,7 +148,7 @@ static int gz_write(ctg_output *o, const char *data, size_t len, int flush, ctg_
 {
     int z, rc;
 
-    o->zs.next_in = (unsigned char *)(uintptr_t)data;
+    o->zs.next_in = (const unsigned char *)data;
     o->zs.avail_in = (uInt)len;
     do {
         o->zs.next_out = o->zout;
@@ -254,6 +254,19 @@ int ctg_output_open_path(ctg_output *o, const char *path, const ctg_write_option
     if (rc != CTG_OK)
         ctg_output_abort(o);
     return rc;
+}
+
+int ctg_output_open(ctg_output *o, const ctg_output_target *t, const ctg_write_options *opts,
+                    ctg_error *w)
+{
+    switch (t->kind) {
+    case CTG_OUTPUT_BUF: return ctg_output_open_buf(o, t->to.buf, opts->allocator, w);
+    case CTG_OUTPUT_FP: return ctg_output_open_fp(o, t->to.fp, opts->allocator, w);
+    case CTG_OUTPUT_FD: return ctg_output_open_fd(o, t->to.fd, opts->allocator, w);
+    case CTG_OUTPUT_PATH: return ctg_output_open_path(o, t->to.path, opts, w);
+    }
+    init(o, opts->allocator, "<output>");
+    return ctg_output_message(w, CTG_EINVAL, "unknown output kind");
 }
 
 /* ---- closing ---------------------------------------------------------------------------- */

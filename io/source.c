@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "base/alloc.h"
 #include "base/clocale.h"
