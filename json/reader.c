@@ -239,21 +239,22 @@ static int duplicate_key(ctg_reader *rd, ctg_path_frame *f, const ctg_token *key
 }
 
 /* The next member, with the key PowSyBl writes next as the lexer's hint. */
-static inline int member(ctg_reader *rd, const ctg_object_def *def, unsigned next, ctg_token *key)
+static inline int member(ctg_reader *rd, const ctg_object_def *def, unsigned next,
+                         ctg_lex_member *m)
 {
     const ctg_key *hint = def->count ? &def->keys[next < def->count ? next : 0] : NULL;
 
-    return ctg_lexer_member(&rd->lex, hint ? hint->name : NULL, hint ? hint->len : 0, key,
+    return ctg_lexer_member(&rd->lex, hint ? hint->name : NULL, hint ? hint->len : 0, m,
                             &rd->tok, rd->err);
 }
 
 /* The index of the member's key: the hint's when the lexer matched it, else looked up. */
-static inline int key_index(const ctg_object_def *def, int n, const ctg_token *key,
+static inline int key_index(const ctg_object_def *def, bool hinted, const ctg_token *key,
                             unsigned *next)
 {
     unsigned hint = *next < def->count ? *next : 0;
 
-    if (!(n & CTG_LEX_HINTED))
+    if (!hinted)
         return match_key(def, key, next);
     *next = hint + 1;
     return (int)hint;
@@ -262,37 +263,36 @@ static inline int key_index(const ctg_object_def *def, int n, const ctg_token *k
 int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsigned *seen_out)
 {
     ctg_mark marks[32];
-    ctg_token key;
+    ctg_lex_member m;
     unsigned seen = 0, next = 0;
     ctg_path_frame *f;
-    int n, rc;
+    int rc;
 
     if (rd->tok.type != CTG_TOK_OBJECT_BEGIN)
         return ctg_reader_type_error(rd, "object");
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
-    /* Ends with n == 0 and rd->tok on the closing brace, or with an error. */
-    while ((n = member(rd, def, next, &key)) > 0) {
-        int i = key_index(def, n, &key, &next);
-        n &= ~CTG_LEX_HINTED;
+    /* Ends with CTG_LEX_OTHER and rd->tok on the closing brace, or with an error. */
+    while ((rc = member(rd, def, next, &m)) == CTG_LEX_KEY) {
+        int i = key_index(def, m.hinted, &m.key, &next);
         f = ctg_reader_top_frame(rd);
         if (i < 0)
-            return unknown_key(rd, f, &key);
+            return unknown_key(rd, f, &m.key);
         f->key = def->keys[i].name;
         f->key_len = def->keys[i].len;
         if (seen & (1u << i))
-            return duplicate_key(rd, f, &key, &marks[i]);
+            return duplicate_key(rd, f, &m.key, &marks[i]);
         seen |= 1u << i;
-        marks[i] = (ctg_mark){ key.offset, key.line_start, key.line };
-        if (n == 1 && (rc = ctg_reader_next(rd)) != CTG_OK)
+        marks[i] = (ctg_mark){ m.key.offset, m.key.line_start, m.key.line };
+        if (!m.value_ready && (rc = ctg_reader_next(rd)) != CTG_OK)
             return rc;
         if ((rc = def->field(rd, (unsigned)i, ctx)) != CTG_OK)
             return rc;
         /* Between members the path is the object's (the frames may have moved). */
         ctg_reader_top_frame(rd)->key = NULL;
     }
-    if (n < 0)
-        return n;
+    if (rc != CTG_LEX_OTHER)
+        return rc;
     ctg_reader_pop_frame(rd);
     if (seen_out)
         *seen_out = seen;
