@@ -331,29 +331,36 @@ static int attach(builder *b, json_object *v)
     return CTG_OK;
 }
 
-static int open_container(builder *b, json_object *v)
+/* Room for one more open container. */
+static int grow_open(builder *b)
 {
     size_t cap;
     json_object **p;
-    int rc;
+
+    if (!ctg_grow_capacity(b->cap, b->depth + 1, 16, SIZE_MAX / sizeof *p, &cap)
+        || (p = ctg_mem_resize(b->alloc, b->open, b->cap * sizeof *p, cap * sizeof *p)) == NULL)
+        return CTG_ENOMEM;
+    b->open = p;
+    b->cap = cap;
+    return CTG_OK;
+}
+
+/* Takes `v`: attached (then the tree owns it), or released. */
+static int open_container(builder *b, json_object *v)
+{
+    int rc = CTG_OK;
 
     if (v == NULL)
         return CTG_ENOMEM;
-    if (b->depth >= CTG_JSONC_MAX_DEPTH) {
+    if (b->depth >= CTG_JSONC_MAX_DEPTH)
+        rc = CTG_EUNSUPPORTED;
+    else if (b->depth == b->cap)
+        rc = grow_open(b);
+    if (rc != CTG_OK) {
         json_object_put(v);
-        return CTG_EUNSUPPORTED;
+        return rc;
     }
-    if (b->depth == b->cap) {
-        if (!ctg_grow_capacity(b->cap, b->depth + 1, 16, SIZE_MAX / sizeof *p, &cap)
-            || (p = ctg_mem_resize(b->alloc, b->open, b->cap * sizeof *p, cap * sizeof *p))
-                   == NULL) {
-            json_object_put(v);
-            return CTG_ENOMEM;
-        }
-        b->open = p;
-        b->cap = cap;
-    }
-    if ((rc = attach(b, v)) == CTG_OK)
+    if ((rc = attach(b, v)) == CTG_OK) /* attach releases `v` when it fails */
         b->open[b->depth++] = v;
     return rc;
 }

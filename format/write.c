@@ -74,16 +74,17 @@ static int write_to(const ctg_output_target *target, const char *source, const c
     if (rc == CTG_OK && list == NULL)
         rc = ctg_output_message(&w, CTG_EINVAL, "no list to write");
     if (rc != CTG_OK)
-        return ctg_output_error(err, &w, rc, source);
-    rc = ctg_output_open(&o, target, &opts, &w);
-    if (rc != CTG_OK)
-        return ctg_output_error(err, &w, rc, o.source);
+        goto done;
+    /* A failed open leaves nothing to close. */
+    if ((rc = ctg_output_open(&o, target, &opts, &w)) != CTG_OK)
+        goto done;
     rc = emit_list(&o, list, &opts, &w);
     if (rc == CTG_OK)
-        return (rc = ctg_output_commit(&o, &w)) == CTG_OK ? CTG_OK
-                                                          : ctg_output_error(err, &w, rc, source);
-    ctg_output_abort(&o);
-    return ctg_output_error(err, &w, rc, source);
+        rc = ctg_output_commit(&o, &w); /* which aborts when it fails */
+    else
+        ctg_output_abort(&o);
+done:
+    return rc == CTG_OK ? CTG_OK : ctg_output_error(err, &w, rc, source);
 }
 
 void ctg_buf_dispose(ctg_buf *buf)

@@ -32,42 +32,47 @@ struct ctg_stream_writer {
 static int open_writer(ctg_stream_writer **out, const ctg_output_target *target,
                        const char *name, const ctg_write_options *given, ctg_error *err)
 {
-    ctg_write_options o;
-    const ctg_write_options *opts = &o;
+    ctg_write_options opts;
     ctg_error w = { 0 };
-    ctg_stream_writer *sw;
+    const char *source = "<writer>";
+    ctg_stream_writer *sw = NULL;
+    bool opened = false;
     int rc;
 
     if (out)
         *out = NULL;
-    if ((rc = ctg_write_check_options(given, &o, &w)) == CTG_OK && (!out || !name))
+    if ((rc = ctg_write_check_options(given, &opts, &w)) == CTG_OK && (!out || !name))
         rc = ctg_output_message(&w, CTG_EINVAL, !out ? "no place for the writer" : "no name");
+    if (rc == CTG_OK && (sw = ctg_mem_alloc(opts.allocator, sizeof(*sw))) == NULL)
+        rc = ctg_output_message(&w, CTG_ENOMEM, "out of memory");
     if (rc != CTG_OK)
-        return ctg_output_error(err, &w, rc, "<writer>");
-    sw = ctg_mem_alloc(opts->allocator, sizeof(*sw));
-    if (!sw)
-        return ctg_output_error(err, &w, ctg_output_message(&w, CTG_ENOMEM, "out of memory"),
-                                "<writer>");
+        goto done;
     memset(sw, 0, sizeof(*sw));
-    sw->alloc = opts->allocator;
-    if ((rc = ctg_output_open(&sw->out, target, opts, &w)) != CTG_OK) {
-        ctg_output_error(err, &w, rc, sw->out.source);
-        ctg_mem_release(sw->alloc, sw, sizeof(*sw));
-        return rc;
-    }
+    sw->alloc = opts.allocator;
+    rc = ctg_output_open(&sw->out, target, &opts, &w);
+    source = sw->out.source; /* the caller's path or a literal: it outlives sw */
+    if (rc != CTG_OK)
+        goto done; /* a failed open leaves nothing to close */
+    opened = true;
     ctg_error_keep_tail(sw->source, sizeof sw->source, sw->out.source);
-    rc = ctg_emit_init(&sw->e, ctg_output_sink, &sw->out, (opts->flags & CTG_WRITE_COMPACT) != 0,
+    rc = ctg_emit_init(&sw->e, ctg_output_sink, &sw->out, (opts.flags & CTG_WRITE_COMPACT) != 0,
                        sw->alloc, &sw->werr);
     if (rc != CTG_OK) {
         w = sw->werr;
-        ctg_output_error(err, &w, rc, sw->source); /* before the abort frees sw->source */
-        ctg_stream_writer_abort(sw);
-        return rc;
+        goto done;
     }
     sw->emitter_ready = true;
     ctg_write_default_begin(&sw->e, name);
     *out = sw;
-    return CTG_OK;
+done:
+    if (rc != CTG_OK) {
+        ctg_output_error(err, &w, rc, source);
+        if (opened)
+            ctg_stream_writer_abort(sw);
+        else if (sw != NULL)
+            ctg_mem_release(sw->alloc, sw, sizeof(*sw));
+    }
+    return rc;
 }
 
 int ctg_stream_writer_open_path(ctg_stream_writer **out, const char *path, const char *name,

@@ -344,28 +344,26 @@ int ctg_input_open(ctg_input **out, const ctg_source *src, const ctg_allocator *
     in->alloc = a;
     in->fd = -1;
     (void)ctg_source_name(src, in->name, sizeof(in->name));
-    rc = open_kind(in, src, err);
-    if (rc == CTG_OK && in->mem && !is_gzip(in->mem, in->mem_len)) {
+    if ((rc = open_kind(in, src, err)) != CTG_OK)
+        goto done;
+    if (in->mem && !is_gzip(in->mem, in->mem_len)) {
         /* Plain memory: the lexer reads it in place. */
         in->lex.data = (const char *)in->mem;
         in->lex.len = in->mem_len;
-        *out = in;
-        return CTG_OK;
+        goto done;
     }
-    if (rc == CTG_OK) {
-        set_total(in);
-        rc = detect_gzip(in, err);
-    }
-    if (rc == CTG_OK && in->gz)
+    set_total(in);
+    if ((rc = detect_gzip(in, err)) == CTG_OK && in->gz)
         rc = start_gzip(in, err);
-    if (rc != CTG_OK) {
-        ctg_input_close(in);
-        return rc;
-    }
     in->lex.refill = refill;
     in->lex.ctx = in;
+done:
+    if (rc != CTG_OK) {
+        ctg_input_close(in);
+        in = NULL;
+    }
     *out = in;
-    return CTG_OK;
+    return rc;
 }
 
 void ctg_input_close(ctg_input *in)
