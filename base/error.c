@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* Filling a ctg_error, and turning it into the one line users see. Every field may hold bytes of the input (a
- * key, an id, a file name), so each is escaped on the way out: a document cannot forge a
- * second diagnostic line or drive the terminal that shows it. */
+/* Filling a ctg_error (error_set.h), and turning it into the one line users see. Every field
+ * may hold bytes of the input (a key, an id, a file name), so each is escaped on the way out:
+ * a document cannot forge a second diagnostic line or drive the terminal that shows it. */
 
 #include <stdarg.h>
 #include <stdbool.h>
