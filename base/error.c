@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* Turning a ctg_error into the one line users see. Every field may hold bytes of the input (a
- * key, an id, a file name), so each is escaped on the way out: a document cannot forge a
- * second diagnostic line or drive the terminal that shows it. */
+/* Filling a ctg_error (error_set.h), and turning it into the one line users see. Every field
+ * may hold bytes of the input (a key, an id, a file name), so each is escaped on the way out:
+ * a document cannot forge a second diagnostic line or drive the terminal that shows it. */
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ctg/error.h"
+#include "base/error_set.h"
 #include "base/utf8.h"
 
 /* Where escaped text goes: `size` bytes at `buf`, and the length the whole text needs. */
@@ -133,6 +135,79 @@ size_t ctg_error_format(const ctg_error *err, char *buf, size_t size)
     emit_escaped(&o, err->message, field_len(err->message, sizeof err->message));
     return o.len;
 }
+
+/* ---- setting ------------------------------------------------------------------------------ */
+
+int ctg_error_vset(ctg_error *err, int code, const ctg_error_place *at, const char *path,
+                   const char *fmt, va_list ap)
+{
+    static const ctg_error_place nowhere = { 0, 0, 0 };
+
+    if (at == NULL)
+        at = &nowhere;
+    err->code = (ctg_status)code;
+    err->offset = at->offset;
+    err->line = at->line;
+    err->column = at->column;
+    if (path != NULL && path != err->path) {
+        size_t n = strlen(path);
+        if (n >= sizeof err->path)
+            n = sizeof err->path - 1;
+        memcpy(err->path, path, n);
+        err->path[n] = '\0';
+    }
+    if (fmt != NULL)
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+    return code;
+}
+
+int ctg_error_set(ctg_error *err, int code, const ctg_error_place *at, const char *path,
+                  const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    code = ctg_error_vset(err, code, at, path, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+void ctg_error_keep_tail(char *dst, size_t cap, const char *name)
+{
+    size_t len = strlen(name);
+
+    if (len < cap) {
+        memmove(dst, name, len + 1);
+        return;
+    }
+    memcpy(dst, "...", 3);
+    memcpy(dst + 3, name + len - (cap - 4), cap - 4 + 1);
+}
+
+void ctg_error_set_source(ctg_error *err, const char *name)
+{
+    ctg_error_keep_tail(err->source, sizeof err->source, name);
+}
+
+size_t ctg_error_path_append(char *path, size_t len, const char *seg, size_t seg_len)
+{
+    const size_t cap = CTG_ERROR_PATH_MAX - 1;
+
+    if (len < cap)
+        path[len++] = '/';
+    for (size_t i = 0; i < seg_len && len < cap; i++) {
+        char c = seg[i];
+        if ((c == '~' || c == '/') && len + 1 < cap) {
+            path[len++] = '~';
+            c = c == '~' ? '0' : '1';
+        }
+        path[len++] = c;
+    }
+    path[len] = '\0';
+    return len;
+}
+
+/* ---- naming ------------------------------------------------------------------------------- */
 
 const char *ctg_status_name(int status)
 {

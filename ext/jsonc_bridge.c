@@ -14,6 +14,7 @@
 
 #include "ctg/jsonc.h"
 #include "base/alloc.h"
+#include "base/error_set.h"
 #include "model/list_impl.h"
 #include "ext/ext.h"
 #include "json/lexer.h"
@@ -24,19 +25,17 @@
 /* Errors of a tree have no position: only the path and the message are kept. */
 static int tree_error(ctg_error *err, int code)
 {
-    err->code = (ctg_status)code;
-    err->line = 0;
-    err->column = 0;
-    err->offset = 0;
-    snprintf(err->source, sizeof err->source, "%s", SOURCE);
+    ctg_error_set(err, code, NULL, NULL, NULL); /* path and message: the walk wrote them */
+    ctg_error_set_source(err, SOURCE);
     return code;
 }
 
+/* `msg` may not be err->message. */
 static int plain_error(ctg_error *err, int code, const char *msg)
 {
-    memset(err, 0, sizeof *err);
-    snprintf(err->message, sizeof err->message, "%s", msg);
-    return tree_error(err, code);
+    ctg_error_set(err, code, NULL, "", "%s", msg);
+    ctg_error_set_source(err, SOURCE);
+    return code;
 }
 
 /* ---- any json-c value, written -------------------------------------------------------------------- */
@@ -51,25 +50,6 @@ typedef struct frame {
     const char *key;                     /* the member or item being written, for errors */
 } frame;
 
-/* Appends "/" + `seg` as a JSON Pointer segment (~ and / escaped), truncating. */
-static size_t append_segment(char *buf, size_t len, const char *seg)
-{
-    const size_t cap = CTG_ERROR_PATH_MAX - 1;
-
-    if (len < cap)
-        buf[len++] = '/';
-    for (; *seg != '\0' && len < cap; seg++) {
-        char ch = *seg;
-        if ((ch == '~' || ch == '/') && len + 1 < cap) {
-            buf[len++] = '~';
-            ch = ch == '~' ? '0' : '1';
-        }
-        buf[len++] = ch;
-    }
-    buf[len] = '\0';
-    return len;
-}
-
 static void walk_path(const frame *stack, size_t depth, char *path)
 {
     size_t len = 0;
@@ -80,10 +60,10 @@ static void walk_path(const frame *stack, size_t depth, char *path)
     for (size_t i = 0; i < depth; i++) {
         char num[24];
         if (stack[i].is_object) {
-            len = append_segment(path, len, stack[i].key);
+            len = ctg_error_path_append(path, len, stack[i].key, strlen(stack[i].key));
         } else {
-            snprintf(num, sizeof num, "%zu", stack[i].index - 1);
-            len = append_segment(path, len, num);
+            int n = snprintf(num, sizeof num, "%zu", stack[i].index - 1);
+            len = ctg_error_path_append(path, len, num, (size_t)n);
         }
     }
 }
@@ -245,8 +225,7 @@ static int text_sink(void *ctx, const char *data, size_t len, ctg_error *err)
     if (need > t->cap) {
         if (!ctg_grow_capacity(t->cap, need, 4096, SIZE_MAX, &cap)
             || (p = ctg_mem_resize(t->alloc, t->data, t->cap, cap)) == NULL) {
-            snprintf(err->message, sizeof err->message, "out of memory");
-            return CTG_ENOMEM;
+            return ctg_error_set(err, CTG_ENOMEM, NULL, NULL, "out of memory");
         }
         t->data = p;
         t->cap = cap;
@@ -352,29 +331,36 @@ static int attach(builder *b, json_object *v)
     return CTG_OK;
 }
 
-static int open_container(builder *b, json_object *v)
+/* Room for one more open container. */
+static int grow_open(builder *b)
 {
     size_t cap;
     json_object **p;
-    int rc;
+
+    if (!ctg_grow_capacity(b->cap, b->depth + 1, 16, SIZE_MAX / sizeof *p, &cap)
+        || (p = ctg_mem_resize(b->alloc, b->open, b->cap * sizeof *p, cap * sizeof *p)) == NULL)
+        return CTG_ENOMEM;
+    b->open = p;
+    b->cap = cap;
+    return CTG_OK;
+}
+
+/* Takes `v`: attached (then the tree owns it), or released. */
+static int open_container(builder *b, json_object *v)
+{
+    int rc = CTG_OK;
 
     if (v == NULL)
         return CTG_ENOMEM;
-    if (b->depth >= CTG_JSONC_MAX_DEPTH) {
+    if (b->depth >= CTG_JSONC_MAX_DEPTH)
+        rc = CTG_EUNSUPPORTED;
+    else if (b->depth == b->cap)
+        rc = grow_open(b);
+    if (rc != CTG_OK) {
         json_object_put(v);
-        return CTG_EUNSUPPORTED;
+        return rc;
     }
-    if (b->depth == b->cap) {
-        if (!ctg_grow_capacity(b->cap, b->depth + 1, 16, SIZE_MAX / sizeof *p, &cap)
-            || (p = ctg_mem_resize(b->alloc, b->open, b->cap * sizeof *p, cap * sizeof *p))
-                   == NULL) {
-            json_object_put(v);
-            return CTG_ENOMEM;
-        }
-        b->open = p;
-        b->cap = cap;
-    }
-    if ((rc = attach(b, v)) == CTG_OK)
+    if ((rc = attach(b, v)) == CTG_OK) /* attach releases `v` when it fails */
         b->open[b->depth++] = v;
     return rc;
 }

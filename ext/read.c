@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/error_set.h"
 #include "ext/ext.h"
 #include "json/keyset.h"
 #include "format/default.h"
@@ -509,13 +510,13 @@ int ctg_extension_text_read(ctg_arena *arena, const char *text, size_t len, cons
         err = &scratch;
     opts.max_depth = CTG_MAX_DEPTH_LIMIT; /* whatever any read may keep, a builder may add */
     if ((rc = ctg_reader_init(&rd, &src, &opts, arena, err)) != CTG_OK) {
-        ctg_reader_dispose(&rd);
-        snprintf(err->message, sizeof err->message, "out of memory");
-        return rc;
+        ctg_error_set(err, rc, NULL, NULL, "out of memory");
+        goto done; /* a reader that failed to start is disposed all the same */
     }
     capture_init(&c, ctg_arena_allocator(arena), json != NULL);
     rc = read_alone(&rd, &c, json, json_len); /* errors are at the root: path "" */
     capture_dispose(&c);
+done:
     ctg_reader_dispose(&rd);
     return rc;
 }

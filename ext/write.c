@@ -24,16 +24,15 @@ static void write_typed(ctg_emitter *e, const ctg_extension *x)
     char msg[CTG_ERROR_MESSAGE_MAX];
     int rc = x->handler->write(&obj, x->value, x->handler->payload);
 
-    if (rc != CTG_OK) {
-        ctg_jsonc_release(obj);
+    if (rc == CTG_OK) {
+        ctg_emit_json(e, obj, 0, NULL);
+    } else {
         if (rc > 0 || rc < CTG_ESTOPPED)
             rc = CTG_EINVAL;
         snprintf(msg, sizeof msg, "extension \"%s\" could not be written", x->name);
         ctg_emit_fail(e, rc, rc == CTG_ENOMEM ? "out of memory" : msg);
-        return;
     }
-    ctg_emit_json(e, obj, 0, NULL);
-    ctg_jsonc_release(obj);
+    ctg_jsonc_release(obj); /* what the handler built, whether or not it failed */
 }
 
 void ctg_write_extensions(ctg_emitter *e, const ctg_contingency *c)

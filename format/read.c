@@ -7,35 +7,21 @@
 
 #include "ctg/io.h"
 #include "ctg/stream.h"
+#include "base/error_set.h"
 #include "model/list_impl.h"
 #include "format/read_internal.h"
 #include "format/root.h"
 #include "io/source.h"
 
-static void set_source(ctg_error *err, const char *name)
-{
-    size_t len = strlen(name);
-    const size_t cap = sizeof(err->source) - 1;
-
-    if (len <= cap) {
-        memcpy(err->source, name, len + 1);
-        return;
-    }
-    /* Keep the tail: the file name is the part worth reading. */
-    memcpy(err->source, "...", 3);
-    memcpy(err->source + 3, name + len - (cap - 3), cap - 3 + 1);
-}
-
-/* An error with no position: bad arguments, I/O, memory. `msg` may be err->message itself. */
+/* An error with no place in the document: bad arguments, I/O, memory. `msg` NULL keeps the
+ * message the input's open wrote. */
 static int fail_plain(ctg_error *err, const char *source, int code, const char *msg)
 {
-    char text[CTG_ERROR_MESSAGE_MAX];
-
-    snprintf(text, sizeof(text), "%s", msg);
-    memset(err, 0, sizeof(*err));
-    err->code = (ctg_status)code;
-    set_source(err, source);
-    memcpy(err->message, text, sizeof(text));
+    if (msg != NULL)
+        ctg_error_set(err, code, NULL, "", "%s", msg);
+    else
+        ctg_error_set(err, code, NULL, "", NULL);
+    ctg_error_set_source(err, source);
     return code;
 }
 
@@ -53,7 +39,7 @@ static void finish_error(ctg_reader *rd, ctg_error *err, const char *source)
 {
     if (!rd->failed)
         ctg_reader_path(rd, err->path);
-    set_source(err, source);
+    ctg_error_set_source(err, source);
 }
 
 static void fill_stats(const ctg_reader *rd, ctg_read_stats *stats)
@@ -130,11 +116,11 @@ static int read_source(ctg_list **out, const ctg_source *src, const read_job *jo
         char own[64];
         const char *name = job->opts->source_name ? job->opts->source_name
                                                   : ctg_source_name(src, own, sizeof own);
-        return fail_plain(job->err, name, rc, job->err->message);
+        return fail_plain(job->err, name, rc, NULL);
     }
     rc = read_input(out, in, job);
     if (rc != CTG_OK && job->opts->source_name)
-        set_source(job->err, job->opts->source_name);
+        ctg_error_set_source(job->err, job->opts->source_name);
     ctg_input_close(in);
     return rc;
 }

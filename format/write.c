@@ -2,7 +2,6 @@
 /* The public write API (io.h): one emitter feeding an output (a buffer, a FILE *, a
  * descriptor, or an atomically replaced file). */
 
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,11 +62,8 @@ static int emit_list(ctg_output *o, const ctg_list *list, const ctg_write_option
     return rc;
 }
 
-typedef int (*open_fn)(ctg_output *o, const void *target, const ctg_write_options *opts,
-                       ctg_error *w);
-
 /* Checks, opens, emits, commits; any failure leaves no trace in the output. */
-static int write_to(open_fn open, const void *target, const char *source, const ctg_list *list,
+static int write_to(const ctg_output_target *target, const char *source, const ctg_list *list,
                     const ctg_write_options *given, ctg_error *err)
 {
     ctg_write_options opts;
@@ -78,36 +74,17 @@ static int write_to(open_fn open, const void *target, const char *source, const 
     if (rc == CTG_OK && list == NULL)
         rc = ctg_output_message(&w, CTG_EINVAL, "no list to write");
     if (rc != CTG_OK)
-        return ctg_output_error(err, &w, rc, source);
-    rc = open(&o, target, &opts, &w);
-    if (rc != CTG_OK)
-        return ctg_output_error(err, &w, rc, o.source);
+        goto done;
+    /* A failed open leaves nothing to close. */
+    if ((rc = ctg_output_open(&o, target, &opts, &w)) != CTG_OK)
+        goto done;
     rc = emit_list(&o, list, &opts, &w);
     if (rc == CTG_OK)
-        return (rc = ctg_output_commit(&o, &w)) == CTG_OK ? CTG_OK
-                                                          : ctg_output_error(err, &w, rc, source);
-    ctg_output_abort(&o);
-    return ctg_output_error(err, &w, rc, source);
-}
-
-static int open_buf(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
-{
-    return ctg_output_open_buf(o, (ctg_buf *)(uintptr_t)t, opts->allocator, w);
-}
-
-static int open_fp(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
-{
-    return ctg_output_open_fp(o, (FILE *)(uintptr_t)t, opts->allocator, w);
-}
-
-static int open_fd(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
-{
-    return ctg_output_open_fd(o, *(const int *)t, opts->allocator, w);
-}
-
-static int open_path(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
-{
-    return ctg_output_open_path(o, t, opts, w);
+        rc = ctg_output_commit(&o, &w); /* which aborts when it fails */
+    else
+        ctg_output_abort(&o);
+done:
+    return rc == CTG_OK ? CTG_OK : ctg_output_error(err, &w, rc, source);
 }
 
 void ctg_buf_dispose(ctg_buf *buf)
@@ -123,23 +100,27 @@ void ctg_buf_dispose(ctg_buf *buf)
 int ctg_list_write_buf(ctg_buf *buf, const ctg_list *list, const ctg_write_options *opts,
                        ctg_error *err)
 {
-    return write_to(open_buf, buf, "<memory>", list, opts, err);
+    ctg_output_target t = { CTG_OUTPUT_BUF, { .buf = buf } };
+    return write_to(&t, "<memory>", list, opts, err);
 }
 
 int ctg_list_write_fp(FILE *fp, const ctg_list *list, const ctg_write_options *opts,
                       ctg_error *err)
 {
-    return write_to(open_fp, fp, "<stream>", list, opts, err);
+    ctg_output_target t = { CTG_OUTPUT_FP, { .fp = fp } };
+    return write_to(&t, "<stream>", list, opts, err);
 }
 
 int ctg_list_write_fd(int fd, const ctg_list *list, const ctg_write_options *opts,
                       ctg_error *err)
 {
-    return write_to(open_fd, &fd, "<fd>", list, opts, err);
+    ctg_output_target t = { CTG_OUTPUT_FD, { .fd = fd } };
+    return write_to(&t, "<fd>", list, opts, err);
 }
 
 int ctg_list_write_file(const char *path, const ctg_list *list, const ctg_write_options *opts,
                         ctg_error *err)
 {
-    return write_to(open_path, path, path ? path : "", list, opts, err);
+    ctg_output_target t = { CTG_OUTPUT_PATH, { .path = path } };
+    return write_to(&t, path ? path : "", list, opts, err);
 }

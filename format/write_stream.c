@@ -2,13 +2,13 @@
 /* The streaming writer: a `default` list written one contingency at a time, byte-identical to
  * writing the whole list at once (the same emitter and the same pieces). */
 
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ctg/stream.h"
 #include "base/alloc.h"
 #include "base/arena.h"
+#include "base/error_set.h"
 #include "model/list_impl.h"
 #include "ext/ext.h"
 #include "io/output.h"
@@ -29,81 +29,71 @@ struct ctg_stream_writer {
     char source[CTG_ERROR_SOURCE_MAX];
 };
 
-typedef int (*open_fn)(ctg_output *o, const void *target, const ctg_write_options *opts,
-                       ctg_error *w);
-
-static int open_writer(ctg_stream_writer **out, open_fn open, const void *target,
+static int open_writer(ctg_stream_writer **out, const ctg_output_target *target,
                        const char *name, const ctg_write_options *given, ctg_error *err)
 {
-    ctg_write_options o;
-    const ctg_write_options *opts = &o;
+    ctg_write_options opts;
     ctg_error w = { 0 };
-    ctg_stream_writer *sw;
+    const char *source = "<writer>";
+    ctg_stream_writer *sw = NULL;
+    bool opened = false;
     int rc;
 
     if (out)
         *out = NULL;
-    if ((rc = ctg_write_check_options(given, &o, &w)) == CTG_OK && (!out || !name))
+    if ((rc = ctg_write_check_options(given, &opts, &w)) == CTG_OK && (!out || !name))
         rc = ctg_output_message(&w, CTG_EINVAL, !out ? "no place for the writer" : "no name");
+    if (rc == CTG_OK && (sw = ctg_mem_alloc(opts.allocator, sizeof(*sw))) == NULL)
+        rc = ctg_output_message(&w, CTG_ENOMEM, "out of memory");
     if (rc != CTG_OK)
-        return ctg_output_error(err, &w, rc, "<writer>");
-    sw = ctg_mem_alloc(opts->allocator, sizeof(*sw));
-    if (!sw)
-        return ctg_output_error(err, &w, ctg_output_message(&w, CTG_ENOMEM, "out of memory"),
-                                "<writer>");
+        goto done;
     memset(sw, 0, sizeof(*sw));
-    sw->alloc = opts->allocator;
-    if ((rc = open(&sw->out, target, opts, &w)) != CTG_OK) {
-        ctg_output_error(err, &w, rc, sw->out.source);
-        ctg_mem_release(sw->alloc, sw, sizeof(*sw));
-        return rc;
-    }
-    snprintf(sw->source, sizeof(sw->source), "%s", sw->out.source);
-    rc = ctg_emit_init(&sw->e, ctg_output_sink, &sw->out, (opts->flags & CTG_WRITE_COMPACT) != 0,
+    sw->alloc = opts.allocator;
+    rc = ctg_output_open(&sw->out, target, &opts, &w);
+    source = sw->out.source; /* the caller's path or a literal: it outlives sw */
+    if (rc != CTG_OK)
+        goto done; /* a failed open leaves nothing to close */
+    opened = true;
+    ctg_error_keep_tail(sw->source, sizeof sw->source, sw->out.source);
+    rc = ctg_emit_init(&sw->e, ctg_output_sink, &sw->out, (opts.flags & CTG_WRITE_COMPACT) != 0,
                        sw->alloc, &sw->werr);
     if (rc != CTG_OK) {
         w = sw->werr;
-        ctg_output_error(err, &w, rc, sw->source); /* before the abort frees sw->source */
-        ctg_stream_writer_abort(sw);
-        return rc;
+        goto done;
     }
     sw->emitter_ready = true;
     ctg_write_default_begin(&sw->e, name);
     *out = sw;
-    return CTG_OK;
-}
-
-static int open_buf(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
-{
-    return ctg_output_open_buf(o, (ctg_buf *)(uintptr_t)t, opts->allocator, w);
-}
-
-static int open_fp(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
-{
-    return ctg_output_open_fp(o, (FILE *)(uintptr_t)t, opts->allocator, w);
-}
-
-static int open_path(ctg_output *o, const void *t, const ctg_write_options *opts, ctg_error *w)
-{
-    return ctg_output_open_path(o, t, opts, w);
+done:
+    if (rc != CTG_OK) {
+        ctg_output_error(err, &w, rc, source);
+        if (opened)
+            ctg_stream_writer_abort(sw);
+        else if (sw != NULL)
+            ctg_mem_release(sw->alloc, sw, sizeof(*sw));
+    }
+    return rc;
 }
 
 int ctg_stream_writer_open_path(ctg_stream_writer **out, const char *path, const char *name,
                                 const ctg_write_options *opts, ctg_error *err)
 {
-    return open_writer(out, open_path, path, name, opts, err);
+    ctg_output_target t = { CTG_OUTPUT_PATH, { .path = path } };
+    return open_writer(out, &t, name, opts, err);
 }
 
 int ctg_stream_writer_open_fp(ctg_stream_writer **out, FILE *fp, const char *name,
                               const ctg_write_options *opts, ctg_error *err)
 {
-    return open_writer(out, open_fp, fp, name, opts, err);
+    ctg_output_target t = { CTG_OUTPUT_FP, { .fp = fp } };
+    return open_writer(out, &t, name, opts, err);
 }
 
 int ctg_stream_writer_open_buf(ctg_stream_writer **out, ctg_buf *buf, const char *name,
                                const ctg_write_options *opts, ctg_error *err)
 {
-    return open_writer(out, open_buf, buf, name, opts, err);
+    ctg_output_target t = { CTG_OUTPUT_BUF, { .buf = buf } };
+    return open_writer(out, &t, name, opts, err);
 }
 
 /* A caller-built contingency is checked as the builders check theirs, kept extension text
@@ -125,9 +115,10 @@ static int check_contingency(ctg_stream_writer *sw, const ctg_contingency *c, ct
         if (rc == CTG_ENOMEM)
             return ctg_output_message(w, rc, "out of memory");
         if (rc != CTG_OK) {
-            char msg[CTG_ERROR_MESSAGE_MAX];
-            snprintf(msg, sizeof msg, "extension \"%.64s\": %.160s", x->name, w->message);
-            return ctg_output_message(w, CTG_EINVAL, msg);
+            char why[CTG_ERROR_MESSAGE_MAX]; /* the text check's message, quoted in w's */
+            memcpy(why, w->message, sizeof why);
+            return ctg_error_set(w, CTG_EINVAL, NULL, NULL, "extension \"%.64s\": %.160s",
+                                 x->name, why);
         }
     }
     return CTG_OK;

@@ -15,6 +15,7 @@
 
 #include "base/alloc.h"
 #include "base/clocale.h"
+#include "base/error_set.h"
 #include "io/zhooks.h"
 
 #define ZOUT_SIZE ((size_t)64 * 1024)
@@ -23,58 +24,28 @@ _Static_assert(sizeof(off_t) == 8, "64-bit file offsets (_FILE_OFFSET_BITS)");
 
 /* ---- errors ----------------------------------------------------------------------------- */
 
-static void copy_text(char *dst, size_t cap, const char *s)
-{
-    size_t n = strlen(s);
-
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(dst, s, n);
-    dst[n] = '\0';
-}
-
-/* A long source keeps its tail behind "...", where the file name is. */
-static void copy_source(char *dst, size_t cap, const char *s)
-{
-    size_t n = strlen(s);
-
-    if (n < cap) {
-        memcpy(dst, s, n + 1);
-        return;
-    }
-    memcpy(dst, "...", 3);
-    memcpy(dst + 3, s + n - (cap - 4), cap - 4 + 1);
-}
-
 int ctg_output_error(ctg_error *err, ctg_error *w, int code, const char *source)
 {
     if (err == NULL)
         return code;
-    w->code = (ctg_status)code;
-    w->line = 0;
-    w->column = 0;
-    w->offset = 0;
-    copy_source(w->source, sizeof w->source, source);
-    w->path[0] = '\0';
-    if (w->message[0] == '\0')
-        copy_text(w->message, sizeof w->message, "write failed");
+    /* A write is about no place in a document: no position, no path. */
+    ctg_error_set(w, code, NULL, "", w->message[0] == '\0' ? "write failed" : NULL);
+    ctg_error_set_source(w, source);
     *err = *w;
     return code;
 }
 
 int ctg_output_message(ctg_error *w, int code, const char *msg)
 {
-    copy_text(w->message, sizeof w->message, msg);
-    return code;
+    return ctg_error_set(w, code, NULL, NULL, "%s", msg);
 }
 
 int ctg_output_io_failure(ctg_error *w, const char *what)
 {
     int saved = errno;
 
-    snprintf(w->message, sizeof w->message, "%s: %s", what,
-             saved != 0 ? ctg_strerror(saved) : "unknown error");
-    return CTG_EIO;
+    return ctg_error_set(w, CTG_EIO, NULL, NULL, "%s: %s", what,
+                         saved != 0 ? ctg_strerror(saved) : "unknown error");
 }
 
 /* ---- raw sinks -------------------------------------------------------------------------- */
@@ -177,7 +148,7 @@ static int gz_write(ctg_output *o, const char *data, size_t len, int flush, ctg_
 {
     int z, rc;
 
-    o->zs.next_in = (unsigned char *)(uintptr_t)data;
+    o->zs.next_in = (const unsigned char *)data;
     o->zs.avail_in = (uInt)len;
     do {
         o->zs.next_out = o->zout;
@@ -283,6 +254,19 @@ int ctg_output_open_path(ctg_output *o, const char *path, const ctg_write_option
     if (rc != CTG_OK)
         ctg_output_abort(o);
     return rc;
+}
+
+int ctg_output_open(ctg_output *o, const ctg_output_target *t, const ctg_write_options *opts,
+                    ctg_error *w)
+{
+    switch (t->kind) {
+    case CTG_OUTPUT_BUF: return ctg_output_open_buf(o, t->to.buf, opts->allocator, w);
+    case CTG_OUTPUT_FP: return ctg_output_open_fp(o, t->to.fp, opts->allocator, w);
+    case CTG_OUTPUT_FD: return ctg_output_open_fd(o, t->to.fd, opts->allocator, w);
+    case CTG_OUTPUT_PATH: return ctg_output_open_path(o, t->to.path, opts, w);
+    }
+    init(o, opts->allocator, "<output>");
+    return ctg_output_message(w, CTG_EINVAL, "unknown output kind");
 }
 
 /* ---- closing ---------------------------------------------------------------------------- */

@@ -10,10 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <zlib.h>
-
 #include "ctg/io.h"
 #include "json/emit.h"
+#include "io/zhooks.h"
 
 typedef struct ctg_output {
     /* Private to output.c; in the header only so that callers can embed the struct. */
@@ -38,6 +37,29 @@ typedef struct ctg_output {
     z_stream zs;
     unsigned char *zout;
 } ctg_output;
+
+/* Where a write goes, as the public entry points name it: the one target of `kind`. */
+typedef enum ctg_output_kind {
+    CTG_OUTPUT_BUF,
+    CTG_OUTPUT_FP,
+    CTG_OUTPUT_FD,
+    CTG_OUTPUT_PATH
+} ctg_output_kind;
+
+typedef struct ctg_output_target {
+    ctg_output_kind kind;
+    union {
+        ctg_buf *buf;
+        FILE *fp;
+        int fd;
+        const char *path;
+    } to;
+} ctg_output_target;
+
+/* Opens the output `t` names, with the open of its kind below. `opts` has been checked
+ * (ctg_write_check_options). */
+int ctg_output_open(ctg_output *o, const ctg_output_target *t, const ctg_write_options *opts,
+                    ctg_error *w);
 
 /* Opens an output; on failure returns the status with w->message set, and nothing remains
  * to be closed. */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/error_set.h"
 
 /* What the temporary name adds to the base name: "." before, TEMP_TAG after. */
 #define TEMP_TAG ".ctg-tmp-XXXXXX"
@@ -298,12 +299,10 @@ static int open_descriptor(ctg_output *o, int fd, ctg_error *w)
 /* A regular file: replaced, unless other names share it and the caller did not allow it. */
 static int open_regular(ctg_output *o, const struct stat *st, unsigned flags, ctg_error *w)
 {
-    if (st->st_nlink > 1 && !(flags & CTG_WRITE_BREAK_LINKS)) {
-        snprintf(w->message, sizeof w->message,
-                 "cannot replace a file with %lu hard links: the other names would keep the "
-                 "old content", (unsigned long)st->st_nlink);
-        return CTG_EINVAL;
-    }
+    if (st->st_nlink > 1 && !(flags & CTG_WRITE_BREAK_LINKS))
+        return ctg_error_set(w, CTG_EINVAL, NULL, NULL,
+                             "cannot replace a file with %lu hard links: the other names would "
+                             "keep the old content", (unsigned long)st->st_nlink);
     return open_temp(o, st, w);
 }
 

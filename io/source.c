@@ -17,10 +17,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "base/alloc.h"
 #include "base/clocale.h"
+#include "base/error_set.h"
 #include "io/zhooks.h"
 
 #define ZBUF_SIZE ((size_t)64 * 1024)
@@ -59,8 +59,7 @@ struct ctg_input {
 
 static int io_error(ctg_error *err, const char *what)
 {
-    snprintf(err->message, sizeof(err->message), "%s: %s", what, ctg_strerror(errno));
-    return CTG_EIO;
+    return ctg_error_set(err, CTG_EIO, NULL, NULL, "%s: %s", what, ctg_strerror(errno));
 }
 
 /* A CALLBACK source's read: its failure, with errno's reason when it set one. */
@@ -73,13 +72,11 @@ static int callback_read(ctg_input *in, unsigned char *dst, size_t cap, size_t *
         *got = 0;
         if (errno != 0)
             return io_error(err, "read failed");
-        snprintf(err->message, sizeof(err->message), "read failed");
-        return CTG_EIO;
+        return ctg_error_set(err, CTG_EIO, NULL, NULL, "read failed");
     }
     if (*got > cap) {
         *got = 0;
-        snprintf(err->message, sizeof(err->message), "read failed: more bytes than asked for");
-        return CTG_EIO;
+        return ctg_error_set(err, CTG_EIO, NULL, NULL, "read failed: more bytes than asked for");
     }
     return CTG_OK;
 }
@@ -149,17 +146,13 @@ static int gz_failure(const ctg_input *in, ctg_error *err)
 {
     switch (in->gz_error) {
     case GZ_TRUNCATED:
-        snprintf(err->message, sizeof(err->message), "truncated gzip data");
-        return CTG_ESYNTAX;
+        return ctg_error_set(err, CTG_ESYNTAX, NULL, NULL, "truncated gzip data");
     case GZ_CORRUPT:
-        snprintf(err->message, sizeof(err->message), "corrupt gzip data: %s", in->gz_msg);
-        return CTG_ESYNTAX;
+        return ctg_error_set(err, CTG_ESYNTAX, NULL, NULL, "corrupt gzip data: %s", in->gz_msg);
     case GZ_NOMEM:
-        snprintf(err->message, sizeof(err->message), "out of memory");
-        return CTG_ENOMEM;
+        return ctg_error_set(err, CTG_ENOMEM, NULL, NULL, "out of memory");
     default:
-        snprintf(err->message, sizeof(err->message), "gzip decompression failed");
-        return CTG_EIO;
+        return ctg_error_set(err, CTG_EIO, NULL, NULL, "gzip decompression failed");
     }
 }
 
@@ -221,8 +214,7 @@ static int refill(void *ctx, char *dst, size_t cap, size_t *got, ctg_error *err)
 
     if (rc == CTG_OK && in->visitor && in->visitor->progress
         && in->visitor->progress(in->consumed, in->total, in->visitor->payload) != 0) {
-        snprintf(err->message, sizeof(err->message), "stopped by the visitor");
-        return CTG_ESTOPPED;
+        return ctg_error_set(err, CTG_ESTOPPED, NULL, NULL, "stopped by the visitor");
     }
     return rc;
 }
@@ -255,14 +247,14 @@ static int start_gzip(ctg_input *in, ctg_error *err)
 
     in->zbuf = ctg_mem_alloc(in->alloc, ZBUF_SIZE);
     if (!in->zbuf)
-        return snprintf(err->message, sizeof(err->message), "out of memory"), CTG_ENOMEM;
+        return ctg_error_set(err, CTG_ENOMEM, NULL, NULL, "out of memory");
     ctg_zlib_use_allocator(&in->zs, in->alloc);
     zrc = inflateInit2(&in->zs, 15 + 16);
     if (zrc != Z_OK) {
         /* Out of memory says so, as everywhere; anything else is zlib's own trouble. */
-        snprintf(err->message, sizeof(err->message), "%s",
-                 zrc == Z_MEM_ERROR ? "out of memory" : "cannot start gzip decompression");
-        return zrc == Z_MEM_ERROR ? CTG_ENOMEM : CTG_EIO;
+        if (zrc == Z_MEM_ERROR)
+            return ctg_error_set(err, CTG_ENOMEM, NULL, NULL, "out of memory");
+        return ctg_error_set(err, CTG_EIO, NULL, NULL, "cannot start gzip decompression");
     }
     in->z_ready = true;
     in->total = 0; /* the progress total is of the compressed file: keep it simple, unknown */
@@ -306,13 +298,13 @@ static int open_kind(ctg_input *in, const ctg_source *src, ctg_error *err)
     switch (src->kind) {
     case CTG_SOURCE_BUFFER:
         if (!src->data && src->len)
-            return snprintf(err->message, sizeof(err->message), "NULL data"), CTG_EINVAL;
+            return ctg_error_set(err, CTG_EINVAL, NULL, NULL, "NULL data");
         in->mem = src->data ? src->data : (const unsigned char *)"";
         in->mem_len = src->len;
         return CTG_OK;
     case CTG_SOURCE_PATH:
         if (!src->path)
-            return snprintf(err->message, sizeof(err->message), "NULL path"), CTG_EINVAL;
+            return ctg_error_set(err, CTG_EINVAL, NULL, NULL, "NULL path");
         in->path = src->path;
         in->fd = open(src->path, O_RDONLY | O_CLOEXEC);
         if (in->fd < 0)
@@ -321,7 +313,7 @@ static int open_kind(ctg_input *in, const ctg_source *src, ctg_error *err)
         return CTG_OK;
     case CTG_SOURCE_FP:
         if (!src->fp)
-            return snprintf(err->message, sizeof(err->message), "NULL stream"), CTG_EINVAL;
+            return ctg_error_set(err, CTG_EINVAL, NULL, NULL, "NULL stream");
         in->fp = src->fp;
         return CTG_OK;
     case CTG_SOURCE_FD:
@@ -329,15 +321,14 @@ static int open_kind(ctg_input *in, const ctg_source *src, ctg_error *err)
         return CTG_OK;
     case CTG_SOURCE_CALLBACK:
         if (!src->read)
-            return snprintf(err->message, sizeof(err->message), "NULL read callback"), CTG_EINVAL;
+            return ctg_error_set(err, CTG_EINVAL, NULL, NULL, "NULL read callback");
         in->read = src->read;
         in->payload = src->payload;
         in->total = src->len;
         snprintf(in->name, sizeof(in->name), "<input>");
         return CTG_OK;
     }
-    snprintf(err->message, sizeof(err->message), "unknown source kind");
-    return CTG_EINVAL;
+    return ctg_error_set(err, CTG_EINVAL, NULL, NULL, "unknown source kind");
 }
 
 int ctg_input_open(ctg_input **out, const ctg_source *src, const ctg_allocator *a,
@@ -348,33 +339,31 @@ int ctg_input_open(ctg_input **out, const ctg_source *src, const ctg_allocator *
 
     *out = NULL;
     if (!in)
-        return snprintf(err->message, sizeof(err->message), "out of memory"), CTG_ENOMEM;
+        return ctg_error_set(err, CTG_ENOMEM, NULL, NULL, "out of memory");
     memset(in, 0, sizeof(*in));
     in->alloc = a;
     in->fd = -1;
     (void)ctg_source_name(src, in->name, sizeof(in->name));
-    rc = open_kind(in, src, err);
-    if (rc == CTG_OK && in->mem && !is_gzip(in->mem, in->mem_len)) {
+    if ((rc = open_kind(in, src, err)) != CTG_OK)
+        goto done;
+    if (in->mem && !is_gzip(in->mem, in->mem_len)) {
         /* Plain memory: the lexer reads it in place. */
         in->lex.data = (const char *)in->mem;
         in->lex.len = in->mem_len;
-        *out = in;
-        return CTG_OK;
+        goto done;
     }
-    if (rc == CTG_OK) {
-        set_total(in);
-        rc = detect_gzip(in, err);
-    }
-    if (rc == CTG_OK && in->gz)
+    set_total(in);
+    if ((rc = detect_gzip(in, err)) == CTG_OK && in->gz)
         rc = start_gzip(in, err);
-    if (rc != CTG_OK) {
-        ctg_input_close(in);
-        return rc;
-    }
     in->lex.refill = refill;
     in->lex.ctx = in;
+done:
+    if (rc != CTG_OK) {
+        ctg_input_close(in);
+        in = NULL;
+    }
     *out = in;
-    return CTG_OK;
+    return rc;
 }
 
 void ctg_input_close(ctg_input *in)

@@ -2,8 +2,13 @@
 #ifndef CTG_SERDE_ZHOOKS_H
 #define CTG_SERDE_ZHOOKS_H
 
-/* Private: zlib allocating through ctg's allocator hooks. */
+/* Private: zlib allocating through ctg's allocator hooks, and the one include of zlib.h in the
+ * library. ZLIB_CONST makes z_stream.next_in a pointer to const bytes (zlib never writes
+ * through it), so that a writer's const data goes in without a cast. */
 
+#ifndef ZLIB_CONST
+#define ZLIB_CONST
+#endif
 #include <zlib.h>
 
 #include "ctg/common.h"

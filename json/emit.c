@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/error_set.h"
 #include "json/jdouble.h"
 
 /* Output is assembled in one buffer and handed to the sink in large pieces. Every fast path
@@ -22,8 +23,10 @@ _Static_assert(CTG_EMIT_MAX_DEPTH == 4160, "EMIT_MAX_DEPTH_TEXT must follow CTG_
 #define SP256 SP64 SP64 SP64 SP64
 #define SP2K SP256 SP256 SP256 SP256 SP256 SP256 SP256 SP256
 static const char comma_nl_indent[] = ",\n" SP2K SP2K SP2K SP2K SP256;
-/* copy_upto32 may read 32 bytes past an indent. */
-_Static_assert(sizeof comma_nl_indent >= 2 + 2 * CTG_EMIT_MAX_DEPTH + 32,
+/* copy_upto32 copies a block of COPY_BLOCK bytes: it may read and write that many past what it
+ * keeps. */
+#define COPY_BLOCK 32
+_Static_assert(sizeof comma_nl_indent >= 2 + 2 * CTG_EMIT_MAX_DEPTH + COPY_BLOCK,
                "comma_nl_indent must hold the deepest indent");
 
 /* Bytes that a JSON string cannot hold as they are: 1 for a short escape, 2 for \u00XX. */
@@ -51,14 +54,8 @@ void ctg_emit_fail(ctg_emitter *e, int code, const char *msg)
     e->status = code;
     e->len = 0;
     e->cap = 0;
-    if (e->err != NULL && msg != NULL) {
-        size_t n = strlen(msg);
-
-        if (n >= sizeof e->err->message)
-            n = sizeof e->err->message - 1;
-        memcpy(e->err->message, msg, n);
-        e->err->message[n] = '\0';
-    }
+    if (e->err != NULL && msg != NULL)
+        ctg_error_set(e->err, code, NULL, NULL, "%s", msg);
 }
 
 /* Window mode: commits what was written and takes a new window of at least `want` bytes. */
@@ -152,11 +149,25 @@ static inline char *room(ctg_emitter *e, size_t n)
  * the slack. */
 static inline char *copy_upto32(char *p, const char *src, size_t n)
 {
-    if (n <= 32)
-        memcpy(p, src, 32);
+    if (n <= COPY_BLOCK)
+        memcpy(p, src, COPY_BLOCK);
     else
         memcpy(p, src, n);
     return p + n;
+}
+
+/* The room member_sep_into needs at `depth`: ",\n", the indent, and the block copy's slack. */
+static inline size_t sep_room(size_t depth)
+{
+    return 2 + 2 * depth + COPY_BLOCK;
+}
+
+/* The room name_into needs at `depth`: the separator, then the padded name copied as one block
+ * of sizeof name->quoted bytes (its length is less), then " : ". The one place the slack of the
+ * emitter's fixed-size copies of a member is counted. */
+static inline size_t name_room(size_t depth, const ctg_emit_name *name)
+{
+    return sep_room(depth) + sizeof name->quoted + 3;
 }
 
 int ctg_emit_init(ctg_emitter *e, ctg_sink_fn sink, void *ctx, bool compact,
@@ -301,7 +312,7 @@ void ctg_emit_object_begin(ctg_emitter *e)
 static void put_close(ctg_emitter *e)
 {
     size_t n = 1 + 2 * (size_t)e->obj_depth;
-    char *p = room(e, n + 32 + 1);
+    char *p = room(e, n + COPY_BLOCK + 1);
 
     if (p == NULL) {
         put(e, comma_nl_indent + 1, n);
@@ -480,7 +491,7 @@ static inline void put_string(ctg_emitter *e, const char *s, size_t n)
 
 /* The separator and indent before a member, the quoted key and its colon, in one piece. */
 /* The separator and indent before a member of an object at `depth` (objects open, itself
- * included), at `p` (room for 2 + 2 * depth + 32 bytes). */
+ * included), at `p` (room: sep_room). */
 static inline char *member_sep_into(const ctg_emitter *e, char *p, bool first, size_t depth)
 {
     if (e->compact) {
@@ -504,7 +515,7 @@ static inline char *colon_into(const ctg_emitter *e, char *p)
 static inline void put_key(ctg_emitter *e, bool first, const char *key, size_t len)
 {
     size_t indent = e->compact ? 0 : 2 + 2 * (size_t)e->obj_depth - first;
-    char *p = len <= SLICE ? room(e, indent + 32 + 6 * len + 2 + 3) : NULL;
+    char *p = len <= SLICE ? room(e, indent + COPY_BLOCK + 6 * len + 2 + 3) : NULL;
 
     if (p == NULL) {
         /* A huge key, or a failure already (then these do nothing). */
@@ -535,7 +546,7 @@ void ctg_emit_key(ctg_emitter *e, const char *key, size_t len)
     e->after_key = true;
 }
 
-/* The separator, indent, quoted name and colon of a member at `p` (room for the indent + 67). */
+/* The separator, indent, quoted name and colon of a member at `p` (room: name_room). */
 static inline char *name_into(const ctg_emitter *e, char *p, bool first, size_t depth,
                               const ctg_emit_name *name)
 {
@@ -554,7 +565,7 @@ static inline char *member_room(ctg_emitter *e, const ctg_emit_name *name, size_
 
     if (e->depth == 0 || !is_object(e, top) || e->after_key || value > 6 * (size_t)SLICE + 2)
         return NULL;
-    p = room(e, 2 + 2 * (size_t)e->obj_depth + 32 + sizeof name->quoted + 3 + value);
+    p = room(e, name_room(e->obj_depth, name) + value);
     if (p == NULL)
         return NULL;
     first = take_first(e, top);
@@ -588,14 +599,16 @@ void ctg_emit_member_string(ctg_emitter *e, const ctg_emit_name *name, const cha
 /* Bytes string_object_into may write; 0 when the object must take the general path. */
 static size_t string_object_room(const ctg_emitter *e, const ctg_emit_member *m, size_t count)
 {
-    size_t indent = 2 + 2 * ((size_t)e->obj_depth + 1), need = 3 + indent + 32 + 1;
+    size_t depth = (size_t)e->obj_depth + 1;
+    /* The separator and "{", then the closing indent (shorter than a separator) and "}". */
+    size_t need = 3 + sep_room(depth) + 1;
 
     if (count == 0 || e->depth >= CTG_EMIT_MAX_DEPTH)
         return 0;
     for (size_t i = 0; i < count; i++) {
         if (m[i].len > SLICE)
             return 0;
-        need += indent + 32 + sizeof m[i].name->quoted + 3 + 6 * m[i].len + 2;
+        need += name_room(depth, m[i].name) + 6 * m[i].len + 2;
     }
     return need <= EMIT_BUF_SIZE ? need : 0;
 }

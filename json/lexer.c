@@ -15,6 +15,7 @@
 
 #include "ctg/io.h"
 #include "base/alloc.h"
+#include "base/error_set.h"
 #include "base/utf8.h"
 
 #define DEFAULT_MAX_STRING ((size_t)64 * 1024 * 1024)
@@ -134,16 +135,11 @@ static size_t sat_add(size_t a, size_t b)
 
 static int vfail_at(ctg_lexer *lx, int code, size_t offset, const char *fmt, va_list ap)
 {
-    ctg_error *e = &lx->err;
+    ctg_error_place at = { offset, lx->line, ctg_column(offset, lx->line_start) };
 
-    e->code = (ctg_status)code;
-    e->line = lx->line;
-    e->column = ctg_column(offset, lx->line_start);
-    e->offset = offset;
-    e->source[0] = '\0';
-    e->path[0] = '\0';
-    if (fmt != NULL)
-        vsnprintf(e->message, sizeof(e->message), fmt, ap);
+    /* No fmt: a read callback's message, already in place. */
+    ctg_error_vset(&lx->err, code, &at, "", fmt, ap);
+    ctg_error_set_source(&lx->err, "");
     lx->status = code;
     lx->state = S_FAILED;
     return code;
@@ -271,11 +267,10 @@ static int read_more(ctg_lexer *lx)
     lx->err.message[0] = '\0';
     rc = lx->src.refill(lx->src.ctx, lx->buf + (lx->end - lx->buf), room, &got, &lx->err);
     if (rc != CTG_OK || got > room) {
-        if (rc == CTG_OK)
-            snprintf(lx->err.message, sizeof(lx->err.message), "read callback overran its buffer");
-        else if (lx->err.message[0] == '\0')
-            snprintf(lx->err.message, sizeof(lx->err.message), "read error");
-        return fail_at(lx, rc == CTG_OK ? CTG_EIO : rc, pos(lx, lx->end), NULL);
+        const char *why = rc == CTG_OK                ? "read callback overran its buffer"
+                          : lx->err.message[0] == '\0' ? "read error"
+                                                       : NULL;
+        return fail_at(lx, rc == CTG_OK ? CTG_EIO : rc, pos(lx, lx->end), why);
     }
     if (got == 0) {
         lx->eof = true;
@@ -1195,10 +1190,12 @@ static inline bool hinted_key(const ctg_lexer *lx, ctg_token *t, const char *quo
 
 /* ctg_lexer_member's general path: `rc` is the status of reading the next token into `val`,
  * which is copied to `key` when it is a key. */
-static int as_member(ctg_token *key, const ctg_token *val, int rc)
+static int as_member(ctg_lex_member *m, const ctg_token *val, int rc)
 {
+    ctg_token *key = &m->key;
+
     if (rc != CTG_OK || val->type != CTG_TOK_KEY)
-        return rc;
+        return rc; /* CTG_OK is CTG_LEX_OTHER */
     /* Field by field: a whole-struct copy of what was just stored stalls store forwarding. */
     key->type = CTG_TOK_KEY;
     key->str = val->str;
@@ -1207,29 +1204,34 @@ static int as_member(ctg_token *key, const ctg_token *val, int rc)
     key->offset = val->offset;
     key->line_start = val->line_start;
     key->line = val->line;
-    return 1;
+    m->hinted = false;
+    m->value_ready = false;
+    return CTG_LEX_KEY;
 }
 
 /* The common case: a plain key (often the hint) and its ':' on one line, then, when it follows
  * on the same line, a plain string value. */
-int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_token *key,
+int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_lex_member *m,
                      ctg_token *val, ctg_error *err)
 {
-    int st = lx->state, hinted = 0;
+    int st = lx->state;
+    ctg_token *key = &m->key;
     const char *p, *colon;
 
     if (st != S_OBJECT_AFTER && st != S_OBJECT_FIRST)
-        return as_member(key, val, ctg_lexer_next(lx, val, err));
+        return as_member(m, val, ctg_lexer_next(lx, val, err));
     p = before_token(lx, &st);
     if (p == lx->end)
         goto general;
     if (*p == '}')
-        return bracket(lx, val, p, st) ? 0 : next_from(lx, val, err, p, st);
+        return bracket(lx, val, p, st) ? CTG_LEX_OTHER : next_from(lx, val, err, p, st);
     if (*p != '"' || !(st & F_KEY))
         goto general;
     if (hinted_key(lx, key, p, hint, hint_len))
-        hinted = CTG_LEX_HINTED;
-    else if (!plain_string(lx, key, p))
+        m->hinted = true;
+    else if (plain_string(lx, key, p))
+        m->hinted = false;
+    else
         goto general;
     if ((colon = colon_on_line(key->str + key->len + 1, lx->end)) == NULL)
         goto general;
@@ -1237,14 +1239,17 @@ int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_token
     lx->state = S_AFTER_COLON;
     lx->cur = colon;
     p = blanks(colon, lx->end);
-    if (p == lx->end || *p != '"' || !plain_string(lx, val, p))
-        return 1 | hinted;
+    if (p == lx->end || *p != '"' || !plain_string(lx, val, p)) {
+        m->value_ready = false;
+        return CTG_LEX_KEY;
+    }
     val->type = CTG_TOK_STRING;
     lx->state = S_OBJECT_AFTER;
     lx->cur = val->str + val->len + 1;
-    return 2 | hinted;
+    m->value_ready = true;
+    return CTG_LEX_KEY;
 general:
-    return as_member(key, val, next_from(lx, val, err, p, st));
+    return as_member(m, val, next_from(lx, val, err, p, st));
 }
 
 int ctg_lexer_skip_value(ctg_lexer *lx, ctg_token *tok, ctg_error *err)

@@ -140,17 +140,25 @@ int ctg_lexer_next(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
  * array's end. */
 int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
 
-/* ctg_lexer_member's return value has this bit set when the key was the hint. */
-#define CTG_LEX_HINTED 4
+/* What ctg_lexer_member returns when it read a member's key, or another token. */
+enum { CTG_LEX_OTHER = 0, CTG_LEX_KEY = 1 };
 
-/* The hot path of an object: reads the next token as ctg_lexer_next does. A key goes into `key`
- * and, when its value is a plain string already in the window, that string into `val` too (both
- * then stay valid until the next call); any other token goes into `val`. `hint` (`hint_len`
- * bytes, plain ASCII, may be NULL) is the key expected next: when the input holds exactly it,
- * it is matched in place and the result has CTG_LEX_HINTED set. Returns 2 (key and value),
- * 1 (key only: the value comes from the next call), either with CTG_LEX_HINTED, 0 (another
- * token, in `val`) or a negative status (filling `err` as ctg_lexer_next does). */
-int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_token *key,
+/* A member's key as ctg_lexer_member read it. */
+typedef struct ctg_lex_member {
+    ctg_token key;
+    bool hinted;      /* the key is the hint, matched in place: no look-up needed */
+    bool value_ready; /* its value, a plain string, is in `val` already; false: the next call
+                         reads it */
+} ctg_lex_member;
+
+/* The hot path of an object: reads the next token as ctg_lexer_next does. A key goes into
+ * m->key and, when its value is a plain string already in the window, that string into `val`
+ * too (both then stay valid until the next call); any other token goes into `val`. `hint`
+ * (`hint_len` bytes, plain ASCII, may be NULL) is the key expected next: when the input holds
+ * exactly it, it is matched in place. Returns CTG_LEX_KEY (with every field of `m` set),
+ * CTG_LEX_OTHER (the token in `val`; `m` not written) or a negative status (filling `err` as
+ * ctg_lexer_next does). */
+int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_lex_member *m,
                      ctg_token *val, ctg_error *err);
 
 /* With `tok` the first token of a value, consumes the rest of that value (nested containers

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/error_set.h"
 
 /* Array items are plain structs of pointers and sizes. */
 #define ITEM_ALIGN 8
@@ -67,25 +68,6 @@ void ctg_reader_dispose(ctg_reader *rd)
 
 /* ---- errors ---------------------------------------------------------------------------- */
 
-/* Appends "/" + a JSON Pointer segment (~ and / escaped) to `buf`, keeping it terminated. */
-static size_t append_segment(char *buf, size_t len, const char *seg, size_t seg_len)
-{
-    const size_t cap = CTG_ERROR_PATH_MAX - 1;
-
-    if (len < cap)
-        buf[len++] = '/';
-    for (size_t i = 0; i < seg_len && len < cap; i++) {
-        char c = seg[i];
-        if ((c == '~' || c == '/') && len + 1 < cap) {
-            buf[len++] = '~';
-            c = c == '~' ? '0' : '1';
-        }
-        buf[len++] = c;
-    }
-    buf[len] = '\0';
-    return len;
-}
-
 void ctg_reader_path(const ctg_reader *rd, char *buf)
 {
     size_t len = 0;
@@ -97,9 +79,9 @@ void ctg_reader_path(const ctg_reader *rd, char *buf)
 
         if (f->is_array) {
             int n = snprintf(num, sizeof(num), "%zu", f->index);
-            len = append_segment(buf, len, num, (size_t)n);
+            len = ctg_error_path_append(buf, len, num, (size_t)n);
         } else if (f->key) {
-            len = append_segment(buf, len, f->key, f->key_len);
+            len = ctg_error_path_append(buf, len, f->key, f->key_len);
         }
     }
 }
@@ -107,16 +89,13 @@ void ctg_reader_path(const ctg_reader *rd, char *buf)
 static void fill_error(ctg_reader *rd, const ctg_mark *m, const char *key, int code,
                        const char *fmt, va_list ap)
 {
-    ctg_error *err = rd->err;
+    ctg_error_place at = { m->offset, m->line, ctg_column(m->offset, m->line_start) };
+    char path[CTG_ERROR_PATH_MAX];
 
-    err->code = (ctg_status)code;
-    err->offset = m->offset;
-    err->line = m->line;
-    err->column = ctg_column(m->offset, m->line_start);
-    ctg_reader_path(rd, err->path);
+    ctg_reader_path(rd, path);
     if (key)
-        append_segment(err->path, strlen(err->path), key, strlen(key));
-    vsnprintf(err->message, sizeof(err->message), fmt, ap);
+        ctg_error_path_append(path, strlen(path), key, strlen(key));
+    ctg_error_vset(rd->err, code, &at, path, fmt, ap);
     rd->failed = true;
 }
 
@@ -260,21 +239,22 @@ static int duplicate_key(ctg_reader *rd, ctg_path_frame *f, const ctg_token *key
 }
 
 /* The next member, with the key PowSyBl writes next as the lexer's hint. */
-static inline int member(ctg_reader *rd, const ctg_object_def *def, unsigned next, ctg_token *key)
+static inline int member(ctg_reader *rd, const ctg_object_def *def, unsigned next,
+                         ctg_lex_member *m)
 {
     const ctg_key *hint = def->count ? &def->keys[next < def->count ? next : 0] : NULL;
 
-    return ctg_lexer_member(&rd->lex, hint ? hint->name : NULL, hint ? hint->len : 0, key,
+    return ctg_lexer_member(&rd->lex, hint ? hint->name : NULL, hint ? hint->len : 0, m,
                             &rd->tok, rd->err);
 }
 
 /* The index of the member's key: the hint's when the lexer matched it, else looked up. */
-static inline int key_index(const ctg_object_def *def, int n, const ctg_token *key,
+static inline int key_index(const ctg_object_def *def, bool hinted, const ctg_token *key,
                             unsigned *next)
 {
     unsigned hint = *next < def->count ? *next : 0;
 
-    if (!(n & CTG_LEX_HINTED))
+    if (!hinted)
         return match_key(def, key, next);
     *next = hint + 1;
     return (int)hint;
@@ -283,37 +263,36 @@ static inline int key_index(const ctg_object_def *def, int n, const ctg_token *k
 int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsigned *seen_out)
 {
     ctg_mark marks[32];
-    ctg_token key;
+    ctg_lex_member m;
     unsigned seen = 0, next = 0;
     ctg_path_frame *f;
-    int n, rc;
+    int rc;
 
     if (rd->tok.type != CTG_TOK_OBJECT_BEGIN)
         return ctg_reader_type_error(rd, "object");
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
-    /* Ends with n == 0 and rd->tok on the closing brace, or with an error. */
-    while ((n = member(rd, def, next, &key)) > 0) {
-        int i = key_index(def, n, &key, &next);
-        n &= ~CTG_LEX_HINTED;
+    /* Ends with CTG_LEX_OTHER and rd->tok on the closing brace, or with an error. */
+    while ((rc = member(rd, def, next, &m)) == CTG_LEX_KEY) {
+        int i = key_index(def, m.hinted, &m.key, &next);
         f = ctg_reader_top_frame(rd);
         if (i < 0)
-            return unknown_key(rd, f, &key);
+            return unknown_key(rd, f, &m.key);
         f->key = def->keys[i].name;
         f->key_len = def->keys[i].len;
         if (seen & (1u << i))
-            return duplicate_key(rd, f, &key, &marks[i]);
+            return duplicate_key(rd, f, &m.key, &marks[i]);
         seen |= 1u << i;
-        marks[i] = (ctg_mark){ key.offset, key.line_start, key.line };
-        if (n == 1 && (rc = ctg_reader_next(rd)) != CTG_OK)
+        marks[i] = (ctg_mark){ m.key.offset, m.key.line_start, m.key.line };
+        if (!m.value_ready && (rc = ctg_reader_next(rd)) != CTG_OK)
             return rc;
         if ((rc = def->field(rd, (unsigned)i, ctx)) != CTG_OK)
             return rc;
         /* Between members the path is the object's (the frames may have moved). */
         ctg_reader_top_frame(rd)->key = NULL;
     }
-    if (n < 0)
-        return n;
+    if (rc != CTG_LEX_OTHER)
+        return rc;
     ctg_reader_pop_frame(rd);
     if (seen_out)
         *seen_out = seen;

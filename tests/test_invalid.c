@@ -4,16 +4,23 @@
  * read from its path (refill mode) and from memory, and both must fail identically. */
 
 #include <dirent.h>
+#include <limits.h>
+#include <math.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CUnit/CUnit.h>
+#include <json-c/json.h>
 
 #include "ctg/ctg.h"
+#include "ctg/jsonc.h"
+#include "ctg/stream.h"
+#include "base/error_set.h"
 #include "tests/test_common.h"
 
 #define INVALID_DIR CTG_TESTDATA("invalid")
@@ -302,6 +309,133 @@ CTG_TEST(invalid, format_shows_a_path_only_for_a_place)
         CU_ASSERT_EQUAL(ctg_error_format(&err, line, sizeof(line)), strlen(rows[i].want));
         CU_ASSERT_STRING_EQUAL(line, rows[i].want);
     }
+}
+
+/* The one setter: the message is cut at the field's size, the place is copied or zeroed, NULL
+ * keeps what an earlier stage wrote. */
+CTG_TEST(invalid, error_setter_fields)
+{
+    ctg_error_place at = { 12, 3, 4 };
+    char big[400];
+    ctg_error err;
+
+    memset(big, 'm', sizeof big);
+    big[sizeof big - 1] = '\0';
+    memset(&err, 0x55, sizeof err);
+    CU_ASSERT_EQUAL(ctg_error_set(&err, CTG_ESCHEMA, &at, "/a", "x%sy", big), CTG_ESCHEMA);
+    CU_ASSERT_EQUAL(err.code, CTG_ESCHEMA);
+    CU_ASSERT_EQUAL(err.offset, 12);
+    CU_ASSERT_EQUAL(err.line, 3);
+    CU_ASSERT_EQUAL(err.column, 4);
+    CU_ASSERT_STRING_EQUAL(err.path, "/a");
+    CU_ASSERT_EQUAL(strlen(err.message), CTG_ERROR_MESSAGE_MAX - 1);
+    CU_ASSERT_EQUAL(err.message[0], 'x');
+    CU_ASSERT_EQUAL(strspn(err.message + 1, "m"), CTG_ERROR_MESSAGE_MAX - 2);
+    /* No place, path and message kept. */
+    CU_ASSERT_EQUAL(ctg_error_set(&err, CTG_EIO, NULL, NULL, NULL), CTG_EIO);
+    CU_ASSERT_EQUAL(err.code, CTG_EIO);
+    CU_ASSERT_EQUAL(err.offset, 0);
+    CU_ASSERT_EQUAL(err.line, 0);
+    CU_ASSERT_EQUAL(err.column, 0);
+    CU_ASSERT_STRING_EQUAL(err.path, "/a");
+    CU_ASSERT_EQUAL(strlen(err.message), CTG_ERROR_MESSAGE_MAX - 1);
+    CU_ASSERT_EQUAL(ctg_error_set(&err, CTG_EINVAL, NULL, "", "no %s", "list"), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.path, "");
+    CU_ASSERT_STRING_EQUAL(err.message, "no list");
+}
+
+/* JSON Pointer segments: ~ and / escaped (RFC 6901), cut at the field's size. */
+CTG_TEST(invalid, error_path_segments)
+{
+    char path[CTG_ERROR_PATH_MAX], seg[CTG_ERROR_PATH_MAX];
+    size_t len = ctg_error_path_append(path, 0, "a~b/c", 5);
+
+    CU_ASSERT_EQUAL(len, 8);
+    CU_ASSERT_STRING_EQUAL(path, "/a~0b~1c");
+    len = ctg_error_path_append(path, len, "", 0);
+    CU_ASSERT_STRING_EQUAL(path, "/a~0b~1c/");
+    /* Cut at 255 bytes; a "~" with room for one byte only stays as it is. */
+    memset(seg, 'k', sizeof seg);
+    seg[CTG_ERROR_PATH_MAX - 12] = '/';
+    len = ctg_error_path_append(path, 0, seg, sizeof seg);
+    CU_ASSERT_EQUAL(len, CTG_ERROR_PATH_MAX - 1);
+    CU_ASSERT_EQUAL(strlen(path), CTG_ERROR_PATH_MAX - 1);
+    CU_ASSERT_NSTRING_EQUAL(path + CTG_ERROR_PATH_MAX - 11, "~1kk", 4);
+    CU_ASSERT_EQUAL(path[CTG_ERROR_PATH_MAX - 2], 'k');
+    memset(seg, 'k', sizeof seg);
+    seg[CTG_ERROR_PATH_MAX - 3] = '~';
+    len = ctg_error_path_append(path, 0, seg, sizeof seg);
+    CU_ASSERT_EQUAL(len, CTG_ERROR_PATH_MAX - 1);
+    CU_ASSERT_EQUAL(path[CTG_ERROR_PATH_MAX - 2], '~');
+}
+
+/* The reader's path and the json-c bridge's path escape the same way. */
+CTG_TEST(invalid, error_paths_escape_keys)
+{
+    static const char doc[] = "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"n\","
+                              "\"contingencies\":[{\"id\":\"c\",\"elements\":[],\"a~b/c\":1}]}";
+    json_object *tree = json_object_new_object();
+    ctg_list *list = NULL;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, doc, sizeof doc - 1, NULL, &err), CTG_ESCHEMA);
+    CU_ASSERT_STRING_EQUAL(err.path, "/contingencies/0/a~0b~1c");
+    CU_ASSERT_STRING_EQUAL(err.message, "unknown field \"a~b/c\"");
+    json_object_object_add(tree, "n/a~", json_object_new_double(NAN));
+    CU_ASSERT_NOT_EQUAL(ctg_list_from_json_object(&list, tree, NULL, &err), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(err.source, "<json-c>");
+    CU_ASSERT_STRING_EQUAL(err.path, "/n~1a~0");
+    CU_ASSERT_STRING_EQUAL(err.message, "NaN and infinities cannot be read back");
+    CU_ASSERT_PTR_NULL(list);
+    json_object_put(tree);
+}
+
+/* The one tail keeper: 255 bytes, "..." and the last 252 of the name. */
+CTG_TEST(invalid, error_source_keeps_its_tail)
+{
+    char name[CTG_ERROR_SOURCE_MAX + 40], want[CTG_ERROR_SOURCE_MAX];
+    ctg_error err;
+
+    for (size_t i = 0; i < sizeof name; i++)
+        name[i] = (char)('a' + i % 26);
+    name[CTG_ERROR_SOURCE_MAX - 1] = '\0'; /* 255 bytes: fits */
+    ctg_error_set_source(&err, name);
+    CU_ASSERT_STRING_EQUAL(err.source, name);
+    name[CTG_ERROR_SOURCE_MAX - 1] = 'x';
+    name[sizeof name - 1] = '\0';
+    snprintf(want, sizeof want, "...%s", name + (sizeof name - 1) - (CTG_ERROR_SOURCE_MAX - 4));
+    ctg_error_set_source(&err, name);
+    CU_ASSERT_EQUAL(strlen(err.source), CTG_ERROR_SOURCE_MAX - 1);
+    CU_ASSERT_STRING_EQUAL(err.source, want);
+}
+
+/* A streaming writer's later errors keep the tail of a long path too, not its head. */
+CTG_TEST(invalid, stream_writer_keeps_the_tail_of_its_path)
+{
+    char dir[] = "/tmp/ctg-tail-XXXXXX", path[PATH_MAX], want[CTG_ERROR_SOURCE_MAX];
+    ctg_stream_writer *w = NULL;
+    size_t len, ends[6];
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    len = (size_t)snprintf(path, sizeof path, "%s", dir);
+    for (int i = 0; i < 6; i++) { /* six 61-byte directories: a path of ~400 bytes */
+        len += (size_t)snprintf(path + len, sizeof path - len, "/%060d", i);
+        CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
+        ends[i] = len;
+    }
+    snprintf(path + len, sizeof path - len, "/out.json");
+    CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_path(&w, path, "n", NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_stream_writer_add(w, NULL, &err), CTG_EINVAL);
+    snprintf(want, sizeof want, "...%s", path + strlen(path) - (CTG_ERROR_SOURCE_MAX - 4));
+    CU_ASSERT_STRING_EQUAL(err.source, want);
+    CU_ASSERT_STRING_EQUAL(err.message, "no contingency");
+    ctg_stream_writer_abort(w);
+    for (int i = 5; i >= 0; i--) {
+        path[ends[i]] = '\0';
+        CU_ASSERT_EQUAL(rmdir(path), 0);
+    }
+    CU_ASSERT_EQUAL(rmdir(dir), 0);
 }
 
 #include "test_invalid.tests.h"

@@ -137,7 +137,7 @@ static int next_fast(ctg_lexer *lx, ctg_token *tok, ctg_token *pending, bool *ha
 {
     static const char *const hints[] = { "id", "type", NULL, "a", "k" };
     const char *hint = hints[*turn % 5];
-    ctg_token key;
+    ctg_lex_member m;
     int n;
 
     if (*has_pending) {
@@ -151,14 +151,18 @@ static int next_fast(ctg_lexer *lx, ctg_token *tok, ctg_token *pending, bool *ha
     case 1:
         return ctg_lexer_item(lx, tok, err);
     default:
-        n = ctg_lexer_member(lx, hint, hint ? strlen(hint) : 0, &key, pending, err);
+        n = ctg_lexer_member(lx, hint, hint ? strlen(hint) : 0, &m, pending, err);
         if (n < 0)
             return n;
-        if (n & CTG_LEX_HINTED)
-            CU_ASSERT(key.len == strlen(hint) && memcmp(key.str, hint, key.len) == 0);
-        n &= ~CTG_LEX_HINTED;
-        *tok = n == 0 ? *pending : key;
-        *has_pending = n == 2;
+        CU_ASSERT(n == CTG_LEX_KEY || n == CTG_LEX_OTHER);
+        if (n == CTG_LEX_OTHER) {
+            *tok = *pending;
+            return CTG_OK;
+        }
+        if (m.hinted)
+            CU_ASSERT(m.key.len == strlen(hint) && memcmp(m.key.str, hint, m.key.len) == 0);
+        *tok = m.key;
+        *has_pending = m.value_ready;
         return CTG_OK;
     }
 }
@@ -1324,6 +1328,56 @@ CTG_TEST(lexer, skip_value_deep_and_errors)
     CU_ASSERT_EQUAL(ctg_lexer_skip_value(&lx, &tok, &err), CTG_ESYNTAX);
     CU_ASSERT_EQUAL(err.offset, 10);
     CU_ASSERT_STRING_EQUAL(err.message, "expected a value after ',', got ']'");
+    ctg_lexer_dispose(&lx);
+}
+
+/* ctg_lexer_member's result, case by case: the hint matched in place, a key that is not the
+ * hint, a value read with its key or left for the next call, the closing brace, an error. */
+CTG_TEST(lexer, member_result)
+{
+    static const char doc[] = "{\"id\":\"x\",\"type\" : 1,\"k\"\n:\"v\",\"a~\":\"w\",}";
+    ctg_lex_source src = { doc, sizeof(doc) - 1, NULL, NULL };
+    ctg_lex_member m;
+    ctg_lexer lx;
+    ctg_token val;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    memset(&m, 0xFF, sizeof m);
+    CU_ASSERT_EQUAL(ctg_lexer_member(&lx, "id", 2, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.hinted && m.value_ready);
+    CU_ASSERT_EQUAL(m.key.type, CTG_TOK_KEY);
+    CU_ASSERT(m.key.len == 2 && memcmp(m.key.str, "id", 2) == 0);
+    CU_ASSERT(val.type == CTG_TOK_STRING && val.len == 1 && val.str[0] == 'x');
+    /* Not the hint; the number is the next call's. */
+    memset(&m, 0xFF, sizeof m);
+    CU_ASSERT_EQUAL(ctg_lexer_member(&lx, "id", 2, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(!m.hinted && !m.value_ready);
+    CU_ASSERT(m.key.len == 4 && memcmp(m.key.str, "type", 4) == 0);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(val.type, CTG_TOK_NUMBER);
+    /* The hint, but its colon on the next line: the general path, no hint reported. */
+    memset(&m, 0xFF, sizeof m);
+    CU_ASSERT_EQUAL(ctg_lexer_member(&lx, "k", 1, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(!m.hinted && !m.value_ready);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(val.type, CTG_TOK_STRING);
+    /* A hint that is a prefix of the key does not match. */
+    memset(&m, 0xFF, sizeof m);
+    CU_ASSERT_EQUAL(ctg_lexer_member(&lx, "a", 1, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(!m.hinted && m.value_ready);
+    CU_ASSERT(m.key.len == 2 && memcmp(m.key.str, "a~", 2) == 0);
+    /* A trailing comma: an error, with no key. */
+    CU_ASSERT_EQUAL(ctg_lexer_member(&lx, NULL, 0, &m, &val, &err), CTG_ESYNTAX);
+    ctg_lexer_dispose(&lx);
+    /* The closing brace: CTG_LEX_OTHER, the token in val. */
+    src.data = "{ }";
+    src.len = 3;
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_member(&lx, "id", 2, &m, &val, &err), CTG_LEX_OTHER);
+    CU_ASSERT_EQUAL(val.type, CTG_TOK_OBJECT_END);
     ctg_lexer_dispose(&lx);
 }
 

@@ -164,7 +164,7 @@ static int next_token(ctg_lexer *lx, ctg_token *t, ctg_token *pending, bool *has
 {
     static const char *const hints[] = { "id", "type", NULL, "a", "elements", "" };
     const char *hint;
-    ctg_token key;
+    ctg_lex_member m;
     int n;
 
     if (*has_pending) {
@@ -176,23 +176,21 @@ static int next_token(ctg_lexer *lx, ctg_token *t, ctg_token *pending, bool *has
         return ++*turn, ctg_lexer_next(lx, t, err);
     if ((*turn)++ % 3 == 1)
         return ctg_lexer_item(lx, t, err);
-    memset(&key, 0, sizeof key);
+    memset(&m, 0, sizeof m);
     hint = hints[*turn % (sizeof hints / sizeof hints[0])];
-    n = ctg_lexer_member(lx, hint, hint ? strlen(hint) : 0, &key, pending, err);
+    n = ctg_lexer_member(lx, hint, hint ? strlen(hint) : 0, &m, pending, err);
     if (n < 0)
         return n;
-    if ((n & CTG_LEX_HINTED)
-        && (key.len != strlen(hint) || memcmp(key.str, hint, key.len) != 0))
-        ctg_fuzz_fail("ctg_lexer_member matched a key that is not its hint");
-    n &= ~CTG_LEX_HINTED;
-    if (n == 0) {
+    if (n == CTG_LEX_OTHER) {
         *t = *pending;
         return CTG_OK;
     }
-    if (key.type != CTG_TOK_KEY)
+    if (n != CTG_LEX_KEY || m.key.type != CTG_TOK_KEY)
         ctg_fuzz_fail("ctg_lexer_member returned %d with a token that is not a key", n);
-    *t = key;
-    *has_pending = n == 2;
+    if (m.hinted && (m.key.len != strlen(hint) || memcmp(m.key.str, hint, m.key.len) != 0))
+        ctg_fuzz_fail("ctg_lexer_member matched a key that is not its hint");
+    *t = m.key;
+    *has_pending = m.value_ready;
     return CTG_OK;
 }
 

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: MPL-2.0
+# Checks that the library's include graph reads top-down (docs/architecture.md).
+#
+# The library's folders are layers, lowest first: a file may include headers of its own layer
+# and of the layers below it, never of one above. Among modules (a .c file and the .h of the
+# same name are one module) there is no cycle: no two files include each other, directly or
+# through others (tsort finds the cycles). Prints each violation and exits 1.
+#   scripts/check-layers.sh [SOURCE_DIR]
+set -eu
+cd "${1:-.}"
+layers="base model json io ext format"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+rank() {
+    r=0
+    for l in $layers; do
+        [ "$l" = "$1" ] && { echo $r; return; }
+        r=$((r + 1))
+    done
+    echo -1
+}
+
+# "module dependency" pairs: one per include of a library header by a library file.
+for l in $layers; do
+    for f in "$l"/*.c "$l"/*.h; do
+        [ -e "$f" ] || continue
+        sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)\.h".*/\1/p' "$f" |
+            while read -r dep; do
+                printf '%s %s\n' "${f%.*}" "$dep"
+            done
+    done
+done | sort -u | awk '$1 != $2' >"$tmp/edges"
+
+status=0
+while read -r mod dep; do
+    dl=$(rank "${dep%%/*}")
+    [ "$dl" -ge 0 ] || continue
+    if [ "$dl" -gt "$(rank "${mod%%/*}")" ]; then
+        echo "check-layers: $mod includes $dep, a layer above it"
+        status=1
+    fi
+done <"$tmp/edges"
+
+if ! tsort "$tmp/edges" >/dev/null 2>"$tmp/loops"; then
+    sed 's/^/check-layers: /' "$tmp/loops"
+    status=1
+fi
+[ $status -eq 0 ] &&
+    echo "check-layers: $(cut -d' ' -f1 "$tmp/edges" | sort -u | wc -l) modules," \
+        "$(wc -l <"$tmp/edges") includes, top-down, no cycle"
+exit $status
