@@ -139,12 +139,17 @@ static int read_contingency(ctg_reader *rd, void *out)
 
 CTG_HANDLER_DEFINE(, ctg_contingency_handler, "contingency", ctg_contingency, read_contingency);
 
-int ctg_read_contingency_array(ctg_reader *rd, ctg_contingency **items, size_t *count)
+int ctg_read_contingency_array(ctg_reader *rd, const ctg_item_sink *sink,
+                               ctg_contingency **items, size_t *count)
 {
     const ctg_handler *h = ctg_reader_handler(rd, CTG_SLOT_CONTINGENCY);
     void *p;
-    int rc = ctg_read_array(rd, h, &p, count);
+    size_t handed;
+    int rc;
 
+    if (sink)
+        return ctg_read_array_to(rd, h, sink, &handed); /* nothing kept: *items stays */
+    rc = ctg_read_array(rd, h, &p, count);
     *items = p;
     return rc;
 }
@@ -167,22 +172,15 @@ static int stream_item(ctg_reader *rd, void *item, void *ctx)
     return deliver(rd, item);
 }
 
-/* Streaming: each contingency is read into the item arena, delivered, then forgotten. */
-static int stream_contingencies(ctg_reader *rd)
-{
-    const ctg_handler *h = ctg_reader_handler(rd, CTG_SLOT_CONTINGENCY);
-    ctg_item_sink sink = { stream_item, NULL, ctg_format_of(rd)->item_arena };
-    size_t n;
-
-    return ctg_read_array_to(rd, h, &sink, &n);
-}
-
 static int default_field(ctg_reader *rd, ctg_list *list, unsigned key)
 {
+    ctg_format_reader *fr = ctg_format_of(rd);
+    /* Streaming: each contingency is read into the item arena, delivered, then forgotten. */
+    ctg_item_sink stream = { stream_item, NULL, fr->item_arena };
+
     (void)key; /* "contingencies" is its only own key */
-    if (ctg_format_of(rd)->visitor)
-        return stream_contingencies(rd);
-    return ctg_read_contingency_array(rd, &list->items, &list->count);
+    return ctg_read_contingency_array(rd, fr->visitor ? &stream : NULL, &list->items,
+                                      &list->count);
 }
 
 /* The version rules of its elements are judged by the root when the list ends. */
