@@ -15,6 +15,21 @@
 #include "ext/registry.h"
 #include "json/emit.h"
 #include "json/lexer.h"
+#include "json/reader.h"
+
+/* Typed extension handlers a read remembers after resolving them by name. */
+#define CTG_EXT_CACHE_SIZE 8
+
+/* The application's typed handlers for one read, and the ones it has resolved (no
+ * allocation, so nothing to release). Zeroed but for `registry` (may be NULL) at the start. */
+typedef struct ctg_ext_resolver {
+    const struct ctg_extension_registry *registry;
+    const struct ctg_extension_handler *cache[CTG_EXT_CACHE_SIZE];
+} ctg_ext_resolver;
+
+/* Reads a contingency's "extensions" object (rd->tok on '{') into `c`, with the typed
+ * handlers of `ext`. */
+int ctg_read_extensions(ctg_reader *rd, ctg_ext_resolver *ext, ctg_contingency *c);
 
 /* Writes "extensions" : { ... } for the extensions of `c` that can be written (kept values, and
  * typed ones whose handler has a write), after "elements". Writes nothing when none can

@@ -16,7 +16,6 @@
 #include "base/error_set.h"
 #include "ext/ext.h"
 #include "json/keyset.h"
-#include "format/default.h"
 
 /* ---- the text of one value -------------------------------------------------------------- */
 
@@ -253,23 +252,24 @@ static int capture_value(ctg_reader *rd, capture *c)
 /* The typed handler for `name`: looked up in the application's registry once per read, then
  * found among the ones already resolved. Names no handler knows cost a look-up each time, and
  * none at all without a registry. */
-static const ctg_extension_handler *resolve(ctg_reader *rd, const char *name, size_t len)
+static const ctg_extension_handler *resolve(ctg_reader *rd, ctg_ext_resolver *ext,
+                                            const char *name, size_t len)
 {
     const ctg_extension_handler *h;
     bool cached = !(rd->flags & CTG_READ_NO_CACHE);
     size_t i = 0;
 
-    if (rd->ext_registry == NULL)
+    if (ext->registry == NULL)
         return NULL;
-    for (; cached && i < CTG_EXT_CACHE_SIZE && rd->ext_cache[i] != NULL; i++) {
-        h = rd->ext_cache[i];
+    for (; cached && i < CTG_EXT_CACHE_SIZE && ext->cache[i] != NULL; i++) {
+        h = ext->cache[i];
         if (strncmp(h->name, name, len) == 0 && h->name[len] == '\0')
             return h;
     }
     rd->resolves++;
-    h = ctg_extension_lookup(rd->ext_registry, name, len);
+    h = ctg_extension_lookup(ext->registry, name, len);
     if (h != NULL && cached && i < CTG_EXT_CACHE_SIZE)
-        rd->ext_cache[i] = h;
+        ext->cache[i] = h;
     return h;
 }
 
@@ -311,9 +311,10 @@ static int read_typed(ctg_reader *rd, const ctg_mark *at, const ctg_extension_ha
 }
 
 /* With rd->tok on the value of extension `ext` (name set), reads it into `ext`. */
-static int read_value(ctg_reader *rd, capture *c, ctg_extension *ext, size_t name_len)
+static int read_value(ctg_reader *rd, ctg_ext_resolver *x, capture *c, ctg_extension *ext,
+                      size_t name_len)
 {
-    const ctg_extension_handler *h = c->store ? resolve(rd, ext->name, name_len) : NULL;
+    const ctg_extension_handler *h = c->store ? resolve(rd, x, ext->name, name_len) : NULL;
     ctg_mark at = ctg_reader_mark(rd);
     char *text;
     int rc;
@@ -338,15 +339,17 @@ static int read_value(ctg_reader *rd, capture *c, ctg_extension *ext, size_t nam
 /* The extensions read so far, in order, and their names in a key set. */
 typedef struct name_list {
     const ctg_allocator *alloc;
+    ctg_ext_resolver *resolver; /* the typed handlers of this read */
     ctg_extension *items;
     size_t count, cap;
     ctg_keyset names;
     ctg_extension small[NAMES_SMALL];
 } name_list;
 
-static void names_init(name_list *s, const ctg_allocator *a)
+static void names_init(name_list *s, const ctg_allocator *a, ctg_ext_resolver *x)
 {
     s->alloc = a;
+    s->resolver = x;
     s->items = s->small;
     s->count = 0;
     s->cap = NAMES_SMALL;
@@ -415,7 +418,7 @@ static int read_member(ctg_reader *rd, name_list *s, capture *c)
     e->name = name;
     if ((rc = ctg_reader_next(rd)) != CTG_OK)
         return rc;
-    rc = read_value(rd, c, e, f->key_len);
+    rc = read_value(rd, s->resolver, c, e, f->key_len);
     if (rc == CTG_OK)
         s->count++;
     return rc;
@@ -451,7 +454,7 @@ static int read_members(ctg_reader *rd, name_list *s, capture *c)
     return rc;
 }
 
-int ctg_read_extensions(ctg_reader *rd, ctg_contingency *c)
+int ctg_read_extensions(ctg_reader *rd, ctg_ext_resolver *ext, ctg_contingency *c)
 {
     const ctg_allocator *a = ctg_arena_allocator(rd->arena);
     name_list names;
@@ -462,7 +465,7 @@ int ctg_read_extensions(ctg_reader *rd, ctg_contingency *c)
         return ctg_reader_type_error(rd, "object");
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
-    names_init(&names, a);
+    names_init(&names, a, ext);
     capture_init(&text, a, !(rd->flags & CTG_READ_SKIP_EXTENSION_VALUES));
     rc = read_members(rd, &names, &text);
     if (rc == CTG_OK) {

@@ -159,9 +159,8 @@ static int read_property_value(ctg_reader *rd, void *out)
     return rc;
 }
 
-static const ctg_handler country_handler = { "country", sizeof(const char *), read_country };
-static const ctg_handler value_handler = { "propertyValue", sizeof(const char *),
-                                           read_property_value };
+CTG_HANDLER_DEFINE(static, country_handler, "country", const char *, read_country);
+CTG_HANDLER_DEFINE(static, value_handler, "propertyValue", const char *, read_property_value);
 
 static int read_strings(ctg_reader *rd, const ctg_handler *h, const char *const **out,
                         size_t *count)
@@ -334,8 +333,8 @@ static int read_property_criterion(ctg_reader *rd, void *out)
     return read_criterion(rd, out, CTG_CSLOT_PROPERTY, CTG_LIST_KIND_COUNT);
 }
 
-static const ctg_handler property_handler = { "propertyCriterion", sizeof(ctg_criterion),
-                                              read_property_criterion };
+CTG_HANDLER_DEFINE(static, property_handler, "propertyCriterion", ctg_criterion,
+                   read_property_criterion);
 
 /* ---- the list ----------------------------------------------------------------------------- */
 

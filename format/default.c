@@ -8,80 +8,12 @@
 #include "model/list_impl.h"
 #include "format/root.h"
 #include "format/registry.h"
+#include "format/scope.h"
 #include "format/version.h"
 #include "format/write.h"
 #include "format/write_kinds.h"
 #include "ctg/error.h"
 #include "ext/ext.h"
-
-/* ---- version gating of DANGLING_LINE / BOUNDARY_LINE (spec 3.2) ------------------------ */
-
-void ctg_gate_set_version(ctg_reader *rd, const char *version)
-{
-    rd->gate = CTG_GATE_KNOWN;
-    rd->gate_version = version;
-    if (ctg_version_compare(version, strlen(version), "1.0") <= 0)
-        rd->gate |= CTG_GATE_DANGLING_OK;
-    if (ctg_version_compare(version, strlen(version), "1.1") >= 0)
-        rd->gate |= CTG_GATE_BOUNDARY_OK;
-}
-
-static int gate_error(ctg_reader *rd, const ctg_mark *m, bool dangling)
-{
-    const char *v = rd->gate_version;
-
-    if (dangling)
-        return ctg_reader_fail_at(rd, m, NULL, CTG_ESCHEMA,
-                                  "DANGLING_LINE is not valid for version %s, should be <= 1.0 "
-                                  "(use BOUNDARY_LINE)", v);
-    return ctg_reader_fail_at(rd, m, NULL, CTG_ESCHEMA,
-                              "BOUNDARY_LINE is not valid for version %s, should be >= 1.1", v);
-}
-
-/* A gated element met before the version is known: remember the first of each kind. */
-static void defer(ctg_reader *rd, bool dangling)
-{
-    ctg_deferred *d = &rd->deferred[dangling ? CTG_DEFER_DANGLING : CTG_DEFER_BOUNDARY];
-
-    if (d->set)
-        return;
-    d->set = true;
-    d->mark = ctg_reader_mark(rd);
-    ctg_reader_path(rd, d->path);
-}
-
-static int gate(ctg_reader *rd, ctg_element_type type)
-{
-    bool dangling = type == CTG_ELEMENT_DANGLING_LINE;
-    unsigned ok = dangling ? CTG_GATE_DANGLING_OK : CTG_GATE_BOUNDARY_OK;
-    ctg_mark m;
-
-    if (!(rd->gate & CTG_GATE_KNOWN)) {
-        defer(rd, dangling);
-        return CTG_OK;
-    }
-    if (rd->gate & ok)
-        return CTG_OK;
-    m = ctg_reader_mark(rd);
-    return gate_error(rd, &m, dangling);
-}
-
-int ctg_gate_check_deferred(ctg_reader *rd)
-{
-    static const unsigned ok[2] = { CTG_GATE_DANGLING_OK, CTG_GATE_BOUNDARY_OK };
-    ctg_deferred *first = NULL;
-
-    for (int i = CTG_DEFER_DANGLING; i <= CTG_DEFER_BOUNDARY; i++) {
-        ctg_deferred *d = &rd->deferred[i];
-        if (d->set && !(rd->gate & ok[i]) && (!first || d->mark.offset < first->mark.offset))
-            first = d;
-    }
-    if (!first)
-        return CTG_OK;
-    int rc = gate_error(rd, &first->mark, first == &rd->deferred[CTG_DEFER_DANGLING]);
-    memcpy(rd->err->path, first->path, sizeof(first->path));
-    return rc;
-}
 
 /* ---- element --------------------------------------------------------------------------- */
 
@@ -108,7 +40,8 @@ static int read_element_type(ctg_reader *rd, ctg_element *el)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown element type \"%.*s\"",
                                (int)rd->tok.len, rd->tok.str);
     if (t == CTG_ELEMENT_DANGLING_LINE || t == CTG_ELEMENT_BOUNDARY_LINE) {
-        int rc = gate(rd, t);
+        int rc = ctg_scope_rule(rd, t == CTG_ELEMENT_DANGLING_LINE ? CTG_RULE_DANGLING_LINE
+                                                                   : CTG_RULE_BOUNDARY_LINE);
         if (rc != CTG_OK)
             return rc;
         t = CTG_ELEMENT_BOUNDARY_LINE; /* pre-1.1 files say DANGLING_LINE */
@@ -152,7 +85,7 @@ static int read_element(ctg_reader *rd, void *out)
     return CTG_OK;
 }
 
-const ctg_handler ctg_element_handler = { "element", sizeof(ctg_element), read_element };
+CTG_HANDLER_DEFINE(, ctg_element_handler, "element", ctg_element, read_element);
 
 /* ---- contingency ----------------------------------------------------------------------- */
 
@@ -182,7 +115,7 @@ static int contingency_field(ctg_reader *rd, unsigned index, void *ctx)
     case CT_ELEMENTS:
         return read_elements(rd, c);
     default:
-        return ctg_read_extensions(rd, c);
+        return ctg_read_extensions(rd, &ctg_format_of(rd)->ext, c);
     }
 }
 
@@ -204,88 +137,56 @@ static int read_contingency(ctg_reader *rd, void *out)
     return CTG_OK;
 }
 
-const ctg_handler ctg_contingency_handler = { "contingency", sizeof(ctg_contingency),
-                                              read_contingency };
+CTG_HANDLER_DEFINE(, ctg_contingency_handler, "contingency", ctg_contingency, read_contingency);
 
-int ctg_read_contingency_array(ctg_reader *rd, ctg_contingency **items, size_t *count)
+int ctg_read_contingency_array(ctg_reader *rd, const ctg_item_sink *sink,
+                               ctg_contingency **items, size_t *count)
 {
     const ctg_handler *h = ctg_reader_handler(rd, CTG_SLOT_CONTINGENCY);
     void *p;
-    int rc = ctg_read_array(rd, h, &p, count);
+    size_t handed;
+    int rc;
 
+    if (sink)
+        return ctg_read_array_to(rd, h, sink, &handed); /* nothing kept: *items stays */
+    rc = ctg_read_array(rd, h, &p, count);
     *items = p;
     return rc;
 }
 
 /* ---- the `default` kind and the bare contingency ---------------------------------------- */
 
-/* Applies the version rules to elements met before the version, once the list has ended. */
-static int finish_gate(ctg_reader *rd)
-{
-    if (!(rd->gate & CTG_GATE_KNOWN)) {
-        if (rd->parent_gate & CTG_GATE_KNOWN) {
-            rd->gate = rd->parent_gate;
-            rd->gate_version = rd->parent_gate_version;
-        } else {
-            ctg_gate_set_version(rd, CTG_VERSION_DEFAULT); /* absent: the current version */
-        }
-    }
-    return ctg_gate_check_deferred(rd);
-}
-
-/* Streaming: hands a finished contingency to the visitor. */
+/* Streaming: hands a finished contingency to the visitor, with the header of its list. */
 static int deliver(ctg_reader *rd, const ctg_contingency *c)
 {
-    const ctg_visitor *v = rd->visitor;
+    const ctg_visitor *v = ctg_format_of(rd)->visitor;
 
-    if (v->contingency && v->contingency(rd->header, c, v->payload) != 0)
+    if (v->contingency && v->contingency(&ctg_scope_current(rd)->header, c, v->payload) != 0)
         return ctg_reader_fail(rd, CTG_ESTOPPED, "stopped by the visitor");
     return CTG_OK;
 }
 
 static int stream_item(ctg_reader *rd, void *item, void *ctx)
 {
-    int rc = deliver(rd, item);
-
     (void)ctx;
-    ctg_arena_reset(rd->item_arena); /* constant memory: the next one reuses it */
-    return rc;
-}
-
-/* Streaming: each contingency is read into the item arena, delivered, then forgotten. */
-static int stream_contingencies(ctg_reader *rd)
-{
-    const ctg_handler *h = ctg_reader_handler(rd, CTG_SLOT_CONTINGENCY);
-    ctg_arena *keep = rd->arena;
-    size_t n;
-    int rc;
-
-    rd->arena = rd->item_arena;
-    rc = ctg_read_array_each(rd, h, stream_item, NULL, &n);
-    if (rc == CTG_OK)
-        rd->arena = keep; /* on failure the caller restores it */
-    return rc;
+    return deliver(rd, item);
 }
 
 static int default_field(ctg_reader *rd, ctg_list *list, unsigned key)
 {
+    ctg_format_reader *fr = ctg_format_of(rd);
+    /* Streaming: each contingency is read into the item arena, delivered, then forgotten. */
+    ctg_item_sink stream = { stream_item, NULL, fr->item_arena };
+
     (void)key; /* "contingencies" is its only own key */
-    if (rd->visitor)
-        return stream_contingencies(rd);
-    return ctg_read_contingency_array(rd, &list->items, &list->count);
+    return ctg_read_contingency_array(rd, fr->visitor ? &stream : NULL, &list->items,
+                                      &list->count);
 }
 
-static int default_finish(ctg_reader *rd, ctg_list *list, const ctg_mark *start, unsigned seen)
-{
-    (void)list;
-    (void)start;
-    (void)seen;
-    return finish_gate(rd);
-}
-
+/* The version rules of its elements are judged by the root when the list ends. */
 const ctg_kind_reader ctg_kind_default = {
     CTG_VERSION_DEFAULT, CTG_RK_BIT(CTG_RK_CONTINGENCIES), CTG_RK_BIT(CTG_RK_CONTINGENCIES),
-    default_field, default_finish,
+    default_field, NULL,
 };
 
 /* A bare contingency's fields land in the document's single contingency. */
@@ -310,7 +211,7 @@ static int contingency_doc_field(ctg_reader *rd, ctg_list *list, unsigned key)
     case CTG_RK_ELEMENTS:
         return read_elements(rd, c);
     default:
-        return ctg_read_extensions(rd, c);
+        return ctg_read_extensions(rd, &ctg_format_of(rd)->ext, c);
     }
 }
 
@@ -318,7 +219,6 @@ static int contingency_doc_finish(ctg_reader *rd, ctg_list *list, const ctg_mark
                                   unsigned seen)
 {
     ctg_contingency *c = bare(rd, list);
-    int err;
 
     if (!c)
         return ctg_reader_nomem(rd);
@@ -328,12 +228,15 @@ static int contingency_doc_finish(ctg_reader *rd, ctg_list *list, const ctg_mark
     c->name = (seen & CTG_RK_BIT(CTG_RK_NAME)) ? list->name : NULL;
     list->name = "";
     rd->contingencies++;
-    if ((err = finish_gate(rd)) != CTG_OK)
-        return err;
-    if (!rd->visitor)
+    return CTG_OK;
+}
+
+int ctg_deliver_bare_contingency(ctg_reader *rd, const ctg_list *list)
+{
+    if (!ctg_format_of(rd)->visitor)
         return CTG_OK;
-    rd->header->name = NULL; /* a bare contingency belongs to no named list */
-    return deliver(rd, c);
+    ctg_scope_current(rd)->header.name = NULL; /* a bare contingency belongs to no named list */
+    return deliver(rd, list->items);
 }
 
 const ctg_kind_reader ctg_kind_contingency = {

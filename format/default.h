@@ -6,15 +6,13 @@
 
 #include "json/reader.h"
 
-/* Sets the element gate from the list's "version" (arena string, kept for messages). */
-void ctg_gate_set_version(ctg_reader *rd, const char *version);
-/* Once the list has ended: fails on the first gated element the version does not allow. */
-int ctg_gate_check_deferred(ctg_reader *rd);
+/* Reads a "contingencies" array (rd->tok on '['): kept as one arena array in *items and
+ * *count, or with `sink` (may be NULL) handed to it one by one, leaving both as they are. */
+int ctg_read_contingency_array(ctg_reader *rd, const ctg_item_sink *sink,
+                               ctg_contingency **items, size_t *count);
 
-/* Reads a "contingencies" array (rd->tok on '['). */
-int ctg_read_contingency_array(ctg_reader *rd, ctg_contingency **items, size_t *count);
-
-/* Reads a contingency's "extensions" object into `c`. */
-int ctg_read_extensions(ctg_reader *rd, ctg_contingency *c);
+/* Streaming: hands the one contingency of a bare contingency document (`list`, read whole and
+ * judged) to the visitor, when there is one. */
+int ctg_deliver_bare_contingency(ctg_reader *rd, const ctg_list *list);
 
 #endif

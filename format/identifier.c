@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* The `identifier` kind (spec 4): the list's own fields, the five identifier kinds, and the
- * version rules of spec 3.2 (contingencyId from 1.2, the legacy identifiableType up to 1.0).
+/* The `identifier` kind (spec 4): the list's own fields and the five identifier kinds. Their
+ * version rules (spec 3.2: contingencyId from 1.2, the legacy identifiableType up to 1.0) are
+ * rows of the table in scope.c.
  *
  * An identifier's "type" may come after its other fields, so every field is read (and
  * type-checked) first and the kind's rules are applied when the object ends. Fields that do
@@ -14,93 +15,22 @@
 #include "model/list_impl.h"
 #include "json/emit.h"
 #include "format/root.h"
+#include "format/scope.h"
 #include "format/version.h"
 #include "ctg/error.h"
 #include "format/write_kinds.h"
 
-/* ---- version rules --------------------------------------------------------------------- */
-
-/* Whether `version` allows the thing deferred in `slot`. */
-static bool version_allows(const char *version, int slot)
-{
-    size_t len = strlen(version);
-
-    if (slot == CTG_DEFER_CONTINGENCY_ID)
-        return ctg_version_compare(version, len, "1.2") >= 0;
-    return ctg_version_compare(version, len, "1.0") <= 0;
-}
-
-static int gate_error(ctg_reader *rd, const ctg_mark *m, int slot, const char *version)
-{
-    const char *rule = slot == CTG_DEFER_CONTINGENCY_ID
-                           ? "\"contingencyId\" needs version 1.2 or later"
-                           : "legacy \"identifiableType\" is only allowed up to version 1.0";
-
-    if (version == NULL)
-        return ctg_reader_fail_at(rd, m, NULL, CTG_ESCHEMA, "%s; the list has no \"version\"",
-                                  rule);
-    return ctg_reader_fail_at(rd, m, NULL, CTG_ESCHEMA, "%s; the list has version %s", rule,
-                              version);
-}
-
-/* Applies rule `slot` at the current token; before the version is known, the first such
- * place is remembered and judged when the list ends. */
-static int gate(ctg_reader *rd, int slot)
-{
-    ctg_deferred *d = &rd->deferred[slot];
-    ctg_mark m = ctg_reader_mark(rd);
-
-    if (rd->gate & CTG_GATE_KNOWN)
-        return version_allows(rd->gate_version, slot) ? CTG_OK
-                                                      : gate_error(rd, &m, slot, rd->gate_version);
-    if (!d->set) {
-        d->set = true;
-        d->mark = m;
-        ctg_reader_path(rd, d->path);
-    }
-    return CTG_OK;
-}
-
-/* The earliest deferred place the list's final version (NULL: none) does not allow. */
-static int check_deferred(ctg_reader *rd, const char *version)
-{
-    static const int slots[2] = { CTG_DEFER_CONTINGENCY_ID, CTG_DEFER_IDENTIFIABLE_TYPE };
-    ctg_deferred *first = NULL;
-    int first_slot = 0, rc;
-
-    for (int i = 0; i < 2; i++) {
-        ctg_deferred *d = &rd->deferred[slots[i]];
-        if (d->set && (version == NULL || !version_allows(version, slots[i]))
-            && (first == NULL || d->mark.offset < first->mark.offset)) {
-            first = d;
-            first_slot = slots[i];
-        }
-    }
-    if (first == NULL)
-        return CTG_OK;
-    rc = gate_error(rd, &first->mark, first_slot, version);
-    memcpy(rd->err->path, first->path, sizeof(first->path));
-    return rc;
-}
-
 /* ---- identifiable types ---------------------------------------------------------------- */
-
-/* Items of the shared array reader are multiples of 8 bytes (reader.c), so each type is read
- * into a slot of its own and the array is packed afterwards. */
-typedef struct type_slot {
-    ctg_identifiable_type type;
-    unsigned unused;
-} type_slot;
 
 static int read_identifiable_type(ctg_reader *rd, void *out)
 {
-    type_slot *slot = out;
+    ctg_identifiable_type *type = out;
     const char *s = rd->tok.str;
     int n = (int)rd->tok.len;
 
     if (rd->tok.type != CTG_TOK_STRING)
         return ctg_reader_type_error(rd, "string");
-    if (ctg_identifiable_type_from_name(s, rd->tok.len, &slot->type))
+    if (ctg_identifiable_type_from_name(s, rd->tok.len, type))
         return CTG_OK;
     /* Renamed in 2026 without a read alias (spec 3.3): PowSyBl rejects it too. */
     if (rd->tok.len == 13 && memcmp(s, "DANGLING_LINE", 13) == 0)
@@ -109,20 +39,18 @@ static int read_identifiable_type(ctg_reader *rd, void *out)
     return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown identifiable type \"%.*s\"", n, s);
 }
 
-static const ctg_handler type_handler = { "identifiable-type", sizeof(type_slot),
-                                          read_identifiable_type };
+CTG_HANDLER_DEFINE(static, type_handler, "identifiable-type", ctg_identifiable_type,
+                   read_identifiable_type);
 
-/* Packs the slots into an array of types in place, keeping the first of each (a set in
- * PowSyBl; read order is the one stable order to write it in). */
-static size_t pack_types(void *items, size_t count)
+/* Drops repeated types in place, keeping the first of each (a set in PowSyBl; read order is
+ * the one stable order to write it in). */
+static size_t pack_types(ctg_identifiable_type *types, size_t count)
 {
-    const type_slot *slots = items;
-    ctg_identifiable_type *types = items;
     uint32_t seen = 0;
     size_t n = 0;
 
     for (size_t i = 0; i < count; i++) {
-        ctg_identifiable_type t = slots[i].type; /* read before types[n] may overwrite it */
+        ctg_identifiable_type t = types[i];
         if (!(seen & (UINT32_C(1) << t))) {
             seen |= UINT32_C(1) << t;
             types[n++] = t;
@@ -277,7 +205,7 @@ static int identifier_field(ctg_reader *rd, unsigned index, void *ctx)
     case K_TYPE:
         return read_kind(rd, c);
     case K_CONTINGENCY_ID:
-        if ((rc = gate(rd, CTG_DEFER_CONTINGENCY_ID)) != CTG_OK) /* even when null */
+        if ((rc = ctg_scope_rule(rd, CTG_RULE_CONTINGENCY_ID)) != CTG_OK) /* even when null */
             return rc;
         return read_str(rd, c, index, &o->contingency_id, true);
     case K_IDENTIFIER:
@@ -408,8 +336,7 @@ static int read_identifier(ctg_reader *rd, void *out)
     return finish_identifier(rd, &c, &start, seen);
 }
 
-static const ctg_handler identifier_handler = { "identifier", sizeof(ctg_identifier),
-                                                read_identifier };
+CTG_HANDLER_DEFINE(static, identifier_handler, "identifier", ctg_identifier, read_identifier);
 
 /* ---- the list -------------------------------------------------------------------------- */
 
@@ -420,7 +347,7 @@ static int identifier_list_field(ctg_reader *rd, ctg_list *list, unsigned key)
 
     if (key == CTG_RK_IDENTIFIABLE_TYPE) {
         /* Written by 1.0 files; any scalar, and its value means nothing. */
-        if ((rc = gate(rd, CTG_DEFER_IDENTIFIABLE_TYPE)) != CTG_OK)
+        if ((rc = ctg_scope_rule(rd, CTG_RULE_IDENTIFIABLE_TYPE)) != CTG_OK)
             return rc;
         if (rd->tok.type == CTG_TOK_OBJECT_BEGIN || rd->tok.type == CTG_TOK_ARRAY_BEGIN)
             return ctg_reader_type_error(rd, "string, number, boolean or null");
@@ -432,20 +359,12 @@ static int identifier_list_field(ctg_reader *rd, ctg_list *list, unsigned key)
     return rc;
 }
 
-/* The version may have come after the identifiers: the rules apply now, with the final one. */
-static int identifier_list_finish(ctg_reader *rd, ctg_list *list, const ctg_mark *start,
-                                  unsigned seen)
-{
-    (void)start;
-    (void)seen;
-    return check_deferred(rd, list->version);
-}
-
+/* The version may come after the identifiers: the root judges the rules when the list ends. */
 const ctg_kind_reader ctg_kind_identifier = {
     CTG_VERSION_IDENTIFIER,
     CTG_RK_BIT(CTG_RK_IDENTIFIERS) | CTG_RK_BIT(CTG_RK_IDENTIFIABLE_TYPE),
     CTG_RK_BIT(CTG_RK_IDENTIFIERS),
-    identifier_list_field, identifier_list_finish,
+    identifier_list_field, NULL,
 };
 
 /* ==== writing ==================================================================== */

@@ -20,7 +20,7 @@ static int read_child(ctg_reader *rd, void *out)
     return ctg_read_list_object(rd, child, true);
 }
 
-static const ctg_handler child_handler = { "list-item", sizeof(ctg_list *), read_child };
+CTG_HANDLER_DEFINE(static, child_handler, "list-item", ctg_list *, read_child);
 
 static int list_field(ctg_reader *rd, ctg_list *list, unsigned key)
 {

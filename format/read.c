@@ -11,6 +11,7 @@
 #include "model/list_impl.h"
 #include "format/read_internal.h"
 #include "format/root.h"
+#include "format/scope.h"
 #include "io/source.h"
 
 /* An error with no place in the document: bad arguments, I/O, memory. `msg` NULL keeps the
@@ -60,16 +61,18 @@ typedef struct read_job {
     ctg_error *err;
 } read_job;
 
-static int run_reader(ctg_reader *rd, const read_job *job, ctg_input *in, ctg_list *list)
+static int run_reader(ctg_format_reader *fr, const read_job *job, ctg_input *in, ctg_list *list)
 {
+    ctg_reader *rd = &fr->json;
     int rc = ctg_reader_init(rd, ctg_input_lex_source(in), job->opts, list->arena, job->err);
 
     if (rc != CTG_OK)
         return fail_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
+    fr->ext.registry = job->opts->extensions;
     if (job->visitor) {
-        rd->visitor = job->visitor;
-        rd->item_arena = ctg_arena_new_ex(job->opts->allocator, job->arena_flags);
-        if (!rd->item_arena)
+        fr->visitor = job->visitor;
+        fr->item_arena = ctg_arena_new_ex(job->opts->allocator, job->arena_flags);
+        if (!fr->item_arena)
             return fail_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
         ctg_input_set_progress(in, job->visitor);
     } else {
@@ -85,20 +88,19 @@ static int read_input(ctg_list **out, ctg_input *in, const read_job *job)
 {
     ctg_arena *arena = ctg_arena_new_ex(job->opts->allocator, job->arena_flags);
     ctg_list *list = arena ? ctg_list_alloc_in(arena, CTG_LIST_DEFAULT, "") : NULL;
-    ctg_reader rd;
+    ctg_format_reader fr;
     int rc;
 
-    memset(&rd, 0, sizeof(rd));
+    memset(&fr, 0, sizeof(fr));
     if (!list) {
         rc = fail_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
     } else {
         list->owns_arena = true;
-        rc = run_reader(&rd, job, in, list);
+        rc = run_reader(&fr, job, in, list);
     }
-    fill_stats(&rd, job->opts->stats);
-    ctg_arena_release(rd.item_arena);
-    rd.arena = arena; /* streaming may have left the item arena in place */
-    ctg_reader_dispose(&rd);
+    fill_stats(&fr.json, job->opts->stats);
+    ctg_arena_release(fr.item_arena);
+    ctg_reader_dispose(&fr.json);
     if (rc != CTG_OK || !out) {
         ctg_arena_release(arena);
         return rc;

@@ -9,6 +9,7 @@
 
 #include "model/list_impl.h"
 #include "format/default.h"
+#include "format/scope.h"
 #include "format/version.h"
 
 static const ctg_key root_keys[CTG_RK_COUNT] = {
@@ -31,16 +32,13 @@ static const ctg_kind_reader *const kind_readers[CTG_LIST_KIND_COUNT] = {
     [CTG_LIST_CONTINGENCY] = &ctg_kind_contingency,
 };
 
-/* A list nested this deep is refused before the C stack is: each level is a few frames. */
-
 typedef struct root_ctx {
     ctg_list *list;
     int kind;              /* -1 until known */
     bool nested;
     bool name_null;        /* "name": null, an error for every kind but a contingency */
     ctg_mark name_mark;
-    ctg_mark version_mark;
-    ctg_stream_header header; /* what a streaming visitor is told of this list */
+    ctg_scope *scope;      /* the list's: its version, version rules and stream header */
 } root_ctx;
 
 static int find_kind(const char *s, size_t len, bool nested)
@@ -60,7 +58,7 @@ static void set_kind(root_ctx *rc, int k)
 {
     rc->kind = k;
     rc->list->kind = (ctg_list_kind)k;
-    rc->header.kind = (ctg_list_kind)k;
+    rc->scope->header.kind = (ctg_list_kind)k;
 }
 
 static int read_type(ctg_reader *rd, root_ctx *rc)
@@ -87,9 +85,8 @@ static int read_version(ctg_reader *rd, root_ctx *rc)
     int err = ctg_read_string(rd, &rc->list->version, "version");
 
     if (err == CTG_OK) {
-        rc->version_mark = ctg_reader_mark(rd);
-        rc->header.version = rc->list->version;
-        ctg_gate_set_version(rd, rc->list->version);
+        ctg_mark m = ctg_reader_mark(rd);
+        ctg_scope_set_version(rd, rc->list->version, &m);
     }
     return err;
 }
@@ -104,7 +101,7 @@ static int read_name(ctg_reader *rd, root_ctx *rc)
         err = ctg_read_opt_string(rd, &rc->list->name, "name");
     else
         err = ctg_read_string(rd, &rc->list->name, "name");
-    rc->header.name = rc->list->name;
+    rc->scope->header.name = rc->list->name;
     return err;
 }
 
@@ -156,7 +153,7 @@ static int check_version(ctg_reader *rd, const root_ctx *rc)
     const char *newest = kind_readers[rc->kind]->version;
 
     if (v && !(rd->flags & CTG_READ_ALLOW_NEWER) && ctg_version_compare(v, strlen(v), newest) > 0)
-        return ctg_reader_fail_at(rd, &rc->version_mark, "version", CTG_EUNSUPPORTED,
+        return ctg_reader_fail_at(rd, &rc->scope->version_mark, "version", CTG_EUNSUPPORTED,
                                   "version %s is newer than %s, the newest this library reads "
                                   "for \"%s\" lists", v, newest,
                                   ctg_list_kind_name(rc->list->kind));
@@ -180,75 +177,47 @@ static int finish_list(ctg_reader *rd, root_ctx *rc, const ctg_mark *start, unsi
     }
     if ((err = check_version(rd, rc)) != CTG_OK)
         return err;
-    return kr->finish ? kr->finish(rd, rc->list, start, seen) : CTG_OK;
+    if (kr->finish && (err = kr->finish(rd, rc->list, start, seen)) != CTG_OK)
+        return err;
+    /* The version may have come after what its rules apply to: they are judged now. */
+    return ctg_scope_judge(rd, kr->version);
 }
 
-/* What a nested list must not disturb in its parent: the element gate and its deferrals. */
-typedef struct gate_state {
-    unsigned gate;
-    const char *gate_version;
-    ctg_deferred deferred[CTG_DEFER_COUNT];
-} gate_state;
-
-static void gate_save(const ctg_reader *rd, gate_state *s)
-{
-    s->gate = rd->gate;
-    s->gate_version = rd->gate_version;
-    memcpy(s->deferred, rd->deferred, sizeof(s->deferred));
-}
-
-static void gate_restore(ctg_reader *rd, const gate_state *s)
-{
-    rd->gate = s->gate;
-    rd->gate_version = s->gate_version;
-    memcpy(rd->deferred, s->deferred, sizeof(s->deferred));
-}
-
-/* Streaming: lists that are neither `default` nor `list` are delivered whole. */
+/* Streaming: lists that are neither `default` nor `list` are delivered whole, a bare
+ * contingency as a contingency. */
 static int deliver_whole(ctg_reader *rd, const root_ctx *rc)
 {
-    const ctg_visitor *v = rd->visitor;
+    const ctg_visitor *v = ctg_format_of(rd)->visitor;
     ctg_list_kind k = rc->list->kind;
 
-    if (!v || !v->list || k == CTG_LIST_DEFAULT || k == CTG_LIST_LIST || k == CTG_LIST_CONTINGENCY)
+    if (k == CTG_LIST_CONTINGENCY)
+        return ctg_deliver_bare_contingency(rd, rc->list);
+    if (!v || !v->list || k == CTG_LIST_DEFAULT || k == CTG_LIST_LIST)
         return CTG_OK;
-    if (v->list(&rc->header, rc->list, v->payload) != 0)
+    if (v->list(&rc->scope->header, rc->list, v->payload) != 0)
         return ctg_reader_fail(rd, CTG_ESTOPPED, "stopped by the visitor");
     return CTG_OK;
 }
 
 int ctg_read_list_object(ctg_reader *rd, ctg_list *list, bool nested)
 {
-    root_ctx rc = { list, -1, nested, false, { 0, 0, 0 }, { 0, 0, 0 },
-                    { CTG_LIST_DEFAULT, NULL, NULL, rd->list_depth, 0 } };
+    ctg_scope scope;
+    root_ctx rc = { list, -1, nested, false, { 0, 0, 0 }, &scope };
     ctg_mark start = ctg_reader_mark(rd);
-    ctg_stream_header *outer = rd->header;
-    gate_state parent;
     unsigned seen;
     int err;
 
-    /* A nested list without a version of its own reads with its parent's (see finish). */
-    if (rd->list_depth >= CTG_LIST_MAX_NESTING)
-        return ctg_reader_fail(rd, CTG_ELIMIT, "lists nested more than %d deep", CTG_LIST_MAX_NESTING);
-    if (nested)
-        rc.header.index = ctg_reader_top_frame(rd)->index;
-    rd->header = &rc.header;
-    gate_save(rd, &parent);
-    rd->gate = 0;
-    memset(rd->deferred, 0, sizeof(rd->deferred));
-    rd->list_depth++;
-    err = ctg_read_object(rd, &root_def, &rc, &seen);
-    rd->parent_gate = parent.gate; /* nested lists inside may have changed it */
-    rd->parent_gate_version = parent.gate_version;
-    if (err == CTG_OK)
-        err = finish_list(rd, &rc, &start, seen);
-    rd->list_depth--;
-    if (err == CTG_OK)
-        err = deliver_whole(rd, &rc);
-    if (err == CTG_OK) {
-        gate_restore(rd, &parent);
-        rd->header = outer;
-    }
+    /* Everything the list's fields set goes to its scope, gone with it on every way out. */
+    err = ctg_scope_push(rd, &scope, nested ? ctg_reader_top_frame(rd)->index : 0);
+    if (err != CTG_OK)
+        return err;
+    if ((err = ctg_read_object(rd, &root_def, &rc, &seen)) != CTG_OK)
+        goto done;
+    if ((err = finish_list(rd, &rc, &start, seen)) != CTG_OK)
+        goto done;
+    err = deliver_whole(rd, &rc);
+done:
+    ctg_scope_pop(rd, &scope);
     return err;
 }
 

@@ -37,8 +37,8 @@ typedef struct ctg_kind_reader {
     unsigned infer_keys;   /* own keys that, met before "type", fix the kind */
     /* Reads the value of own key `key` (rd->tok on its first token). */
     int (*field)(ctg_reader *rd, ctg_list *list, unsigned key);
-    /* After the object: required fields, version rules. `start` is the object's '{'. May be
-     * NULL. */
+    /* After the object: required fields. `start` is the object's '{'. May be NULL. The
+     * version rules are judged after it, by the list's scope (scope.h). */
     int (*finish)(ctg_reader *rd, ctg_list *list, const ctg_mark *start, unsigned seen);
 } ctg_kind_reader;
 

@@ -11,8 +11,9 @@
 #include "base/alloc.h"
 #include "base/error_set.h"
 
-/* Array items are plain structs of pointers and sizes. */
-#define ITEM_ALIGN 8
+/* Array items are plain structs of pointers and sizes, at most this aligned (checked for
+ * each handler by CTG_HANDLER_DEFINE); arrays of them are word-copied when their size allows. */
+#define ITEM_ALIGN CTG_ITEM_ALIGN
 /* An outermost array at least this large is handed to the arena as it is, without a copy. */
 #define ADOPT_MIN_BYTES 4096
 #define INITIAL_FRAMES 16
@@ -28,7 +29,6 @@ int ctg_reader_init(ctg_reader *rd, const ctg_lex_source *src, const ctg_read_op
     rd->err = err;
     rd->arena = arena;
     rd->flags = opts->flags;
-    rd->ext_registry = opts->extensions;
     if (ctg_lexer_init(&rd->lex, src, &lim, ctg_arena_allocator(arena)) != CTG_OK)
         return CTG_ENOMEM;
     rd->frames = ctg_mem_alloc(ctg_arena_allocator(arena), INITIAL_FRAMES * sizeof(*rd->frames));
@@ -356,8 +356,10 @@ static int finish_array(ctg_reader *rd, size_t base, size_t count, void **items)
     p = ctg_arena_alloc_fast(rd->arena, bytes, ITEM_ALIGN);
     if (!p)
         return ctg_reader_nomem(rd);
-    /* Element arrays are a few items: word moves beat a call to memcpy. */
-    if (bytes <= 128) {
+    /* Element arrays are a few items: word moves beat a call to memcpy. Only whole words: an
+     * item may be smaller than one or not a multiple of one (a pointer, a 12-byte element on
+     * 32-bit targets), and the block is exactly `bytes`. */
+    if (bytes <= 128 && bytes % ITEM_ALIGN == 0) {
         for (size_t i = 0; i < bytes; i += ITEM_ALIGN)
             memcpy((char *)p + i, rd->stack + base + i, ITEM_ALIGN);
     } else {
@@ -368,8 +370,8 @@ static int finish_array(ctg_reader *rd, size_t base, size_t count, void **items)
     return CTG_OK;
 }
 
-/* The one loop over array items: each finished item goes to `each`, or onto the stack. */
-static int read_items(ctg_reader *rd, const ctg_handler *h, ctg_item_fn each, void *ctx,
+/* The one loop over array items: each finished item goes to the sink, or onto the stack. */
+static int read_items(ctg_reader *rd, const ctg_handler *h, const ctg_item_sink *sink,
                       size_t *count)
 {
     _Alignas(16) unsigned char item[CTG_ITEM_MAX_SIZE];
@@ -386,7 +388,9 @@ static int read_items(ctg_reader *rd, const ctg_handler *h, ctg_item_fn each, vo
         ctg_reader_top_frame(rd)->index = n;
         if ((rc = h->read(rd, item)) != CTG_OK)
             return rc;
-        rc = each ? each(rd, item, ctx) : stack_push(rd, item, h->size);
+        rc = sink ? sink->each(rd, item, sink->ctx) : stack_push(rd, item, h->size);
+        if (sink && sink->arena)
+            ctg_arena_reset(sink->arena); /* the next item reuses its memory */
         if (rc != CTG_OK)
             return rc;
         n++;
@@ -400,14 +404,22 @@ static int read_items(ctg_reader *rd, const ctg_handler *h, ctg_item_fn each, vo
 
 int ctg_read_array(ctg_reader *rd, const ctg_handler *h, void **items, size_t *count)
 {
-    size_t base = rd->stack_len; /* item sizes are multiples of ITEM_ALIGN */
-    int rc = read_items(rd, h, NULL, NULL, count);
+    size_t base = rd->stack_len;
+    int rc = read_items(rd, h, NULL, count);
 
     return rc != CTG_OK ? rc : finish_array(rd, base, *count, items);
 }
 
-int ctg_read_array_each(ctg_reader *rd, const ctg_handler *h, ctg_item_fn each, void *ctx,
-                        size_t *count)
+int ctg_read_array_to(ctg_reader *rd, const ctg_handler *h, const ctg_item_sink *sink,
+                      size_t *count)
 {
-    return read_items(rd, h, each, ctx, count);
+    ctg_arena *keep = rd->arena;
+    int rc;
+
+    /* The items' strings and arrays go to the sink's arena. */
+    if (sink->arena)
+        rd->arena = sink->arena;
+    rc = read_items(rd, h, sink, count);
+    rd->arena = keep;
+    return rc;
 }

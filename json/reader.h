@@ -14,7 +14,6 @@
 
 #include "ctg/io.h"
 #include "ctg/model.h"
-#include "ctg/stream.h"
 #include "base/arena.h"
 #include "json/lexer.h"
 
@@ -27,8 +26,17 @@ typedef struct ctg_handler {
     int (*read)(ctg_reader *rd, void *out);
 } ctg_handler;
 
-/* The largest struct an array item handler may fill. */
+/* The largest struct an array item handler may fill, and the most alignment it may need. */
 #define CTG_ITEM_MAX_SIZE 256
+#define CTG_ITEM_ALIGN 8
+
+/* Defines handler `var` (`storage`: static or nothing) named `name`, reading items of type
+ * `type` with `read`; the compiler checks that such an item fits the array reader's buffer
+ * and the alignment of the arrays it makes. */
+#define CTG_HANDLER_DEFINE(storage, var, name, type, read)                                  \
+    _Static_assert(sizeof(type) <= CTG_ITEM_MAX_SIZE, #type " fits CTG_ITEM_MAX_SIZE");      \
+    _Static_assert(_Alignof(type) <= CTG_ITEM_ALIGN, #type " needs at most CTG_ITEM_ALIGN"); \
+    storage const ctg_handler var = { name, sizeof(type), read }
 
 /* One level of the JSON path being read: a key or an array index. */
 typedef struct ctg_path_frame {
@@ -37,32 +45,6 @@ typedef struct ctg_path_frame {
     size_t index;     /* arrays: the item being read */
     bool is_array;
 } ctg_path_frame;
-
-/* A version-gated element met before the list's "version": checked when the list ends. */
-typedef struct ctg_deferred {
-    bool set;
-    ctg_mark mark;
-    char path[CTG_ERROR_PATH_MAX];
-} ctg_deferred;
-
-/* Slots of ctg_reader.deferred: version-gated things met before the version. */
-enum {
-    CTG_DEFER_DANGLING,          /* a DANGLING_LINE element */
-    CTG_DEFER_BOUNDARY,          /* a BOUNDARY_LINE element */
-    CTG_DEFER_CONTINGENCY_ID,    /* an identifier's contingencyId */
-    CTG_DEFER_IDENTIFIABLE_TYPE, /* an identifier list's legacy identifiableType */
-    CTG_DEFER_COUNT
-};
-
-/* ctg_reader.gate bits. */
-enum {
-    CTG_GATE_KNOWN = 1u << 0,       /* the version is known */
-    CTG_GATE_DANGLING_OK = 1u << 1, /* version <= 1.0 */
-    CTG_GATE_BOUNDARY_OK = 1u << 2  /* version >= 1.1 */
-};
-
-/* Typed extension handlers a read remembers after resolving them by name. */
-#define CTG_EXT_CACHE_SIZE 8
 
 /* Handler slots cached per read (see registry.h). */
 enum ctg_slot { CTG_SLOT_CONTINGENCY, CTG_SLOT_ELEMENT, CTG_SLOT_COUNT };
@@ -85,24 +67,6 @@ struct ctg_reader {
     ctg_path_frame *frames;
     size_t frame_count;
     size_t frame_cap;
-    /* Element gating of the `default` list being read (spec 3.2): CTG_GATE_* bits, and the
-     * first DANGLING_LINE / BOUNDARY_LINE met before the version was known. */
-    unsigned gate;
-    const char *gate_version;      /* the version the gate was set from, for messages */
-    ctg_deferred deferred[CTG_DEFER_COUNT];
-    /* The enclosing list's gate, for a nested list that has no version of its own. */
-    unsigned parent_gate;
-    const char *parent_gate_version;
-    size_t list_depth;             /* list objects open (nesting of `list` lists) */
-    /* Streaming (ctg_read_stream): contingencies go to the visitor, read into item_arena,
-     * which is reset after each one. */
-    const ctg_visitor *visitor;
-    ctg_arena *item_arena;
-    ctg_stream_header *header;     /* of the list being read */
-    /* Contingency extensions (ext/read.c): the application's typed handlers, and
-     * the ones this read has resolved (no allocation, so nothing to release). */
-    const struct ctg_extension_registry *ext_registry;
-    const struct ctg_extension_handler *ext_cache[CTG_EXT_CACHE_SIZE];
 };
 
 /* Prepares `rd` over `src`; `err` must be non-NULL. Returns CTG_OK or CTG_ENOMEM. */
@@ -172,11 +136,21 @@ int ctg_reader_missing(ctg_reader *rd, const ctg_mark *start, const char *key);
  * as one contiguous, arena-owned array (NULL when empty). */
 int ctg_read_array(ctg_reader *rd, const ctg_handler *h, void **items, size_t *count);
 
-/* The same array reader, handing each finished item (in a scratch buffer, valid for the call)
- * to `each` instead of keeping it: streaming. */
+/* Where the items of an array go instead of being kept: each finished item (in a scratch
+ * buffer, valid for the call) is handed to `each`. With `arena` (may be NULL), every item is
+ * read into that arena instead of rd->arena, and the arena is reset after the item has been
+ * handed over: constant memory for streaming. */
 typedef int (*ctg_item_fn)(ctg_reader *rd, void *item, void *ctx);
-int ctg_read_array_each(ctg_reader *rd, const ctg_handler *h, ctg_item_fn each, void *ctx,
-                        size_t *count);
+typedef struct ctg_item_sink {
+    ctg_item_fn each;
+    void *ctx;
+    ctg_arena *arena;
+} ctg_item_sink;
+
+/* The same array reader, handing the items to `sink`; rd->arena is rd->arena again on return,
+ * whatever happened. */
+int ctg_read_array_to(ctg_reader *rd, const ctg_handler *h, const ctg_item_sink *sink,
+                      size_t *count);
 
 /* Copies the current string token into the arena. `key` names the field for errors; U+0000
  * inside the string is rejected. */

@@ -9,6 +9,11 @@
 #include <CUnit/CUnit.h>
 
 #include "ctg/ctg.h"
+#include "base/arena.h"
+#include "format/root.h"
+#include "format/scope.h"
+#include "json/reader.h"
+#include "model/list_impl.h"
 #include "tests/test_common.h"
 
 static ctg_list *read_ok(const char *doc, const ctg_read_options *opts)
@@ -316,6 +321,247 @@ CTG_TEST(reader, format_1_0_written_as_1_1)
     ctg_buf_dispose(&buf);
     ctg_list_free(list);
     free(expect);
+}
+
+
+/* ---- version rules of nested lists ------------------------------------------------------- */
+
+/* Reads `doc`, expecting `code` and, on failure, exactly `message` (NULL: success). */
+static void assert_read(const char *doc, int code, const char *message)
+{
+    ctg_list *list = NULL;
+    ctg_error err;
+    int rc = ctg_list_read_buffer(&list, doc, strlen(doc), NULL, &err);
+
+    CU_ASSERT_EQUAL(rc, code);
+    if (rc != CTG_OK && message)
+        CU_ASSERT_STRING_EQUAL(err.message, message);
+    ctg_list_free(list);
+}
+
+#define DANGLING_CONTINGENCIES \
+    "\"contingencies\":[{\"id\":\"c\",\"elements\":[{\"id\":\"D\",\"type\":\"DANGLING_LINE\"}]}]"
+#define DANGLING_AT_1_1 \
+    "DANGLING_LINE is not valid for version 1.1, should be <= 1.0 (use BOUNDARY_LINE)"
+
+/* A list without "version" reads with its parent's own version, known before it starts; not
+ * with a grandparent's, not with a sibling's, and not with one its parent states after it. */
+CTG_TEST(reader, nested_list_reads_with_its_parents_version)
+{
+    assert_read("{\"type\":\"list\",\"version\":\"1.0\",\"name\":\"p\",\"contingencyLists\":["
+                "{\"type\":\"default\",\"name\":\"a\"," DANGLING_CONTINGENCIES "}]}",
+                CTG_OK, NULL);
+    assert_read("{\"type\":\"list\",\"version\":\"1.0\",\"name\":\"p\",\"contingencyLists\":["
+                "{\"type\":\"list\",\"name\":\"q\",\"contingencyLists\":["
+                "{\"type\":\"default\",\"name\":\"a\"," DANGLING_CONTINGENCIES "}]}]}",
+                CTG_ESCHEMA, DANGLING_AT_1_1);
+    assert_read("{\"type\":\"list\",\"name\":\"p\",\"contingencyLists\":["
+                "{\"type\":\"default\",\"version\":\"1.0\",\"name\":\"a\"," DANGLING_CONTINGENCIES
+                "},{\"type\":\"default\",\"name\":\"b\"," DANGLING_CONTINGENCIES "}]}",
+                CTG_ESCHEMA, DANGLING_AT_1_1);
+    assert_read("{\"type\":\"list\",\"name\":\"p\",\"contingencyLists\":["
+                "{\"type\":\"default\",\"name\":\"a\"," DANGLING_CONTINGENCIES "}],"
+                "\"version\":\"1.0\"}",
+                CTG_ESCHEMA, DANGLING_AT_1_1);
+    /* A nested list's own version, stated after its elements, wins over its parent's. */
+    assert_read("{\"type\":\"list\",\"version\":\"1.1\",\"name\":\"p\",\"contingencyLists\":["
+                "{\"type\":\"default\",\"name\":\"a\"," DANGLING_CONTINGENCIES
+                ",\"version\":\"1.0\"}]}",
+                CTG_OK, NULL);
+}
+
+/* A format reader over `doc` as format/read.c sets one up, positioned on its first token. */
+static void open_format_reader(ctg_format_reader *fr, ctg_arena *arena, const char *doc,
+                               ctg_error *err)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_lex_source src = { doc, strlen(doc), NULL, NULL };
+
+    memset(fr, 0, sizeof(*fr));
+    CU_ASSERT_EQUAL_FATAL(ctg_reader_init(&fr->json, &src, &opts, arena, err), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_reader_next(&fr->json), CTG_OK);
+}
+
+static int stop_at_once(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    (void)h;
+    (void)c;
+    (void)payload;
+    return 1;
+}
+
+/* Reads `doc` as a list nested in a parent scope at version 1.0 that has deferred a rule of
+ * its own: whichever way the nested read fails, the parent's scope is current again, with
+ * its version, its deferred rule and its header as they were, and rd->arena is the list's. */
+static void assert_nested_failure_restores(const char *doc, bool stream, int code,
+                                           const char *message)
+{
+    static const ctg_visitor stopping = { CTG_VISITOR_VERSION, stop_at_once, NULL, NULL, NULL };
+    ctg_arena *arena = ctg_arena_new(NULL);
+    ctg_format_reader fr;
+    ctg_scope parent;
+    ctg_mark at = { 3, 0, 1 };
+    ctg_list *child;
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(arena);
+    open_format_reader(&fr, arena, doc, &err);
+    if (stream) {
+        fr.visitor = &stopping;
+        fr.item_arena = ctg_arena_new(NULL);
+    }
+    CU_ASSERT_EQUAL_FATAL(ctg_scope_push(&fr.json, &parent, 0), CTG_OK);
+    parent.header.kind = CTG_LIST_LIST;
+    parent.header.name = "parent";
+    ctg_scope_set_version(&fr.json, "1.0", &at);
+    parent.deferred = 1u << CTG_RULE_CONTINGENCY_ID;
+    child = ctg_list_alloc_in(arena, CTG_LIST_DEFAULT, "");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(child);
+
+    CU_ASSERT_EQUAL(ctg_read_list_object(&fr.json, child, false), code);
+    CU_ASSERT_STRING_EQUAL(err.message, message);
+    CU_ASSERT_PTR_EQUAL(fr.scope, &parent);
+    CU_ASSERT_PTR_NULL(parent.parent);
+    CU_ASSERT_STRING_EQUAL(parent.version, "1.0");
+    CU_ASSERT_EQUAL(parent.version_mark.offset, 3);
+    CU_ASSERT_EQUAL(parent.deferred, 1u << CTG_RULE_CONTINGENCY_ID);
+    CU_ASSERT_EQUAL(parent.header.kind, CTG_LIST_LIST);
+    CU_ASSERT_STRING_EQUAL(parent.header.name, "parent");
+    CU_ASSERT_STRING_EQUAL(parent.header.version, "1.0");
+    CU_ASSERT_EQUAL(parent.header.depth, 0);
+    CU_ASSERT_PTR_EQUAL(fr.json.arena, arena);
+    ctg_scope_pop(&fr.json, &parent);
+    CU_ASSERT_PTR_NULL(fr.scope);
+    ctg_reader_dispose(&fr.json);
+    ctg_arena_release(fr.item_arena);
+    ctg_arena_release(arena);
+}
+
+/* Before the scope, a failed nested read left the gate and the deferred rules of the nested
+ * list in the reader, and the stream header pointing at the failed read's stack frame. No
+ * public call reads them after a failure, so this checks the restored state directly. */
+CTG_TEST(reader, failed_nested_read_restores_the_parent_scope)
+{
+    /* Judged at the end of the nested list (its version after its DANGLING_LINE). */
+    assert_nested_failure_restores("{\"type\":\"default\",\"name\":\"a\"," DANGLING_CONTINGENCIES
+                                   ",\"version\":\"1.1\"}",
+                                   false, CTG_ESCHEMA, DANGLING_AT_1_1);
+    /* In the middle of an element. */
+    assert_nested_failure_restores("{\"type\":\"default\",\"name\":\"a\",\"contingencies\":[{"
+                                   "\"id\":\"c\",\"elements\":[{\"id\":\"D\",\"type\":7}]}]}",
+                                   false, CTG_ESCHEMA,
+                                   "expected string for \"type\", got number");
+    /* Stopped by the visitor, with the item arena in place of the list's. */
+    assert_nested_failure_restores("{\"type\":\"default\",\"name\":\"a\",\"contingencies\":["
+                                   "{\"id\":\"c\",\"elements\":[]}]}",
+                                   true, CTG_ESTOPPED, "stopped by the visitor");
+}
+
+/* A list nested CTG_LIST_MAX_NESTING deep is refused and leaves the current scope alone. */
+CTG_TEST(reader, scope_refused_at_the_nesting_limit)
+{
+    ctg_arena *arena = ctg_arena_new(NULL);
+    ctg_format_reader fr;
+    ctg_scope deepest, extra;
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(arena);
+    open_format_reader(&fr, arena, "{}", &err);
+    CU_ASSERT_EQUAL_FATAL(ctg_scope_push(&fr.json, &deepest, 0), CTG_OK);
+    deepest.header.depth = CTG_LIST_MAX_NESTING - 1;
+    CU_ASSERT_EQUAL(ctg_scope_push(&fr.json, &extra, 0), CTG_ELIMIT);
+    CU_ASSERT_STRING_EQUAL(err.message, "lists nested more than 256 deep");
+    CU_ASSERT_PTR_EQUAL(fr.scope, &deepest);
+    ctg_scope_pop(&fr.json, &deepest);
+    CU_ASSERT_PTR_NULL(fr.scope);
+    ctg_reader_dispose(&fr.json);
+    ctg_arena_release(arena);
+}
+
+/* ---- the array reader -------------------------------------------------------------------- */
+
+/* A 12-byte item, as ctg_element is on 32-bit targets: not a multiple of 8 on any target. */
+typedef struct three_words {
+    uint32_t w[3];
+} three_words;
+
+static int read_three_words(ctg_reader *rd, void *out)
+{
+    three_words *t = out;
+
+    if (rd->tok.type != CTG_TOK_NUMBER)
+        return ctg_reader_type_error(rd, "number");
+    t->w[0] = t->w[1] = t->w[2] = (uint32_t)rd->tok.number;
+    return CTG_OK;
+}
+
+CTG_HANDLER_DEFINE(static, three_words_handler, "three-words", three_words, read_three_words);
+
+/* An array is copied into exactly its size: the old word copy wrote up to 7 bytes past it,
+ * from stale items of the stack, which the arena's next object would have been given. Here
+ * the arena's memory is known (filled, then the arena reset), so any byte past is seen. */
+CTG_TEST(reader, array_copied_into_exactly_its_size)
+{
+    ctg_arena *arena = ctg_arena_new(NULL);
+    ctg_format_reader fr;
+    unsigned char *fill;
+    void *items;
+    size_t count;
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(arena);
+    open_format_reader(&fr, arena, "[[1,2],[3]]", &err);
+    fill = ctg_arena_alloc(arena, 64, 8);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fill);
+    memset(fill, 0xAA, 64);
+    ctg_arena_reset(arena); /* keeps the chunk: the next allocation is `fill` again */
+    CU_ASSERT_EQUAL_FATAL(ctg_reader_next(&fr.json), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_read_array(&fr.json, &three_words_handler, &items, &count), CTG_OK);
+    CU_ASSERT_EQUAL(count, 2);
+    CU_ASSERT_EQUAL_FATAL(ctg_reader_next(&fr.json), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_read_array(&fr.json, &three_words_handler, &items, &count), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(count, 1);
+    CU_ASSERT_EQUAL(((three_words *)items)->w[2], 3);
+    /* The second array went right after the first (24 bytes, 8-aligned). */
+    CU_ASSERT_PTR_EQUAL(items, fill + 24);
+    for (size_t i = 36; i < 40; i++)
+        CU_ASSERT_EQUAL(fill[i], 0xAA);
+    ctg_reader_dispose(&fr.json);
+    ctg_arena_release(arena);
+}
+
+/* An element array that ends exactly at the end of the item stack. On 32-bit targets (a
+ * 4-byte list pointer, 24-byte contingencies, a 12-byte element) 42 contingencies before it
+ * in the second nested list fill the 1024-byte stack to the byte; the old word copy read past
+ * it (an ASan heap overflow). Every count up to 90 is read, whatever the sizes. */
+CTG_TEST(reader, element_array_at_the_end_of_the_item_stack)
+{
+    static const char head[] =
+        "{\"type\":\"list\",\"version\":\"1.1\",\"name\":\"l\",\"contingencyLists\":["
+        "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"a\",\"contingencies\":[]},"
+        "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"b\",\"contingencies\":[";
+    static const char item[] = "{\"id\":\"c\",\"elements\":[]},";
+    static const char tail[] = "{\"id\":\"last\",\"elements\":[{\"id\":\"L\",\"type\":\"LINE\"}]}]}]}";
+    char doc[sizeof head + 90 * (sizeof item - 1) + sizeof tail];
+
+    for (size_t k = 0; k <= 90; k++) {
+        size_t len = sizeof head - 1;
+        ctg_list *list = NULL;
+        const ctg_contingency *last;
+
+        memcpy(doc, head, len);
+        for (size_t i = 0; i < k; i++, len += sizeof item - 1)
+            memcpy(doc + len, item, sizeof item - 1);
+        memcpy(doc + len, tail, sizeof tail);
+        list = read_ok(doc, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(list);
+        CU_ASSERT_EQUAL_FATAL(ctg_list_contingency_count(ctg_list_child_at(list, 1)), k + 1);
+        last = ctg_list_contingency_at(ctg_list_child_at(list, 1), k);
+        CU_ASSERT_EQUAL(last->element_count, 1);
+        CU_ASSERT_STRING_EQUAL(last->elements[0].id, "L");
+        CU_ASSERT_EQUAL(last->elements[0].type, CTG_ELEMENT_LINE);
+        ctg_list_free(list);
+    }
 }
 
 #include "test_reader.tests.h"
