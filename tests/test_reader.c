@@ -524,8 +524,15 @@ CTG_TEST(reader, array_copied_into_exactly_its_size)
     CU_ASSERT_EQUAL(((three_words *)items)->w[2], 3);
     /* The second array went right after the first (24 bytes, 8-aligned). */
     CU_ASSERT_PTR_EQUAL(items, fill + 24);
-    for (size_t i = 36; i < 40; i++)
+    /* Under ASan the bytes past it are poisoned (an overrun is reported where it is written);
+     * elsewhere they keep the fill. */
+    for (size_t i = 24 + sizeof(three_words); i < 40; i++) {
+#ifdef CTG_ARENA_ASAN
+        CU_ASSERT_EQUAL(__asan_address_is_poisoned(fill + i), 1);
+#else
         CU_ASSERT_EQUAL(fill[i], 0xAA);
+#endif
+    }
     ctg_reader_dispose(&fr.json);
     ctg_arena_release(arena);
 }
