@@ -673,8 +673,8 @@ static void test_writer__emitter_deep_indent(void)
 
 /* ---- the emitter's shortcuts give the bytes of its general calls ------------------------ */
 
-static const ctg_emit_name short_id = CTG_EMIT_NAME("id"), short_type = CTG_EMIT_NAME("type"),
-                           short_long = CTG_EMIT_NAME("a_name_of_exactly_thirty_chars");
+static const ctg_key short_id = CTG_KEY("id"), short_type = CTG_KEY("type"),
+                     short_long = CTG_KEY("a_name_of_exactly_thirty_chars");
 
 /* A string object written with the shortcut or with the general calls. */
 static void string_object(ctg_emitter *e, bool shortcut, const ctg_emit_member *m, size_t n)
@@ -685,20 +685,20 @@ static void string_object(ctg_emitter *e, bool shortcut, const ctg_emit_member *
     }
     ctg_emit_object_begin(e);
     for (size_t i = 0; i < n; i++) {
-        ctg_emit_key(e, m[i].name->quoted + 1, m[i].name->len - 2);
+        ctg_emit_key(e, m[i].name->name, m[i].name->len);
         ctg_emit_string(e, m[i].value, m[i].len);
     }
     ctg_emit_object_end(e);
 }
 
-static void member(ctg_emitter *e, bool shortcut, const ctg_emit_name *name, const char *v,
+static void member(ctg_emitter *e, bool shortcut, const ctg_key *name, const char *v,
                    size_t len)
 {
     if (shortcut) {
         ctg_emit_member_string(e, name, v, len);
         return;
     }
-    ctg_emit_key(e, name->quoted + 1, name->len - 2);
+    ctg_emit_key(e, name->name, name->len);
     ctg_emit_string(e, v, len);
 }
 
