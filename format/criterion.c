@@ -298,7 +298,8 @@ static int criterion_field(ctg_reader *rd, unsigned index, void *ctx)
     case CK_PROPERTY_KEY:
         return ctg_read_string(rd, &c->property_key, "propertyKey");
     case CK_PROPERTY_VALUE:
-        return read_strings(rd, CTG_HANDLER_PROPERTY_VALUE, &c->property_values, &c->property_value_count);
+        return read_strings(rd, CTG_HANDLER_PROPERTY_VALUE, &c->property_values,
+                            &c->property_value_count);
     case CK_EQUIPMENT:
         return read_equipment(rd, c);
     case CK_SIDE:

@@ -35,7 +35,8 @@ const ctg_key ctg_root_keys[CTG_RK_COUNT] = {
 #define CRITERION_KIND(json_name)                                                              \
     { json_name, CTG_VERSION_CRITERION, CTG_VERSION_CRITERION, CRITERION_KEYS, 0,              \
       ctg_criterion_list_field, ctg_criterion_list_finish, ctg_write_criterion_list }
-#define BARE_KEYS (CTG_RK_BIT(CTG_RK_ID) | CTG_RK_BIT(CTG_RK_ELEMENTS) | CTG_RK_BIT(CTG_RK_EXTENSIONS))
+#define BARE_KEYS                                                                              \
+    (CTG_RK_BIT(CTG_RK_ID) | CTG_RK_BIT(CTG_RK_ELEMENTS) | CTG_RK_BIT(CTG_RK_EXTENSIONS))
 
 const ctg_kind ctg_kinds[CTG_LIST_KIND_COUNT] = {
     [CTG_LIST_DEFAULT] = { "default", CTG_VERSION_DEFAULT, CTG_VERSION_DEFAULT,

@@ -12,8 +12,11 @@ typedef struct ctg_key {
     const char *name; /* the bare name, NUL-terminated (messages, paths) */
     size_t len;       /* bytes of the bare name */
     char quoted[32];  /* the name in quotes, NUL-padded to 32 bytes: no need to stop at its end */
-    char unused[16];  /* a size of 64 bytes: the object loop indexes key tables with one shift */
+    /* To 64 bytes: the reader's object loop indexes key tables with one shift (48 cost it 0.3%
+     * more instructions). */
+    char unused[32 - sizeof(const char *) - sizeof(size_t)];
 } ctg_key;
+_Static_assert(sizeof(ctg_key) == 64, "a key is 64 bytes");
 
 /* A name that needs no escaping. One longer than 30 bytes does not compile (an array of
  * size -1): with its quotes it must fit the 32-byte block. */

@@ -1810,6 +1810,52 @@ static void test_writer__java_text_is_recognised_exactly(void)
     CU_ASSERT_FALSE(ctg_double_text_is_java("4.9E-324", 8)); /* subnormal: not decided here */
 }
 
+/* DC_LINE is sided when written, not when read (spec 2.2), and one table of element types says
+ * so for the builder, the writer and the reader: a side set in code is kept and written, and
+ * reading that output drops it, while LINE keeps its side through the round trip. */
+static void test_writer__dc_line_side_written_then_dropped_on_read(void)
+{
+    static const ctg_element els[] = {
+        { "DC", CTG_ELEMENT_DC_LINE, "DN1" },
+        { "L", CTG_ELEMENT_LINE, "VL1" },
+    };
+    static const char with_side[] =
+        "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"n\",\"contingencies\":[{\"id\":\"c\","
+        "\"elements\":[{\"id\":\"DC\",\"type\":\"DC_LINE\",\"voltageLevelId\":\"DN1\"},"
+        "{\"id\":\"L\",\"type\":\"LINE\",\"voltageLevelId\":\"VL1\"}]}]}";
+    static const char without_side[] =
+        "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"n\",\"contingencies\":[{\"id\":\"c\","
+        "\"elements\":[{\"id\":\"DC\",\"type\":\"DC_LINE\"},"
+        "{\"id\":\"L\",\"type\":\"LINE\",\"voltageLevelId\":\"VL1\"}]}]}";
+    ctg_write_options wo = CTG_WRITE_OPTIONS_INIT;
+    const ctg_contingency *c;
+    ctg_list *built = NULL, *read = NULL;
+    ctg_buf first = { 0 }, second = { 0 };
+
+    wo.flags = CTG_WRITE_COMPACT;
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&built, CTG_LIST_DEFAULT, "n", NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_list_add_contingency(built, "c", NULL, els, 2), CTG_OK);
+    c = ctg_list_contingency_at(built, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c->elements[0].voltage_level_id); /* the builder keeps it */
+    CU_ASSERT_STRING_EQUAL(c->elements[0].voltage_level_id, "DN1");
+    CU_ASSERT_EQUAL_FATAL(ctg_list_write_buf(&first, built, &wo, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(first.len, sizeof with_side - 1);
+    CU_ASSERT(first.len == sizeof with_side - 1 && memcmp(first.data, with_side, first.len) == 0);
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&read, first.data, first.len, NULL, NULL), CTG_OK);
+    c = ctg_list_contingency_at(read, 0);
+    CU_ASSERT_PTR_NULL(c->elements[0].voltage_level_id); /* the reader drops it */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c->elements[1].voltage_level_id);
+    CU_ASSERT_STRING_EQUAL(c->elements[1].voltage_level_id, "VL1");
+    CU_ASSERT_EQUAL_FATAL(ctg_list_write_buf(&second, read, &wo, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(second.len, sizeof without_side - 1);
+    CU_ASSERT(second.len == sizeof without_side - 1
+              && memcmp(second.data, without_side, second.len) == 0);
+    ctg_buf_dispose(&first);
+    ctg_buf_dispose(&second);
+    ctg_list_free(read);
+    ctg_list_free(built);
+}
+
 CU_TestInfo writer_tests[] = {
     { "java_text_is_recognised_exactly", test_writer__java_text_is_recognised_exactly },
     { "pretty_layout_exact_bytes", test_writer__pretty_layout_exact_bytes },
@@ -1852,5 +1898,7 @@ CU_TestInfo writer_tests[] = {
     { "powsybl_fixtures_rebuilt_in_code", test_writer__powsybl_fixtures_rebuilt_in_code },
     { "powsybl_bare_contingency", test_writer__powsybl_bare_contingency },
     { "contingency_document", test_writer__contingency_document },
+    { "dc_line_side_written_then_dropped_on_read",
+      test_writer__dc_line_side_written_then_dropped_on_read },
     CU_TEST_INFO_NULL
 };
