@@ -133,6 +133,28 @@ static int read_interval(ctg_reader *rd, ctg_voltage_interval *iv)
     return check_interval(rd, &ic, &start);
 }
 
+/* The criterion object's keys (spec 5.2), here because the string arrays name theirs. */
+enum {
+    CK_TYPE, CK_COUNTRIES, CK_COUNTRIES1, CK_COUNTRIES2, CK_IV, CK_IV1, CK_IV2, CK_IV3,
+    CK_PROPERTY_KEY, CK_PROPERTY_VALUE, CK_EQUIPMENT, CK_SIDE, CK_REGEX, CK_COUNT
+};
+/* Read and written from here, in the order PowSyBl writes them across the types. */
+static const ctg_key criterion_keys[CK_COUNT] = {
+    [CK_TYPE] = CTG_KEY("type"),
+    [CK_COUNTRIES] = CTG_KEY("countries"),
+    [CK_COUNTRIES1] = CTG_KEY("countries1"),
+    [CK_COUNTRIES2] = CTG_KEY("countries2"),
+    [CK_IV] = CTG_KEY("voltageInterval"),
+    [CK_IV1] = CTG_KEY("voltageInterval1"),
+    [CK_IV2] = CTG_KEY("voltageInterval2"),
+    [CK_IV3] = CTG_KEY("voltageInterval3"),
+    [CK_PROPERTY_KEY] = CTG_KEY("propertyKey"),
+    [CK_PROPERTY_VALUE] = CTG_KEY("propertyValue"),
+    [CK_EQUIPMENT] = CTG_KEY("equipmentToCheck"),
+    [CK_SIDE] = CTG_KEY("sideToCheck"),
+    [CK_REGEX] = CTG_KEY("regex"),
+};
+
 /* ---- string arrays ------------------------------------------------------------------------ */
 
 /* Countries point at the library's own codes: no allocation per string. */
@@ -154,7 +176,7 @@ static int read_country(ctg_reader *rd, void *out)
 static int read_property_value(ctg_reader *rd, void *out)
 {
     const char *s;
-    int rc = ctg_read_string(rd, &s, "propertyValue");
+    int rc = ctg_read_string(rd, &s, criterion_keys[CK_PROPERTY_VALUE].name);
 
     if (rc == CTG_OK)
         memcpy(out, &s, sizeof s);
@@ -176,27 +198,6 @@ static int read_strings(ctg_reader *rd, ctg_handler_id id, const char *const **o
 }
 
 /* ---- criterion (spec 5.2) ----------------------------------------------------------------- */
-
-enum {
-    CK_TYPE, CK_COUNTRIES, CK_COUNTRIES1, CK_COUNTRIES2, CK_IV, CK_IV1, CK_IV2, CK_IV3,
-    CK_PROPERTY_KEY, CK_PROPERTY_VALUE, CK_EQUIPMENT, CK_SIDE, CK_REGEX, CK_COUNT
-};
-/* Read and written from here, in the order PowSyBl writes them across the types. */
-static const ctg_key criterion_keys[CK_COUNT] = {
-    [CK_TYPE] = CTG_KEY("type"),
-    [CK_COUNTRIES] = CTG_KEY("countries"),
-    [CK_COUNTRIES1] = CTG_KEY("countries1"),
-    [CK_COUNTRIES2] = CTG_KEY("countries2"),
-    [CK_IV] = CTG_KEY("voltageInterval"),
-    [CK_IV1] = CTG_KEY("voltageInterval1"),
-    [CK_IV2] = CTG_KEY("voltageInterval2"),
-    [CK_IV3] = CTG_KEY("voltageInterval3"),
-    [CK_PROPERTY_KEY] = CTG_KEY("propertyKey"),
-    [CK_PROPERTY_VALUE] = CTG_KEY("propertyValue"),
-    [CK_EQUIPMENT] = CTG_KEY("equipmentToCheck"),
-    [CK_SIDE] = CTG_KEY("sideToCheck"),
-    [CK_REGEX] = CTG_KEY("regex"),
-};
 
 /* The keys each criterion type uses (spec 5.2)... */
 static const unsigned type_keys[CTG_CRITERION_TYPE_COUNT] = {
@@ -296,7 +297,7 @@ static int criterion_field(ctg_reader *rd, unsigned index, void *ctx)
     case CK_IV3:
         return read_interval(rd, &c->intervals[index == CK_IV ? 0 : index - CK_IV1]);
     case CK_PROPERTY_KEY:
-        return ctg_read_string(rd, &c->property_key, "propertyKey");
+        return ctg_read_string(rd, &c->property_key, criterion_keys[CK_PROPERTY_KEY].name);
     case CK_PROPERTY_VALUE:
         return read_strings(rd, CTG_HANDLER_PROPERTY_VALUE, &c->property_values,
                             &c->property_value_count);
@@ -305,7 +306,8 @@ static int criterion_field(ctg_reader *rd, unsigned index, void *ctx)
     case CK_SIDE:
         return read_side(rd, c);
     default:
-        return ctg_read_opt_string(rd, &c->regex, "regex"); /* null: no regex, as PowSyBl */
+        /* null: no regex, as PowSyBl */
+        return ctg_read_opt_string(rd, &c->regex, criterion_keys[CK_REGEX].name);
     }
 }
 

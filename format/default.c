@@ -119,11 +119,12 @@ static int element_field(ctg_reader *rd, unsigned index, void *ctx)
 
     switch (index) {
     case EL_ID:
-        return ctg_read_string(rd, &el->id, "id");
+        return ctg_read_string(rd, &el->id, element_keys[EL_ID].name);
     case EL_TYPE:
         return read_element_type(rd, el);
     default:
-        return ctg_read_opt_string(rd, &el->voltage_level_id, "voltageLevelId");
+        return ctg_read_opt_string(rd, &el->voltage_level_id,
+                                   element_keys[EL_VOLTAGE_LEVEL].name);
     }
 }
 
@@ -179,9 +180,9 @@ static int contingency_field(ctg_reader *rd, unsigned index, void *ctx)
 
     switch (index) {
     case CT_ID:
-        return ctg_read_string(rd, &c->id, "id");
+        return ctg_read_string(rd, &c->id, contingency_keys[CT_ID].name);
     case CT_NAME:
-        return ctg_read_opt_string(rd, &c->name, "name");
+        return ctg_read_opt_string(rd, &c->name, contingency_keys[CT_NAME].name);
     case CT_ELEMENTS:
         return read_elements(rd, c);
     default:
@@ -304,7 +305,7 @@ int ctg_contingency_doc_field(ctg_reader *rd, ctg_list *list, unsigned key)
         return ctg_reader_nomem(rd);
     switch (key) {
     case CTG_RK_ID:
-        return ctg_read_string(rd, &c->id, "id");
+        return ctg_read_string(rd, &c->id, ctg_root_keys[CTG_RK_ID].name);
     case CTG_RK_ELEMENTS:
         return read_elements(rd, c);
     default:
