@@ -44,7 +44,7 @@ static int read_type(ctg_reader *rd, root_ctx *rc)
     if (rc->kind >= 0 && rc->kind != (int)k)
         return ctg_reader_fail(rd, CTG_ESCHEMA,
                                "type \"%s\" does not match the fields of a \"%s\" read before it",
-                               ctg_list_kind_name((ctg_list_kind)k),
+                               ctg_list_kind_name(k),
                                ctg_list_kind_name((ctg_list_kind)rc->kind));
     set_kind(rc, (int)k);
     return CTG_OK;
