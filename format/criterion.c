@@ -13,23 +13,25 @@
 #include "model/criterion.h"
 #include "model/list_impl.h"
 #include "json/jdouble.h"
-#include "format/root.h"
-#include "format/version.h"
-#include "format/write_kinds.h"
+#include "format/kinds.h"
+#include "format/registry.h"
 
 #define BIT(i) (1u << (i))
 
 /* ---- voltage interval (spec 5.3) -------------------------------------------------------- */
 
-enum { IV_LOW, IV_LOW_CLOSED, IV_HIGH, IV_HIGH_CLOSED };
-static const ctg_key interval_keys[] = {
-    CTG_KEY("nominalVoltageLowBound"), CTG_KEY("lowClosed"),
-    CTG_KEY("nominalVoltageHighBound"), CTG_KEY("highClosed"),
+/* In PowSyBl's order: each bound with its closed flag right after it. */
+enum { IV_LOW, IV_LOW_CLOSED, IV_HIGH, IV_HIGH_CLOSED, IV_COUNT };
+static const ctg_key interval_keys[IV_COUNT] = {
+    [IV_LOW] = CTG_KEY("nominalVoltageLowBound"),
+    [IV_LOW_CLOSED] = CTG_KEY("lowClosed"),
+    [IV_HIGH] = CTG_KEY("nominalVoltageHighBound"),
+    [IV_HIGH_CLOSED] = CTG_KEY("highClosed"),
 };
 
 typedef struct interval_ctx {
     ctg_voltage_interval *iv;
-    ctg_mark marks[4]; /* where each value was, for the checks made after the object */
+    ctg_mark marks[IV_COUNT]; /* where each value was, for the checks made after the object */
 } interval_ctx;
 
 /* Numbers and booleans must be JSON numbers and booleans: PowSyBl's lenient "value as"
@@ -52,7 +54,7 @@ static int interval_field(ctg_reader *rd, unsigned index, void *ctx)
     return CTG_OK;
 }
 
-static const ctg_object_def interval_def = { interval_keys, 4, interval_field };
+static const ctg_object_def interval_def = { interval_keys, IV_COUNT, interval_field };
 
 /* A bound and its closed flag come together. */
 static int check_pair(ctg_reader *rd, const interval_ctx *ic, const ctg_mark *start,
@@ -131,6 +133,28 @@ static int read_interval(ctg_reader *rd, ctg_voltage_interval *iv)
     return check_interval(rd, &ic, &start);
 }
 
+/* The criterion object's keys (spec 5.2), here because the string arrays name theirs. */
+enum {
+    CK_TYPE, CK_COUNTRIES, CK_COUNTRIES1, CK_COUNTRIES2, CK_IV, CK_IV1, CK_IV2, CK_IV3,
+    CK_PROPERTY_KEY, CK_PROPERTY_VALUE, CK_EQUIPMENT, CK_SIDE, CK_REGEX, CK_COUNT
+};
+/* Read and written from here, in the order PowSyBl writes them across the types. */
+static const ctg_key criterion_keys[CK_COUNT] = {
+    [CK_TYPE] = CTG_KEY("type"),
+    [CK_COUNTRIES] = CTG_KEY("countries"),
+    [CK_COUNTRIES1] = CTG_KEY("countries1"),
+    [CK_COUNTRIES2] = CTG_KEY("countries2"),
+    [CK_IV] = CTG_KEY("voltageInterval"),
+    [CK_IV1] = CTG_KEY("voltageInterval1"),
+    [CK_IV2] = CTG_KEY("voltageInterval2"),
+    [CK_IV3] = CTG_KEY("voltageInterval3"),
+    [CK_PROPERTY_KEY] = CTG_KEY("propertyKey"),
+    [CK_PROPERTY_VALUE] = CTG_KEY("propertyValue"),
+    [CK_EQUIPMENT] = CTG_KEY("equipmentToCheck"),
+    [CK_SIDE] = CTG_KEY("sideToCheck"),
+    [CK_REGEX] = CTG_KEY("regex"),
+};
+
 /* ---- string arrays ------------------------------------------------------------------------ */
 
 /* Countries point at the library's own codes: no allocation per string. */
@@ -152,38 +176,28 @@ static int read_country(ctg_reader *rd, void *out)
 static int read_property_value(ctg_reader *rd, void *out)
 {
     const char *s;
-    int rc = ctg_read_string(rd, &s, "propertyValue");
+    int rc = ctg_read_string(rd, &s, criterion_keys[CK_PROPERTY_VALUE].name);
 
     if (rc == CTG_OK)
         memcpy(out, &s, sizeof s);
     return rc;
 }
 
-CTG_HANDLER_DEFINE(static, country_handler, "country", const char *, read_country);
-CTG_HANDLER_DEFINE(static, value_handler, "propertyValue", const char *, read_property_value);
+CTG_HANDLER_DEFINE(, ctg_country_handler, "country", const char *, read_country);
+CTG_HANDLER_DEFINE(, ctg_property_value_handler, "propertyValue", const char *,
+                   read_property_value);
 
-static int read_strings(ctg_reader *rd, const ctg_handler *h, const char *const **out,
+static int read_strings(ctg_reader *rd, ctg_handler_id id, const char *const **out,
                         size_t *count)
 {
     void *items;
-    int rc = ctg_read_array(rd, h, &items, count);
+    int rc = ctg_read_array(rd, ctg_reader_handler(rd, id), &items, count);
 
     *out = items;
     return rc;
 }
 
 /* ---- criterion (spec 5.2) ----------------------------------------------------------------- */
-
-enum {
-    CK_TYPE, CK_COUNTRIES, CK_COUNTRIES1, CK_COUNTRIES2, CK_IV, CK_IV1, CK_IV2, CK_IV3,
-    CK_PROPERTY_KEY, CK_PROPERTY_VALUE, CK_EQUIPMENT, CK_SIDE, CK_REGEX, CK_COUNT
-};
-static const ctg_key criterion_keys[CK_COUNT] = {
-    CTG_KEY("type"), CTG_KEY("countries"), CTG_KEY("countries1"), CTG_KEY("countries2"),
-    CTG_KEY("voltageInterval"), CTG_KEY("voltageInterval1"), CTG_KEY("voltageInterval2"),
-    CTG_KEY("voltageInterval3"), CTG_KEY("propertyKey"), CTG_KEY("propertyValue"),
-    CTG_KEY("equipmentToCheck"), CTG_KEY("sideToCheck"), CTG_KEY("regex"),
-};
 
 /* The keys each criterion type uses (spec 5.2)... */
 static const unsigned type_keys[CTG_CRITERION_TYPE_COUNT] = {
@@ -274,24 +288,26 @@ static int criterion_field(ctg_reader *rd, unsigned index, void *ctx)
         return read_criterion_type(rd, cc);
     case CK_COUNTRIES:
     case CK_COUNTRIES1:
-        return read_strings(rd, &country_handler, &c->countries[0], &c->country_count[0]);
+        return read_strings(rd, CTG_HANDLER_COUNTRY, &c->countries[0], &c->country_count[0]);
     case CK_COUNTRIES2:
-        return read_strings(rd, &country_handler, &c->countries[1], &c->country_count[1]);
+        return read_strings(rd, CTG_HANDLER_COUNTRY, &c->countries[1], &c->country_count[1]);
     case CK_IV:
     case CK_IV1:
     case CK_IV2:
     case CK_IV3:
         return read_interval(rd, &c->intervals[index == CK_IV ? 0 : index - CK_IV1]);
     case CK_PROPERTY_KEY:
-        return ctg_read_string(rd, &c->property_key, "propertyKey");
+        return ctg_read_string(rd, &c->property_key, criterion_keys[CK_PROPERTY_KEY].name);
     case CK_PROPERTY_VALUE:
-        return read_strings(rd, &value_handler, &c->property_values, &c->property_value_count);
+        return read_strings(rd, CTG_HANDLER_PROPERTY_VALUE, &c->property_values,
+                            &c->property_value_count);
     case CK_EQUIPMENT:
         return read_equipment(rd, c);
     case CK_SIDE:
         return read_side(rd, c);
     default:
-        return ctg_read_opt_string(rd, &c->regex, "regex"); /* null: no regex, as PowSyBl */
+        /* null: no regex, as PowSyBl */
+        return ctg_read_opt_string(rd, &c->regex, criterion_keys[CK_REGEX].name);
     }
 }
 
@@ -315,7 +331,7 @@ static int read_criterion(ctg_reader *rd, ctg_criterion *out, ctg_criterion_slot
     if ((rc = ctg_read_object(rd, &criterion_def, &cc, &seen)) != CTG_OK)
         return rc;
     if (!(seen & BIT(CK_TYPE)))
-        return ctg_reader_missing(rd, &start, "type");
+        return ctg_reader_missing(rd, &start, criterion_keys[CK_TYPE].name);
     missing = type_required[cc.expected] & ~seen;
     for (unsigned k = 0; k < CK_COUNT; k++) {
         if (missing & BIT(k))
@@ -333,7 +349,7 @@ static int read_property_criterion(ctg_reader *rd, void *out)
     return read_criterion(rd, out, CTG_CSLOT_PROPERTY, CTG_LIST_KIND_COUNT);
 }
 
-CTG_HANDLER_DEFINE(static, property_handler, "propertyCriterion", ctg_criterion,
+CTG_HANDLER_DEFINE(, ctg_property_criterion_handler, "propertyCriterion", ctg_criterion,
                    read_property_criterion);
 
 /* ---- the list ----------------------------------------------------------------------------- */
@@ -355,7 +371,8 @@ static int read_slot(ctg_reader *rd, ctg_list *list, ctg_criterion_slot slot,
 static int read_property_criteria(ctg_reader *rd, ctg_criteria *cr)
 {
     void *items;
-    int rc = ctg_read_array(rd, &property_handler, &items, &cr->property_count);
+    int rc = ctg_read_array(rd, ctg_reader_handler(rd, CTG_HANDLER_PROPERTY_CRITERION), &items,
+                            &cr->property_count);
 
     cr->properties = items;
     return rc;
@@ -379,7 +396,7 @@ static int read_identifiable_type(ctg_reader *rd, ctg_list *list)
                            (int)rd->tok.len, rd->tok.str);
 }
 
-static int criterion_list_field(ctg_reader *rd, ctg_list *list, unsigned key)
+int ctg_criterion_list_field(ctg_reader *rd, ctg_list *list, unsigned key)
 {
     ctg_criteria *cr = &list->criteria;
 
@@ -397,46 +414,29 @@ static int criterion_list_field(ctg_reader *rd, ctg_list *list, unsigned key)
     }
 }
 
-static int criterion_list_finish(ctg_reader *rd, ctg_list *list, const ctg_mark *start,
-                                 unsigned seen)
+int ctg_criterion_list_finish(ctg_reader *rd, ctg_list *list, const ctg_mark *start,
+                              unsigned seen)
 {
     if (list->kind == CTG_LIST_INJECTION_CRITERION
         && !(seen & CTG_RK_BIT(CTG_RK_IDENTIFIABLE_TYPE)))
-        return ctg_reader_missing(rd, start, "identifiableType");
+        return ctg_reader_missing(rd, start, ctg_root_keys[CTG_RK_IDENTIFIABLE_TYPE].name);
     return CTG_OK;
 }
-
-/* No key of these kinds fixes the kind when met before "type": each is shared by the six (and
- * identifiableType by legacy identifier lists). */
-const ctg_kind_reader ctg_kind_criterion = {
-    CTG_VERSION_CRITERION,
-    CTG_RK_BIT(CTG_RK_IDENTIFIABLE_TYPE) | CTG_RK_BIT(CTG_RK_COUNTRY_CRITERION)
-        | CTG_RK_BIT(CTG_RK_NOMINAL_VOLTAGE_CRITERION) | CTG_RK_BIT(CTG_RK_PROPERTY_CRITERIA)
-        | CTG_RK_BIT(CTG_RK_REGEX_CRITERION),
-    0, criterion_list_field, criterion_list_finish,
-};
 
 /* ==== writing ==================================================================== */
 
 /* Writer of the six criterion kinds: PowSyBl's field orders (spec 5.1, 5.2, 5.3), the current
  * version, doubles as Java's Double.toString writes them. */
 
-
-
 static void emit_str(ctg_emitter *e, const char *s)
 {
     ctg_emit_string(e, s, strlen(s));
 }
 
-static void emit_key(ctg_emitter *e, const char *key)
-{
-    ctg_emit_key(e, key, strlen(key));
-}
-
 /* Always written, "[ ]" when empty (PowSyBl serializes the list as it is). */
-static void write_strings(ctg_emitter *e, const char *key, const char *const *s, size_t n)
+static void write_strings(ctg_emitter *e, unsigned key, const char *const *s, size_t n)
 {
-    emit_key(e, key);
+    ctg_emit_name_key(e, &criterion_keys[key]);
     ctg_emit_array_begin(e);
     for (size_t i = 0; i < n; i++)
         emit_str(e, s[i]);
@@ -444,22 +444,22 @@ static void write_strings(ctg_emitter *e, const char *key, const char *const *s,
 }
 
 /* Written only when set; each bound with its closed flag right after it. */
-static void write_interval(ctg_emitter *e, const char *key, const ctg_voltage_interval *iv)
+static void write_interval(ctg_emitter *e, unsigned key, const ctg_voltage_interval *iv)
 {
     if (!iv->set)
         return;
-    emit_key(e, key);
+    ctg_emit_name_key(e, &criterion_keys[key]);
     ctg_emit_object_begin(e);
     if (iv->has_low) {
-        CTG_EMIT_KEY(e, "nominalVoltageLowBound");
+        ctg_emit_name_key(e, &interval_keys[IV_LOW]);
         ctg_emit_double(e, iv->low);
-        CTG_EMIT_KEY(e, "lowClosed");
+        ctg_emit_name_key(e, &interval_keys[IV_LOW_CLOSED]);
         ctg_emit_bool(e, iv->low_closed);
     }
     if (iv->has_high) {
-        CTG_EMIT_KEY(e, "nominalVoltageHighBound");
+        ctg_emit_name_key(e, &interval_keys[IV_HIGH]);
         ctg_emit_double(e, iv->high);
-        CTG_EMIT_KEY(e, "highClosed");
+        ctg_emit_name_key(e, &interval_keys[IV_HIGH_CLOSED]);
         ctg_emit_bool(e, iv->high_closed);
     }
     ctg_emit_object_end(e);
@@ -467,46 +467,45 @@ static void write_interval(ctg_emitter *e, const char *key, const ctg_voltage_in
 
 static void write_property(ctg_emitter *e, const ctg_criterion *c)
 {
-    CTG_EMIT_KEY(e, "propertyKey");
+    ctg_emit_name_key(e, &criterion_keys[CK_PROPERTY_KEY]);
     emit_str(e, c->property_key);
-    write_strings(e, "propertyValue", c->property_values, c->property_value_count);
-    CTG_EMIT_KEY(e, "equipmentToCheck");
+    write_strings(e, CK_PROPERTY_VALUE, c->property_values, c->property_value_count);
+    ctg_emit_name_key(e, &criterion_keys[CK_EQUIPMENT]);
     emit_str(e, ctg_equipment_to_check_name(c->equipment_to_check));
     if (c->side_to_check != CTG_SIDE_NONE) {
-        CTG_EMIT_KEY(e, "sideToCheck");
+        ctg_emit_name_key(e, &criterion_keys[CK_SIDE]);
         emit_str(e, ctg_side_to_check_name(c->side_to_check));
     }
 }
 
-static void write_criterion(ctg_emitter *e, const char *key, const ctg_criterion *c)
+/* The criterion `c`, as the value of root key `key` (or an array item when NULL). */
+static void write_criterion(ctg_emitter *e, const ctg_key *key, const ctg_criterion *c)
 {
-    static const char *const numbered[3] = { "voltageInterval1", "voltageInterval2",
-                                             "voltageInterval3" };
     bool required;
     unsigned n = ctg_criterion_interval_count(c->type, &required);
 
     if (key != NULL)
-        emit_key(e, key);
+        ctg_emit_name_key(e, key);
     ctg_emit_object_begin(e);
-    CTG_EMIT_KEY(e, "type");
+    ctg_emit_name_key(e, &criterion_keys[CK_TYPE]);
     emit_str(e, ctg_criterion_type_name(c->type));
     if (c->type == CTG_CRITERION_TWO_COUNTRY) {
-        write_strings(e, "countries1", c->countries[0], c->country_count[0]);
-        write_strings(e, "countries2", c->countries[1], c->country_count[1]);
+        write_strings(e, CK_COUNTRIES1, c->countries[0], c->country_count[0]);
+        write_strings(e, CK_COUNTRIES2, c->countries[1], c->country_count[1]);
     } else if (c->type == CTG_CRITERION_SINGLE_COUNTRY
                || c->type == CTG_CRITERION_AT_LEAST_ONE_COUNTRY) {
-        write_strings(e, "countries", c->countries[0], c->country_count[0]);
+        write_strings(e, CK_COUNTRIES, c->countries[0], c->country_count[0]);
     } else if (c->type == CTG_CRITERION_PROPERTY) {
         write_property(e, c);
     } else if (c->type == CTG_CRITERION_REGEX) {
-        CTG_EMIT_KEY(e, "regex");
+        ctg_emit_name_key(e, &criterion_keys[CK_REGEX]);
         if (c->regex != NULL)
             emit_str(e, c->regex);
         else
             ctg_emit_null(e);
     }
     for (unsigned i = 0; i < n; i++)
-        write_interval(e, required ? "voltageInterval" : numbered[i], &c->intervals[i]);
+        write_interval(e, required ? CK_IV : CK_IV1 + i, &c->intervals[i]);
     ctg_emit_object_end(e);
 }
 
@@ -519,30 +518,24 @@ int ctg_write_criterion_list(ctg_emitter *e, const ctg_list *list)
      * a list patched by other means from being written half. */
     if (cr == NULL || !ctg_criteria_valid(kind, cr))
         return CTG_EINVAL;
-    ctg_emit_object_begin(e);
-    CTG_EMIT_KEY(e, "type");
-    emit_str(e, ctg_list_kind_name(kind));
-    CTG_EMIT_KEY(e, "version");
-    emit_str(e, CTG_VERSION_CRITERION);
-    CTG_EMIT_KEY(e, "name");
-    emit_str(e, ctg_list_name(list));
+    ctg_write_list_head(e, kind, ctg_list_name(list));
     if (kind == CTG_LIST_INJECTION_CRITERION) {
-        CTG_EMIT_KEY(e, "identifiableType");
+        ctg_emit_name_key(e, &ctg_root_keys[CTG_RK_IDENTIFIABLE_TYPE]);
         emit_str(e, ctg_identifiable_type_name(cr->identifiable_type));
     }
     if (cr->country != NULL)
-        write_criterion(e, "countryCriterion", cr->country);
+        write_criterion(e, &ctg_root_keys[CTG_RK_COUNTRY_CRITERION], cr->country);
     if (cr->nominal_voltage != NULL)
-        write_criterion(e, "nominalVoltageCriterion", cr->nominal_voltage);
+        write_criterion(e, &ctg_root_keys[CTG_RK_NOMINAL_VOLTAGE_CRITERION], cr->nominal_voltage);
     if (cr->property_count > 0) {
-        CTG_EMIT_KEY(e, "propertyCriteria");
+        ctg_emit_name_key(e, &ctg_root_keys[CTG_RK_PROPERTY_CRITERIA]);
         ctg_emit_array_begin(e);
         for (size_t i = 0; i < cr->property_count; i++)
             write_criterion(e, NULL, &cr->properties[i]);
         ctg_emit_array_end(e);
     }
     if (cr->regex != NULL)
-        write_criterion(e, "regexCriterion", cr->regex);
+        write_criterion(e, &ctg_root_keys[CTG_RK_REGEX_CRITERION], cr->regex);
     ctg_emit_object_end(e);
     return CTG_OK;
 }

@@ -5,28 +5,24 @@
 
 #include <string.h>
 
+#include "ctg/error.h"
 #include "model/list_impl.h"
-#include "format/root.h"
+#include "ext/ext.h"
+#include "format/kinds.h"
 #include "format/registry.h"
 #include "format/scope.h"
 #include "format/version.h"
 #include "format/write.h"
-#include "format/write_kinds.h"
-#include "ctg/error.h"
-#include "ext/ext.h"
 
 /* ---- element --------------------------------------------------------------------------- */
 
-enum { EL_ID, EL_TYPE, EL_VOLTAGE_LEVEL };
-static const ctg_key element_keys[] = { CTG_KEY("id"), CTG_KEY("type"),
-                                        CTG_KEY("voltageLevelId") };
-
-/* Only these types keep a side on read; DC_LINE's is written but dropped (spec 2.2). */
-static bool reads_side(ctg_element_type t)
-{
-    return t == CTG_ELEMENT_BRANCH || t == CTG_ELEMENT_HVDC_LINE || t == CTG_ELEMENT_LINE
-           || t == CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER || t == CTG_ELEMENT_TIE_LINE;
-}
+/* Read and written in this order (spec 2.2). */
+enum { EL_ID, EL_TYPE, EL_VOLTAGE_LEVEL, EL_COUNT };
+static const ctg_key element_keys[EL_COUNT] = {
+    [EL_ID] = CTG_KEY("id"),
+    [EL_TYPE] = CTG_KEY("type"),
+    [EL_VOLTAGE_LEVEL] = CTG_KEY("voltageLevelId"),
+};
 
 static int read_element_type(ctg_reader *rd, ctg_element *el)
 {
@@ -56,15 +52,16 @@ static int element_field(ctg_reader *rd, unsigned index, void *ctx)
 
     switch (index) {
     case EL_ID:
-        return ctg_read_string(rd, &el->id, "id");
+        return ctg_read_string(rd, &el->id, element_keys[EL_ID].name);
     case EL_TYPE:
         return read_element_type(rd, el);
     default:
-        return ctg_read_opt_string(rd, &el->voltage_level_id, "voltageLevelId");
+        return ctg_read_opt_string(rd, &el->voltage_level_id,
+                                   element_keys[EL_VOLTAGE_LEVEL].name);
     }
 }
 
-static const ctg_object_def element_def = { element_keys, 3, element_field };
+static const ctg_object_def element_def = { element_keys, EL_COUNT, element_field };
 
 static int read_element(ctg_reader *rd, void *out)
 {
@@ -77,11 +74,13 @@ static int read_element(ctg_reader *rd, void *out)
     if ((rc = ctg_read_object(rd, &element_def, el, &seen)) != CTG_OK)
         return rc;
     if (!(seen & (1u << EL_ID)))
-        return ctg_reader_missing(rd, &start, "id");
+        return ctg_reader_missing(rd, &start, element_keys[EL_ID].name);
     if (!(seen & (1u << EL_TYPE)))
-        return ctg_reader_missing(rd, &start, "type");
-    if (!reads_side(el->type))
-        el->voltage_level_id = NULL; /* PowSyBl drops it silently, and so do we */
+        return ctg_reader_missing(rd, &start, element_keys[EL_TYPE].name);
+    /* Which types keep it is the element type table's (model/list.c): DC_LINE's side is
+     * written but dropped on read (spec 2.2). PowSyBl drops it silently, and so do we. */
+    if (!ctg_element_types[el->type].side_read)
+        el->voltage_level_id = NULL;
     return CTG_OK;
 }
 
@@ -89,13 +88,18 @@ CTG_HANDLER_DEFINE(, ctg_element_handler, "element", ctg_element, read_element);
 
 /* ---- contingency ----------------------------------------------------------------------- */
 
-enum { CT_ID, CT_NAME, CT_ELEMENTS, CT_EXTENSIONS };
-static const ctg_key contingency_keys[] = { CTG_KEY("id"), CTG_KEY("name"), CTG_KEY("elements"),
-                                            CTG_KEY("extensions") };
+/* Read and written in this order (spec 2.1); "extensions" is written by ext/write.c. */
+enum { CT_ID, CT_NAME, CT_ELEMENTS, CT_EXTENSIONS, CT_COUNT };
+static const ctg_key contingency_keys[CT_COUNT] = {
+    [CT_ID] = CTG_KEY("id"),
+    [CT_NAME] = CTG_KEY("name"),
+    [CT_ELEMENTS] = CTG_KEY("elements"),
+    [CT_EXTENSIONS] = CTG_KEY("extensions"),
+};
 
 static int read_elements(ctg_reader *rd, ctg_contingency *c)
 {
-    const ctg_handler *h = ctg_reader_handler(rd, CTG_SLOT_ELEMENT);
+    const ctg_handler *h = ctg_reader_handler(rd, CTG_HANDLER_ELEMENT);
     void *items;
     int rc = ctg_read_array(rd, h, &items, &c->element_count);
 
@@ -109,9 +113,9 @@ static int contingency_field(ctg_reader *rd, unsigned index, void *ctx)
 
     switch (index) {
     case CT_ID:
-        return ctg_read_string(rd, &c->id, "id");
+        return ctg_read_string(rd, &c->id, contingency_keys[CT_ID].name);
     case CT_NAME:
-        return ctg_read_opt_string(rd, &c->name, "name");
+        return ctg_read_opt_string(rd, &c->name, contingency_keys[CT_NAME].name);
     case CT_ELEMENTS:
         return read_elements(rd, c);
     default:
@@ -119,7 +123,7 @@ static int contingency_field(ctg_reader *rd, unsigned index, void *ctx)
     }
 }
 
-static const ctg_object_def contingency_def = { contingency_keys, 4, contingency_field };
+static const ctg_object_def contingency_def = { contingency_keys, CT_COUNT, contingency_field };
 
 static int read_contingency(ctg_reader *rd, void *out)
 {
@@ -132,7 +136,7 @@ static int read_contingency(ctg_reader *rd, void *out)
     if ((rc = ctg_read_object(rd, &contingency_def, c, &seen)) != CTG_OK)
         return rc;
     if (!(seen & (1u << CT_ID)))
-        return ctg_reader_missing(rd, &start, "id");
+        return ctg_reader_missing(rd, &start, contingency_keys[CT_ID].name);
     rd->contingencies++;
     return CTG_OK;
 }
@@ -142,7 +146,7 @@ CTG_HANDLER_DEFINE(, ctg_contingency_handler, "contingency", ctg_contingency, re
 int ctg_read_contingency_array(ctg_reader *rd, const ctg_item_sink *sink,
                                ctg_contingency **items, size_t *count)
 {
-    const ctg_handler *h = ctg_reader_handler(rd, CTG_SLOT_CONTINGENCY);
+    const ctg_handler *h = ctg_reader_handler(rd, CTG_HANDLER_CONTINGENCY);
     void *p;
     size_t handed;
     int rc;
@@ -172,7 +176,7 @@ static int stream_item(ctg_reader *rd, void *item, void *ctx)
     return deliver(rd, item);
 }
 
-static int default_field(ctg_reader *rd, ctg_list *list, unsigned key)
+int ctg_default_field(ctg_reader *rd, ctg_list *list, unsigned key)
 {
     ctg_format_reader *fr = ctg_format_of(rd);
     /* Streaming: each contingency is read into the item arena, delivered, then forgotten. */
@@ -183,11 +187,7 @@ static int default_field(ctg_reader *rd, ctg_list *list, unsigned key)
                                       &list->count);
 }
 
-/* The version rules of its elements are judged by the root when the list ends. */
-const ctg_kind_reader ctg_kind_default = {
-    CTG_VERSION_DEFAULT, CTG_RK_BIT(CTG_RK_CONTINGENCIES), CTG_RK_BIT(CTG_RK_CONTINGENCIES),
-    default_field, NULL,
-};
+/* The version rules of its elements are judged by the root when the list ends: no finish. */
 
 /* A bare contingency's fields land in the document's single contingency. */
 static ctg_contingency *bare(ctg_reader *rd, ctg_list *list)
@@ -199,7 +199,7 @@ static ctg_contingency *bare(ctg_reader *rd, ctg_list *list)
     return list->items;
 }
 
-static int contingency_doc_field(ctg_reader *rd, ctg_list *list, unsigned key)
+int ctg_contingency_doc_field(ctg_reader *rd, ctg_list *list, unsigned key)
 {
     ctg_contingency *c = bare(rd, list);
 
@@ -207,7 +207,7 @@ static int contingency_doc_field(ctg_reader *rd, ctg_list *list, unsigned key)
         return ctg_reader_nomem(rd);
     switch (key) {
     case CTG_RK_ID:
-        return ctg_read_string(rd, &c->id, "id");
+        return ctg_read_string(rd, &c->id, ctg_root_keys[CTG_RK_ID].name);
     case CTG_RK_ELEMENTS:
         return read_elements(rd, c);
     default:
@@ -215,15 +215,15 @@ static int contingency_doc_field(ctg_reader *rd, ctg_list *list, unsigned key)
     }
 }
 
-static int contingency_doc_finish(ctg_reader *rd, ctg_list *list, const ctg_mark *start,
-                                  unsigned seen)
+int ctg_contingency_doc_finish(ctg_reader *rd, ctg_list *list, const ctg_mark *start,
+                               unsigned seen)
 {
     ctg_contingency *c = bare(rd, list);
 
     if (!c)
         return ctg_reader_nomem(rd);
     if (!(seen & CTG_RK_BIT(CTG_RK_ID)))
-        return ctg_reader_missing(rd, start, "id");
+        return ctg_reader_missing(rd, start, ctg_root_keys[CTG_RK_ID].name);
     /* The root read it as the document's "name". */
     c->name = (seen & CTG_RK_BIT(CTG_RK_NAME)) ? list->name : NULL;
     list->name = "";
@@ -239,28 +239,11 @@ int ctg_deliver_bare_contingency(ctg_reader *rd, const ctg_list *list)
     return deliver(rd, list->items);
 }
 
-const ctg_kind_reader ctg_kind_contingency = {
-    CTG_VERSION_DEFAULT,
-    CTG_RK_BIT(CTG_RK_ID) | CTG_RK_BIT(CTG_RK_ELEMENTS) | CTG_RK_BIT(CTG_RK_EXTENSIONS),
-    CTG_RK_BIT(CTG_RK_ID) | CTG_RK_BIT(CTG_RK_ELEMENTS) | CTG_RK_BIT(CTG_RK_EXTENSIONS),
-    contingency_doc_field, contingency_doc_finish,
-};
-
 /* ==== writing ==================================================================== */
 
 /* Field order and optional-field rules are PowSyBl's (spec 1.1, 2.1, 2.2). */
 
-static void emit_str(ctg_emitter *e, const char *s)
-{
-    ctg_emit_string(e, s, strlen(s));
-}
-
-static const ctg_emit_name name_id = CTG_EMIT_NAME("id"), name_type = CTG_EMIT_NAME("type"),
-                           name_name = CTG_EMIT_NAME("name"),
-                           name_elements = CTG_EMIT_NAME("elements"),
-                           name_voltage_level = CTG_EMIT_NAME("voltageLevelId");
-
-static void member_str(ctg_emitter *e, const ctg_emit_name *name, const char *s)
+static void member_str(ctg_emitter *e, const ctg_key *name, const char *s)
 {
     ctg_emit_member_string(e, name, s, strlen(s));
 }
@@ -270,21 +253,19 @@ static void write_element(ctg_emitter *e, const ctg_element *el)
     /* Pre-1.1 name of BOUNDARY_LINE: never written. */
     ctg_element_type t =
         el->type == CTG_ELEMENT_DANGLING_LINE ? CTG_ELEMENT_BOUNDARY_LINE : el->type;
-    const char *type_name = ctg_element_type_name(t);
-
-    ctg_emit_member m[3];
-    size_t n = 2;
-
     /* An out-of-range type cannot come from the reader or the builders; write something
      * a reader rejects rather than crash. */
-    if (type_name == NULL)
-        type_name = "";
-    m[0] = (ctg_emit_member){ &name_id, el->id, strlen(el->id) };
-    m[1] = (ctg_emit_member){ &name_type, type_name, strlen(type_name) };
+    static const ctg_element_type_def unknown = { "", false, false };
+    const ctg_element_type_def *def =
+        (unsigned)t < CTG_ELEMENT_TYPE_COUNT ? &ctg_element_types[t] : &unknown;
+    ctg_emit_member m[EL_COUNT];
+    size_t n = 2;
+
+    m[0] = (ctg_emit_member){ &element_keys[EL_ID], el->id, strlen(el->id) };
+    m[1] = (ctg_emit_member){ &element_keys[EL_TYPE], def->name, strlen(def->name) };
     /* PowSyBl writes the side only when it is set and not empty. */
-    if (ctg_element_type_is_sided(t) && el->voltage_level_id != NULL &&
-        el->voltage_level_id[0] != '\0')
-        m[n++] = (ctg_emit_member){ &name_voltage_level, el->voltage_level_id,
+    if (def->side_written && el->voltage_level_id != NULL && el->voltage_level_id[0] != '\0')
+        m[n++] = (ctg_emit_member){ &element_keys[EL_VOLTAGE_LEVEL], el->voltage_level_id,
                                     strlen(el->voltage_level_id) };
     ctg_emit_string_object(e, m, n);
 }
@@ -294,10 +275,10 @@ void ctg_write_contingency(ctg_emitter *e, const ctg_contingency *c)
     size_t i;
 
     ctg_emit_object_begin(e);
-    member_str(e, &name_id, c->id);
+    member_str(e, &contingency_keys[CT_ID], c->id);
     if (c->name != NULL)
-        member_str(e, &name_name, c->name);
-    ctg_emit_name_key(e, &name_elements);
+        member_str(e, &contingency_keys[CT_NAME], c->name);
+    ctg_emit_name_key(e, &contingency_keys[CT_ELEMENTS]);
     ctg_emit_array_begin(e);
     for (i = 0; i < c->element_count; i++)
         write_element(e, &c->elements[i]);
@@ -308,14 +289,8 @@ void ctg_write_contingency(ctg_emitter *e, const ctg_contingency *c)
 
 void ctg_write_default_begin(ctg_emitter *e, const char *name)
 {
-    ctg_emit_object_begin(e);
-    CTG_EMIT_KEY(e, "type");
-    emit_str(e, ctg_list_kind_name(CTG_LIST_DEFAULT));
-    CTG_EMIT_KEY(e, "version");
-    ctg_emit_string(e, CTG_VERSION_DEFAULT, sizeof CTG_VERSION_DEFAULT - 1);
-    CTG_EMIT_KEY(e, "name");
-    emit_str(e, name != NULL ? name : "");
-    CTG_EMIT_KEY(e, "contingencies");
+    ctg_write_list_head(e, CTG_LIST_DEFAULT, name);
+    ctg_emit_name_key(e, &ctg_root_keys[CTG_RK_CONTINGENCIES]);
     ctg_emit_array_begin(e);
 }
 
@@ -325,7 +300,7 @@ void ctg_write_default_end(ctg_emitter *e)
     ctg_emit_object_end(e);
 }
 
-static void write_default(ctg_emitter *e, const ctg_list *list)
+int ctg_write_default_list(ctg_emitter *e, const ctg_list *list)
 {
     size_t count, i;
     const ctg_contingency *items = ctg_list_contingencies(list, &count);
@@ -334,32 +309,14 @@ static void write_default(ctg_emitter *e, const ctg_list *list)
     for (i = 0; i < count; i++)
         ctg_write_contingency(e, &items[i]);
     ctg_write_default_end(e);
+    return CTG_OK;
 }
 
-int ctg_write_list_json(ctg_emitter *e, const ctg_list *list)
+/* A bare contingency document (contingency.json): the object alone, no version. */
+int ctg_write_contingency_doc(ctg_emitter *e, const ctg_list *list)
 {
-    switch (ctg_list_get_kind(list)) {
-    case CTG_LIST_DEFAULT:
-        write_default(e, list);
-        return CTG_OK;
-    case CTG_LIST_CONTINGENCY:
-        /* A bare contingency document (contingency.json): the object alone, no version. */
-        if (ctg_list_contingency_count(list) != 1)
-            return CTG_EINVAL;
-        ctg_write_contingency(e, ctg_list_contingency_at(list, 0));
-        return CTG_OK;
-    case CTG_LIST_LIST:
-        return ctg_write_list_of_lists(e, list);
-    case CTG_LIST_IDENTIFIER:
-        return ctg_write_identifier_list(e, list);
-    case CTG_LIST_INJECTION_CRITERION:
-    case CTG_LIST_LINE_CRITERION:
-    case CTG_LIST_HVDC_CRITERION:
-    case CTG_LIST_TIE_LINE_CRITERION:
-    case CTG_LIST_TWT_CRITERION:
-    case CTG_LIST_THREE_WT_CRITERION:
-        return ctg_write_criterion_list(e, list);
-    default:
+    if (ctg_list_contingency_count(list) != 1)
         return CTG_EINVAL;
-    }
+    ctg_write_contingency(e, ctg_list_contingency_at(list, 0));
+    return CTG_OK;
 }

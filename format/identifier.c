@@ -11,14 +11,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ctg/error.h"
 #include "model/identifier_impl.h"
 #include "model/list_impl.h"
 #include "json/emit.h"
-#include "format/root.h"
+#include "format/kinds.h"
+#include "format/registry.h"
 #include "format/scope.h"
 #include "format/version.h"
-#include "ctg/error.h"
-#include "format/write_kinds.h"
 
 /* ---- identifiable types ---------------------------------------------------------------- */
 
@@ -39,7 +39,7 @@ static int read_identifiable_type(ctg_reader *rd, void *out)
     return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown identifiable type \"%.*s\"", n, s);
 }
 
-CTG_HANDLER_DEFINE(static, type_handler, "identifiable-type", ctg_identifiable_type,
+CTG_HANDLER_DEFINE(, ctg_identifiable_type_handler, "identifiable-type", ctg_identifiable_type,
                    read_identifiable_type);
 
 /* Drops repeated types in place, keeping the first of each (a set in PowSyBl; read order is
@@ -67,12 +67,18 @@ enum {
 };
 #define KB(k) (1u << (k))
 
-/* In the order PowSyBl writes them, across the kinds. */
+/* In the order PowSyBl writes them, across the kinds; read and written from here. */
 static const ctg_key identifier_keys[] = {
-    CTG_KEY("type"), CTG_KEY("contingencyId"), CTG_KEY("identifier"), CTG_KEY("wildcard"),
-    CTG_KEY("voltageLevelId1"), CTG_KEY("voltageLevelId2"), CTG_KEY("order"),
-    CTG_KEY("identifierList"), CTG_KEY("substationOrVoltageLevelId"),
-    CTG_KEY("voltageLevelIdentifiableTypes"),
+    [K_TYPE] = CTG_KEY("type"),
+    [K_CONTINGENCY_ID] = CTG_KEY("contingencyId"),
+    [K_IDENTIFIER] = CTG_KEY("identifier"),
+    [K_WILDCARD] = CTG_KEY("wildcard"),
+    [K_VL1] = CTG_KEY("voltageLevelId1"),
+    [K_VL2] = CTG_KEY("voltageLevelId2"),
+    [K_ORDER] = CTG_KEY("order"),
+    [K_LIST] = CTG_KEY("identifierList"),
+    [K_SUBSTATION] = CTG_KEY("substationOrVoltageLevelId"),
+    [K_TYPES] = CTG_KEY("voltageLevelIdentifiableTypes"),
 };
 
 /* The fields each kind uses, and those it needs. */
@@ -171,7 +177,8 @@ static int read_types(ctg_reader *rd, ident_ctx *c)
 {
     void *items;
     size_t count;
-    int rc = ctg_read_array(rd, &type_handler, &items, &count);
+    int rc = ctg_read_array(rd, ctg_reader_handler(rd, CTG_HANDLER_IDENTIFIABLE_TYPE), &items,
+                            &count);
 
     if (rc != CTG_OK || !keeps(c, K_TYPES))
         return rc;
@@ -180,13 +187,11 @@ static int read_types(ctg_reader *rd, ident_ctx *c)
     return CTG_OK;
 }
 
-static const ctg_handler identifier_handler;
-
 static int read_items(ctg_reader *rd, ident_ctx *c)
 {
     void *items;
     size_t count;
-    int rc = ctg_read_array(rd, &identifier_handler, &items, &count);
+    int rc = ctg_read_array(rd, ctg_reader_handler(rd, CTG_HANDLER_IDENTIFIER), &items, &count);
 
     if (rc != CTG_OK || !keeps(c, K_LIST))
         return rc;
@@ -300,7 +305,7 @@ static int finish_identifier(ctg_reader *rd, const ident_ctx *c, const ctg_mark 
     unsigned missing;
 
     if (!(seen & KB(K_TYPE)))
-        return ctg_reader_missing(rd, start, "type");
+        return ctg_reader_missing(rd, start, identifier_keys[K_TYPE].name);
     missing = kind_required[c->kind] & ~seen;
     for (unsigned k = 0; missing != 0; k++)
         if (missing & KB(k))
@@ -336,11 +341,11 @@ static int read_identifier(ctg_reader *rd, void *out)
     return finish_identifier(rd, &c, &start, seen);
 }
 
-CTG_HANDLER_DEFINE(static, identifier_handler, "identifier", ctg_identifier, read_identifier);
+CTG_HANDLER_DEFINE(, ctg_identifier_handler, "identifier", ctg_identifier, read_identifier);
 
 /* ---- the list -------------------------------------------------------------------------- */
 
-static int identifier_list_field(ctg_reader *rd, ctg_list *list, unsigned key)
+int ctg_identifier_list_field(ctg_reader *rd, ctg_list *list, unsigned key)
 {
     void *items;
     int rc;
@@ -353,25 +358,18 @@ static int identifier_list_field(ctg_reader *rd, ctg_list *list, unsigned key)
             return ctg_reader_type_error(rd, "string, number, boolean or null");
         return CTG_OK;
     }
-    rc = ctg_read_array(rd, &identifier_handler, &items, &list->identifier_count);
+    rc = ctg_read_array(rd, ctg_reader_handler(rd, CTG_HANDLER_IDENTIFIER), &items,
+                        &list->identifier_count);
     list->identifiers = items;
     list->identifier_cap = 0; /* arena-owned, handed over by the reader */
     return rc;
 }
 
 /* The version may come after the identifiers: the root judges the rules when the list ends. */
-const ctg_kind_reader ctg_kind_identifier = {
-    CTG_VERSION_IDENTIFIER,
-    CTG_RK_BIT(CTG_RK_IDENTIFIERS) | CTG_RK_BIT(CTG_RK_IDENTIFIABLE_TYPE),
-    CTG_RK_BIT(CTG_RK_IDENTIFIERS),
-    identifier_list_field, NULL,
-};
 
 /* ==== writing ==================================================================== */
 
 /* Writer of `identifier` lists: PowSyBl's field order (spec 4), always the current version. */
-
-
 
 static void emit_str(ctg_emitter *e, const char *s)
 {
@@ -410,34 +408,34 @@ static void write_kind_fields(ctg_emitter *e, const ctg_identifier *id)
 {
     switch (id->kind) {
     case CTG_IDENTIFIER_VOLTAGE_LEVELS_AND_ORDER:
-        CTG_EMIT_KEY(e, "voltageLevelId1");
+        ctg_emit_name_key(e, &identifier_keys[K_VL1]);
         emit_str(e, id->voltage_level_id1);
-        CTG_EMIT_KEY(e, "voltageLevelId2");
+        ctg_emit_name_key(e, &identifier_keys[K_VL2]);
         emit_str(e, id->voltage_level_id2);
-        CTG_EMIT_KEY(e, "order");
+        ctg_emit_name_key(e, &identifier_keys[K_ORDER]);
         emit_char(e, id->order);
         break;
     case CTG_IDENTIFIER_LIST:
-        CTG_EMIT_KEY(e, "identifierList");
+        ctg_emit_name_key(e, &identifier_keys[K_LIST]);
         write_items(e, id->items, id->item_count);
         break;
     case CTG_IDENTIFIER_ID_WITH_WILDCARDS:
-        CTG_EMIT_KEY(e, "identifier");
+        ctg_emit_name_key(e, &identifier_keys[K_IDENTIFIER]);
         emit_str(e, id->id);
-        CTG_EMIT_KEY(e, "wildcard");
+        ctg_emit_name_key(e, &identifier_keys[K_WILDCARD]);
         emit_char(e, id->wildcard != 0 ? id->wildcard : CTG_WILDCARD_DEFAULT);
         break;
     case CTG_IDENTIFIER_SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS:
-        CTG_EMIT_KEY(e, "substationOrVoltageLevelId");
+        ctg_emit_name_key(e, &identifier_keys[K_SUBSTATION]);
         if (id->id != NULL)
             emit_str(e, id->id);
         else
             ctg_emit_null(e);
-        CTG_EMIT_KEY(e, "voltageLevelIdentifiableTypes");
+        ctg_emit_name_key(e, &identifier_keys[K_TYPES]);
         write_types(e, id->types, id->type_count);
         break;
     default: /* ID_BASED */
-        CTG_EMIT_KEY(e, "identifier");
+        ctg_emit_name_key(e, &identifier_keys[K_IDENTIFIER]);
         emit_str(e, id->id);
         break;
     }
@@ -451,10 +449,10 @@ static void write_identifier(ctg_emitter *e, const ctg_identifier *id)
                                      ? id->id : id->contingency_id;
 
     ctg_emit_object_begin(e);
-    CTG_EMIT_KEY(e, "type");
+    ctg_emit_name_key(e, &identifier_keys[K_TYPE]);
     emit_str(e, ctg_identifier_kind_name(id->kind));
     if (contingency_id != NULL) {
-        CTG_EMIT_KEY(e, "contingencyId");
+        ctg_emit_name_key(e, &identifier_keys[K_CONTINGENCY_ID]);
         emit_str(e, contingency_id);
     }
     write_kind_fields(e, id);
@@ -470,14 +468,8 @@ int ctg_write_identifier_list(ctg_emitter *e, const ctg_list *list)
      * is refused before anything is emitted. */
     if (ctg_list_get_kind(list) != CTG_LIST_IDENTIFIER || !ctg_identifiers_valid(ids, count))
         return CTG_EINVAL;
-    ctg_emit_object_begin(e);
-    CTG_EMIT_KEY(e, "type");
-    emit_str(e, ctg_list_kind_name(CTG_LIST_IDENTIFIER));
-    CTG_EMIT_KEY(e, "version");
-    emit_str(e, CTG_VERSION_IDENTIFIER);
-    CTG_EMIT_KEY(e, "name");
-    emit_str(e, ctg_list_name(list));
-    CTG_EMIT_KEY(e, "identifiers");
+    ctg_write_list_head(e, CTG_LIST_IDENTIFIER, ctg_list_name(list));
+    ctg_emit_name_key(e, &ctg_root_keys[CTG_RK_IDENTIFIERS]);
     write_items(e, ids, count);
     ctg_emit_object_end(e);
     return CTG_OK;

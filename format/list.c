@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* The `list` kind: lists nested in a list, each read as a root object of its own. */
+/* The `list` kind (spec 1.2): lists nested in a list, each read as a root object of its own
+ * and written by its own kind's writer. */
 
-#include "model/list_impl.h"
-#include "format/default.h"
-#include "format/root.h"
-#include "format/version.h"
-#include <string.h>
 #include "ctg/error.h"
-#include "format/write_kinds.h"
-#include "format/write.h"
+#include "model/list_impl.h"
+#include "format/kinds.h"
+#include "format/registry.h"
+#include "format/root.h"
 
 static int read_child(ctg_reader *rd, void *out)
 {
@@ -20,29 +18,21 @@ static int read_child(ctg_reader *rd, void *out)
     return ctg_read_list_object(rd, child, true);
 }
 
-CTG_HANDLER_DEFINE(static, child_handler, "list-item", ctg_list *, read_child);
+CTG_HANDLER_DEFINE(, ctg_list_item_handler, "list-item", ctg_list *, read_child);
 
-static int list_field(ctg_reader *rd, ctg_list *list, unsigned key)
+int ctg_list_list_field(ctg_reader *rd, ctg_list *list, unsigned key)
 {
+    const ctg_handler *h = ctg_reader_handler(rd, CTG_HANDLER_LIST_ITEM);
     void *items;
     int rc;
 
     (void)key; /* "contingencyLists" is its only own key */
-    rc = ctg_read_array(rd, &child_handler, &items, &list->child_count);
+    rc = ctg_read_array(rd, h, &items, &list->child_count);
     list->children = items;
     return rc;
 }
 
-const ctg_kind_reader ctg_kind_list = {
-    CTG_VERSION_LIST, CTG_RK_BIT(CTG_RK_CONTINGENCY_LISTS), CTG_RK_BIT(CTG_RK_CONTINGENCY_LISTS),
-    list_field, NULL,
-};
-
 /* ==== writing ==================================================================== */
-
-/* The `list` kind (spec 1.2): its nested lists, each written by its own kind's writer. */
-
-
 
 /* As deep as the reader takes: each level opens an object and an array, well within the
  * emitter's depth. Checking first also bounds the recursion for lists built in code, which
@@ -70,11 +60,8 @@ static int check_tree(const ctg_list *list, size_t depth)
     return CTG_OK;
 }
 
-static void emit_str(ctg_emitter *e, const char *s)
-{
-    ctg_emit_string(e, s, strlen(s));
-}
-
+/* Each child goes through ctg_write_list_json (kinds.c); a `list` child comes back here
+ * (the tree was checked once, at the top, so the check below passes again for it). */
 int ctg_write_list_of_lists(ctg_emitter *e, const ctg_list *list)
 {
     size_t n = ctg_list_child_count(list);
@@ -82,20 +69,12 @@ int ctg_write_list_of_lists(ctg_emitter *e, const ctg_list *list)
 
     if (ctg_list_get_kind(list) != CTG_LIST_LIST || (rc = check_tree(list, 0)) != CTG_OK)
         return CTG_EINVAL;
-    ctg_emit_object_begin(e);
-    CTG_EMIT_KEY(e, "type");
-    emit_str(e, ctg_list_kind_name(CTG_LIST_LIST));
-    CTG_EMIT_KEY(e, "version");
-    emit_str(e, CTG_VERSION_LIST);
-    CTG_EMIT_KEY(e, "name");
-    emit_str(e, ctg_list_name(list));
-    CTG_EMIT_KEY(e, "contingencyLists");
+    ctg_write_list_head(e, CTG_LIST_LIST, ctg_list_name(list));
+    ctg_emit_name_key(e, &ctg_root_keys[CTG_RK_CONTINGENCY_LISTS]);
     ctg_emit_array_begin(e);
     for (size_t i = 0; i < n; i++) {
-        const ctg_list *child = ctg_list_child_at(list, i);
         /* A child that cannot be written stops the whole write with its status. */
-        rc = ctg_list_get_kind(child) == CTG_LIST_LIST ? ctg_write_list_of_lists(e, child)
-                                                       : ctg_write_list_json(e, child);
+        rc = ctg_write_list_json(e, ctg_list_child_at(list, i));
         if (rc != CTG_OK)
             return rc;
     }

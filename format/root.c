@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* The root of a document and of every nested list: which kind it is, the fields all kinds
  * share ("type", "version", "name"), and the version policy. Kind-specific fields go to the
- * kind's reader (ctg_kind_reader). */
+ * kind's reader (its entry of ctg_kinds). */
 
 #include "format/root.h"
 
@@ -9,28 +9,9 @@
 
 #include "model/list_impl.h"
 #include "format/default.h"
+#include "format/kinds.h"
 #include "format/scope.h"
 #include "format/version.h"
-
-static const ctg_key root_keys[CTG_RK_COUNT] = {
-    CTG_KEY("type"), CTG_KEY("version"), CTG_KEY("name"), CTG_KEY("contingencies"),
-    CTG_KEY("contingencyLists"), CTG_KEY("identifiers"), CTG_KEY("identifiableType"),
-    CTG_KEY("countryCriterion"), CTG_KEY("nominalVoltageCriterion"), CTG_KEY("propertyCriteria"),
-    CTG_KEY("regexCriterion"), CTG_KEY("id"), CTG_KEY("elements"), CTG_KEY("extensions"),
-};
-
-static const ctg_kind_reader *const kind_readers[CTG_LIST_KIND_COUNT] = {
-    [CTG_LIST_DEFAULT] = &ctg_kind_default,
-    [CTG_LIST_LIST] = &ctg_kind_list,
-    [CTG_LIST_IDENTIFIER] = &ctg_kind_identifier,
-    [CTG_LIST_INJECTION_CRITERION] = &ctg_kind_criterion,
-    [CTG_LIST_LINE_CRITERION] = &ctg_kind_criterion,
-    [CTG_LIST_HVDC_CRITERION] = &ctg_kind_criterion,
-    [CTG_LIST_TIE_LINE_CRITERION] = &ctg_kind_criterion,
-    [CTG_LIST_TWT_CRITERION] = &ctg_kind_criterion,
-    [CTG_LIST_THREE_WT_CRITERION] = &ctg_kind_criterion,
-    [CTG_LIST_CONTINGENCY] = &ctg_kind_contingency,
-};
 
 typedef struct root_ctx {
     ctg_list *list;
@@ -41,19 +22,6 @@ typedef struct root_ctx {
     ctg_scope *scope;      /* the list's: its version, version rules and stream header */
 } root_ctx;
 
-static int find_kind(const char *s, size_t len, bool nested)
-{
-    /* A bare contingency has no "type": it cannot be named by one. */
-    (void)nested;
-    for (int k = 0; k < CTG_LIST_KIND_COUNT; k++) {
-        const char *name = ctg_list_kind_name((ctg_list_kind)k);
-        if (k != CTG_LIST_CONTINGENCY && strnlen(name, len + 1) == len
-            && memcmp(name, s, len) == 0)
-            return k;
-    }
-    return -1;
-}
-
 static void set_kind(root_ctx *rc, int k)
 {
     rc->kind = k;
@@ -63,20 +31,20 @@ static void set_kind(root_ctx *rc, int k)
 
 static int read_type(ctg_reader *rd, root_ctx *rc)
 {
-    int k;
+    ctg_list_kind k;
 
     if (rd->tok.type != CTG_TOK_STRING)
         return ctg_reader_type_error(rd, "string");
-    k = find_kind(rd->tok.str, rd->tok.len, rc->nested);
-    if (k < 0)
+    /* A bare contingency has no "type": it cannot be named by one. */
+    if (!ctg_list_kind_from_name(rd->tok.str, rd->tok.len, &k))
         return ctg_reader_fail(rd, CTG_EUNSUPPORTED, "unknown list type \"%.*s\"",
                                (int)rd->tok.len, rd->tok.str);
-    if (rc->kind >= 0 && rc->kind != k)
+    if (rc->kind >= 0 && rc->kind != (int)k)
         return ctg_reader_fail(rd, CTG_ESCHEMA,
                                "type \"%s\" does not match the fields of a \"%s\" read before it",
-                               ctg_list_kind_name((ctg_list_kind)k),
+                               ctg_list_kind_name(k),
                                ctg_list_kind_name((ctg_list_kind)rc->kind));
-    set_kind(rc, k);
+    set_kind(rc, (int)k);
     return CTG_OK;
 }
 
@@ -109,7 +77,7 @@ static int read_name(ctg_reader *rd, root_ctx *rc)
 static int infer_kind(unsigned key, bool nested)
 {
     for (int k = 0; k < CTG_LIST_KIND_COUNT; k++)
-        if (kind_readers[k]->infer_keys & CTG_RK_BIT(key))
+        if (ctg_kinds[k].infer_keys & CTG_RK_BIT(key))
             return nested && k == CTG_LIST_CONTINGENCY ? -1 : k;
     return -1;
 }
@@ -120,13 +88,13 @@ static int own_field(ctg_reader *rd, root_ctx *rc, unsigned key)
         int k = infer_kind(key, rc->nested);
         if (k < 0)
             return ctg_reader_fail(rd, CTG_ESCHEMA, "field \"%s\" needs \"type\" before it",
-                                   root_keys[key].name);
+                                   ctg_root_keys[key].name);
         set_kind(rc, k);
     }
-    if (!(kind_readers[rc->kind]->own_keys & CTG_RK_BIT(key)))
+    if (!(ctg_kinds[rc->kind].own_keys & CTG_RK_BIT(key)))
         return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown field \"%s\" in a \"%s\"",
-                               root_keys[key].name, ctg_list_kind_name(rc->list->kind));
-    return kind_readers[rc->kind]->field(rd, rc->list, key);
+                               ctg_root_keys[key].name, ctg_list_kind_name(rc->list->kind));
+    return ctg_kinds[rc->kind].field(rd, rc->list, key);
 }
 
 static int root_field(ctg_reader *rd, unsigned index, void *ctx)
@@ -145,12 +113,12 @@ static int root_field(ctg_reader *rd, unsigned index, void *ctx)
     }
 }
 
-static const ctg_object_def root_def = { root_keys, CTG_RK_COUNT, root_field };
+static const ctg_object_def root_def = { ctg_root_keys, CTG_RK_COUNT, root_field };
 
 static int check_version(ctg_reader *rd, const root_ctx *rc)
 {
     const char *v = rc->list->version;
-    const char *newest = kind_readers[rc->kind]->version;
+    const char *newest = ctg_kinds[rc->kind].newest;
 
     if (v && !(rd->flags & CTG_READ_ALLOW_NEWER) && ctg_version_compare(v, strlen(v), newest) > 0)
         return ctg_reader_fail_at(rd, &rc->scope->version_mark, "version", CTG_EUNSUPPORTED,
@@ -162,12 +130,12 @@ static int check_version(ctg_reader *rd, const root_ctx *rc)
 
 static int finish_list(ctg_reader *rd, root_ctx *rc, const ctg_mark *start, unsigned seen)
 {
-    const ctg_kind_reader *kr;
+    const ctg_kind *kr;
     int err;
 
     if (rc->kind < 0)
         return ctg_reader_missing(rd, start, "type");
-    kr = kind_readers[rc->kind];
+    kr = &ctg_kinds[rc->kind];
     if (rc->kind != CTG_LIST_CONTINGENCY) {
         if (!(seen & CTG_RK_BIT(CTG_RK_NAME)))
             return ctg_reader_missing(rd, start, "name");
@@ -180,7 +148,7 @@ static int finish_list(ctg_reader *rd, root_ctx *rc, const ctg_mark *start, unsi
     if (kr->finish && (err = kr->finish(rd, rc->list, start, seen)) != CTG_OK)
         return err;
     /* The version may have come after what its rules apply to: they are judged now. */
-    return ctg_scope_judge(rd, kr->version);
+    return ctg_scope_judge(rd, kr->newest);
 }
 
 /* Streaming: lists that are neither `default` nor `list` are delivered whole, a bare

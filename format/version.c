@@ -6,8 +6,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "ctg/io.h"
-
 typedef struct part {
     const char *s;
     size_t len;
@@ -61,25 +59,4 @@ int ctg_version_compare(const char *a, size_t alen, const char *b)
             return c < 0 ? -1 : 1;
     }
     return 0;
-}
-
-const char *ctg_list_kind_version(ctg_list_kind kind)
-{
-    switch (kind) {
-    case CTG_LIST_DEFAULT:
-        return CTG_VERSION_DEFAULT;
-    case CTG_LIST_LIST:
-        return CTG_VERSION_LIST;
-    case CTG_LIST_IDENTIFIER:
-        return CTG_VERSION_IDENTIFIER;
-    case CTG_LIST_INJECTION_CRITERION:
-    case CTG_LIST_LINE_CRITERION:
-    case CTG_LIST_HVDC_CRITERION:
-    case CTG_LIST_TIE_LINE_CRITERION:
-    case CTG_LIST_TWT_CRITERION:
-    case CTG_LIST_THREE_WT_CRITERION:
-        return CTG_VERSION_CRITERION;
-    default:
-        return NULL; /* CTG_LIST_CONTINGENCY has no version; the rest is out of range */
-    }
 }

@@ -10,7 +10,8 @@
 /* <0, 0 or >0 as version `a` (`alen` bytes) is older, equal or newer than `b`. */
 int ctg_version_compare(const char *a, size_t alen, const char *b);
 
-/* The newest format version this library knows for each kind. */
+/* The newest format version this library knows for each kind: written, and the newest read
+ * (the kind table, kinds.c, says which kind has which). */
 #define CTG_VERSION_DEFAULT "1.1"
 #define CTG_VERSION_LIST "1.1"
 #define CTG_VERSION_IDENTIFIER "1.3"

@@ -165,7 +165,7 @@ static inline size_t sep_room(size_t depth)
 /* The room name_into needs at `depth`: the separator, then the padded name copied as one block
  * of sizeof name->quoted bytes (its length is less), then " : ". The one place the slack of the
  * emitter's fixed-size copies of a member is counted. */
-static inline size_t name_room(size_t depth, const ctg_emit_name *name)
+static inline size_t name_room(size_t depth, const ctg_key *name)
 {
     return sep_room(depth) + sizeof name->quoted + 3;
 }
@@ -548,16 +548,16 @@ void ctg_emit_key(ctg_emitter *e, const char *key, size_t len)
 
 /* The separator, indent, quoted name and colon of a member at `p` (room: name_room). */
 static inline char *name_into(const ctg_emitter *e, char *p, bool first, size_t depth,
-                              const ctg_emit_name *name)
+                              const ctg_key *name)
 {
     p = member_sep_into(e, p, first, depth);
     memcpy(p, name->quoted, sizeof name->quoted); /* one fixed-size copy: the name is padded */
-    return colon_into(e, p + name->len);
+    return colon_into(e, p + name->len + 2);
 }
 
 /* Room for a member's name and `value` more bytes, the name written; NULL when the caller
  * must take the general path (misuse, a huge value, or a failure already). */
-static inline char *member_room(ctg_emitter *e, const ctg_emit_name *name, size_t value)
+static inline char *member_room(ctg_emitter *e, const ctg_key *name, size_t value)
 {
     unsigned top = e->depth - 1;
     bool first;
@@ -572,24 +572,24 @@ static inline char *member_room(ctg_emitter *e, const ctg_emit_name *name, size_
     return name_into(e, p, first, e->obj_depth, name);
 }
 
-void ctg_emit_name_key(ctg_emitter *e, const ctg_emit_name *name)
+void ctg_emit_name_key(ctg_emitter *e, const ctg_key *name)
 {
     char *p = member_room(e, name, 0);
 
     if (p == NULL) {
-        ctg_emit_key(e, name->quoted + 1, name->len - 2);
+        ctg_emit_key(e, name->name, name->len);
         return;
     }
     e->len = (size_t)(p - e->buf);
     e->after_key = true;
 }
 
-void ctg_emit_member_string(ctg_emitter *e, const ctg_emit_name *name, const char *s, size_t len)
+void ctg_emit_member_string(ctg_emitter *e, const ctg_key *name, const char *s, size_t len)
 {
     char *p = len <= SLICE ? member_room(e, name, 6 * len + 2) : NULL;
 
     if (p == NULL) {
-        ctg_emit_key(e, name->quoted + 1, name->len - 2);
+        ctg_emit_key(e, name->name, name->len);
         ctg_emit_string(e, s, len);
         return;
     }

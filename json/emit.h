@@ -13,6 +13,7 @@
 #include "ctg/common.h"
 #include "ctg/error.h"
 #include "ctg/io.h"
+#include "json/key.h"
 
 /* Receives the emitter's output in pieces; returns CTG_OK, or CTG_EIO/CTG_ENOMEM after filling
  * err->message. */
@@ -78,24 +79,14 @@ void ctg_emit_number_text(ctg_emitter *e, const char *s, size_t n);
 void ctg_emit_bool(ctg_emitter *e, bool v);
 void ctg_emit_null(ctg_emitter *e);
 
-/* A member name known to need no escaping, quotes included, padded with NULs to 32 bytes so that
- * it is copied as one fixed-size block: the writers' hot path. Declare with CTG_EMIT_NAME. */
-typedef struct ctg_emit_name {
-    char quoted[32];
-    size_t len;
-} ctg_emit_name;
-/* A name longer than 30 bytes does not compile (an array of size -1). */
-#define CTG_EMIT_NAME(lit)                                                                     \
-    { "\"" lit "\"", sizeof(lit) + 1 + 0 * sizeof(char[sizeof(lit) <= 31 ? 1 : -1]) }
-
-/* As ctg_emit_key for a name known to need no escaping. */
-void ctg_emit_name_key(ctg_emitter *e, const ctg_emit_name *name);
+/* As ctg_emit_key for a name of the format's key tables (json/key.h): the writers' hot path. */
+void ctg_emit_name_key(ctg_emitter *e, const ctg_key *name);
 /* A member whose value is a string: ctg_emit_name_key then ctg_emit_string, in one piece. */
-void ctg_emit_member_string(ctg_emitter *e, const ctg_emit_name *name, const char *s, size_t len);
+void ctg_emit_member_string(ctg_emitter *e, const ctg_key *name, const char *s, size_t len);
 
 /* A member of an object whose members are all strings. */
 typedef struct ctg_emit_member {
-    const ctg_emit_name *name;
+    const ctg_key *name;
     const char *value;
     size_t len;
 } ctg_emit_member;

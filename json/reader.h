@@ -15,6 +15,7 @@
 #include "ctg/io.h"
 #include "ctg/model.h"
 #include "base/arena.h"
+#include "json/key.h"
 #include "json/lexer.h"
 
 typedef struct ctg_reader ctg_reader;
@@ -46,8 +47,8 @@ typedef struct ctg_path_frame {
     bool is_array;
 } ctg_path_frame;
 
-/* Handler slots cached per read (see registry.h). */
-enum ctg_slot { CTG_SLOT_CONTINGENCY, CTG_SLOT_ELEMENT, CTG_SLOT_COUNT };
+/* Handlers a read remembers after resolving them (format/registry.h checks it is enough). */
+#define CTG_HANDLER_SLOTS 8
 
 struct ctg_reader {
     ctg_lexer lex;
@@ -55,7 +56,7 @@ struct ctg_reader {
     ctg_error *err;
     ctg_arena *arena;
     unsigned flags;
-    const ctg_handler *cache[CTG_SLOT_COUNT];
+    const ctg_handler *cache[CTG_HANDLER_SLOTS];
     size_t resolves;               /* handler look-ups made by this read */
     size_t contingencies;          /* contingencies read */
     bool failed;                   /* an error with a path was reported (not the lexer's) */
@@ -116,11 +117,6 @@ int ctg_reader_nomem(ctg_reader *rd);
  * keeps the path, and calls field(rd, index into names, ctx). `seen` (may be NULL) receives a
  * bit per key present. A caller that needs the '{' position takes ctg_reader_mark first. */
 typedef int (*ctg_field_fn)(ctg_reader *rd, unsigned index, void *ctx);
-typedef struct ctg_key {
-    const char *name;
-    size_t len;
-} ctg_key;
-#define CTG_KEY(literal) { literal, sizeof(literal) - 1 }
 typedef struct ctg_object_def {
     const ctg_key *keys;         /* in the order PowSyBl writes them: tried in that order first */
     unsigned count;              /* at most 32 */
@@ -157,14 +153,6 @@ int ctg_read_array_to(ctg_reader *rd, const ctg_handler *h, const ctg_item_sink 
 int ctg_read_string(ctg_reader *rd, const char **out, const char *key);
 /* As ctg_read_string, but null gives NULL. */
 int ctg_read_opt_string(ctg_reader *rd, const char **out, const char *key);
-
-/* The handler for `slot`, resolved once per read (every time with CTG_READ_NO_CACHE). */
-const ctg_handler *ctg_registry_resolve(ctg_reader *rd, int slot);
-static inline const ctg_handler *ctg_reader_handler(ctg_reader *rd, int slot)
-{
-    const ctg_handler *h = rd->cache[slot];
-    return h ? h : ctg_registry_resolve(rd, slot);
-}
 
 /* Path bookkeeping used by the object loop and the array reader. */
 int ctg_reader_grow_frames(ctg_reader *rd);

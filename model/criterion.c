@@ -12,6 +12,7 @@
 #include "ctg/error.h"
 #include "base/arena.h"
 #include "model/list_impl.h"
+#include "base/names.h"
 #include "base/utf8.h"
 
 /* ---- names ---------------------------------------------------------------------------- */
@@ -33,6 +34,35 @@ static const char *const side_names[] = { NULL, "ONE", "BOTH", "ALL_THREE" };
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The names by length (base/names.h). */
+#define C(x) (CTG_CRITERION_##x + 1)
+static const unsigned char criterion_types_by_len[29][CTG_NAMES_PER_LEN] = {
+    [5] = { C(REGEX) },
+    [8] = { C(PROPERTY) },
+    [11] = { C(TWO_COUNTRY) },
+    [14] = { C(SINGLE_COUNTRY) },
+    [19] = { C(TWO_NOMINAL_VOLTAGE) },
+    [20] = { C(AT_LEAST_ONE_COUNTRY) },
+    [21] = { C(THREE_NOMINAL_VOLTAGE) },
+    [22] = { C(SINGLE_NOMINAL_VOLTAGE) },
+    [28] = { C(AT_LEAST_ONE_NOMINAL_VOLTAGE) },
+};
+#undef C
+static const unsigned char equipment_by_len[14][CTG_NAMES_PER_LEN] = {
+    [4] = { CTG_CHECK_SELF + 1 },
+    [10] = { CTG_CHECK_SUBSTATION + 1 },
+    [13] = { CTG_CHECK_VOLTAGE_LEVEL + 1 },
+};
+static const unsigned char side_by_len[10][CTG_NAMES_PER_LEN] = {
+    [3] = { CTG_SIDE_ONE + 1 },
+    [4] = { CTG_SIDE_BOTH + 1 },
+    [9] = { CTG_SIDE_ALL_THREE + 1 },
+};
+static const ctg_names criterion_type_table = CTG_NAMES_OF(criterion_type_names,
+                                                           criterion_types_by_len);
+static const ctg_names equipment_table = CTG_NAMES_OF(equipment_names, equipment_by_len);
+static const ctg_names side_table = CTG_NAMES_OF(side_names, side_by_len);
+
 const char *ctg_criterion_type_name(ctg_criterion_type type)
 {
     if ((unsigned)type >= CTG_CRITERION_TYPE_COUNT)
@@ -40,22 +70,17 @@ const char *ctg_criterion_type_name(ctg_criterion_type type)
     return criterion_type_names[type];
 }
 
-/* The index of the exact name `name` (`len` bytes) in `names`, or -1. Tables are short (at
- * most nine names) and read once per criterion, so a scan is enough. */
-static int find_name(const char *const *names, size_t count, const char *name, size_t len)
+/* The value named `name` in `t`, or -1. */
+static int find(const ctg_names *t, const char *name, size_t len)
 {
-    if (name == NULL)
-        return -1;
-    for (size_t i = 0; i < count; i++) {
-        if (names[i] != NULL && strlen(names[i]) == len && memcmp(names[i], name, len) == 0)
-            return (int)i;
-    }
-    return -1;
+    unsigned v;
+
+    return ctg_names_find(t, name, len, &v) ? (int)v : -1;
 }
 
 bool ctg_criterion_type_from_name(const char *name, size_t len, ctg_criterion_type *out)
 {
-    int i = find_name(criterion_type_names, CTG_CRITERION_TYPE_COUNT, name, len);
+    int i = find(&criterion_type_table, name, len);
 
     if (i < 0)
         return false;
@@ -70,7 +95,7 @@ const char *ctg_equipment_to_check_name(ctg_equipment_to_check v)
 
 bool ctg_equipment_to_check_from_name(const char *name, size_t len, ctg_equipment_to_check *out)
 {
-    int i = find_name(equipment_names, COUNT_OF(equipment_names), name, len);
+    int i = find(&equipment_table, name, len);
 
     if (i < 0)
         return false;
@@ -85,7 +110,7 @@ const char *ctg_side_to_check_name(ctg_side_to_check v)
 
 bool ctg_side_to_check_from_name(const char *name, size_t len, ctg_side_to_check *out)
 {
-    int i = find_name(side_names, COUNT_OF(side_names), name, len);
+    int i = find(&side_table, name, len);
 
     if (i < 0)
         return false;

@@ -11,6 +11,7 @@
 #include "base/alloc.h"
 #include "base/arena.h"
 #include "model/identifier_impl.h"
+#include "base/names.h"
 #include "base/utf8.h"
 #include "model/list_impl.h"
 
@@ -47,11 +48,9 @@ static const char *const identifiable_names[CTG_IDENTIFIABLE_TYPE_COUNT] = {
     [CTG_IDENTIFIABLE_DC_BUS] = "DC_BUS",
 };
 
-/* The names grouped by length, so that a look-up compares at most four candidates. Entries
- * are type + 1; 0 ends a group. The names test checks that every name is found here. */
+/* The names by length (base/names.h). */
 #define T(x) (CTG_IDENTIFIABLE_##x + 1)
-#define NAME_LEN_MAX 26
-static const unsigned char identifiable_by_len[NAME_LEN_MAX + 1][4] = {
+static const unsigned char identifiable_by_len[27][CTG_NAMES_PER_LEN] = {
     [3] = { T(BUS) },
     [4] = { T(AREA), T(LINE), T(LOAD) },
     [6] = { T(SWITCH), T(GROUND), T(DC_BUS) },
@@ -68,6 +67,8 @@ static const unsigned char identifiable_by_len[NAME_LEN_MAX + 1][4] = {
     [26] = { T(THREE_WINDINGS_TRANSFORMER), T(OVERLOAD_MANAGEMENT_SYSTEM) },
 };
 #undef T
+static const ctg_names identifiable_type_names = CTG_NAMES_OF(identifiable_names,
+                                                              identifiable_by_len);
 
 static const char *const identifier_kind_names[CTG_IDENTIFIER_KIND_COUNT] = {
     [CTG_IDENTIFIER_ID_BASED] = "ID_BASED",
@@ -78,6 +79,18 @@ static const char *const identifier_kind_names[CTG_IDENTIFIER_KIND_COUNT] = {
         "SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS",
 };
 
+#define K(x) (CTG_IDENTIFIER_##x + 1)
+static const unsigned char identifier_kinds_by_len[39][CTG_NAMES_PER_LEN] = {
+    [4] = { K(LIST) },
+    [8] = { K(ID_BASED) },
+    [17] = { K(ID_WITH_WILDCARDS) },
+    [24] = { K(VOLTAGE_LEVELS_AND_ORDER) },
+    [38] = { K(SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS) },
+};
+#undef K
+static const ctg_names identifier_kind_table = CTG_NAMES_OF(identifier_kind_names,
+                                                            identifier_kinds_by_len);
+
 const char *ctg_identifiable_type_name(ctg_identifiable_type type)
 {
     if ((unsigned)type >= CTG_IDENTIFIABLE_TYPE_COUNT)
@@ -87,18 +100,13 @@ const char *ctg_identifiable_type_name(ctg_identifiable_type type)
 
 bool ctg_identifiable_type_from_name(const char *name, size_t len, ctg_identifiable_type *out)
 {
-    if (name == NULL || len > NAME_LEN_MAX)
+    unsigned v;
+
+    if (!ctg_names_find(&identifiable_type_names, name, len, &v))
         return false;
-    for (int i = 0; i < 4 && identifiable_by_len[len][i] != 0; i++) {
-        unsigned t = identifiable_by_len[len][i] - 1u;
-        const char *cand = identifiable_names[t];
-        if (cand[0] == name[0] && memcmp(cand, name, len) == 0) {
-            if (out != NULL)
-                *out = (ctg_identifiable_type)t;
-            return true;
-        }
-    }
-    return false;
+    if (out != NULL)
+        *out = (ctg_identifiable_type)v;
+    return true;
 }
 
 const char *ctg_identifier_kind_name(ctg_identifier_kind kind)
@@ -108,33 +116,13 @@ const char *ctg_identifier_kind_name(ctg_identifier_kind kind)
     return identifier_kind_names[kind];
 }
 
-/* The five names have five different lengths: one memcmp decides. */
 bool ctg_identifier_kind_from_name(const char *name, size_t len, ctg_identifier_kind *out)
 {
-    ctg_identifier_kind k;
+    unsigned v;
 
-    switch (len) {
-    case 4:
-        k = CTG_IDENTIFIER_LIST;
-        break;
-    case 8:
-        k = CTG_IDENTIFIER_ID_BASED;
-        break;
-    case 17:
-        k = CTG_IDENTIFIER_ID_WITH_WILDCARDS;
-        break;
-    case 24:
-        k = CTG_IDENTIFIER_VOLTAGE_LEVELS_AND_ORDER;
-        break;
-    case 38:
-        k = CTG_IDENTIFIER_SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS;
-        break;
-    default:
+    if (!ctg_names_find(&identifier_kind_table, name, len, &v))
         return false;
-    }
-    if (memcmp(identifier_kind_names[k], name, len) != 0)
-        return false;
-    *out = k;
+    *out = (ctg_identifier_kind)v;
     return true;
 }
 

@@ -9,160 +9,81 @@
 #include "base/alloc.h"
 #include "base/arena.h"
 #include "model/list_impl.h"
+#include "base/names.h"
 #include "base/utf8.h"
 
 /* ---- names ---------------------------------------------------------------------------- */
 
-static const char *const element_type_names[CTG_ELEMENT_TYPE_COUNT] = {
-    [CTG_ELEMENT_GENERATOR] = "GENERATOR",
-    [CTG_ELEMENT_STATIC_VAR_COMPENSATOR] = "STATIC_VAR_COMPENSATOR",
-    [CTG_ELEMENT_SHUNT_COMPENSATOR] = "SHUNT_COMPENSATOR",
-    [CTG_ELEMENT_BRANCH] = "BRANCH",
-    [CTG_ELEMENT_HVDC_LINE] = "HVDC_LINE",
-    [CTG_ELEMENT_BUSBAR_SECTION] = "BUSBAR_SECTION",
-    [CTG_ELEMENT_DANGLING_LINE] = "DANGLING_LINE",
-    [CTG_ELEMENT_BOUNDARY_LINE] = "BOUNDARY_LINE",
-    [CTG_ELEMENT_LINE] = "LINE",
-    [CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER] = "TWO_WINDINGS_TRANSFORMER",
-    [CTG_ELEMENT_THREE_WINDINGS_TRANSFORMER] = "THREE_WINDINGS_TRANSFORMER",
-    [CTG_ELEMENT_LOAD] = "LOAD",
-    [CTG_ELEMENT_SWITCH] = "SWITCH",
-    [CTG_ELEMENT_BATTERY] = "BATTERY",
-    [CTG_ELEMENT_BUS] = "BUS",
-    [CTG_ELEMENT_TIE_LINE] = "TIE_LINE",
-    [CTG_ELEMENT_VOLTAGE_SOURCE_CONVERTER] = "VOLTAGE_SOURCE_CONVERTER",
-    [CTG_ELEMENT_DC_LINE] = "DC_LINE",
-    [CTG_ELEMENT_DC_GROUND] = "DC_GROUND",
-    [CTG_ELEMENT_DC_NODE] = "DC_NODE",
+/* Every element type, once (list_impl.h). PowSyBl's ContingencyElementDeserializer reads no
+ * side for DC_LINE, while its DcLineContingency keeps one set in code and serializes it: a
+ * DC_LINE side is written but dropped on read (spec 2.2). */
+const ctg_element_type_def ctg_element_types[CTG_ELEMENT_TYPE_COUNT] = {
+    [CTG_ELEMENT_GENERATOR] = { "GENERATOR", false, false },
+    [CTG_ELEMENT_STATIC_VAR_COMPENSATOR] = { "STATIC_VAR_COMPENSATOR", false, false },
+    [CTG_ELEMENT_SHUNT_COMPENSATOR] = { "SHUNT_COMPENSATOR", false, false },
+    [CTG_ELEMENT_BRANCH] = { "BRANCH", true, true },
+    [CTG_ELEMENT_HVDC_LINE] = { "HVDC_LINE", true, true },
+    [CTG_ELEMENT_BUSBAR_SECTION] = { "BUSBAR_SECTION", false, false },
+    [CTG_ELEMENT_DANGLING_LINE] = { "DANGLING_LINE", false, false },
+    [CTG_ELEMENT_BOUNDARY_LINE] = { "BOUNDARY_LINE", false, false },
+    [CTG_ELEMENT_LINE] = { "LINE", true, true },
+    [CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER] = { "TWO_WINDINGS_TRANSFORMER", true, true },
+    [CTG_ELEMENT_THREE_WINDINGS_TRANSFORMER] = { "THREE_WINDINGS_TRANSFORMER", false, false },
+    [CTG_ELEMENT_LOAD] = { "LOAD", false, false },
+    [CTG_ELEMENT_SWITCH] = { "SWITCH", false, false },
+    [CTG_ELEMENT_BATTERY] = { "BATTERY", false, false },
+    [CTG_ELEMENT_BUS] = { "BUS", false, false },
+    [CTG_ELEMENT_TIE_LINE] = { "TIE_LINE", true, true },
+    [CTG_ELEMENT_VOLTAGE_SOURCE_CONVERTER] = { "VOLTAGE_SOURCE_CONVERTER", false, false },
+    [CTG_ELEMENT_DC_LINE] = { "DC_LINE", true, false },
+    [CTG_ELEMENT_DC_GROUND] = { "DC_GROUND", false, false },
+    [CTG_ELEMENT_DC_NODE] = { "DC_NODE", false, false },
 };
 
-static const char *const list_kind_names[CTG_LIST_KIND_COUNT] = {
-    [CTG_LIST_DEFAULT] = "default",
-    [CTG_LIST_LIST] = "list",
-    [CTG_LIST_IDENTIFIER] = "identifier",
-    [CTG_LIST_INJECTION_CRITERION] = "injectionCriterion",
-    [CTG_LIST_LINE_CRITERION] = "lineCriterion",
-    [CTG_LIST_HVDC_CRITERION] = "hvdcCriterion",
-    [CTG_LIST_TIE_LINE_CRITERION] = "tieLineCriterion",
-    [CTG_LIST_TWT_CRITERION] = "twoWindingsTransformerCriterion",
-    [CTG_LIST_THREE_WT_CRITERION] = "threeWindingsTransformerCriterion",
-    [CTG_LIST_CONTINGENCY] = "contingency",
+/* The element types by name length (base/names.h). */
+#define T(x) (CTG_ELEMENT_##x + 1)
+static const unsigned char element_types_by_len[27][CTG_NAMES_PER_LEN] = {
+    [3] = { T(BUS) },
+    [4] = { T(LINE), T(LOAD) },
+    [6] = { T(BRANCH), T(SWITCH) },
+    [7] = { T(BATTERY), T(DC_LINE), T(DC_NODE) },
+    [8] = { T(TIE_LINE) },
+    [9] = { T(GENERATOR), T(HVDC_LINE), T(DC_GROUND) },
+    [13] = { T(DANGLING_LINE), T(BOUNDARY_LINE) },
+    [14] = { T(BUSBAR_SECTION) },
+    [17] = { T(SHUNT_COMPENSATOR) },
+    [22] = { T(STATIC_VAR_COMPENSATOR) },
+    [24] = { T(TWO_WINDINGS_TRANSFORMER), T(VOLTAGE_SOURCE_CONVERTER) },
+    [26] = { T(THREE_WINDINGS_TRANSFORMER) },
 };
+#undef T
+static const ctg_names element_type_names = CTG_NAMES_IN(ctg_element_types, name,
+                                                         element_types_by_len);
 
 const char *ctg_element_type_name(ctg_element_type type)
 {
     if ((unsigned)type >= CTG_ELEMENT_TYPE_COUNT)
         return NULL;
-    return element_type_names[type];
+    return ctg_element_types[type].name;
 }
 
-const char *ctg_list_kind_name(ctg_list_kind kind)
-{
-    if ((unsigned)kind >= CTG_LIST_KIND_COUNT)
-        return NULL;
-    return list_kind_names[kind];
-}
-
-/* Whether the `len` bytes at `name` are exactly the name of `type`; sets *out when so. The
- * caller has already matched the length. */
-static bool is_type(const char *name, size_t len, ctg_element_type type, ctg_element_type *out)
-{
-    const char *want = element_type_names[type];
-    uint64_t a, b, c, d;
-    uint32_t e, f, g, h;
-
-    /* Every name is at least 3 bytes: overlapping word compares instead of a call to memcmp. */
-    if (len >= 8) {
-        for (size_t i = 0; i + 8 < len; i += 8) {
-            memcpy(&a, name + i, 8), memcpy(&b, want + i, 8);
-            if (a != b)
-                return false;
-        }
-        memcpy(&c, name + len - 8, 8), memcpy(&d, want + len - 8, 8);
-        if (c != d)
-            return false;
-    } else if (len >= 4) {
-        memcpy(&e, name, 4), memcpy(&f, want, 4);
-        memcpy(&g, name + len - 4, 4), memcpy(&h, want + len - 4, 4);
-        if ((e ^ f) | (g ^ h))
-            return false;
-    } else if (memcmp(name, want, len) != 0) {
-        return false;
-    }
-    *out = type;
-    return true;
-}
-
-/* The reader calls this once per element: a switch on the length leaves at most three
- * candidates, told apart by memcmp. */
+/* The reader calls this once per element. */
 bool ctg_element_type_from_name(const char *name, size_t len, ctg_element_type *out)
 {
-    ctg_element_type t, found;
+    unsigned v;
 
-    if (name == NULL)
+    if (!ctg_names_find(&element_type_names, name, len, &v))
         return false;
-    if (out == NULL) /* the caller only asks whether the name is one */
-        out = &found;
-    switch (len) {
-    case 3:
-        t = CTG_ELEMENT_BUS;
-        break;
-    case 4:
-        t = name[1] == 'I' ? CTG_ELEMENT_LINE : CTG_ELEMENT_LOAD;
-        break;
-    case 6:
-        t = name[0] == 'B' ? CTG_ELEMENT_BRANCH : CTG_ELEMENT_SWITCH;
-        break;
-    case 7:
-        t = name[0] == 'B' ? CTG_ELEMENT_BATTERY
-            : name[3] == 'L' ? CTG_ELEMENT_DC_LINE : CTG_ELEMENT_DC_NODE;
-        break;
-    case 8:
-        t = CTG_ELEMENT_TIE_LINE;
-        break;
-    case 9:
-        t = name[0] == 'G' ? CTG_ELEMENT_GENERATOR
-            : name[0] == 'H' ? CTG_ELEMENT_HVDC_LINE : CTG_ELEMENT_DC_GROUND;
-        break;
-    case 13:
-        t = name[0] == 'D' ? CTG_ELEMENT_DANGLING_LINE : CTG_ELEMENT_BOUNDARY_LINE;
-        break;
-    case 14:
-        t = CTG_ELEMENT_BUSBAR_SECTION;
-        break;
-    case 17:
-        t = CTG_ELEMENT_SHUNT_COMPENSATOR;
-        break;
-    case 22:
-        t = CTG_ELEMENT_STATIC_VAR_COMPENSATOR;
-        break;
-    case 24:
-        t = name[0] == 'T' ? CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER
-                           : CTG_ELEMENT_VOLTAGE_SOURCE_CONVERTER;
-        break;
-    case 26:
-        t = CTG_ELEMENT_THREE_WINDINGS_TRANSFORMER;
-        break;
-    default:
-        return false;
-    }
-    return is_type(name, len, t, out);
+    if (out != NULL) /* NULL: the caller only asks whether the name is one */
+        *out = (ctg_element_type)v;
+    return true;
 }
 
 bool ctg_element_type_is_sided(ctg_element_type type)
 {
-    switch (type) {
-    case CTG_ELEMENT_BRANCH:
-    case CTG_ELEMENT_HVDC_LINE:
-    case CTG_ELEMENT_LINE:
-    case CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER:
-    case CTG_ELEMENT_TIE_LINE:
-    case CTG_ELEMENT_DC_LINE:
-        return true;
-    default:
-        return false;
-    }
+    return (unsigned)type < CTG_ELEMENT_TYPE_COUNT && ctg_element_types[type].side_written;
 }
+
 
 /* ---- lists ---------------------------------------------------------------------------- */
 
@@ -313,7 +234,9 @@ bool ctg_contingency_valid(const ctg_contingency *c)
            && valid_extensions(c->extensions, c->extension_count);
 }
 
-/* The elements copied into the arena, normalised as the reader would leave them. */
+/* The elements copied into the arena. The type is normalised as the reader leaves it; the
+ * side is kept for every type that writes one (ctg_element_type_is_sided), DC_LINE included,
+ * although the reader drops DC_LINE's: PowSyBl keeps and writes a side set in code. */
 static ctg_element *copy_elements(ctg_arena *arena, const ctg_element *src, size_t count)
 {
     ctg_element *dst;

@@ -43,6 +43,17 @@ struct ctg_list {
  * JSON text of a kept value is not parsed here). */
 bool ctg_contingency_valid(const ctg_contingency *c);
 
+/* The one table of element types, indexed by ctg_element_type: the JSON name, and which of
+ * them carry a side (voltageLevelId). `side_written`: the builders keep a side given for it
+ * and the writer writes it (ctg_element_type_is_sided). `side_read`: the reader keeps it; all
+ * the sided types but DC_LINE, whose side is written but dropped on read (spec 2.2). */
+typedef struct ctg_element_type_def {
+    const char *name;
+    bool side_written;
+    bool side_read;
+} ctg_element_type_def;
+extern const ctg_element_type_def ctg_element_types[CTG_ELEMENT_TYPE_COUNT];
+
 /* A list struct allocated in `arena` (kind, name set; the rest zeroed). NULL on ENOMEM. */
 ctg_list *ctg_list_alloc_in(ctg_arena *arena, ctg_list_kind kind, const char *name);
 

@@ -21,7 +21,7 @@
 #include "json/jdouble.h"
 #include "json/lexer.h"
 #include "format/read_internal.h"
-#include "format/write_kinds.h"
+#include "format/kinds.h"
 #include "tests/test_common.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))

@@ -20,7 +20,7 @@
 #include "base/arena.h"
 #include "json/emit.h"
 #include "format/read_internal.h"
-#include "format/write_kinds.h"
+#include "format/kinds.h"
 #include "tests/test_common.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */

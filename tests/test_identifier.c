@@ -13,7 +13,7 @@
 #include "model/identifier_impl.h"
 #include "json/emit.h"
 #include "format/read_internal.h"
-#include "format/write_kinds.h"
+#include "format/kinds.h"
 #include "tests/test_common.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */

@@ -12,7 +12,7 @@
 #include "base/arena.h"
 #include "json/emit.h"
 #include "model/list_impl.h"
-#include "format/write_kinds.h"
+#include "format/kinds.h"
 #include "tests/test_common.h"
 
 static void report(const char *what, const ctg_error *err)

@@ -677,8 +677,8 @@ CTG_TEST(writer, emitter_deep_indent)
 
 /* ---- the emitter's shortcuts give the bytes of its general calls ------------------------ */
 
-static const ctg_emit_name short_id = CTG_EMIT_NAME("id"), short_type = CTG_EMIT_NAME("type"),
-                           short_long = CTG_EMIT_NAME("a_name_of_exactly_thirty_chars");
+static const ctg_key short_id = CTG_KEY("id"), short_type = CTG_KEY("type"),
+                     short_long = CTG_KEY("a_name_of_exactly_thirty_chars");
 
 /* A string object written with the shortcut or with the general calls. */
 static void string_object(ctg_emitter *e, bool shortcut, const ctg_emit_member *m, size_t n)
@@ -689,20 +689,20 @@ static void string_object(ctg_emitter *e, bool shortcut, const ctg_emit_member *
     }
     ctg_emit_object_begin(e);
     for (size_t i = 0; i < n; i++) {
-        ctg_emit_key(e, m[i].name->quoted + 1, m[i].name->len - 2);
+        ctg_emit_key(e, m[i].name->name, m[i].name->len);
         ctg_emit_string(e, m[i].value, m[i].len);
     }
     ctg_emit_object_end(e);
 }
 
-static void member(ctg_emitter *e, bool shortcut, const ctg_emit_name *name, const char *v,
+static void member(ctg_emitter *e, bool shortcut, const ctg_key *name, const char *v,
                    size_t len)
 {
     if (shortcut) {
         ctg_emit_member_string(e, name, v, len);
         return;
     }
-    ctg_emit_key(e, name->quoted + 1, name->len - 2);
+    ctg_emit_key(e, name->name, name->len);
     ctg_emit_string(e, v, len);
 }
 
@@ -1791,6 +1791,52 @@ CTG_TEST(writer, java_text_is_recognised_exactly)
     CU_ASSERT_FALSE(ctg_double_text_is_java("1.0E+5", 6));
     CU_ASSERT_FALSE(ctg_double_text_is_java("0.1000000000000000055511151231257827", 36));
     CU_ASSERT_FALSE(ctg_double_text_is_java("4.9E-324", 8)); /* subnormal: not decided here */
+}
+
+/* DC_LINE is sided when written, not when read (spec 2.2), and one table of element types says
+ * so for the builder, the writer and the reader: a side set in code is kept and written, and
+ * reading that output drops it, while LINE keeps its side through the round trip. */
+CTG_TEST(writer, dc_line_side_written_then_dropped_on_read)
+{
+    static const ctg_element els[] = {
+        { "DC", CTG_ELEMENT_DC_LINE, "DN1" },
+        { "L", CTG_ELEMENT_LINE, "VL1" },
+    };
+    static const char with_side[] =
+        "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"n\",\"contingencies\":[{\"id\":\"c\","
+        "\"elements\":[{\"id\":\"DC\",\"type\":\"DC_LINE\",\"voltageLevelId\":\"DN1\"},"
+        "{\"id\":\"L\",\"type\":\"LINE\",\"voltageLevelId\":\"VL1\"}]}]}";
+    static const char without_side[] =
+        "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"n\",\"contingencies\":[{\"id\":\"c\","
+        "\"elements\":[{\"id\":\"DC\",\"type\":\"DC_LINE\"},"
+        "{\"id\":\"L\",\"type\":\"LINE\",\"voltageLevelId\":\"VL1\"}]}]}";
+    ctg_write_options wo = CTG_WRITE_OPTIONS_INIT;
+    const ctg_contingency *c;
+    ctg_list *built = NULL, *read = NULL;
+    ctg_buf first = { 0 }, second = { 0 };
+
+    wo.flags = CTG_WRITE_COMPACT;
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&built, CTG_LIST_DEFAULT, "n", NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_list_add_contingency(built, "c", NULL, els, 2), CTG_OK);
+    c = ctg_list_contingency_at(built, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c->elements[0].voltage_level_id); /* the builder keeps it */
+    CU_ASSERT_STRING_EQUAL(c->elements[0].voltage_level_id, "DN1");
+    CU_ASSERT_EQUAL_FATAL(ctg_list_write_buf(&first, built, &wo, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(first.len, sizeof with_side - 1);
+    CU_ASSERT(first.len == sizeof with_side - 1 && memcmp(first.data, with_side, first.len) == 0);
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&read, first.data, first.len, NULL, NULL), CTG_OK);
+    c = ctg_list_contingency_at(read, 0);
+    CU_ASSERT_PTR_NULL(c->elements[0].voltage_level_id); /* the reader drops it */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c->elements[1].voltage_level_id);
+    CU_ASSERT_STRING_EQUAL(c->elements[1].voltage_level_id, "VL1");
+    CU_ASSERT_EQUAL_FATAL(ctg_list_write_buf(&second, read, &wo, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(second.len, sizeof without_side - 1);
+    CU_ASSERT(second.len == sizeof without_side - 1
+              && memcmp(second.data, without_side, second.len) == 0);
+    ctg_buf_dispose(&first);
+    ctg_buf_dispose(&second);
+    ctg_list_free(read);
+    ctg_list_free(built);
 }
 
 #include "test_writer.tests.h"
