@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_MODEL_ALLOC_H
-#define CTG_MODEL_ALLOC_H
+#ifndef CTG_BASE_ALLOC_H
+#define CTG_BASE_ALLOC_H
 
 /* Private: the one place ctg turns allocator hooks into memory. */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_MODEL_ARENA_H
-#define CTG_MODEL_ARENA_H
+#ifndef CTG_BASE_ARENA_H
+#define CTG_BASE_ARENA_H
 
 /* Private: a chunked bump allocator that owns everything reachable from a list.
  * Chunks grow geometrically (4 KiB up to 1 MiB); one ctg_arena_release frees them all.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_CLOCALE_H
-#define CTG_SERDE_CLOCALE_H
+#ifndef CTG_BASE_CLOCALE_H
+#define CTG_BASE_CLOCALE_H
 
 /* Private: the "C" locale, for text that must not follow the process's locale. */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_MODEL_UTF8_H
-#define CTG_MODEL_UTF8_H
+#ifndef CTG_BASE_UTF8_H
+#define CTG_BASE_UTF8_H
 
 /* Private: UTF-8 encoding of one code point, and checking a string. */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_EXT_INTERNAL_H
-#define CTG_SERDE_EXT_INTERNAL_H
+#ifndef CTG_EXT_EXT_H
+#define CTG_EXT_EXT_H
 
 /* Private: contingency extensions in JSON (read_extension.c, write_extension.c,
  * build_extension.c), the compact JSON text that keeps their values (json_text.c), and the

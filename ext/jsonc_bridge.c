@@ -18,7 +18,7 @@
 #include "model/list_impl.h"
 #include "ext/ext.h"
 #include "json/lexer.h"
-#include "format/write.h"
+#include "io/output.h"
 
 #define SOURCE "<json-c>"
 

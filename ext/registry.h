@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_MODEL_EXTENSION_IMPL_H
-#define CTG_MODEL_EXTENSION_IMPL_H
+#ifndef CTG_EXT_REGISTRY_H
+#define CTG_EXT_REGISTRY_H
 
 /* Private: the typed-handler side of extensions that knows no JSON (ext/registry.c): the
  * context a handler's read gets, handler checks and the registry's look-up. */

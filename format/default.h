@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_READ_DEFAULT_H
-#define CTG_SERDE_READ_DEFAULT_H
+#ifndef CTG_FORMAT_DEFAULT_H
+#define CTG_FORMAT_DEFAULT_H
 
 /* Private: reading the contents of `default` lists. */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_READ_INTERNAL_H
-#define CTG_SERDE_READ_INTERNAL_H
+#ifndef CTG_FORMAT_READ_INTERNAL_H
+#define CTG_FORMAT_READ_INTERNAL_H
 
 /* Private: read entry points with knobs the public API does not show, for tests. */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_READ_ROOT_H
-#define CTG_SERDE_READ_ROOT_H
+#ifndef CTG_FORMAT_ROOT_H
+#define CTG_FORMAT_ROOT_H
 
 /* Private: the root object of a document, and of each list nested in a `list` list.
  *

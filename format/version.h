@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_VERSION_H
-#define CTG_SERDE_VERSION_H
+#ifndef CTG_FORMAT_VERSION_H
+#define CTG_FORMAT_VERSION_H
 
 /* Private: PowSyBl's version comparison (JsonUtil.compareVersions): split on '.', compare the
  * parts as integers when both are numeric, else as strings; a missing part counts as 0. */

@@ -1,18 +1,14 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_WRITE_LIST_H
-#define CTG_SERDE_WRITE_LIST_H
+#ifndef CTG_FORMAT_WRITE_H
+#define CTG_FORMAT_WRITE_H
 
 /* Private: what the public write entry points share beyond the kind table (kinds.h, whose
- * ctg_write_list_json writes a whole list): the options check, and a `default` list in pieces
- * for the streaming writer. The writers emit and do not check: the emitter's status is sticky
+ * ctg_write_list_json writes a whole list): a `default` list in pieces for the streaming
+ * writer. The writers emit and do not check: the emitter's status is sticky
  * and ctg_emit_finish reports the first failure. */
 
 #include "ctg/model.h"
 #include "json/emit.h"
-
-/* Checks the version and flags of `in` (NULL: the defaults) and copies it to `out` in the
- * current layout, version 1's missing fields as NULL (message in w on failure). */
-int ctg_write_check_options(const ctg_write_options *in, ctg_write_options *out, ctg_error *w);
 
 /* A `default` list in pieces, for writers that take contingencies one at a time: the header
  * up to and including the opening of "contingencies", then each contingency, then the end. */

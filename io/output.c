@@ -313,3 +313,29 @@ void ctg_output_abort(ctg_output *o)
         ctg_output_abort_target(o);
     release(o);
 }
+
+/* ---- options ---------------------------------------------------------------------------- */
+
+static const ctg_write_options default_options = CTG_WRITE_OPTIONS_INIT;
+
+int ctg_write_check_options(const ctg_write_options *in, ctg_write_options *out, ctg_error *w)
+{
+    const unsigned known = CTG_WRITE_COMPACT | CTG_WRITE_BREAK_LINKS;
+
+    *out = default_options;
+    if (in == NULL)
+        return CTG_OK;
+    /* 0 is a zeroed struct, read as version 1 (its zero fields are the defaults). */
+    if (in->version > CTG_WRITE_OPTIONS_VERSION)
+        return ctg_output_message(w, CTG_EINVAL, "unknown ctg_write_options version");
+    if ((in->flags & ~known) != 0)
+        return ctg_output_message(w, CTG_EINVAL, "unknown write flag");
+    /* A version 1 struct ends after the allocator: nothing beyond it may be read. */
+    out->flags = in->flags;
+    out->allocator = in->allocator;
+    if (in->version >= 2) {
+        out->temp_file = in->temp_file;
+        out->payload = in->payload;
+    }
+    return CTG_OK;
+}

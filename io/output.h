@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_OUTPUT_H
-#define CTG_SERDE_OUTPUT_H
+#ifndef CTG_IO_OUTPUT_H
+#define CTG_IO_OUTPUT_H
 
 /* Private: where written bytes go. One output for a whole-list write and for a streaming
  * writer: a ctg_buf, a FILE *, a descriptor, or a path: a regular file replaced atomically (a
@@ -99,5 +99,9 @@ int ctg_output_open_target(ctg_output *o, unsigned flags, ctg_error *w);
 int ctg_output_commit_target(ctg_output *o, ctg_error *w);
 /* Closes a path output's descriptor and removes its temporary file, if any. */
 void ctg_output_abort_target(ctg_output *o);
+
+/* Checks the version and flags of `in` (NULL: the defaults) and copies it to `out` in the
+ * current layout, version 1's missing fields as NULL (message in w on failure). */
+int ctg_write_check_options(const ctg_write_options *in, ctg_write_options *out, ctg_error *w);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_SOURCE_H
-#define CTG_SERDE_SOURCE_H
+#ifndef CTG_IO_SOURCE_H
+#define CTG_IO_SOURCE_H
 
 /* Private: turns a public ctg_source (memory, path, FILE *, descriptor, callback) into what the
  * lexer reads, decompressing gzip on the fly (detected by its magic bytes, whatever the name)

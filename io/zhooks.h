@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_ZHOOKS_H
-#define CTG_SERDE_ZHOOKS_H
+#ifndef CTG_IO_ZHOOKS_H
+#define CTG_IO_ZHOOKS_H
 
 /* Private: zlib allocating through ctg's allocator hooks, and the one include of zlib.h in the
  * library. ZLIB_CONST makes z_stream.next_in a pointer to const bytes (zlib never writes

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_EMIT_H
-#define CTG_SERDE_EMIT_H
+#ifndef CTG_JSON_EMIT_H
+#define CTG_JSON_EMIT_H
 
 /* Private: a buffered JSON emitter producing PowSyBl's pretty layout (spec section 7) or a
  * compact one. Errors are sticky: every call after a failure is a no-op, and ctg_emit_finish

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_JDOUBLE_H
-#define CTG_SERDE_JDOUBLE_H
+#ifndef CTG_JSON_JDOUBLE_H
+#define CTG_JSON_JDOUBLE_H
 
 /* Private: doubles laid out as Java's Double.toString does on JDK 19 and later (spec
  * section 7), independently of the locale. */

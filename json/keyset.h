@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_KEYSET_H
-#define CTG_SERDE_KEYSET_H
+#ifndef CTG_JSON_KEYSET_H
+#define CTG_JSON_KEYSET_H
 
 /* Private: a set of byte strings read from the input, for finding duplicates (object keys of
  * extension values, extension names) in time near-linear whatever the input holds.

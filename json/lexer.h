@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_LEXER_H
-#define CTG_SERDE_LEXER_H
+#ifndef CTG_JSON_LEXER_H
+#define CTG_JSON_LEXER_H
 
 /* Private: a strict RFC 8259 pull lexer over a refillable buffer.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-#ifndef CTG_SERDE_READER_H
-#define CTG_SERDE_READER_H
+#ifndef CTG_JSON_READER_H
+#define CTG_JSON_READER_H
 
 /* Private: the reading context every handler works on, and the helpers they share: the object
  * field loop, the one array reader, string copies into the arena, and error reporting.
