@@ -92,19 +92,26 @@ void ctg_scope_set_version(ctg_reader *rd, const char *version, const ctg_mark *
     s->header.version = version;
 }
 
-/* Fails on rule `r` at `mark`; `version` NULL: the list has none. */
-static int broken(ctg_reader *rd, const ctg_mark *mark, ctg_rule r, const char *version)
+/* Fails on rule `r` at `mark` and `path` (NULL: the current path); `version` NULL: the list
+ * has none. */
+static int broken(ctg_reader *rd, const ctg_mark *mark, const char *path, ctg_rule r,
+                  const char *version)
 {
     const version_rule *vr = &rules[r];
+    char here[CTG_ERROR_PATH_MAX];
 
+    if (path == NULL) {
+        ctg_reader_path(rd, here);
+        path = here;
+    }
     if (version == NULL)
-        return ctg_reader_fail_at(rd, mark, NULL, CTG_ESCHEMA, "%s", vr->unversioned);
+        return ctg_reader_fail_path(rd, mark, path, CTG_ESCHEMA, "%s", vr->unversioned);
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 #endif
     /* The formats are the literals of the table above, each with one %s. */
-    return ctg_reader_fail_at(rd, mark, NULL, CTG_ESCHEMA, vr->message, version);
+    return ctg_reader_fail_path(rd, mark, path, CTG_ESCHEMA, vr->message, version);
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
@@ -119,7 +126,7 @@ int ctg_scope_rule(ctg_reader *rd, ctg_rule rule)
     if (!(rules[rule].kinds & KIND_BIT(s->header.kind)))
         return CTG_OK;
     if (s->version)
-        return (s->allowed & bit) ? CTG_OK : broken(rd, &m, rule, s->version);
+        return (s->allowed & bit) ? CTG_OK : broken(rd, &m, NULL, rule, s->version);
     if (!(s->deferred & bit)) {
         s->deferred |= bit;
         s->first[rule].mark = m;
@@ -139,7 +146,7 @@ int ctg_scope_judge(ctg_reader *rd, const char *current)
     ctg_scope *s = ctg_scope_current(rd);
     const char *version;
     unsigned allowed;
-    int first = -1, rc;
+    int first = -1;
 
     if (s->deferred == 0)
         return CTG_OK;
@@ -156,7 +163,5 @@ int ctg_scope_judge(ctg_reader *rd, const char *current)
         return CTG_OK;
     if (!s->version && rules[first].unversioned)
         version = NULL;
-    rc = broken(rd, &s->first[first].mark, (ctg_rule)first, version);
-    memcpy(rd->err->path, s->first[first].path, sizeof(s->first[first].path));
-    return rc;
+    return broken(rd, &s->first[first].mark, s->first[first].path, (ctg_rule)first, version);
 }

@@ -86,17 +86,24 @@ void ctg_reader_path(const ctg_reader *rd, char *buf)
     }
 }
 
+static void fill_error_path(ctg_reader *rd, const ctg_mark *m, const char *path, int code,
+                            const char *fmt, va_list ap)
+{
+    ctg_error_place at = { m->offset, m->line, ctg_column(m->offset, m->line_start) };
+
+    ctg_error_vset(rd->err, code, &at, path, fmt, ap);
+    rd->failed = true;
+}
+
 static void fill_error(ctg_reader *rd, const ctg_mark *m, const char *key, int code,
                        const char *fmt, va_list ap)
 {
-    ctg_error_place at = { m->offset, m->line, ctg_column(m->offset, m->line_start) };
     char path[CTG_ERROR_PATH_MAX];
 
     ctg_reader_path(rd, path);
     if (key)
         ctg_error_path_append(path, strlen(path), key, strlen(key));
-    ctg_error_vset(rd->err, code, &at, path, fmt, ap);
-    rd->failed = true;
+    fill_error_path(rd, m, path, code, fmt, ap);
 }
 
 int ctg_reader_fail(ctg_reader *rd, int code, const char *fmt, ...)
@@ -117,6 +124,17 @@ int ctg_reader_fail_at(ctg_reader *rd, const ctg_mark *mark, const char *key, in
 
     va_start(ap, fmt);
     fill_error(rd, mark, key, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int ctg_reader_fail_path(ctg_reader *rd, const ctg_mark *mark, const char *path, int code,
+                         const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    fill_error_path(rd, mark, path, code, fmt, ap);
     va_end(ap);
     return code;
 }

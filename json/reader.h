@@ -105,6 +105,14 @@ int ctg_reader_fail_at(ctg_reader *rd, const ctg_mark *mark, const char *key, in
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
+/* As ctg_reader_fail_at, with the path `path` (a JSON Pointer kept from earlier in the read,
+ * ctg_reader_path's output) in place of the current one: an error found after the fact. */
+int ctg_reader_fail_path(ctg_reader *rd, const ctg_mark *mark, const char *path, int code,
+                         const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
 /* Fails with CTG_ESCHEMA: "expected <what> for "<key>", got <current token>". */
 int ctg_reader_type_error(ctg_reader *rd, const char *what);
 /* Writes the current path as a JSON Pointer into `buf` (CTG_ERROR_PATH_MAX bytes). */
