@@ -16,33 +16,6 @@
 #include "ctg/jsonc.h"
 #include "tests/test_common.h"
 
-static void report(const char *what, const ctg_error *err)
-{
-    char line[1024];
-
-    ctg_error_format(err, line, sizeof line);
-    fprintf(stderr, "\n  %s: %s\n", what, line);
-}
-
-/* The pretty output of `list` (NULL when the write fails); free() it. */
-static char *write_text(const ctg_list *list, size_t *len)
-{
-    ctg_buf buf = CTG_BUF_INIT;
-    ctg_error err;
-    char *copy;
-
-    if (ctg_list_write_buf(&buf, list, NULL, &err) != CTG_OK) {
-        report("write", &err);
-        ctg_buf_dispose(&buf);
-        return NULL;
-    }
-    copy = malloc(buf.len + 1);
-    memcpy(copy, buf.data, buf.len + 1);
-    *len = buf.len;
-    ctg_buf_dispose(&buf);
-    return copy;
-}
-
 static ctg_extension_registry *probability_registry(void)
 {
     ctg_extension_registry *reg = NULL;
@@ -78,8 +51,8 @@ static bool bridge_round_trip(const char *path, const ctg_read_options *opts)
     if (rc == CTG_OK && (rc = ctg_list_from_json_object(&via1, first, opts, &err)) == CTG_OK
         && (rc = ctg_list_to_json_object(&second, via1, NULL, &err)) == CTG_OK
         && (rc = ctg_list_from_json_object(&via2, second, opts, &err)) == CTG_OK) {
-        direct = write_text(list, &direct_len);
-        bridged = write_text(via2, &bridged_len);
+        direct = ctg_test_write_text(list, &direct_len);
+        bridged = ctg_test_write_text(via2, &bridged_len);
         oracle = direct ? json_tokener_parse(direct) : NULL;
         ok = direct && bridged && direct_len == bridged_len
              && memcmp(direct, bridged, direct_len) == 0 && same_tree(oracle, second);

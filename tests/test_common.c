@@ -38,6 +38,44 @@ const char *ctg_test_shared_dir(void)
     return is_directory(dir) ? dir : NULL;
 }
 
+void ctg_test_report(const char *what, const ctg_error *err)
+{
+    char line[1024];
+
+    ctg_error_format(err, line, sizeof line);
+    fprintf(stderr, "\n  %s: %s\n", what, line);
+}
+
+ctg_list *ctg_test_read_path(const char *path, const ctg_read_options *opts)
+{
+    ctg_list *list = NULL;
+    ctg_error err;
+
+    if (ctg_list_read_file(&list, path, opts, &err) != CTG_OK)
+        ctg_test_report(path, &err);
+    return list;
+}
+
+char *ctg_test_write_text(const ctg_list *list, size_t *len)
+{
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_error err;
+    char *copy;
+
+    if (ctg_list_write_buf(&buf, list, NULL, &err) != CTG_OK) {
+        ctg_test_report("write", &err);
+        ctg_buf_dispose(&buf);
+        return NULL;
+    }
+    copy = malloc(buf.len + 1);
+    if (copy != NULL) {
+        memcpy(copy, buf.data, buf.len + 1);
+        *len = buf.len;
+    }
+    ctg_buf_dispose(&buf);
+    return copy;
+}
+
 char *ctg_test_slurp(const char *path, size_t *len)
 {
     FILE *fp = fopen(path, "rb");

@@ -46,6 +46,16 @@ void ctg_test_put_file(const char *path, const char *text);
 /* Reads a whole file into a malloc'd buffer (NUL-terminated); NULL when it cannot. */
 char *ctg_test_slurp(const char *path, size_t *len);
 
+/* Prints `err` formatted, after `what`, to stderr: why the assertion that follows fails. */
+void ctg_test_report(const char *what, const ctg_error *err);
+
+/* The list in the file at `path` (NULL, reported, when the read fails); `opts` may be NULL. */
+ctg_list *ctg_test_read_path(const char *path, const ctg_read_options *opts);
+
+/* The pretty output of `list` in a malloc'd, NUL-terminated copy of `*len` bytes (NULL,
+ * reported, when the write fails); free() it. */
+char *ctg_test_write_text(const ctg_list *list, size_t *len);
+
 /* How an allocation-failure sweep reads its document. */
 typedef struct ctg_test_sweep_spec {
     unsigned arena_flags;       /* 0 or CTG_ARENA_EXACT (memory reads only) */

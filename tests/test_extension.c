@@ -25,51 +25,14 @@
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
-static void report(const char *what, const ctg_error *err)
-{
-    char line[1024];
-
-    ctg_error_format(err, line, sizeof line);
-    fprintf(stderr, "\n  %s: %s\n", what, line);
-}
-
 static ctg_list *read_text(const char *text, size_t len, const ctg_read_options *opts)
 {
     ctg_list *list = NULL;
     ctg_error err;
 
     if (ctg_list_read_buffer(&list, text, len, opts, &err) != CTG_OK)
-        report("read", &err);
+        ctg_test_report("read", &err);
     return list;
-}
-
-static ctg_list *read_path(const char *path, const ctg_read_options *opts)
-{
-    ctg_list *list = NULL;
-    ctg_error err;
-
-    if (ctg_list_read_file(&list, path, opts, &err) != CTG_OK)
-        report(path, &err);
-    return list;
-}
-
-/* The pretty output of `list` (NULL when the write fails); free() it. */
-static char *write_text(const ctg_list *list, size_t *len)
-{
-    ctg_buf buf = CTG_BUF_INIT;
-    ctg_error err;
-    char *copy;
-
-    if (ctg_list_write_buf(&buf, list, NULL, &err) != CTG_OK) {
-        report("write", &err);
-        ctg_buf_dispose(&buf);
-        return NULL;
-    }
-    copy = malloc(buf.len + 1);
-    memcpy(copy, buf.data, buf.len + 1);
-    *len = buf.len;
-    ctg_buf_dispose(&buf);
-    return copy;
 }
 
 /* Whether the pretty output of `list` is exactly the file at `expect_path`. */
@@ -77,7 +40,7 @@ static bool writes_file(const ctg_list *list, const char *expect_path)
 {
     size_t want_len, got_len = 0;
     char *want = ctg_test_slurp(expect_path, &want_len);
-    char *got = list ? write_text(list, &got_len) : NULL;
+    char *got = list ? ctg_test_write_text(list, &got_len) : NULL;
     bool same = want && got && want_len == got_len && memcmp(want, got, got_len) == 0;
 
     if (!same && got)
@@ -90,7 +53,7 @@ static bool writes_file(const ctg_list *list, const char *expect_path)
 static bool round_trips(const char *in_path, const char *expect_path,
                         const ctg_read_options *opts)
 {
-    ctg_list *list = read_path(in_path, opts);
+    ctg_list *list = ctg_test_read_path(in_path, opts);
     bool same = writes_file(list, expect_path);
 
     ctg_list_free(list);
@@ -126,7 +89,7 @@ CTG_SHARED_TEST(extension, contingency_json_round_trips_byte_for_byte)
     ctg_list *list;
     const ctg_extension *x;
 
-    list = read_path(shared_path("contingency.json", path, sizeof path), NULL);
+    list = ctg_test_read_path(shared_path("contingency.json", path, sizeof path), NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     CU_ASSERT_EQUAL(ctg_list_get_kind(list), CTG_LIST_CONTINGENCY);
     CU_ASSERT_EQUAL(ctg_list_contingency_at(list, 0)->extension_count, 1);
@@ -152,7 +115,7 @@ CTG_TEST(extension, every_json_type_round_trips_byte_for_byte)
  * value, sees exactly what the input said. */
 CTG_TEST(extension, kept_values_are_compact_text_and_json_c_values)
 {
-    ctg_list *list = read_path(CTG_TESTDATA("valid/extension-types.json"), NULL);
+    ctg_list *list = ctg_test_read_path(CTG_TESTDATA("valid/extension-types.json"), NULL);
     const ctg_extension *scalars, *strings, *c2;
     json_object *tree, *v;
 
@@ -214,7 +177,7 @@ CTG_TEST(extension, other_layouts_are_written_in_powsybl_layout)
 /* PowSyBl never writes "extensions" : { }: the key goes when nothing is in it. */
 CTG_TEST(extension, empty_extensions_are_not_written)
 {
-    ctg_list *list = read_path(CTG_TESTDATA("valid/extension-empty.json"), NULL);
+    ctg_list *list = ctg_test_read_path(CTG_TESTDATA("valid/extension-empty.json"), NULL);
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     CU_ASSERT_EQUAL(ctg_list_contingency_at(list, 0)->extension_count, 0);
@@ -227,7 +190,7 @@ CTG_TEST(extension, compact_layout_round_trips)
 {
     ctg_write_options wo = CTG_WRITE_OPTIONS_INIT;
     ctg_buf compact = CTG_BUF_INIT;
-    ctg_list *list = read_path(CTG_TESTDATA("valid/extension-types.json"), NULL), *again;
+    ctg_list *list = ctg_test_read_path(CTG_TESTDATA("valid/extension-types.json"), NULL), *again;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     wo.flags = CTG_WRITE_COMPACT;
@@ -289,7 +252,7 @@ CTG_TEST(extension, large_values)
     CU_ASSERT(json_object_object_get_ex(tree, "items", &v));
     CU_ASSERT_EQUAL(json_object_array_length(v), 3000);
     json_object_put(tree);
-    out = write_text(list, &len);
+    out = ctg_test_write_text(list, &len);
     CU_ASSERT(out != NULL && len == n && memcmp(out, doc, n) == 0);
     free(out);
     ctg_list_free(list);
@@ -317,7 +280,7 @@ CTG_TEST(extension, typed_handler_round_trips)
     ctg_list *list;
 
     opts.extensions = reg;
-    list = read_path(CTG_TESTDATA("valid/extension-probability.json"), &opts);
+    list = ctg_test_read_path(CTG_TESTDATA("valid/extension-probability.json"), &opts);
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     x = ext_of(list, 0, "contingency-probability");
     CU_ASSERT_PTR_NOT_NULL_FATAL(x);
@@ -441,7 +404,7 @@ CTG_TEST(extension, handler_without_write_and_silent_refusal)
     list = read_text(doc, sizeof doc - 1, &opts);
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     CU_ASSERT_EQUAL(ctg_list_contingency_at(list, 0)->extension_count, 1);
-    out = write_text(list, &len);
+    out = ctg_test_write_text(list, &len);
     CU_ASSERT_STRING_EQUAL(out, "{\n  \"id\" : \"c\",\n  \"elements\" : [ ]\n}");
     free(out);
     ctg_list_free(list);
@@ -581,7 +544,7 @@ static void writes_back(const ctg_list *list, void *ctx)
 {
     const sweep_text *t = ctx;
     size_t out_len;
-    char *out = write_text(list, &out_len);
+    char *out = ctg_test_write_text(list, &out_len);
 
     CU_ASSERT(out != NULL && out_len == t->len && memcmp(out, t->doc, t->len) == 0);
     free(out);

@@ -15,24 +15,6 @@
 #include "format/kinds.h"
 #include "tests/test_common.h"
 
-static void report(const char *what, const ctg_error *err)
-{
-    char line[1024];
-
-    ctg_error_format(err, line, sizeof line);
-    fprintf(stderr, "\n  %s: %s\n", what, line);
-}
-
-static ctg_list *read_path(const char *path, const ctg_read_options *opts)
-{
-    ctg_list *list = NULL;
-    ctg_error err;
-
-    if (ctg_list_read_file(&list, path, opts, &err) != CTG_OK)
-        report(path, &err);
-    return list;
-}
-
 /* Whether the pretty output of `list`, through the public write path, is exactly the file at
  * `expect_path`. */
 static bool writes_file(const ctg_list *list, const char *expect_path)
@@ -46,7 +28,7 @@ static bool writes_file(const ctg_list *list, const char *expect_path)
     if (list == NULL)
         fprintf(stderr, "\n  no list to write\n");
     else if (ctg_list_write_buf(&buf, list, NULL, &err) != CTG_OK)
-        report("write", &err);
+        ctg_test_report("write", &err);
     else
         same = want && buf.len == want_len && memcmp(want, buf.data, want_len) == 0;
     if (!same && buf.data)
@@ -111,7 +93,7 @@ static bool nested_writes_file(const ctg_list *list, const char *expect_path)
 
 CTG_TEST(list, nested_lists_round_trip)
 {
-    ctg_list *list = read_path(CTG_TESTDATA("valid/nested-lists.json"), NULL);
+    ctg_list *list = ctg_test_read_path(CTG_TESTDATA("valid/nested-lists.json"), NULL);
     const ctg_list *inner;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
@@ -126,7 +108,7 @@ CTG_TEST(list, nested_lists_round_trip)
     CU_ASSERT(nested_writes_file(list, CTG_TESTDATA("valid/nested-lists.json")));
     CU_ASSERT(writes_file(list, CTG_TESTDATA("valid/nested-lists.json")));
     ctg_list_free(list);
-    list = read_path(CTG_TESTDATA("valid/nested-lists-v1_0.json"), NULL);
+    list = ctg_test_read_path(CTG_TESTDATA("valid/nested-lists-v1_0.json"), NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     CU_ASSERT(nested_writes_file(list, CTG_TESTDATA("expected/nested-lists-v1_0.json")));
     ctg_list_free(list);
@@ -140,7 +122,7 @@ CTG_SHARED_TEST(list, powsybl_list_of_lists_round_trips)
     ctg_list *list;
 
     snprintf(path, sizeof path, "%s/powsybl/contingencyListsList.json", ctg_test_shared_dir());
-    list = read_path(path, NULL);
+    list = ctg_test_read_path(path, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     CU_ASSERT_EQUAL(ctg_list_child_count(list), 9);
     CU_ASSERT(nested_writes_file(list, path));
@@ -179,7 +161,7 @@ CTG_TEST(list, lists_built_in_code)
     free(out.data);
     /* What was read can be added to. */
     ctg_list_free(root);
-    root = read_path(CTG_TESTDATA("valid/nested-lists.json"), NULL);
+    root = ctg_test_read_path(CTG_TESTDATA("valid/nested-lists.json"), NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(root);
     CU_ASSERT_EQUAL(ctg_list_add_child(root, CTG_LIST_DEFAULT, "added", &a), CTG_OK);
     CU_ASSERT_EQUAL(ctg_list_child_count(root), 4);
