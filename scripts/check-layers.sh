@@ -48,6 +48,6 @@ if ! tsort "$tmp/edges" >/dev/null 2>"$tmp/loops"; then
     status=1
 fi
 [ $status -eq 0 ] &&
-    echo "check-layers: $(cut -d' ' -f1 "$tmp/edges" | sort -u | wc -l) modules," \
-        "$(wc -l <"$tmp/edges") includes, top-down, no cycle"
+    echo "check-layers: $(for l in $layers; do ls "$l" | sed "s|^|$l/|"; done | sed 's/\.[ch]$//' | sort -u |
+        wc -l) modules, $(wc -l <"$tmp/edges") includes, top-down, no cycle"
 exit $status
