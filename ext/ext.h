@@ -31,10 +31,11 @@ typedef struct ctg_ext_resolver {
  * handlers of `ext`. */
 int ctg_read_extensions(ctg_reader *rd, ctg_ext_resolver *ext, ctg_contingency *c);
 
-/* Writes "extensions" : { ... } for the extensions of `c` that can be written (kept values, and
- * typed ones whose handler has a write), after "elements". Writes nothing when none can
- * (PowSyBl never writes an empty "extensions"). A failing handler fails the emitter. */
-void ctg_write_extensions(ctg_emitter *e, const ctg_contingency *c);
+/* Writes `key` ("extensions", from the contingency's key table) : { ... } for the extensions of
+ * `c` that can be written (kept values, and typed ones whose handler has a write), after
+ * "elements". Writes nothing when none can (PowSyBl never writes an empty "extensions"). A
+ * failing handler fails the emitter. */
+void ctg_write_extensions(ctg_emitter *e, const ctg_key *key, const ctg_contingency *c);
 
 /* Reads the one JSON value that fills `len` bytes of `text` (whitespace around it allowed) with
  * the checks of an extension value (UTF-8, no duplicate key, integers within int64, nesting

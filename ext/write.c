@@ -35,7 +35,7 @@ static void write_typed(ctg_emitter *e, const ctg_extension *x)
     ctg_jsonc_release(obj); /* what the handler built, whether or not it failed */
 }
 
-void ctg_write_extensions(ctg_emitter *e, const ctg_contingency *c)
+void ctg_write_extensions(ctg_emitter *e, const ctg_key *key, const ctg_contingency *c)
 {
     size_t i, n = 0;
 
@@ -43,7 +43,7 @@ void ctg_write_extensions(ctg_emitter *e, const ctg_contingency *c)
         n += writable(&c->extensions[i]);
     if (n == 0)
         return;
-    CTG_EMIT_KEY(e, "extensions");
+    ctg_emit_name_key(e, key);
     ctg_emit_object_begin(e);
     for (i = 0; i < c->extension_count; i++) {
         const ctg_extension *x = &c->extensions[i];

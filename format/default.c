@@ -283,7 +283,7 @@ void ctg_write_contingency(ctg_emitter *e, const ctg_contingency *c)
     for (i = 0; i < c->element_count; i++)
         write_element(e, &c->elements[i]);
     ctg_emit_array_end(e);
-    ctg_write_extensions(e, c);
+    ctg_write_extensions(e, &contingency_keys[CT_EXTENSIONS], c);
     ctg_emit_object_end(e);
 }
 
