@@ -245,6 +245,8 @@ static const bench_gen_case cases[] = {
       100000, 1, 0, 0, 0x2460, BENCH_CASE_DEFAULT, 21, gen_mixed },
     { "ext100k", "mixed100k's shape, every 10th contingency with a ~220-byte extension, ~22.7 MB",
       100000, 1, 0, 10000, 0x2460, BENCH_CASE_DEFAULT, 21, gen_mixed },
+    { "mixed10k", "mixed100k's shape at 10,000 contingencies (--quick), ~2 MB", 10000, 1, 0, 0,
+      0x2460, BENCH_CASE_QUICK, 31, gen_mixed },
     { "ext10k", "ext100k's shape at 10,000 contingencies (--quick), ~2.3 MB", 10000, 1, 0, 1000,
       0x2460, BENCH_CASE_QUICK, 31, gen_mixed },
     { "b1m", "1,000,000 single-BRANCH contingencies, ~118 MB", 1000000, 1, 0, 0, 0,

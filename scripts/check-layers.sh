@@ -22,6 +22,21 @@ rank() {
     echo -1
 }
 
+# Every quoted include names its header from the source root ("json/lexer.h") or is public
+# ("ctg/io.h"): a relative or same-folder spelling would escape the checks below.
+for l in $layers; do
+    for f in "$l"/*.c "$l"/*.h; do
+        [ -e "$f" ] || continue
+        sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
+            while read -r inc; do
+                case "${inc%%/*}/" in
+                ctg/ | base/ | model/ | json/ | io/ | ext/ | format/) ;;
+                *) echo "check-layers: $f includes \"$inc\": name it from the source root" ;;
+                esac
+            done
+    done
+done >"$tmp/spelling"
+
 # "module dependency" pairs: one per include of a library header by a library file.
 for l in $layers; do
     for f in "$l"/*.c "$l"/*.h; do
@@ -34,6 +49,10 @@ for l in $layers; do
 done | sort -u | awk '$1 != $2' >"$tmp/edges"
 
 status=0
+if [ -s "$tmp/spelling" ]; then
+    cat "$tmp/spelling"
+    status=1
+fi
 while read -r mod dep; do
     dl=$(rank "${dep%%/*}")
     [ "$dl" -ge 0 ] || continue

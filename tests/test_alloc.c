@@ -675,8 +675,12 @@ static size_t sweep_op(const fixture *f, unsigned fixture_no, size_t k, bytes *w
 
     run_op(&ref, f, op, 0, 0);
     ref_rc = op->fn(&ref);
-    /* The one list json-c cannot hold (a key with U+0000) fails alike with failures. */
-    EXPECT(&ref, ref_rc == CTG_OK ? ref.got.len > 0 : ref_rc == CTG_EUNSUPPORTED);
+    /* The one list json-c cannot hold (a key with U+0000) fails alike with failures: only a
+     * conversion to json-c, and only of a document with U+0000, may be unsupported. */
+    EXPECT(&ref, ref_rc == CTG_OK ? ref.got.len > 0
+                                  : ref_rc == CTG_EUNSUPPORTED
+                                        && strstr(op->name, "to_json_object") != NULL
+                                        && strstr(f->text, "\\u0000") != NULL);
     EXPECT(&ref, !ref.st.failed && ref.st.live_bytes == 0 && ref.st.bad_sizes == 0);
     for (uint64_t i = 0; i < 3; i++) {
         for (uint64_t n = 1; n <= seeds; n++) {

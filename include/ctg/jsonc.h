@@ -51,8 +51,8 @@ CTG_API int ctg_list_from_json_object(ctg_list **out, const struct json_object *
  * @param list      the list, only read.
  * @param opts      NULL for defaults; the layout flags do not matter here.
  * @param[out] err  may be NULL; written only on failure.
- * @return CTG_OK, CTG_EINVAL, CTG_EUNSUPPORTED (a kind that cannot be written, or a value
- *         json-c cannot hold, as for ctg_extension_to_json_object) or CTG_ENOMEM.
+ * @return CTG_OK, CTG_EINVAL, CTG_EUNSUPPORTED (a value json-c cannot hold, as for
+ *         ctg_extension_to_json_object) or CTG_ENOMEM.
  */
 CTG_API int ctg_list_to_json_object(struct json_object **out, const ctg_list *list,
                                     const ctg_write_options *opts, ctg_error *err);
