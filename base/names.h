@@ -108,6 +108,10 @@ static inline bool ctg_names_find(const ctg_names *t, const char *s, size_t len,
 
     if (s == NULL || len == 0 || len > t->max_len)
         return false;
+    /* A row's last byte is the 0 that ends it: a row filled to the end is never searched (the
+     * walk would run past it), so the test that finds every name of a table fails for it. */
+    if (t->by_len[len][CTG_NAMES_PER_LEN - 1] != 0)
+        return false;
     row = ctg_names_match(t, t->by_len[len], s, len);
     if (row == NULL)
         return false;

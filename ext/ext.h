@@ -2,9 +2,10 @@
 #ifndef CTG_EXT_EXT_H
 #define CTG_EXT_EXT_H
 
-/* Private: contingency extensions in JSON (read_extension.c, write_extension.c,
- * build_extension.c), the compact JSON text that keeps their values (json_text.c), and the
- * json-c conversions of the bridge (jsonc_bridge.c), the only file that includes json-c. */
+/* Private: contingency extensions in JSON (read.c, write.c,
+ * build.c), the compact JSON text that keeps their values (json_text.c), and the
+ * json-c conversions of the bridge (jsonc_bridge.c), the only file that includes json-c; the
+ * list-level conversions above them are format/jsonc.c's. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -96,6 +97,24 @@ int ctg_json_text_to_jsonc(const char *text, size_t len, const ctg_allocator *a,
 const char *ctg_json_text_why(int rc);
 /* json_object_put, for callers that do not include json-c. */
 void ctg_jsonc_release(struct json_object *obj);
+
+/* The compact JSON text of the json-c value `obj`, in memory from `a`: *data (*len bytes,
+ * *cap allocated; release with ctg_mem_release(a, *data, *cap); NULL for no bytes). CTG_OK,
+ * or CTG_EINVAL / CTG_ENOMEM with err->message and err->path (the value's JSON Pointer) set
+ * and nothing allocated. */
+int ctg_jsonc_text_of(const struct json_object *obj, const ctg_allocator *a, char **data,
+                      size_t *len, size_t *cap, ctg_error *err);
+/* The json-c tree of compact JSON text, as ctg_json_text_to_jsonc; a failure also fills `err`
+ * (ctg_jsonc_plain_error). */
+int ctg_jsonc_parse_text(struct json_object **out, const char *data, size_t len,
+                         const ctg_allocator *a, ctg_error *err);
+/* The source name of errors about a json-c tree. */
+#define CTG_JSONC_SOURCE "<json-c>"
+/* Completes an error about a json-c tree, which has no position: the source "<json-c>", no
+ * line or column; path and message as an earlier step wrote them. Returns `code`. */
+int ctg_jsonc_tree_error(ctg_error *err, int code);
+/* As ctg_jsonc_tree_error, with no path and the message `msg` (not err->message). */
+int ctg_jsonc_plain_error(ctg_error *err, int code, const char *msg);
 
 /* ctg_emit_json flags. */
 enum {

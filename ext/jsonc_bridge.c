@@ -18,23 +18,18 @@
 #include "model/list_impl.h"
 #include "ext/ext.h"
 #include "json/lexer.h"
-#include "io/output.h"
 
-#define SOURCE "<json-c>"
-
-/* Errors of a tree have no position: only the path and the message are kept. */
-static int tree_error(ctg_error *err, int code)
+int ctg_jsonc_tree_error(ctg_error *err, int code)
 {
     ctg_error_set(err, code, NULL, NULL, NULL); /* path and message: the walk wrote them */
-    ctg_error_set_source(err, SOURCE);
+    ctg_error_set_source(err, CTG_JSONC_SOURCE);
     return code;
 }
 
-/* `msg` may not be err->message. */
-static int plain_error(ctg_error *err, int code, const char *msg)
+int ctg_jsonc_plain_error(ctg_error *err, int code, const char *msg)
 {
     ctg_error_set(err, code, NULL, "", "%s", msg);
-    ctg_error_set_source(err, SOURCE);
+    ctg_error_set_source(err, CTG_JSONC_SOURCE);
     return code;
 }
 
@@ -205,7 +200,7 @@ int ctg_emit_json(ctg_emitter *e, const struct json_object *v, unsigned flags, c
     return rc;
 }
 
-/* ---- tree to list ------------------------------------------------------------------------- */
+/* ---- tree to text ------------------------------------------------------------------------- */
 
 typedef struct text {
     const ctg_allocator *alloc;
@@ -235,12 +230,14 @@ static int text_sink(void *ctx, const char *data, size_t len, ctg_error *err)
     return CTG_OK;
 }
 
-/* The compact text of `obj`, walked read-only: json_object_to_json_string would write a cache
- * into the object, which a const tree shared between threads must not see. */
-static int tree_text(text *t, const struct json_object *obj, ctg_error *err)
+/* Walked read-only: json_object_to_json_string would write a cache into the object, which a
+ * const tree shared between threads must not see. */
+int ctg_jsonc_text_of(const struct json_object *obj, const ctg_allocator *a, char **data,
+                      size_t *len, size_t *cap, ctg_error *err)
 {
+    text t = { a, NULL, 0, 0 };
     ctg_emitter e;
-    int rc = ctg_emit_init(&e, text_sink, t, true, t->alloc, err);
+    int rc = ctg_emit_init(&e, text_sink, &t, true, a, err);
 
     if (rc == CTG_OK) {
         rc = ctg_emit_json(&e, obj, CTG_EMIT_JSON_FINITE, err->path);
@@ -248,35 +245,16 @@ static int tree_text(text *t, const struct json_object *obj, ctg_error *err)
             rc = ctg_emit_finish(&e);
     }
     ctg_emit_dispose(&e);
+    if (rc != CTG_OK) {
+        ctg_mem_release(a, t.data, t.cap);
+        t = (text){ a, NULL, 0, 0 };
+    }
+    *data = t.data;
+    *len = t.len;
+    *cap = t.cap;
     return rc;
 }
 
-int ctg_list_from_json_object(ctg_list **out, const struct json_object *obj,
-                              const ctg_read_options *opts, ctg_error *err)
-{
-    static const ctg_read_options defaults = CTG_READ_OPTIONS_INIT;
-    ctg_read_options o = opts != NULL ? *opts : defaults;
-    text t = { o.allocator, NULL, 0, 0 };
-    ctg_error w; /* the caller's record is written only on failure */
-    int rc;
-
-    if (out != NULL)
-        *out = NULL;
-    if (out == NULL || obj == NULL) {
-        rc = plain_error(&w, CTG_EINVAL, out == NULL ? "no place for the list (out is NULL)"
-                                                     : "no json-c value (NULL)");
-    } else {
-        memset(&w, 0, sizeof w);
-        rc = tree_text(&t, obj, &w);
-        o.source_name = SOURCE;
-        if (rc == CTG_OK)
-            rc = ctg_list_read_buffer(out, t.data ? t.data : "", t.len, &o, &w);
-        ctg_mem_release(t.alloc, t.data, t.cap);
-    }
-    if (rc != CTG_OK && err != NULL)
-        *err = w;
-    return rc == CTG_OK ? CTG_OK : tree_error(err != NULL ? err : &w, rc);
-}
 
 /* ---- compact text to tree ----------------------------------------------------------------- */
 
@@ -448,38 +426,14 @@ void ctg_jsonc_release(struct json_object *obj)
     json_object_put(obj);
 }
 
-/* ---- list to tree ------------------------------------------------------------------------- */
+/* ---- text to tree, with an error ------------------------------------------------------- */
 
-static int parse_text(struct json_object **out, const ctg_buf *buf, ctg_error *err)
+int ctg_jsonc_parse_text(struct json_object **out, const char *data, size_t len,
+                         const ctg_allocator *a, ctg_error *err)
 {
-    int rc = ctg_json_text_to_jsonc(buf->data, buf->len, buf->allocator, out);
+    int rc = ctg_json_text_to_jsonc(data, len, a, out);
 
-    return rc == CTG_OK ? CTG_OK : plain_error(err, rc, ctg_json_text_why(rc));
-}
-
-int ctg_list_to_json_object(struct json_object **out, const ctg_list *list,
-                            const ctg_write_options *opts, ctg_error *err)
-{
-    ctg_write_options o;
-    ctg_buf buf = CTG_BUF_INIT;
-    ctg_error scratch, w = { 0 };
-    int rc;
-
-    if (err == NULL)
-        err = &scratch;
-    if (out == NULL)
-        return plain_error(err, CTG_EINVAL, "no place for the tree (out is NULL)");
-    *out = NULL;
-    /* Copied in the current layout: an older, shorter struct is not read past its end. */
-    if ((rc = ctg_write_check_options(opts, &o, &w)) != CTG_OK)
-        return plain_error(err, rc, w.message);
-    o.flags |= CTG_WRITE_COMPACT; /* the layout is lost in a tree anyway */
-    buf.allocator = o.allocator;
-    rc = ctg_list_write_buf(&buf, list, &o, err);
-    if (rc == CTG_OK)
-        rc = parse_text(out, &buf, err);
-    ctg_buf_dispose(&buf);
-    return rc;
+    return rc == CTG_OK ? CTG_OK : ctg_jsonc_plain_error(err, rc, ctg_json_text_why(rc));
 }
 
 int ctg_extension_to_json_object(struct json_object **out, const ctg_extension *ext,
@@ -508,18 +462,21 @@ int ctg_extension_to_json_object(struct json_object **out, const ctg_extension *
 int ctg_list_add_extension_jsonc(ctg_list *list, size_t index, const char *name,
                                  const struct json_object *value, ctg_error *err)
 {
-    text t = { list != NULL ? ctg_arena_allocator(list->arena) : NULL, NULL, 0, 0 };
+    const ctg_allocator *a;
+    char *data;
+    size_t len, cap;
     ctg_error w;
     int rc;
 
     if (list == NULL || name == NULL)
         return CTG_EINVAL;
+    a = ctg_arena_allocator(list->arena);
     memset(&w, 0, sizeof w);
-    rc = tree_text(&t, value, &w);
+    rc = ctg_jsonc_text_of(value, a, &data, &len, &cap, &w);
     if (rc == CTG_OK)
-        rc = ctg_list_add_extension_json(list, index, name, t.data ? t.data : "null",
-                                         t.data ? t.len : 4, &w);
-    ctg_mem_release(t.alloc, t.data, t.cap);
+        rc = ctg_list_add_extension_json(list, index, name, data ? data : "null",
+                                         data ? len : 4, &w);
+    ctg_mem_release(a, data, cap);
     if (rc != CTG_OK && err != NULL)
         *err = w;
     return rc == CTG_ENOMEM ? rc : rc == CTG_OK ? CTG_OK : CTG_EINVAL;

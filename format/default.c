@@ -143,8 +143,10 @@ static int read_contingency(ctg_reader *rd, void *out)
 
 CTG_HANDLER_DEFINE(, ctg_contingency_handler, "contingency", ctg_contingency, read_contingency);
 
-int ctg_read_contingency_array(ctg_reader *rd, const ctg_item_sink *sink,
-                               ctg_contingency **items, size_t *count)
+/* Reads a "contingencies" array (rd->tok on '['): kept as one arena array in *items and
+ * *count, or with `sink` (may be NULL) handed to it one by one, leaving both as they are. */
+static int read_contingency_array(ctg_reader *rd, const ctg_item_sink *sink,
+                                  ctg_contingency **items, size_t *count)
 {
     const ctg_handler *h = ctg_reader_handler(rd, CTG_HANDLER_CONTINGENCY);
     void *p;
@@ -183,8 +185,8 @@ int ctg_default_field(ctg_reader *rd, ctg_list *list, unsigned key)
     ctg_item_sink stream = { stream_item, NULL, fr->item_arena };
 
     (void)key; /* "contingencies" is its only own key */
-    return ctg_read_contingency_array(rd, fr->visitor ? &stream : NULL, &list->items,
-                                      &list->count);
+    return read_contingency_array(rd, fr->visitor ? &stream : NULL, &list->items,
+                                  &list->count);
 }
 
 /* The version rules of its elements are judged by the root when the list ends: no finish. */

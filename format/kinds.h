@@ -6,8 +6,9 @@
  * everything about a kind at the root of a list object: its JSON "type", the version it is
  * written with and the newest it reads, the root keys that are its own, and the functions that
  * read those keys and write the whole list. The functions live in the kind's file (default.c,
- * list.c, identifier.c, criterion.c), reading then writing; adding a kind means one entry here
- * and one file. Nothing here includes a kind's file, and the kind files include only this. */
+ * list.c, identifier.c, criterion.c), reading then writing; docs/architecture.md lists what
+ * else a new kind touches. Nothing here includes a kind's file; a kind's file reaches the
+ * others only through this table. */
 
 #include "ctg/model.h"
 #include "json/emit.h"

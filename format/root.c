@@ -147,8 +147,9 @@ static int finish_list(ctg_reader *rd, root_ctx *rc, const ctg_mark *start, unsi
         return err;
     if (kr->finish && (err = kr->finish(rd, rc->list, start, seen)) != CTG_OK)
         return err;
-    /* The version may have come after what its rules apply to: they are judged now. */
-    return ctg_scope_judge(rd, kr->newest);
+    /* The version may have come after what its rules apply to: they are judged now. A list
+     * without one reads as its kind's current version (a bare contingency: `default`'s). */
+    return ctg_scope_judge(rd, kr->version ? kr->version : kr->newest);
 }
 
 /* Streaming: lists that are neither `default` nor `list` are delivered whole, a bare

@@ -5,9 +5,14 @@
 # The library's folders are layers, lowest first: a file may include headers of its own layer
 # and of the layers below it, never of one above. Among modules (a .c file and the .h of the
 # same name are one module) there is no cycle: no two files include each other, directly or
-# through others (tsort finds the cycles). Prints each violation and exits 1.
-#   scripts/check-layers.sh [SOURCE_DIR]
+# through others (tsort finds the cycles). With OBJECT_DIR (the ctg_objects folder of a build),
+# no object calls a function defined in a layer above its own either: calls through the
+# public headers are not includes of a layer. json-c is included by ext/jsonc_bridge.c only,
+# zlib by io/zhooks.h only. Prints each violation and exits 1.
+#   scripts/check-layers.sh [SOURCE_DIR [OBJECT_DIR]]
 set -eu
+export LC_ALL=C
+objects=${2:-}
 cd "${1:-.}"
 layers="base model json io ext format"
 tmp=$(mktemp -d)
@@ -61,6 +66,45 @@ while read -r mod dep; do
         status=1
     fi
 done <"$tmp/edges"
+
+# The two dependencies that one file each keeps away from the rest.
+for l in $layers; do
+    grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*<json-c/' "$l"/*.[ch] 2>/dev/null |
+        grep -vx 'ext/jsonc_bridge.c' | sed 's/$/ includes json-c: only ext\/jsonc_bridge.c may/'
+    grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*<zlib.h>' "$l"/*.[ch] 2>/dev/null |
+        grep -vx 'io/zhooks.h' | sed 's/$/ includes zlib: only io\/zhooks.h may/'
+done | sed 's/^/check-layers: /' >"$tmp/deps" || true
+if [ -s "$tmp/deps" ]; then
+    cat "$tmp/deps"
+    status=1
+fi
+
+# Calls: "symbol object" for what each object defines and what it uses, of the objects whose
+# source still exists (a build folder keeps the objects of removed files).
+if [ -n "$objects" ]; then
+    for l in $layers; do
+        for o in "$objects/$l"/*.o; do
+            src="$l/$(basename "${o%.o}")"
+            [ -e "$o" ] && [ -e "$src" ] || continue
+            nm --defined-only -g "$o" | awk -v f="$src" '$2 ~ /[TDRB]/ { print $3, f }' \
+                >>"$tmp/defs"
+            nm -u "$o" | awk -v f="$src" '{ print $2, f }' >>"$tmp/uses"
+        done
+    done
+    sort -o "$tmp/defs" "$tmp/defs" 2>/dev/null || :
+    sort -o "$tmp/uses" "$tmp/uses" 2>/dev/null || :
+    if [ -s "$tmp/defs" ]; then
+        join "$tmp/uses" "$tmp/defs" | while read -r sym user def; do
+            if [ "$(rank "${def%%/*}")" -gt "$(rank "${user%%/*}")" ]; then
+                echo "check-layers: $user calls $sym, defined in $def, a layer above it"
+            fi
+        done >"$tmp/calls"
+        [ -s "$tmp/calls" ] && { cat "$tmp/calls"; status=1; }
+    else
+        echo "check-layers: no object in $objects"
+        status=1
+    fi
+fi
 
 if ! tsort "$tmp/edges" >/dev/null 2>"$tmp/loops"; then
     sed 's/^/check-layers: /' "$tmp/loops"

@@ -268,6 +268,48 @@ CTG_TEST(reader, each_handler_resolved_once_per_read)
     CU_ASSERT_EQUAL(resolves_for(1000, CTG_READ_NO_CACHE), 1001);
 }
 
+static size_t resolves_of(const char *doc, unsigned flags)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_read_stats stats = { 0, 0, 0 };
+    ctg_list *list = NULL;
+
+    opts.flags = flags;
+    opts.stats = &stats;
+    CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, doc, strlen(doc), &opts, NULL), CTG_OK);
+    ctg_list_free(list);
+    return stats.handler_resolves;
+}
+
+/* Every item handler of every kind is counted: once per read, or once per array read without
+ * the cache. */
+CTG_TEST(reader, every_kinds_handlers_are_counted)
+{
+    static const char identifiers[] =
+        "{\"type\":\"identifier\",\"version\":\"1.3\",\"name\":\"i\",\"identifiers\":["
+        "{\"type\":\"ID_BASED\",\"identifier\":\"a\"},"
+        "{\"type\":\"LIST\",\"identifierList\":[{\"type\":\"ID_BASED\",\"identifier\":\"b\"}]}]}";
+    static const char criterion[] =
+        "{\"type\":\"lineCriterion\",\"version\":\"1.1\",\"name\":\"l\","
+        "\"countryCriterion\":{\"type\":\"TWO_COUNTRY\",\"countries1\":[\"FR\"],"
+        "\"countries2\":[\"BE\"]}}";
+    static const char nested[] =
+        "{\"type\":\"list\",\"version\":\"1.1\",\"name\":\"l\",\"contingencyLists\":["
+        "{\"type\":\"list\",\"name\":\"m\",\"contingencyLists\":["
+        "{\"type\":\"default\",\"name\":\"d\",\"contingencies\":["
+        "{\"id\":\"c\",\"elements\":[{\"id\":\"e\",\"type\":\"LINE\"}]}]}]}]}";
+
+    /* identifier, then the LIST's own identifier array: one handler. */
+    CU_ASSERT_EQUAL(resolves_of(identifiers, 0), 1);
+    CU_ASSERT_EQUAL(resolves_of(identifiers, CTG_READ_NO_CACHE), 2);
+    /* The country arrays. */
+    CU_ASSERT_EQUAL(resolves_of(criterion, 0), 1);
+    CU_ASSERT_EQUAL(resolves_of(criterion, CTG_READ_NO_CACHE), 2);
+    /* list-item, contingency, element. */
+    CU_ASSERT_EQUAL(resolves_of(nested, 0), 3);
+    CU_ASSERT_EQUAL(resolves_of(nested, CTG_READ_NO_CACHE), 4);
+}
+
 /* A big list goes through the refill path (64 KiB windows) and the array hand-over. */
 CTG_TEST(reader, large_list_through_refills)
 {

@@ -55,7 +55,8 @@ enum {
  * start of each read.
  */
 typedef struct ctg_read_stats {
-    size_t handler_resolves; /**< handler look-ups by name; a cached read makes one per handler */
+    size_t handler_resolves; /**< item handlers resolved: one per handler a read uses; with
+                                  CTG_READ_NO_CACHE one (by name) per array read */
     size_t contingencies;    /**< contingencies read */
     size_t bytes;            /**< input bytes consumed; after a failure, up to the last token read
                                   (and whitespace after it) */
