@@ -137,25 +137,8 @@ CTG_TEST(alloc, works_without_resize_hook)
 
 /* An application's typed extension, so that a handler's read and its strdup are failed too. */
 
-/* Bytes an operation produced, in malloc'd memory (never through the allocator under test). */
-typedef struct bytes {
-    char *data;
-    size_t len, cap;
-} bytes;
-
-static void bytes_add(bytes *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = (b->len + n + 1) * 2;
-        char *p = realloc(b->data, cap);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-        b->data = p;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
+/* Bytes an operation produced (never through the allocator under test). */
+typedef ctg_test_text bytes;
 
 static bool bytes_eq(const bytes *a, const bytes *b)
 {
@@ -230,7 +213,7 @@ static int read_done(run *r, int rc, ctg_list *list)
 
     if (rc == CTG_OK && EXPECT(r, list != NULL)) {
         EXPECT(r, ctg_list_write_buf(&buf, list, NULL, &e) == CTG_OK);
-        bytes_add(&r->got, buf.data ? buf.data : "", buf.len);
+        ctg_test_text_add(&r->got, buf.data ? buf.data : "", buf.len);
         ctg_buf_dispose(&buf);
         ctg_list_free(list);
     } else if (rc != CTG_OK) {
@@ -324,13 +307,13 @@ static int digest_contingency(const ctg_stream_header *h, const ctg_contingency 
     char head[64];
 
     snprintf(head, sizeof head, "C %d %zu %zu\n", (int)h->kind, h->depth, h->index);
-    bytes_add(&r->got, head, strlen(head));
+    ctg_test_text_add(&r->got, head, strlen(head));
     if (EXPECT(r, ctg_stream_writer_open_buf(&w, &buf, h->name ? h->name : "?", NULL, &e)
                       == CTG_OK)) {
         EXPECT(r, ctg_stream_writer_add(w, c, &e) == CTG_OK);
         EXPECT(r, ctg_stream_writer_close(w, &e) == CTG_OK);
     }
-    bytes_add(&r->got, buf.data ? buf.data : "", buf.len);
+    ctg_test_text_add(&r->got, buf.data ? buf.data : "", buf.len);
     ctg_buf_dispose(&buf);
     return 0;
 }
@@ -343,9 +326,9 @@ static int digest_list(const ctg_stream_header *h, const ctg_list *list, void *p
     char head[64];
 
     snprintf(head, sizeof head, "L %d %zu %zu\n", (int)h->kind, h->depth, h->index);
-    bytes_add(&r->got, head, strlen(head));
+    ctg_test_text_add(&r->got, head, strlen(head));
     EXPECT(r, ctg_list_write_buf(&buf, list, NULL, &e) == CTG_OK);
-    bytes_add(&r->got, buf.data ? buf.data : "", buf.len);
+    ctg_test_text_add(&r->got, buf.data ? buf.data : "", buf.len);
     ctg_buf_dispose(&buf);
     return 0;
 }
@@ -390,14 +373,14 @@ static void buf_with_old_bytes(run *r, ctg_buf *buf, bytes *old)
     EXPECT(r, ctg_list_write_buf(buf, r->f->list, &o, &r->err) == CTG_OK);
     r->st.fail_rate = rate;
     *old = (bytes){ NULL, 0, 0 };
-    bytes_add(old, buf->data, buf->len);
+    ctg_test_text_add(old, buf->data, buf->len);
 }
 
 /* After a write into a buffer that held `old`: the new bytes to got, or the old length back. */
 static void buf_done(run *r, int rc, ctg_buf *buf, bytes *old)
 {
     if (rc == CTG_OK && EXPECT(r, buf->len >= old->len))
-        bytes_add(&r->got, buf->data + old->len, buf->len - old->len);
+        ctg_test_text_add(&r->got, buf->data + old->len, buf->len - old->len);
     else if (rc != CTG_OK)
         EXPECT(r, buf->len == old->len);
     EXPECT(r, buf->len >= old->len && memcmp(buf->data, old->data, old->len) == 0);
@@ -426,7 +409,7 @@ static void file_bytes(run *r, FILE *fp)
 
     rewind(fp);
     while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-        bytes_add(&r->got, chunk, n);
+        ctg_test_text_add(&r->got, chunk, n);
 }
 
 /* A FILE * write is not atomic: what a failed one wrote must be a prefix of the whole. */
@@ -463,7 +446,7 @@ static void path_done(run *r, int rc)
     DIR *d = opendir(r->f->out_dir);
 
     if (EXPECT(r, back != NULL) && rc == CTG_OK)
-        bytes_add(&r->got, back, len);
+        ctg_test_text_add(&r->got, back, len);
     else if (back != NULL)
         EXPECT(r, strcmp(back, "old") == 0);
     free(back);
@@ -536,7 +519,7 @@ static void tree_bytes(run *r, json_object *t)
 {
     const char *s = json_object_to_json_string_ext(t, JSON_C_TO_STRING_PLAIN);
 
-    bytes_add(&r->got, s, strlen(s));
+    ctg_test_text_add(&r->got, s, strlen(s));
 }
 
 static int op_to_json_object(run *r)
@@ -569,13 +552,13 @@ static int ext_to_json(run *r, const ctg_list *l)
                 EXPECT(r, v == NULL);
                 break;
             }
-            bytes_add(&r->got, c->extensions[k].name, strlen(c->extensions[k].name));
-            bytes_add(&r->got, x == CTG_OK ? "=" : " ", 1);
+            ctg_test_text_add(&r->got, c->extensions[k].name, strlen(c->extensions[k].name));
+            ctg_test_text_add(&r->got, x == CTG_OK ? "=" : " ", 1);
             if (x == CTG_OK)
                 tree_bytes(r, v);
             else
-                bytes_add(&r->got, ctg_status_name(x), strlen(ctg_status_name(x)));
-            bytes_add(&r->got, "\n", 1);
+                ctg_test_text_add(&r->got, ctg_status_name(x), strlen(ctg_status_name(x)));
+            ctg_test_text_add(&r->got, "\n", 1);
             json_object_put(x == CTG_OK ? v : NULL);
         }
     }
@@ -713,7 +696,7 @@ static bytes written(const ctg_list *l, unsigned flags)
 
     o.flags = flags;
     CU_ASSERT_EQUAL(ctg_list_write_buf(&buf, l, &o, &e), CTG_OK);
-    bytes_add(&b, buf.data ? buf.data : "", buf.len);
+    ctg_test_text_add(&b, buf.data ? buf.data : "", buf.len);
     ctg_buf_dispose(&buf);
     return b;
 }
@@ -765,7 +748,7 @@ static void sweep_fixture(const fixture *f, unsigned fixture_no, size_t *runs)
 
 static void add_str(bytes *b, const char *s)
 {
-    bytes_add(b, s, strlen(s));
+    ctg_test_text_add(b, s, strlen(s));
 }
 
 /* Extensions of every JSON type: int64 edges, doubles in every notation, escapes and U+0000,

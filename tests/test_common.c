@@ -6,10 +6,12 @@
 
 #include <json-c/json.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <CUnit/CUnit.h>
 
@@ -36,6 +38,45 @@ const char *ctg_test_shared_dir(void)
     if (dir == NULL)
         dir = CTG_SHARED_TESTDATA;
     return is_directory(dir) ? dir : NULL;
+}
+
+void ctg_test_text_add(ctg_test_text *t, const char *s, size_t n)
+{
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = (t->len + n + 1) * 2;
+        char *p = realloc(t->data, cap);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        t->data = p;
+        t->cap = cap;
+    }
+    memcpy(t->data + t->len, s, n);
+    t->len += n;
+    t->data[t->len] = '\0';
+}
+
+void ctg_test_scratch_make(char *dir, size_t size, const char *prefix)
+{
+    CU_ASSERT_FATAL((size_t)snprintf(dir, size, "%s-XXXXXX", prefix) < size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+}
+
+void ctg_test_scratch_remove(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *ent;
+    char path[4096];
+
+    if (d == NULL)
+        return;
+    while ((ent = readdir(d)) != NULL) {
+        if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+        if (unlink(path) != 0)
+            ctg_test_scratch_remove(path);
+    }
+    closedir(d);
+    rmdir(dir);
 }
 
 void ctg_test_report(const char *what, const ctg_error *err)

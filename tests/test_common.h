@@ -46,6 +46,23 @@ void ctg_test_put_file(const char *path, const char *text);
 /* Reads a whole file into a malloc'd buffer (NUL-terminated); NULL when it cannot. */
 char *ctg_test_slurp(const char *path, size_t *len);
 
+/* A growing text in malloc'd memory, never through an allocator under test: `data` holds
+ * `len` bytes and a NUL after them (NULL until the first byte). Zero it to start. */
+typedef struct ctg_test_text {
+    char *data;
+    size_t len, cap;
+} ctg_test_text;
+
+/* Appends `n` bytes of `s`; fails the test when memory runs out. */
+void ctg_test_text_add(ctg_test_text *t, const char *s, size_t n);
+
+/* Makes a scratch folder "<prefix>-XXXXXX" in the working directory (ctest's is the build
+ * folder) and puts its name in `dir` (`size` bytes); fails the test when it cannot. */
+void ctg_test_scratch_make(char *dir, size_t size, const char *prefix);
+
+/* Removes `dir` and everything below it. */
+void ctg_test_scratch_remove(const char *dir);
+
 /* Prints `err` formatted, after `what`, to stderr: why the assertion that follows fails. */
 void ctg_test_report(const char *what, const ctg_error *err);
 

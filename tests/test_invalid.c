@@ -412,12 +412,12 @@ CTG_TEST(invalid, error_source_keeps_its_tail)
 /* A streaming writer's later errors keep the tail of a long path too, not its head. */
 CTG_TEST(invalid, stream_writer_keeps_the_tail_of_its_path)
 {
-    char dir[] = "/tmp/ctg-tail-XXXXXX", path[PATH_MAX], want[CTG_ERROR_SOURCE_MAX];
+    char dir[64], path[PATH_MAX], want[CTG_ERROR_SOURCE_MAX];
     ctg_stream_writer *w = NULL;
     size_t len, ends[6];
     ctg_error err;
 
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    ctg_test_scratch_make(dir, sizeof dir, "ctg-tail");
     len = (size_t)snprintf(path, sizeof path, "%s", dir);
     for (int i = 0; i < 6; i++) { /* six 61-byte directories: a path of ~400 bytes */
         len += (size_t)snprintf(path + len, sizeof path - len, "/%060d", i);

@@ -35,29 +35,11 @@
 
 /* ---- helpers --------------------------------------------------------------------------- */
 
-/* A growable text (test side: plain malloc). */
-typedef struct text {
-    char *s;
-    size_t len, cap;
-} text;
-
-static void put_n(text *t, const char *s, size_t n)
-{
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = (t->len + n + 1) * 2;
-        char *p = realloc(t->s, cap);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-        t->s = p;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, s, n);
-    t->len += n;
-    t->s[t->len] = '\0';
-}
+typedef ctg_test_text text;
 
 static void put(text *t, const char *s)
 {
-    put_n(t, s, strlen(s));
+    ctg_test_text_add(t, s, strlen(s));
 }
 
 static void put_rep(text *t, const char *s, size_t times)
@@ -130,7 +112,7 @@ static char *nested_lists(size_t lists, int with_element, size_t *len)
     put(&t, "]}]}");
     put_rep(&t, "]}", lists);
     *len = t.len;
-    return t.s;
+    return t.data;
 }
 
 static void check_depth(size_t max_depth, size_t depth_ok)
@@ -180,7 +162,7 @@ static char *named_list(const char *name)
     put(&t, "{\"type\":\"default\",\"name\":\"");
     put(&t, name);
     put(&t, "\",\"contingencies\":[]}");
-    return t.s;
+    return t.data;
 }
 
 static void check_name_limit(const char *name, size_t limit, int expected)
@@ -203,15 +185,15 @@ CTG_TEST(limits, max_string_len)
     text name = { 0 };
 
     put_rep(&name, "x", 100);
-    check_name_limit(name.s, 100, CTG_OK);
-    check_name_limit(name.s, 99, CTG_ELIMIT);
-    free(name.s);
+    check_name_limit(name.data, 100, CTG_OK);
+    check_name_limit(name.data, 99, CTG_ELIMIT);
+    free(name.data);
     /* The limit counts decoded bytes: 50 escapes of U+00E9 are 100 bytes, in 300 of text. */
     name = (text){ 0 };
     put_rep(&name, "\\u00e9", 50);
-    check_name_limit(name.s, 100, CTG_OK);
-    check_name_limit(name.s, 99, CTG_ELIMIT);
-    free(name.s);
+    check_name_limit(name.data, 100, CTG_OK);
+    check_name_limit(name.data, 99, CTG_ELIMIT);
+    free(name.data);
 }
 
 CTG_TEST(limits, max_string_len_applies_to_keys_and_numbers)
@@ -525,14 +507,14 @@ static void nested_arrays(size_t n)
 
     put_rep(&t, "[", n);
     put_rep(&t, "]", n);
-    src = (ctg_lex_source){ t.s, t.len, NULL, NULL };
+    src = (ctg_lex_source){ t.data, t.len, NULL, NULL };
     CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, &lim, NULL), CTG_OK);
     while ((rc = ctg_lexer_next(&lx, &tok, &err)) == CTG_OK && tok.type != CTG_TOK_EOF)
         tokens++;
     CU_ASSERT_EQUAL(rc, CTG_OK);
     CU_ASSERT_EQUAL(tokens, 2 * n);
     ctg_lexer_dispose(&lx);
-    free(t.s);
+    free(t.data);
 }
 
 /* 100,000 nested arrays: the lexer with the limit raised takes them; the reader stops at the
@@ -550,9 +532,9 @@ CTG_TEST(limits, 100k_nested_arrays)
     put_rep(&t, "[", n);
     put_rep(&t, "]", n);
     put(&t, "}}]}");
-    CU_ASSERT_EQUAL(read_both(t.s, t.len, NULL, &err), CTG_ELIMIT);
+    CU_ASSERT_EQUAL(read_both(t.data, t.len, NULL, &err), CTG_ELIMIT);
     CU_ASSERT_EQUAL(err.offset, sizeof head - 1 + 64 - 4);
-    free(t.s);
+    free(t.data);
 }
 
 static char *big_name_doc(size_t n, size_t *len)
@@ -565,11 +547,11 @@ static char *big_name_doc(size_t n, size_t *len)
         name[i] = (char)('a' + i % 26);
     name[n] = '\0';
     put(&t, "{\"type\":\"default\",\"name\":\"");
-    put_n(&t, name, n);
+    ctg_test_text_add(&t, name, n);
     put(&t, "\"}");
     free(name);
     *len = t.len;
-    return t.s;
+    return t.data;
 }
 
 static void read_big_name(size_t n)
@@ -620,10 +602,10 @@ static char *many_keys_doc(size_t n, int as_extensions)
     for (size_t i = 0; i < n; i++) {
         int k = snprintf(key, sizeof key, "%s\"k%zu\":%s", i ? "," : "", i,
                          as_extensions ? "{}" : "1");
-        put_n(&t, key, (size_t)k);
+        ctg_test_text_add(&t, key, (size_t)k);
     }
     put(&t, as_extensions ? "}}]}" : "}}}]}");
-    return t.s;
+    return t.data;
 }
 
 static void read_many_keys(size_t n)
@@ -668,13 +650,13 @@ static void read_whitespace(size_t n)
 
     put(&t, "{\"type\":\"default\",\"name\":\"n\"}");
     for (size_t i = 0; i < n; i++)
-        put_n(&t, &" \n\t\r"[i % 4], 1);
-    CU_ASSERT_EQUAL(read_both(t.s, t.len, NULL, &err), CTG_OK);
+        ctg_test_text_add(&t, &" \n\t\r"[i % 4], 1);
+    CU_ASSERT_EQUAL(read_both(t.data, t.len, NULL, &err), CTG_OK);
     put(&t, "x");
-    CU_ASSERT_EQUAL(read_doc(t.s, t.len, NULL, 1, &err, NULL), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(read_doc(t.data, t.len, NULL, 1, &err, NULL), CTG_ESYNTAX);
     CU_ASSERT_EQUAL(err.offset, t.len - 1);
     CU_ASSERT_EQUAL(err.line, (unsigned)(1 + (n + 2) / 4));
-    free(t.s);
+    free(t.data);
 }
 
 /* 10 MB of whitespace, alone (an empty document) and after a list. */

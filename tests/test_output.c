@@ -56,28 +56,7 @@ static char *expected(const ctg_list *list)
 /* A scratch folder in the working directory (short paths: a socket's must fit 108 bytes). */
 static void scratch_make(char *dir, size_t size)
 {
-    snprintf(dir, size, "ctg-output-XXXXXX");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-}
-
-/* Removes `dir` and everything in it (sub-folders one level deep). */
-static void scratch_remove(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *ent;
-    char path[4096];
-
-    if (d == NULL)
-        return;
-    while ((ent = readdir(d)) != NULL) {
-        if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
-        if (unlink(path) != 0)
-            scratch_remove(path);
-    }
-    closedir(d);
-    rmdir(dir);
+    ctg_test_scratch_make(dir, size, "ctg-output");
 }
 
 /* Number of entries of `dir` holding ".ctg-tmp-": temporary files left behind. */
@@ -231,7 +210,7 @@ CTG_TEST(output, device_node_written_through)
     CU_ASSERT_EQUAL_FATAL(mknod(path, S_IFCHR | 0666, makedev(1, 3)), 0);
     check_written_through(path, makedev(1, 3));
     CU_ASSERT_EQUAL(temp_files(dir), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
 }
 
 /* /dev/full (or a node of it when root, so that the real one is never at risk): the error of
@@ -257,7 +236,7 @@ CTG_TEST(output, full_device_reports_no_space)
     CU_ASSERT_STRING_EQUAL(err.message, "cannot write: No space left on device");
     CU_ASSERT_EQUAL(file_type(path), S_IFCHR);
     CU_ASSERT_EQUAL(temp_files(dir), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     ctg_list_free(list);
 }
 
@@ -301,7 +280,7 @@ CTG_TEST(output, fifo_written_through)
     write_to_reader(&r, path);
     CU_ASSERT_EQUAL(file_type(path), S_IFIFO);
     CU_ASSERT_EQUAL(temp_files(dir), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
 }
 
 CTG_TEST(output, socket_connected_to)
@@ -322,7 +301,7 @@ CTG_TEST(output, socket_connected_to)
     close(r.listen_fd);
     CU_ASSERT_EQUAL(file_type(sa.sun_path), S_IFSOCK);
     CU_ASSERT_EQUAL(temp_files(dir), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
 }
 
 /* ---- names of our own descriptors ---------------------------------------------------- */
@@ -372,7 +351,7 @@ CTG_TEST(output, own_descriptor_names)
     sprintf(got, "head\n%s\ntail", want);
     assert_file(path, got);
     CU_ASSERT_EQUAL(temp_files(dir), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     free(got);
     free(want);
     ctg_list_free(list);
@@ -408,7 +387,7 @@ CTG_TEST(output, symlink_target_replaced)
     CU_ASSERT_EQUAL(strlen(h.path), strlen(tmp_prefix) + 6);
     CU_ASSERT_EQUAL(h.nulls, 1);
     CU_ASSERT_EQUAL(temp_files(dir) + temp_files(sub), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     free(want);
     ctg_list_free(list);
 }
@@ -437,7 +416,7 @@ CTG_TEST(output, absolute_symlink_through_stream_writer)
         free(want);
     }
     CU_ASSERT_EQUAL(temp_files(dir), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     ctg_list_free(list);
 }
 
@@ -457,7 +436,7 @@ CTG_TEST(output, dangling_symlink_creates_target)
     CU_ASSERT_EQUAL(file_type(t), S_IFREG);
     assert_file(t, want);
     CU_ASSERT_EQUAL(temp_files(dir), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     free(want);
     ctg_list_free(list);
 }
@@ -479,7 +458,7 @@ CTG_TEST(output, symlink_loop_fails)
     CU_ASSERT_EQUAL(file_type(a), S_IFLNK);
     CU_ASSERT_EQUAL(file_type(b), S_IFLNK);
     CU_ASSERT_EQUAL(temp_files(dir), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     ctg_list_free(list);
 }
 
@@ -515,7 +494,7 @@ CTG_TEST(output, hard_link_refused_unless_allowed)
     assert_file(b, "old");
     CU_ASSERT(stat(b, &st) == 0 && st.st_nlink == 1);
     CU_ASSERT_EQUAL(temp_files(dir), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     free(want);
     ctg_list_free(list);
 }
@@ -538,7 +517,7 @@ CTG_TEST(output, directory_refused_before_writing)
     CU_ASSERT_STRING_EQUAL(err.message, "cannot write: Is a directory");
     CU_ASSERT_EQUAL(h.calls, 0); /* no temporary file was made */
     CU_ASSERT_EQUAL(file_type(dir), S_IFDIR);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     ctg_list_free(list);
 }
 
@@ -564,7 +543,7 @@ CTG_TEST(output, owner_and_mode_kept)
         CU_ASSERT_EQUAL(st.st_gid, 65534);
     }
     CU_ASSERT_EQUAL(temp_files(dir), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     ctg_list_free(list);
 }
 
@@ -611,7 +590,7 @@ CTG_TEST(output, temporary_name_fits_long_names)
     memcpy(name + 254, "a", 2);
     CU_ASSERT_EQUAL(write_named(dir, name, list), 254);
     CU_ASSERT_EQUAL(temp_files(dir), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     ctg_list_free(list);
 }
 
@@ -649,7 +628,7 @@ CTG_TEST(output, temp_path_of_the_stream_writer)
     ctg_stream_writer_abort(w);
     CU_ASSERT_PTR_NULL(ctg_stream_writer_temp_path(NULL));
     CU_ASSERT_EQUAL(temp_files(dir), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     ctg_buf_dispose(&buf);
     ctg_list_free(list);
 }
@@ -673,7 +652,7 @@ CTG_TEST(output, temp_file_removed_by_a_handler)
     CU_ASSERT_STRING_EQUAL(err.message,
                            "cannot rename the temporary file: No such file or directory");
     assert_file(path, "old");
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     ctg_list_free(list);
 }
 

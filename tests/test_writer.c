@@ -1374,13 +1374,6 @@ CTG_TEST(writer, fd_pipe_large_output)
 
 /* ---- atomic file writes --------------------------------------------------------------- */
 
-/* A scratch folder in the working directory, removed by scratch_remove. */
-static bool scratch_make(char *dir, size_t size)
-{
-    snprintf(dir, size, "ctg-writer-XXXXXX");
-    return mkdtemp(dir) != NULL;
-}
-
 /* Number of entries in `dir` whose name holds ".ctg-tmp-" (the temporary files). */
 static int count_temp_files(const char *dir)
 {
@@ -1396,23 +1389,6 @@ static int count_temp_files(const char *dir)
     return n;
 }
 
-static void scratch_remove(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *ent;
-    char path[4096];
-
-    if (d == NULL)
-        return;
-    while ((ent = readdir(d)) != NULL) {
-        if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
-        remove(path);
-    }
-    closedir(d);
-    rmdir(dir);
-}
 
 static void assert_file(const char *path, const char *want)
 {
@@ -1435,7 +1411,7 @@ CTG_TEST(writer, file_write_replaces_content)
     umask(mask);
     compact.flags = CTG_WRITE_COMPACT;
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
-    CU_ASSERT_FATAL(scratch_make(dir, sizeof dir));
+    ctg_test_scratch_make(dir, sizeof dir, "ctg-writer");
     snprintf(path, sizeof path, "%s/out.json", dir);
     CU_ASSERT_EQUAL(ctg_list_write_file(path, list, NULL, NULL), CTG_OK);
     assert_file(path, demo_pretty);
@@ -1447,7 +1423,7 @@ CTG_TEST(writer, file_write_replaces_content)
     assert_file(path, demo_compact);
     CU_ASSERT(stat(path, &st) == 0 && (st.st_mode & 0777) == 0640);
     CU_ASSERT_EQUAL(count_temp_files(dir), 0);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     ctg_list_free(list);
 }
 
@@ -1460,7 +1436,7 @@ CTG_TEST(writer, file_write_failure_leaves_no_trace)
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
     /* A contingency document without its contingency cannot be written. */
     CU_ASSERT_EQUAL_FATAL(ctg_list_new(&unsupported, CTG_LIST_CONTINGENCY, "", NULL), CTG_OK);
-    CU_ASSERT_FATAL(scratch_make(dir, sizeof dir));
+    ctg_test_scratch_make(dir, sizeof dir, "ctg-writer");
     snprintf(path, sizeof path, "%s/out.json", dir);
     ctg_test_put_file(path, "previous content");
 
@@ -1499,7 +1475,7 @@ CTG_TEST(writer, file_write_failure_leaves_no_trace)
         assert_file(path, "previous content");
         CU_ASSERT_EQUAL(count_temp_files(dir), 0);
     }
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     ctg_list_free(unsupported);
     ctg_list_free(list);
 }
@@ -1518,7 +1494,7 @@ CTG_TEST(writer, file_write_out_of_memory_sweep)
     size_t n;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(list);
-    CU_ASSERT_FATAL(scratch_make(dir, sizeof dir));
+    ctg_test_scratch_make(dir, sizeof dir, "ctg-writer");
     snprintf(path, sizeof path, "%s/out.json", dir);
     ctg_test_put_file(path, "previous content");
     opts.allocator = &a;
@@ -1538,7 +1514,7 @@ CTG_TEST(writer, file_write_out_of_memory_sweep)
     CU_ASSERT_EQUAL(rc, CTG_OK);
     CU_ASSERT(n > 2); /* at least two allocations were failed */
     assert_file(path, demo_pretty);
-    scratch_remove(dir);
+    ctg_test_scratch_remove(dir);
     ctg_list_free(list);
 }
 
