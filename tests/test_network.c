@@ -10,6 +10,7 @@
 #include <CUnit/CUnit.h>
 
 #include "ctg/network.h"
+#include "base/arena.h"
 #include "network/table.h"
 #include "tests/net_golden.h"
 #include "tests/test_common.h"
@@ -73,10 +74,11 @@ static int add_2wt(ctg_network *net, const char *id, const char *vl1, const char
 
 /* The network of PowSyBl's eurostag tutorial, example 1 (V1_0/eurostag-tutorial-example1.xml),
  * in the order its file declares it; NULL when a step fails (asserted). */
-static ctg_network *eurostag(const ctg_allocator *alloc, ctg_error *e)
+static ctg_network *eurostag_ex(const ctg_allocator *alloc, unsigned arena_flags,
+                                ctg_error *e)
 {
     ctg_network *net = NULL;
-    int rc = ctg_network_new(&net, "sim1", alloc, e);
+    int rc = ctg_network_new_ex(&net, "sim1", alloc, arena_flags, e);
 #define STEP(call)                                                                              \
     do {                                                                                        \
         if (rc == CTG_OK)                                                                       \
@@ -104,6 +106,11 @@ static ctg_network *eurostag(const ctg_allocator *alloc, ctg_error *e)
         return NULL;
     }
     return net;
+}
+
+static ctg_network *eurostag(const ctg_allocator *alloc, ctg_error *e)
+{
+    return eurostag_ex(alloc, 0, e);
 }
 
 /* The dump of `net` in a malloc'd string (asserted to succeed). */
@@ -564,6 +571,78 @@ CTG_TEST(network, dump_is_exact)
         fprintf(stderr, "%s\n", text);
     free(text);
     ctg_network_free(net);
+}
+
+/* One step of the sweep's build: adds load `i` (every third with an alias and a property,
+ * orders descending so that members move). */
+static int sweep_step(ctg_network *net, unsigned i, ctg_error *err)
+{
+    char id[32], alias[32];
+    ctg_net_spec s = spec(CTG_IDENTIFIABLE_LOAD, id, "VLLOAD", NULL, NULL);
+
+    snprintf(id, sizeof id, "LOAD_%u", i);
+    snprintf(alias, sizeof alias, "alias_%u", i);
+    s.order[0] = 1000 - i;
+    int rc = ctg_network_add(net, &s, NULL, err);
+    if (rc == CTG_OK && i % 3 == 0)
+        rc = ctg_network_add_alias(net, id, alias, err);
+    if (rc == CTG_OK && i % 3 == 0)
+        rc = ctg_network_set_property(net, id, "key", "value", err);
+    return rc;
+}
+
+/* Fails the n-th allocation of building and dumping a network: CTG_ENOMEM from the call that
+ * met it, the network unchanged by that call, nothing leaked. Returns whether all succeeded. */
+static bool sweep_once(size_t n, unsigned arena_flags)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_network *net = NULL;
+    ctg_error err = { 0 };
+    char before[8192], after[8192];
+    int rc = CTG_OK;
+
+    st.fail_at = n;
+    net = eurostag_ex(&a, arena_flags, &err);
+    if (net == NULL) {
+        CU_ASSERT_EQUAL(err.code, CTG_ENOMEM);
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+        return false;
+    }
+    for (unsigned i = 0; i < 300 && rc == CTG_OK; i++) {
+        snapshot(net, before, sizeof before);
+        rc = sweep_step(net, i, &err);
+        if (rc != CTG_OK && i % 3 != 0) {
+            snapshot(net, after, sizeof after);
+            CU_ASSERT_STRING_EQUAL(before, after);
+        }
+    }
+    ctg_buf buf = CTG_BUF_INIT;
+    buf.allocator = &a;
+    if (rc == CTG_OK)
+        rc = ctg_network_write_json(net, &buf, &err);
+    CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
+    CU_ASSERT(rc == CTG_OK || st.failed);
+    CU_ASSERT(rc != CTG_OK || buf.len > 10000);
+    ctg_buf_dispose(&buf);
+    ctg_network_free(net);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    return rc == CTG_OK && !st.failed;
+}
+
+CTG_TEST(network, allocation_failure_sweep)
+{
+    size_t n = 1;
+    while (!sweep_once(n, 0) && n < 100000)
+        n++;
+    CU_ASSERT(n > 20); /* the build made that many allocations, each made to fail once */
+    CU_ASSERT(n < 100000);
+    /* Every arena request an allocation of its own: each string, object, member array. */
+    size_t exact = 1;
+    while (!sweep_once(exact, CTG_ARENA_EXACT) && exact < 100000)
+        exact++;
+    CU_ASSERT(exact > 1000);
+    CU_ASSERT(exact < 100000);
 }
 
 #include "test_network.tests.h"
