@@ -343,8 +343,8 @@ static int box_reserve(ctg_network *net, ctg_net_box *box, bool keys)
     if (keys && n == box->key_cap) {
         if (!ctg_grow_capacity(box->key_cap, n + 1, 4, CTG_NET_MAX_OBJECTS, &cap))
             return CTG_ENOMEM;
-        uint32_t *k = ctg_mem_resize(net->alloc, box->keys, box->key_cap * sizeof *k,
-                                     cap * sizeof *k);
+        uint32_t *k =
+            ctg_mem_resize(net->alloc, box->keys, box->key_cap * sizeof *k, cap * sizeof *k);
         if (k == NULL)
             return CTG_ENOMEM;
         box->keys = k;

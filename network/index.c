@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* The id and alias index of a network: one open-addressing table (linear probing, at most
- * three quarters full, doubled when it would be more) of 8-byte slots: 11 to 21 bytes a key. A slot keeps the high half of
- * the key's hash, so a probe compares strings only when those 32 bits match, and the ref of
- * the object or alias, whose text is the key: the strings are not copied again. */
+ * three quarters full, doubled when it would be more) of 8-byte slots, 11 to 21 bytes a key.
+ * A slot keeps the high half of the key's hash, so a probe compares strings only when those
+ * 32 bits match, and the ref of the object or alias, whose text is the key: the strings are
+ * not copied again. Below it, the pool of short property strings, kept once each. */
 
 #include <stdbool.h>
 #include <stdint.h>
