@@ -563,11 +563,11 @@ static void corpus_file(const char *path, const char *rel, const char *golden,
     ctg_error err;
     char diff[1024], text[1024];
 
-    if (!g || !strstr(g, "\"format\": \"XIIDM\"")) {
+    if (!g || !strstr(g, "\"format\" : \"XIIDM\"")) {
         free(g);
         return;
     }
-    bool ok = strstr(g, "\"ok\": true") != NULL;
+    bool ok = strstr(g, "\"ok\" : true") != NULL;
     free(g);
     n->read++;
     int rc = read_path(&net, path, NULL, &err);
