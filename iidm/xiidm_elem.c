@@ -65,9 +65,9 @@ static const xterm terminal_of[4] = {
 /* Where a terminal stands in its voltage level `vl`, as PowSyBl lists a level's connectables:
  * a node-breaker level by node, a bus-breaker one by the order its buses were declared in
  * (buses come in document order, so a bus's document index orders them). */
-static int order_in(xreader *r, const char *vl, const xterm *t, uint32_t *out)
+static int order_at(xreader *r, const ctg_net_object *o, const xterm *t, uint32_t *out)
 {
-    const ctg_net_object *o = vl ? ctg_network_find(r->net, vl, strlen(vl)) : NULL;
+    const char *vl = o ? o->id : NULL;
     const char *bus;
     const ctg_net_object *b;
 
@@ -85,6 +85,14 @@ static int order_in(xreader *r, const char *vl, const xterm *t, uint32_t *out)
                               bus, vl);
     *out = b->doc_index;
     return CTG_OK;
+}
+
+/* order_at for the voltage level named `vl`; an injection's is the open one, found already. */
+static int order_in(xreader *r, const char *vl, const xterm *t, uint32_t *out)
+{
+    const ctg_net_object *o = r->vl && vl == r->vl->id ? r->vl
+                              : vl ? ctg_network_find(r->net, vl, strlen(vl)) : NULL;
+    return order_at(r, o, t, out);
 }
 
 static const char *subnetwork_id(const xreader *r)
