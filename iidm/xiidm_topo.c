@@ -26,8 +26,8 @@ static int keep(xreader *r, uint32_t level, uint32_t a, uint32_t b, bool joins)
     if (r->ntopo == r->topo_cap) {
         size_t cap, bytes, old = r->topo_cap * sizeof *r->topo;
         xtopo_item *t;
-        if (!ctg_grow_capacity(r->topo_cap, r->ntopo + 1, 256, SIZE_MAX / sizeof *t, &cap)
-            || !ctg_size_mul(cap, sizeof *t, &bytes) || !(t = ctg_mem_resize(al, r->topo, old, bytes)))
+        if (!ctg_grow_capacity(r->topo_cap, r->ntopo + 1, 256, SIZE_MAX / sizeof *t, &cap) ||
+            !ctg_size_mul(cap, sizeof *t, &bytes) || !(t = ctg_mem_resize(al, r->topo, old, bytes)))
             return oom(r);
         r->topo = t;
         r->topo_cap = cap;
@@ -43,8 +43,9 @@ int ctg_xiidm_nb_level(xreader *r, const ctg_net_object *vl)
     if (r->nlevels == r->levels_cap) {
         size_t cap, bytes, old = r->levels_cap * sizeof *r->levels;
         const ctg_net_object **l;
-        if (!ctg_grow_capacity(r->levels_cap, r->nlevels + 1, 16, UINT32_MAX, &cap)
-            || !ctg_size_mul(cap, sizeof *l, &bytes) || !(l = ctg_mem_resize(al, r->levels, old, bytes)))
+        if (!ctg_grow_capacity(r->levels_cap, r->nlevels + 1, 16, UINT32_MAX, &cap) ||
+            !ctg_size_mul(cap, sizeof *l, &bytes) ||
+            !(l = ctg_mem_resize(al, r->levels, old, bytes)))
             return oom(r);
         r->levels = l;
         r->levels_cap = cap;
@@ -91,8 +92,8 @@ int ctg_xiidm_nb_terminal(xreader *r, const ctg_net_object *vl, uint32_t node)
 {
     uint32_t level;
 
-    if (!vl->container || vl->container->topology != CTG_TOPOLOGY_NODE_BREAKER
-        || !level_index(r, vl, &level))
+    if (!vl->container || vl->container->topology != CTG_TOPOLOGY_NODE_BREAKER ||
+        !level_index(r, vl, &level))
         return CTG_OK;
     return keep(r, level, node, XTOPO_TERMINAL, false);
 }
@@ -115,8 +116,8 @@ static int group_by_level(xreader *r)
     size_t *start, sbytes, tbytes;
     xtopo_item *out;
 
-    if (!ctg_size_mul(r->nlevels + 1, sizeof *start, &sbytes)
-        || !ctg_size_mul(r->ntopo, sizeof *out, &tbytes))
+    if (!ctg_size_mul(r->nlevels + 1, sizeof *start, &sbytes) ||
+        !ctg_size_mul(r->ntopo, sizeof *out, &tbytes))
         return oom(r);
     start = ctg_mem_alloc(al, sbytes);
     out = start ? ctg_mem_alloc(al, tbytes) : NULL;
@@ -242,7 +243,8 @@ int ctg_xiidm_finish(xreader *r)
             ;
         longest = j - i > longest ? j - i : longest;
     }
-    if (!ctg_size_mul(longest, 4 * sizeof *scratch, &bytes) || !(scratch = ctg_mem_alloc(al, bytes)))
+    if (!ctg_size_mul(longest, 4 * sizeof *scratch, &bytes) ||
+        !(scratch = ctg_mem_alloc(al, bytes)))
         return oom(r);
     for (size_t i = 0, j; i < r->ntopo && rc == CTG_OK; i = j) {
         for (j = i; j < r->ntopo && r->topo[j].level == r->topo[i].level; j++)
