@@ -76,6 +76,11 @@ static bool level_index(const xreader *r, const ctg_net_object *vl, uint32_t *ou
 {
     size_t lo = 0, hi = r->nlevels;
 
+    if (hi > 0 && r->levels[hi - 1] == vl) { /* an injection of the open level */
+        *out = (uint32_t)(hi - 1);
+        return true;
+    }
+
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (r->levels[mid]->doc_index < vl->doc_index)
