@@ -38,6 +38,7 @@ typedef struct jx_el {
     unsigned in;                /* JX_IN_* when it is a container, else 0 */
     uint64_t seen;              /* a bit per jx_key read */
     const char *s[JK_COUNT];    /* string values (scratch arena); valid where seen */
+    size_t len[JK_COUNT];       /* their lengths */
     uint32_t u[JK_COUNT];       /* nodes, booleans, topology kind; valid where seen */
     double nominal_v;
     ctg_mark start;             /* its '{' */
