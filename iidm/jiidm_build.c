@@ -7,7 +7,6 @@
 
 #include <string.h>
 
-#include "iidm/jiidm_el.h"
 
 static unsigned container_of(const jx_kind *k)
 {

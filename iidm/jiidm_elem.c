@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iidm/jiidm_el.h"
 
 /* ---- keys ------------------------------------------------------------------------------ */
 
