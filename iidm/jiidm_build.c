@@ -224,10 +224,11 @@ static int add(jx_read *x, jx_el *el, const ctg_net_spec *sp, size_t id_len,
     ctg_error e;
     int rc;
 
-    if (ctg_network_find(x->net, sp->id, id_len))
+    /* The builder checks for a duplicate; the id is looked up again only when it refused. */
+    rc = ctg_network_add(x->net, sp, out, &e);
+    if (rc == CTG_EINVAL && ctg_network_find(x->net, sp->id, id_len))
         return ctg_reader_fail_at(&x->rd, &el->marks[JK_ID], "id", CTG_ESCHEMA,
                                   "duplicate id \"%s\"", sp->id);
-    rc = ctg_network_add(x->net, sp, out, &e);
     return rc == CTG_OK ? CTG_OK : refused(x, el, rc, &e);
 }
 
