@@ -276,9 +276,7 @@ static int start_voltage_level(xreader *r)
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "bad topologyKind '%.40s'", kind);
     s.substation = r->substation ? r->substation->id : NULL;
     r->topology = s.topology;
-    if (add(r, &s, &r->vl) != CTG_OK)
-        return r->rc;
-    return s.topology == CTG_TOPOLOGY_NODE_BREAKER ? ctg_xiidm_nb_level(r, r->vl) : CTG_OK;
+    return add(r, &s, &r->vl);
 }
 
 /* ---- equipment ---- */
