@@ -234,8 +234,9 @@ static int other_member(jx_read *x, jx_el *el, const char *name, size_t n)
 
     if (rd->tok.type == CTG_TOK_ARRAY_BEGIN && el->in != 0 && el->in != JX_IN_NBTOPO
         && el->in != JX_IN_BBTOPO && !skipped_array(name, n)) {
-        if (el->k->shape == JX_SUBNET && n == 11 && is(name, n, "subnetworks"))
-            return ctg_reader_fail(rd, CTG_ESCHEMA, "a subnetwork cannot hold subnetworks");
+        if (el->k->shape == JX_SUBNET && n == 8 && is(name, n, "networks"))
+            return ctg_reader_fail(rd, CTG_ESCHEMA,
+                                   "only one level of subnetworks is supported");
         return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown element \"%.*s\" in \"%s\"", (int)n,
                                name, el->k->element);
     }

@@ -17,7 +17,7 @@
 #define VL JX_IN_VLEVEL
 
 const jx_kind jx_root_kind = K("", "network", JX_ROOT, NETWORK, NONE, 0, 0, 255, 0);
-const jx_kind jx_subnet_kind = K("subnetworks", "network", JX_SUBNET, NETWORK, NONE, 0, 11, 255,
+const jx_kind jx_subnet_kind = K("networks", "network", JX_SUBNET, NETWORK, NONE, 0, 11, 255,
                                  JX_IN_NETWORK);
 const jx_kind jx_nbtopo_kind = K("nodeBreakerTopology", "nodeBreakerTopology", JX_NBTOPO,
                                  NETWORK, NONE, 0, 0, 255, VL);

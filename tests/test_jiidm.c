@@ -280,8 +280,8 @@ static const struct invalid {
       "unknown element \"twoWindingsTransformers\" in \"network\"" },
     { "j-unknown-element.jiidm", CTG_ESCHEMA, 10, 22, "/substations/0/voltageLevels/0",
       "unknown element \"generatorz\" in \"voltageLevel\"" },
-    { "j-nested-subnetwork.jiidm", CTG_ESCHEMA, 6, 21, "/subnetworks/0",
-      "a subnetwork cannot hold subnetworks" },
+    { "j-nested-subnetwork.jiidm", CTG_ESCHEMA, 6, 18, "/networks/0",
+      "only one level of subnetworks is supported" },
 };
 
 static void check_invalid(const struct invalid *t, const ctg_iidm_read_options *o)
@@ -468,7 +468,7 @@ CTG_TEST(jiidm, tie_line_before_1_10)
 }
 
 static const char hvdc_and_subnetworks[] =
-    "{\"version\":\"1.17\",\"id\":\"root\",\"subnetworks\":[{\"version\":\"1.17\",\"id\":\"sn1\","
+    "{\"version\":\"1.17\",\"id\":\"root\",\"networks\":[{\"id\":\"sn1\","
     "\"substations\":[{\"id\":\"S1\",\"voltageLevels\":[{\"id\":\"VL1\",\"nominalV\":400,"
     "\"topologyKind\":\"BUS_BREAKER\",\"busBreakerTopology\":{\"buses\":[{\"id\":\"B1\"}]},"
     "\"vscConverterStations\":[{\"id\":\"VSC\",\"bus\":\"B1\"}],"
