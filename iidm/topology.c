@@ -25,16 +25,15 @@ void ctg_nb_graph_dispose(ctg_nb_graph *g)
 }
 
 /* Room for one more item of `width` words in (*data, *cap items). */
-static int room(const ctg_allocator *a, uint64_t **data, size_t *cap, size_t count,
-                size_t width)
+static int room(const ctg_allocator *a, uint64_t **data, size_t *cap, size_t count, size_t width)
 {
     size_t want, bytes;
     void *p;
 
     if (count < *cap)
         return CTG_OK;
-    if (!ctg_grow_capacity(*cap, count + 1, 64, SIZE_MAX / (width * sizeof(uint64_t)), &want)
-        || !ctg_size_mul(want, width * sizeof(uint64_t), &bytes))
+    if (!ctg_grow_capacity(*cap, count + 1, 64, SIZE_MAX / (width * sizeof(uint64_t)), &want) ||
+        !ctg_size_mul(want, width * sizeof(uint64_t), &bytes))
         return CTG_ENOMEM;
     p = ctg_mem_resize(a, *data, *cap * width * sizeof(uint64_t), bytes);
     if (!p)
@@ -200,8 +199,8 @@ int ctg_nb_graph_add_buses(ctg_nb_graph *g, ctg_network *net, ctg_error *err)
         return CTG_OK;
     if (unique_nodes(g) != CTG_OK)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
-    if (g->node_count > UINT32_MAX || !ctg_size_mul(g->node_count, sizeof(*up), &bytes)
-        || !(up = ctg_mem_alloc(g->alloc, bytes)))
+    if (g->node_count > UINT32_MAX || !ctg_size_mul(g->node_count, sizeof(*up), &bytes) ||
+        !(up = ctg_mem_alloc(g->alloc, bytes)))
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
     merge_all(g, up);
     rc = add_buses(g, up, net, err);

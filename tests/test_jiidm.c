@@ -88,7 +88,7 @@ static bool is_accepted(const char *rel)
 }
 
 typedef struct corpus {
-    const char *root;      /* .../shared/testdata */
+    const char *root; /* .../shared/testdata */
     size_t files, matched, rejected, accepted, no_golden, twins, twins_rejected;
 } corpus;
 
@@ -257,8 +257,8 @@ static const struct invalid {
       "IIDM version 1.18 is not supported (this library reads 1.0 to 1.17)" },
     { "j-missing-id.jiidm", CTG_ESCHEMA, 10, 24, "/substations/0/voltageLevels/0/generators/0/id",
       "missing required field \"id\"" },
-    { "j-missing-nominal-v.jiidm", CTG_ESCHEMA, 6, 25,
-      "/substations/0/voltageLevels/0/nominalV", "missing required field \"nominalV\"" },
+    { "j-missing-nominal-v.jiidm", CTG_ESCHEMA, 6, 25, "/substations/0/voltageLevels/0/nominalV",
+      "missing required field \"nominalV\"" },
     { "j-bad-node.jiidm", CTG_ESCHEMA, 10, 42, "/substations/0/voltageLevels/0/loads/0/node",
       "\"node\" must be a node number (0 to 4294967294)" },
     { "j-unknown-voltage-level.jiidm", CTG_ESCHEMA, 20, 5, "/lines/0/voltageLevelId2",
@@ -294,8 +294,8 @@ static void check_invalid(const struct invalid *t, const ctg_iidm_read_options *
     snprintf(path, sizeof(path), "%s/%s", CTG_TESTDATA("iidm/invalid"), t->file);
     memset(&err, 0, sizeof(err));
     rc = read_path(&net, path, o, &err);
-    if (rc != t->code || err.line != t->line || err.column != t->column
-        || strcmp(err.path, t->path) != 0 || strcmp(err.message, t->message) != 0)
+    if (rc != t->code || err.line != t->line || err.column != t->column ||
+        strcmp(err.path, t->path) != 0 || strcmp(err.message, t->message) != 0)
         ctg_test_report(t->file, &err);
     CU_ASSERT_EQUAL(rc, t->code);
     CU_ASSERT_PTR_NULL(net);
