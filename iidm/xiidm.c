@@ -525,13 +525,14 @@ int ctg_xiidm_read(ctg_network **out, const ctg_iidm_input *in, ctg_error *err)
     memset(r, 0, sizeof *r);
     r->in = in;
     r->err = err;
+    ctg_nb_graph_init(&r->graph, in->opts->allocator);
     rc = parse_all(r);
     current_alloc = in->opts->allocator;
     if (r->parser)
         XML_ParserFree(r->parser);
     current_alloc = NULL;
     ctg_mem_release(in->opts->allocator, r->text, r->text_cap);
-    ctg_xiidm_nb_dispose(r);
+    ctg_nb_graph_dispose(&r->graph);
     if (rc != CTG_OK)
         ctg_network_free(r->net);
     else
