@@ -517,6 +517,67 @@ CTG_TEST(jiidm, every_version)
     }
 }
 
+/* ---- progress ------------------------------------------------------------------------- */
+
+/* A network of `loads` loads in one node-breaker level, malloc'd. */
+static char *many_loads(size_t loads)
+{
+    ctg_test_text t = { 0 };
+    static const char head[] =
+        "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S\","
+        "\"voltageLevels\":[{\"id\":\"V\",\"nominalV\":400,\"topologyKind\":"
+        "\"NODE_BREAKER\",\"loads\":[";
+    static const char tail[] = "]}]}]}";
+
+    ctg_test_text_add(&t, head, strlen(head));
+    for (size_t i = 0; i < loads; i++) {
+        char item[128];
+        int n = snprintf(item, sizeof(item), "%s{\"id\":\"L%zu\",\"p0\":1.5,\"node\":%zu}",
+                         i ? "," : "", i, i);
+        ctg_test_text_add(&t, item, (size_t)n);
+    }
+    ctg_test_text_add(&t, tail, strlen(tail));
+    return t.data;
+}
+
+typedef struct progress_log {
+    size_t calls, last, stop_after;
+} progress_log;
+
+static int on_progress(size_t consumed, size_t total, void *payload)
+{
+    progress_log *p = payload;
+
+    CU_ASSERT(consumed >= p->last);
+    CU_ASSERT(total == 0 || consumed <= total);
+    p->last = consumed;
+    return ++p->calls == p->stop_after;
+}
+
+/* A memory read reports progress about every MiB, and stops when asked to. */
+CTG_TEST(jiidm, progress_and_stop)
+{
+    char *doc = many_loads(60000);
+    ctg_iidm_read_options o = { 0 };
+    progress_log log = { 0, 0, 0 };
+    ctg_network *net = NULL;
+    ctg_error err;
+
+    CU_ASSERT_FATAL(strlen(doc) > 2 * 1024 * 1024);
+    o.progress = on_progress;
+    o.payload = &log;
+    CU_ASSERT_EQUAL(read_doc(&net, doc, &o, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_network_count(net, CTG_IDENTIFIABLE_LOAD), 60000);
+    /* At the end of the first element, then once a MiB. */
+    CU_ASSERT_EQUAL(log.calls, (strlen(doc) >> 20) + 1);
+    ctg_network_free(net);
+    log = (progress_log){ 0, 0, 1 };
+    CU_ASSERT_EQUAL(read_doc(&net, doc, &o, &err), CTG_ESTOPPED);
+    CU_ASSERT_PTR_NULL(net);
+    CU_ASSERT_EQUAL(log.calls, 1);
+    free(doc);
+}
+
 /* ---- gzip, locale, memory -------------------------------------------------------------- */
 
 CTG_TEST(jiidm, gzip_file)
