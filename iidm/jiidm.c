@@ -42,11 +42,15 @@ int jx_set_version(jx_read *x)
     major = dot ? small_number(t->str, (size_t)(dot - t->str)) : -1;
     minor = dot ? small_number(dot + 1, t->len - (size_t)(dot - t->str) - 1) : -1;
     if (major < 0 || minor < 0)
-        return ctg_reader_fail(rd, CTG_ESCHEMA, "\"version\" must be an IIDM version such as "
-                               "\"1.17\", got \"%.*s\"", (int)(t->len > 32 ? 32 : t->len), t->str);
+        return ctg_reader_fail(rd, CTG_ESCHEMA,
+                               "\"version\" must be an IIDM version such as "
+                               "\"1.17\", got \"%.*s\"",
+                               (int)(t->len > 32 ? 32 : t->len), t->str);
     if (major != 1 || minor > NEWEST_MINOR)
-        return ctg_reader_fail(rd, CTG_EUNSUPPORTED, "IIDM version %d.%d is not supported "
-                               "(this library reads 1.0 to 1.%d)", major, minor, NEWEST_MINOR);
+        return ctg_reader_fail(rd, CTG_EUNSUPPORTED,
+                               "IIDM version %d.%d is not supported "
+                               "(this library reads 1.0 to 1.%d)",
+                               major, minor, NEWEST_MINOR);
     x->minor = (unsigned)minor;
     memcpy(x->version, t->str, t->len);
     x->version[t->len] = '\0';
@@ -89,7 +93,7 @@ static int read_pair(jx_read *x, const char *k1, const char *k2, bool need2, con
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
     while ((rc = ctg_lexer_member(&rd->lex, NULL, 0, &m, &rd->tok, rd->err)) == CTG_LEX_KEY) {
-        const char *key = m.key.len == strlen(k1) && memcmp(m.key.str, k1, m.key.len) == 0 ? k1
+        const char *key = m.key.len == strlen(k1) && memcmp(m.key.str, k1, m.key.len) == 0   ? k1
                           : m.key.len == strlen(k2) && memcmp(m.key.str, k2, m.key.len) == 0 ? k2
                                                                                              : NULL;
         ctg_reader_top_frame(rd)->key = key;
@@ -134,8 +138,8 @@ static int read_items(jx_read *x, jx_el *el, int (*each)(jx_read *, jx_el *, con
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
     ctg_reader_top_frame(rd)->is_array = true;
-    while ((rc = ctg_lexer_item(&rd->lex, &rd->tok, rd->err)) == CTG_OK
-           && rd->tok.type != CTG_TOK_ARRAY_END) {
+    while ((rc = ctg_lexer_item(&rd->lex, &rd->tok, rd->err)) == CTG_OK &&
+           rd->tok.type != CTG_TOK_ARRAY_END) {
         ctg_mark at = ctg_reader_mark(rd);
         ctg_reader_top_frame(rd)->index = i++;
         if ((rc = each(x, el, &at)) != CTG_OK)

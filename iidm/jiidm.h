@@ -23,21 +23,21 @@
 
 /* How an element is placed, which decides what it needs and how it is added. */
 typedef enum jx_shape {
-    JX_ROOT = 0,    /* the network itself */
-    JX_SUBNET,      /* a subnetwork (1.11+, one level) */
+    JX_ROOT = 0, /* the network itself */
+    JX_SUBNET,   /* a subnetwork (1.11+, one level) */
     JX_SUBSTATION,
     JX_VLEVEL,
-    JX_NBTOPO,      /* nodeBreakerTopology: not an identifiable, holds arrays */
-    JX_BBTOPO,      /* busBreakerTopology */
-    JX_BUS,         /* declared bus of a bus-breaker level */
+    JX_NBTOPO, /* nodeBreakerTopology: not an identifiable, holds arrays */
+    JX_BBTOPO, /* busBreakerTopology */
+    JX_BUS,    /* declared bus of a bus-breaker level */
     JX_SWITCH,
-    JX_INJECTION,   /* one terminal in the enclosing voltage level */
-    JX_BRANCH,      /* voltageLevelId1/2 (3 for a three-winding transformer) */
-    JX_TIE,         /* a tie line: two boundary lines (inline halves up to 1.9) */
-    JX_HVDC,        /* converterStation1/2 */
-    JX_ACDC,        /* an AC/DC converter: terminal 1, optional terminal 2, both in the level */
-    JX_INTERNAL,    /* an internal connection of a node-breaker level: not an identifiable */
-    JX_PLAIN        /* an identifiable without placement (area, DC objects) */
+    JX_INJECTION, /* one terminal in the enclosing voltage level */
+    JX_BRANCH,    /* voltageLevelId1/2 (3 for a three-winding transformer) */
+    JX_TIE,       /* a tie line: two boundary lines (inline halves up to 1.9) */
+    JX_HVDC,      /* converterStation1/2 */
+    JX_ACDC,      /* an AC/DC converter: terminal 1, optional terminal 2, both in the level */
+    JX_INTERNAL,  /* an internal connection of a node-breaker level: not an identifiable */
+    JX_PLAIN      /* an identifiable without placement (area, DC objects) */
 } jx_shape;
 
 /* Where an array of elements may stand. */
@@ -52,16 +52,16 @@ enum {
 
 /* One array member name and what its items are. */
 typedef struct jx_kind {
-    const char *array;             /* the JSON member, e.g. "generators" */
-    const char *element;           /* PowSyBl's element name, for version messages */
+    const char *array;   /* the JSON member, e.g. "generators" */
+    const char *element; /* PowSyBl's element name, for version messages */
     unsigned char array_len;
-    unsigned char shape;           /* jx_shape */
-    unsigned char type;            /* ctg_identifiable_type */
-    unsigned char converter;       /* ctg_converter_kind */
-    unsigned char legs;            /* JX_BRANCH: 2 or 3 */
-    unsigned char min_minor;       /* first IIDM 1.x that has it */
-    unsigned char max_minor;       /* last IIDM 1.x that has it */
-    unsigned char where;           /* JX_IN_* */
+    unsigned char shape;     /* jx_shape */
+    unsigned char type;      /* ctg_identifiable_type */
+    unsigned char converter; /* ctg_converter_kind */
+    unsigned char legs;      /* JX_BRANCH: 2 or 3 */
+    unsigned char min_minor; /* first IIDM 1.x that has it */
+    unsigned char max_minor; /* last IIDM 1.x that has it */
+    unsigned char where;     /* JX_IN_* */
 } jx_kind;
 
 /* The kind of array `key` (`len` bytes) inside a container of kind `in` (JX_IN_*), NULL when
@@ -73,15 +73,15 @@ extern const jx_kind jx_root_kind, jx_subnet_kind, jx_nbtopo_kind, jx_bbtopo_kin
 
 /* The state of one JIIDM read. */
 typedef struct jx_read {
-    ctg_reader rd;          /* the lexer, the live JSON path, error helpers */
-    ctg_network *net;       /* NULL until the root's attributes are read */
-    ctg_arena *scratch;     /* strings of the element being read; reset after each one */
+    ctg_reader rd;      /* the lexer, the live JSON path, error helpers */
+    ctg_network *net;   /* NULL until the root's attributes are read */
+    ctg_arena *scratch; /* strings of the element being read; reset after each one */
     const ctg_iidm_input *in;
     ctg_iidm_read_options opts;
-    unsigned minor;         /* IIDM 1.minor */
-    char version[16];       /* "1.minor" as the file wrote it */
-    size_t next_progress;   /* lexer offset of the next progress report */
-    ctg_nb_graph graph;     /* the node-breaker levels' nodes and switches */
+    unsigned minor;       /* IIDM 1.minor */
+    char version[16];     /* "1.minor" as the file wrote it */
+    size_t next_progress; /* lexer offset of the next progress report */
+    ctg_nb_graph graph;   /* the node-breaker levels' nodes and switches */
 } jx_read;
 
 /* What the enclosing elements give the one being read. */
@@ -110,15 +110,43 @@ int jx_set_version(jx_read *x);
 /* The members the importer keeps; every other one is skipped. */
 typedef enum jx_key {
     JK_OTHER = 0,
-    JK_ID, JK_NAME,
-    JK_NODE, JK_NODE1, JK_NODE2, JK_NODE3,
-    JK_BUS, JK_BUS1, JK_BUS2, JK_BUS3,
-    JK_CBUS, JK_CBUS1, JK_CBUS2, JK_CBUS3,
-    JK_VL1, JK_VL2, JK_VL3,
-    JK_CS1, JK_CS2, JK_DL1, JK_DL2, JK_BL1, JK_BL2,
-    JK_ID_1, JK_ID_2, JK_NAME_1, JK_NAME_2,
-    JK_COUNTRY, JK_NOMINAL_V, JK_TOPOLOGY, JK_OPEN, JK_RETAINED,
-    JK_ALIASES, JK_PROPERTIES, JK_VERSION, JK_NBTOPO, JK_BBTOPO,
+    JK_ID,
+    JK_NAME,
+    JK_NODE,
+    JK_NODE1,
+    JK_NODE2,
+    JK_NODE3,
+    JK_BUS,
+    JK_BUS1,
+    JK_BUS2,
+    JK_BUS3,
+    JK_CBUS,
+    JK_CBUS1,
+    JK_CBUS2,
+    JK_CBUS3,
+    JK_VL1,
+    JK_VL2,
+    JK_VL3,
+    JK_CS1,
+    JK_CS2,
+    JK_DL1,
+    JK_DL2,
+    JK_BL1,
+    JK_BL2,
+    JK_ID_1,
+    JK_ID_2,
+    JK_NAME_1,
+    JK_NAME_2,
+    JK_COUNTRY,
+    JK_NOMINAL_V,
+    JK_TOPOLOGY,
+    JK_OPEN,
+    JK_RETAINED,
+    JK_ALIASES,
+    JK_PROPERTIES,
+    JK_VERSION,
+    JK_NBTOPO,
+    JK_BBTOPO,
     JK_COUNT
 } jx_key;
 
@@ -130,20 +158,20 @@ jx_key jx_key_of(const char *s, size_t n);
 
 typedef struct jx_el {
     const jx_kind *k;
-    const jx_scope *scope;      /* where it stands */
-    jx_scope inner;             /* what its children see */
-    unsigned in;                /* JX_IN_* when it is a container, else 0 */
-    uint64_t seen;              /* a bit per jx_key read */
-    const char *s[JK_COUNT];    /* string values (scratch arena); valid where seen */
-    size_t len[JK_COUNT];       /* their lengths */
-    uint32_t u[JK_COUNT];       /* nodes, booleans, topology kind; valid where seen */
+    const jx_scope *scope;   /* where it stands */
+    jx_scope inner;          /* what its children see */
+    unsigned in;             /* JX_IN_* when it is a container, else 0 */
+    uint64_t seen;           /* a bit per jx_key read */
+    const char *s[JK_COUNT]; /* string values (scratch arena); valid where seen */
+    size_t len[JK_COUNT];    /* their lengths */
+    uint32_t u[JK_COUNT];    /* nodes, booleans, topology kind; valid where seen */
     double nominal_v;
-    ctg_mark start;             /* its '{' */
-    ctg_mark key_mark;          /* the member being read */
-    ctg_mark marks[JK_COUNT];   /* where each kept member was */
-    const ctg_net_object *obj;  /* once in the table (NULL for topologies) */
-    bool created;               /* jx_el_create ran */
-    bool discarded;             /* a switch PowSyBl drops (same node at both ends, < 1.8) */
+    ctg_mark start;            /* its '{' */
+    ctg_mark key_mark;         /* the member being read */
+    ctg_mark marks[JK_COUNT];  /* where each kept member was */
+    const ctg_net_object *obj; /* once in the table (NULL for topologies) */
+    bool created;              /* jx_el_create ran */
+    bool discarded;            /* a switch PowSyBl drops (same node at both ends, < 1.8) */
 } jx_el;
 
 static inline bool jx_el_has(const jx_el *el, jx_key key)

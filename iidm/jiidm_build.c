@@ -7,17 +7,23 @@
 
 #include <string.h>
 
-
 static unsigned container_of(const jx_kind *k)
 {
     switch (k->shape) {
-    case JX_ROOT: return JX_IN_NETWORK;
-    case JX_SUBNET: return JX_IN_SUBNET;
-    case JX_SUBSTATION: return JX_IN_SUBSTATION;
-    case JX_VLEVEL: return JX_IN_VLEVEL;
-    case JX_NBTOPO: return JX_IN_NBTOPO;
-    case JX_BBTOPO: return JX_IN_BBTOPO;
-    default: return 0;
+    case JX_ROOT:
+        return JX_IN_NETWORK;
+    case JX_SUBNET:
+        return JX_IN_SUBNET;
+    case JX_SUBSTATION:
+        return JX_IN_SUBSTATION;
+    case JX_VLEVEL:
+        return JX_IN_VLEVEL;
+    case JX_NBTOPO:
+        return JX_IN_NBTOPO;
+    case JX_BBTOPO:
+        return JX_IN_BBTOPO;
+    default:
+        return 0;
     }
 }
 
@@ -93,11 +99,11 @@ static int terminal(jx_read *x, const jx_el *el, unsigned side, const ctg_net_ob
             return missing(x, el, node);
         *order = el->u[node];
         return ctg_nb_graph_node(&x->graph, vl->type_index, *order) == CTG_OK
-                   ? CTG_OK : ctg_reader_nomem(&x->rd);
+                   ? CTG_OK
+                   : ctg_reader_nomem(&x->rd);
     }
-    if (which != JK_OTHER && (o = ctg_network_find(x->net, el->s[which], el->len[which]))
-        && o->type == CTG_IDENTIFIABLE_BUS
-        && o->voltage_levels[0] == vl)
+    if (which != JK_OTHER && (o = ctg_network_find(x->net, el->s[which], el->len[which])) &&
+        o->type == CTG_IDENTIFIABLE_BUS && o->voltage_levels[0] == vl)
         *order = o->type_index;
     return CTG_OK;
 }
@@ -132,8 +138,8 @@ static bool dropped_switch(const jx_read *x, const jx_el *el)
         return false;
     if (jx_el_has(el, JK_NODE1) && jx_el_has(el, JK_NODE2))
         return el->u[JK_NODE1] == el->u[JK_NODE2];
-    return jx_el_has(el, JK_BUS1) && jx_el_has(el, JK_BUS2)
-           && strcmp(el->s[JK_BUS1], el->s[JK_BUS2]) == 0;
+    return jx_el_has(el, JK_BUS1) && jx_el_has(el, JK_BUS2) &&
+           strcmp(el->s[JK_BUS1], el->s[JK_BUS2]) == 0;
 }
 
 static int spec_switch(jx_read *x, jx_el *el, ctg_net_spec *sp)
@@ -148,10 +154,10 @@ static int spec_switch(jx_read *x, jx_el *el, ctg_net_spec *sp)
         return missing(x, el, JK_NODE1);
     if (!jx_el_has(el, JK_NODE2))
         return missing(x, el, JK_NODE2);
-    merges = !(jx_el_has(el, JK_OPEN) && el->u[JK_OPEN])
-             && !(jx_el_has(el, JK_RETAINED) && el->u[JK_RETAINED]);
-    if (ctg_nb_graph_edge(&x->graph, vl->type_index, el->u[JK_NODE1], el->u[JK_NODE2], merges)
-        != CTG_OK)
+    merges = !(jx_el_has(el, JK_OPEN) && el->u[JK_OPEN]) &&
+             !(jx_el_has(el, JK_RETAINED) && el->u[JK_RETAINED]);
+    if (ctg_nb_graph_edge(&x->graph, vl->type_index, el->u[JK_NODE1], el->u[JK_NODE2], merges) !=
+        CTG_OK)
         return ctg_reader_nomem(&x->rd);
     return CTG_OK;
 }
@@ -164,8 +170,8 @@ static int spec_acdc(jx_read *x, jx_el *el, ctg_net_spec *sp)
     int rc = terminal(x, el, 1, vl, &sp->order[0]);
 
     sp->voltage_levels[0] = vl->id;
-    if (rc != CTG_OK
-        || !(jx_el_has(el, JK_NODE2) || jx_el_has(el, JK_BUS2) || jx_el_has(el, JK_CBUS2)))
+    if (rc != CTG_OK ||
+        !(jx_el_has(el, JK_NODE2) || jx_el_has(el, JK_BUS2) || jx_el_has(el, JK_CBUS2)))
         return rc;
     sp->voltage_levels[1] = vl->id;
     return terminal(x, el, 2, vl, &sp->order[1]);
@@ -180,8 +186,8 @@ static int add_internal(jx_read *x, jx_el *el)
         return missing(x, el, JK_NODE1);
     if (!jx_el_has(el, JK_NODE2))
         return missing(x, el, JK_NODE2);
-    if (ctg_nb_graph_edge(&x->graph, vl->type_index, el->u[JK_NODE1], el->u[JK_NODE2], true)
-        != CTG_OK)
+    if (ctg_nb_graph_edge(&x->graph, vl->type_index, el->u[JK_NODE1], el->u[JK_NODE2], true) !=
+        CTG_OK)
         return ctg_reader_nomem(&x->rd);
     return CTG_OK;
 }
@@ -190,8 +196,8 @@ static int spec_branch(jx_read *x, jx_el *el, ctg_net_spec *sp)
 {
     for (unsigned i = 0; i < el->k->legs; i++) {
         const ctg_net_object *vl = NULL;
-        int rc = ref(x, el, (jx_key)(JK_VL1 + i), CTG_IDENTIFIABLE_VOLTAGE_LEVEL,
-                     "voltage level", &vl);
+        int rc =
+            ref(x, el, (jx_key)(JK_VL1 + i), CTG_IDENTIFIABLE_VOLTAGE_LEVEL, "voltage level", &vl);
         if (rc == CTG_OK)
             rc = terminal(x, el, i + 1, vl, &sp->order[i]);
         if (rc != CTG_OK)
@@ -203,8 +209,8 @@ static int spec_branch(jx_read *x, jx_el *el, ctg_net_spec *sp)
     return CTG_OK;
 }
 
-static int spec_refs(jx_read *x, jx_el *el, ctg_net_spec *sp, jx_key k1,
-                     ctg_identifiable_type type, const char *what)
+static int spec_refs(jx_read *x, jx_el *el, ctg_net_spec *sp, jx_key k1, ctg_identifiable_type type,
+                     const char *what)
 {
     for (unsigned i = 0; i < 2; i++) {
         const ctg_net_object *o = NULL;
@@ -239,8 +245,8 @@ static int add_halves(jx_read *x, jx_el *el, ctg_net_spec *tie)
         ctg_net_spec sp = CTG_NET_SPEC_INIT;
         const ctg_net_object *vl = NULL, *bl = NULL;
         jx_key id = (jx_key)(JK_ID_1 + i);
-        int rc = ref(x, el, (jx_key)(JK_VL1 + i), CTG_IDENTIFIABLE_VOLTAGE_LEVEL,
-                     "voltage level", &vl);
+        int rc =
+            ref(x, el, (jx_key)(JK_VL1 + i), CTG_IDENTIFIABLE_VOLTAGE_LEVEL, "voltage level", &vl);
 
         if (rc == CTG_OK && !jx_el_has(el, id))
             rc = missing(x, el, id);
@@ -280,13 +286,21 @@ static int fill_spec(jx_read *x, jx_el *el, ctg_net_spec *sp)
     case JX_SUBSTATION:
         sp->country = jx_el_has(el, JK_COUNTRY) ? el->s[JK_COUNTRY] : NULL;
         return CTG_OK;
-    case JX_VLEVEL: return spec_vlevel(x, el, sp);
-    case JX_BUS: sp->voltage_levels[0] = el->scope->vlevel->id; return CTG_OK;
-    case JX_SWITCH: return spec_switch(x, el, sp);
-    case JX_INJECTION: return spec_injection(x, el, sp);
-    case JX_ACDC: return spec_acdc(x, el, sp);
-    case JX_BRANCH: return spec_branch(x, el, sp);
-    case JX_TIE: return spec_tie(x, el, sp);
+    case JX_VLEVEL:
+        return spec_vlevel(x, el, sp);
+    case JX_BUS:
+        sp->voltage_levels[0] = el->scope->vlevel->id;
+        return CTG_OK;
+    case JX_SWITCH:
+        return spec_switch(x, el, sp);
+    case JX_INJECTION:
+        return spec_injection(x, el, sp);
+    case JX_ACDC:
+        return spec_acdc(x, el, sp);
+    case JX_BRANCH:
+        return spec_branch(x, el, sp);
+    case JX_TIE:
+        return spec_tie(x, el, sp);
     case JX_HVDC:
         return spec_refs(x, el, sp, JK_CS1, CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION,
                          "converter station");
@@ -301,10 +315,17 @@ static int fill_spec(jx_read *x, jx_el *el, ctg_net_spec *sp)
 static void open_scope(jx_el *el)
 {
     switch (el->k->shape) {
-    case JX_SUBNET: el->inner.subnet = el->obj; break;
-    case JX_SUBSTATION: el->inner.substation = el->obj; break;
-    case JX_VLEVEL: el->inner.vlevel = el->obj; break;
-    default: break;
+    case JX_SUBNET:
+        el->inner.subnet = el->obj;
+        break;
+    case JX_SUBSTATION:
+        el->inner.substation = el->obj;
+        break;
+    case JX_VLEVEL:
+        el->inner.vlevel = el->obj;
+        break;
+    default:
+        break;
     }
 }
 

@@ -9,22 +9,45 @@
 #include <stdio.h>
 #include <string.h>
 
-
 /* ---- keys ------------------------------------------------------------------------------ */
 
 const char *const jx_key_names[JK_COUNT] = {
-    [JK_ID] = "id", [JK_NAME] = "name", [JK_NODE] = "node", [JK_NODE1] = "node1",
-    [JK_NODE2] = "node2", [JK_NODE3] = "node3", [JK_BUS] = "bus", [JK_BUS1] = "bus1",
-    [JK_BUS2] = "bus2", [JK_BUS3] = "bus3", [JK_CBUS] = "connectableBus",
-    [JK_CBUS1] = "connectableBus1", [JK_CBUS2] = "connectableBus2",
-    [JK_CBUS3] = "connectableBus3", [JK_VL1] = "voltageLevelId1", [JK_VL2] = "voltageLevelId2",
-    [JK_VL3] = "voltageLevelId3", [JK_CS1] = "converterStation1", [JK_CS2] = "converterStation2",
-    [JK_DL1] = "danglingLineId1", [JK_DL2] = "danglingLineId2", [JK_BL1] = "boundaryLineId1",
-    [JK_BL2] = "boundaryLineId2", [JK_ID_1] = "id_1", [JK_ID_2] = "id_2",
-    [JK_NAME_1] = "name_1", [JK_NAME_2] = "name_2", [JK_COUNTRY] = "country",
-    [JK_NOMINAL_V] = "nominalV", [JK_TOPOLOGY] = "topologyKind", [JK_OPEN] = "open",
-    [JK_RETAINED] = "retained", [JK_ALIASES] = "aliases", [JK_PROPERTIES] = "properties",
-    [JK_VERSION] = "version", [JK_NBTOPO] = "nodeBreakerTopology",
+    [JK_ID] = "id",
+    [JK_NAME] = "name",
+    [JK_NODE] = "node",
+    [JK_NODE1] = "node1",
+    [JK_NODE2] = "node2",
+    [JK_NODE3] = "node3",
+    [JK_BUS] = "bus",
+    [JK_BUS1] = "bus1",
+    [JK_BUS2] = "bus2",
+    [JK_BUS3] = "bus3",
+    [JK_CBUS] = "connectableBus",
+    [JK_CBUS1] = "connectableBus1",
+    [JK_CBUS2] = "connectableBus2",
+    [JK_CBUS3] = "connectableBus3",
+    [JK_VL1] = "voltageLevelId1",
+    [JK_VL2] = "voltageLevelId2",
+    [JK_VL3] = "voltageLevelId3",
+    [JK_CS1] = "converterStation1",
+    [JK_CS2] = "converterStation2",
+    [JK_DL1] = "danglingLineId1",
+    [JK_DL2] = "danglingLineId2",
+    [JK_BL1] = "boundaryLineId1",
+    [JK_BL2] = "boundaryLineId2",
+    [JK_ID_1] = "id_1",
+    [JK_ID_2] = "id_2",
+    [JK_NAME_1] = "name_1",
+    [JK_NAME_2] = "name_2",
+    [JK_COUNTRY] = "country",
+    [JK_NOMINAL_V] = "nominalV",
+    [JK_TOPOLOGY] = "topologyKind",
+    [JK_OPEN] = "open",
+    [JK_RETAINED] = "retained",
+    [JK_ALIASES] = "aliases",
+    [JK_PROPERTIES] = "properties",
+    [JK_VERSION] = "version",
+    [JK_NBTOPO] = "nodeBreakerTopology",
     [JK_BBTOPO] = "busBreakerTopology",
 };
 
@@ -37,14 +60,21 @@ static inline bool is(const char *s, size_t n, const char *lit)
 static jx_key key_short(const char *s, size_t n)
 {
     switch (n) {
-    case 2: return is(s, n, "id") ? JK_ID : JK_OTHER;
-    case 3: return is(s, n, "bus") ? JK_BUS : JK_OTHER;
+    case 2:
+        return is(s, n, "id") ? JK_ID : JK_OTHER;
+    case 3:
+        return is(s, n, "bus") ? JK_BUS : JK_OTHER;
     case 4:
-        if (is(s, n, "name")) return JK_NAME;
-        if (is(s, n, "node")) return JK_NODE;
-        if (is(s, n, "open")) return JK_OPEN;
-        if (is(s, 3, "bus") && s[3] >= '1' && s[3] <= '3') return (jx_key)(JK_BUS1 + s[3] - '1');
-        if (is(s, 3, "id_") && (s[3] == '1' || s[3] == '2')) return (jx_key)(JK_ID_1 + s[3] - '1');
+        if (is(s, n, "name"))
+            return JK_NAME;
+        if (is(s, n, "node"))
+            return JK_NODE;
+        if (is(s, n, "open"))
+            return JK_OPEN;
+        if (is(s, 3, "bus") && s[3] >= '1' && s[3] <= '3')
+            return (jx_key)(JK_BUS1 + s[3] - '1');
+        if (is(s, 3, "id_") && (s[3] == '1' || s[3] == '2'))
+            return (jx_key)(JK_ID_1 + s[3] - '1');
         return JK_OTHER;
     case 5:
         if (is(s, 4, "node") && s[4] >= '1' && s[4] <= '3')
@@ -55,15 +85,21 @@ static jx_key key_short(const char *s, size_t n)
             return (jx_key)(JK_NAME_1 + s[5] - '1');
         return JK_OTHER;
     case 7:
-        if (is(s, n, "country")) return JK_COUNTRY;
-        if (is(s, n, "aliases")) return JK_ALIASES;
-        if (is(s, n, "version")) return JK_VERSION;
+        if (is(s, n, "country"))
+            return JK_COUNTRY;
+        if (is(s, n, "aliases"))
+            return JK_ALIASES;
+        if (is(s, n, "version"))
+            return JK_VERSION;
         return JK_OTHER;
     case 8:
-        if (is(s, n, "nominalV")) return JK_NOMINAL_V;
-        if (is(s, n, "retained")) return JK_RETAINED;
+        if (is(s, n, "nominalV"))
+            return JK_NOMINAL_V;
+        if (is(s, n, "retained"))
+            return JK_RETAINED;
         return JK_OTHER;
-    default: return JK_OTHER;
+    default:
+        return JK_OTHER;
     }
 }
 
@@ -74,21 +110,32 @@ static jx_key key_long(const char *s, size_t n)
     unsigned side = (unsigned)(d - '1');
 
     switch (n) {
-    case 10: return is(s, n, "properties") ? JK_PROPERTIES : JK_OTHER;
-    case 12: return is(s, n, "topologyKind") ? JK_TOPOLOGY : JK_OTHER;
-    case 14: return is(s, n, "connectableBus") ? JK_CBUS : JK_OTHER;
+    case 10:
+        return is(s, n, "properties") ? JK_PROPERTIES : JK_OTHER;
+    case 12:
+        return is(s, n, "topologyKind") ? JK_TOPOLOGY : JK_OTHER;
+    case 14:
+        return is(s, n, "connectableBus") ? JK_CBUS : JK_OTHER;
     case 15:
-        if (side > 2) return JK_OTHER;
-        if (is(s, 14, "voltageLevelId")) return (jx_key)(JK_VL1 + side);
-        if (is(s, 14, "connectableBus")) return (jx_key)(JK_CBUS1 + side);
-        if (side < 2 && is(s, 14, "boundaryLineId")) return (jx_key)(JK_BL1 + side);
-        if (side < 2 && is(s, 14, "danglingLineId")) return (jx_key)(JK_DL1 + side);
+        if (side > 2)
+            return JK_OTHER;
+        if (is(s, 14, "voltageLevelId"))
+            return (jx_key)(JK_VL1 + side);
+        if (is(s, 14, "connectableBus"))
+            return (jx_key)(JK_CBUS1 + side);
+        if (side < 2 && is(s, 14, "boundaryLineId"))
+            return (jx_key)(JK_BL1 + side);
+        if (side < 2 && is(s, 14, "danglingLineId"))
+            return (jx_key)(JK_DL1 + side);
         return JK_OTHER;
     case 17:
         return side < 2 && is(s, 16, "converterStation") ? (jx_key)(JK_CS1 + side) : JK_OTHER;
-    case 18: return is(s, n, "busBreakerTopology") ? JK_BBTOPO : JK_OTHER;
-    case 19: return is(s, n, "nodeBreakerTopology") ? JK_NBTOPO : JK_OTHER;
-    default: return JK_OTHER;
+    case 18:
+        return is(s, n, "busBreakerTopology") ? JK_BBTOPO : JK_OTHER;
+    case 19:
+        return is(s, n, "nodeBreakerTopology") ? JK_NBTOPO : JK_OTHER;
+    default:
+        return JK_OTHER;
     }
 }
 
@@ -105,8 +152,7 @@ static int read_str(jx_read *x, jx_el *el, jx_key key)
     int rc = ctg_read_string(rd, &el->s[key], jx_key_names[key]);
 
     el->len[key] = rd->tok.len;
-    if (rc == CTG_OK && rd->tok.len == 0 && key != JK_NAME && key != JK_NAME_1
-        && key != JK_NAME_2)
+    if (rc == CTG_OK && rd->tok.len == 0 && key != JK_NAME && key != JK_NAME_1 && key != JK_NAME_2)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must not be empty", jx_key_names[key]);
     return rc;
 }
@@ -118,8 +164,8 @@ static int read_node(jx_read *x, jx_el *el, jx_key key)
 
     if (rd->tok.type != CTG_TOK_NUMBER)
         return ctg_reader_type_error(rd, "integer");
-    if (!rd->tok.is_integer || !ctg_parse_int64(rd->tok.raw, rd->tok.raw_len, &v) || v < 0
-        || v >= (int64_t)CTG_NET_NO_ORDER)
+    if (!rd->tok.is_integer || !ctg_parse_int64(rd->tok.raw, rd->tok.raw_len, &v) || v < 0 ||
+        v >= (int64_t)CTG_NET_NO_ORDER)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must be a node number (0 to %u)",
                                jx_key_names[key], CTG_NET_NO_ORDER - 1);
     el->u[key] = (uint32_t)v;
@@ -167,11 +213,15 @@ static int read_topology(jx_read *x, jx_el *el)
 static int version_gate(jx_read *x, const char *what, unsigned lo, unsigned hi)
 {
     if (x->minor < lo)
-        return ctg_reader_fail(&x->rd, CTG_ESCHEMA, "%s is not supported for IIDM version %s. "
-                               "IIDM version should be >= 1.%u", what, x->version, lo);
+        return ctg_reader_fail(&x->rd, CTG_ESCHEMA,
+                               "%s is not supported for IIDM version %s. "
+                               "IIDM version should be >= 1.%u",
+                               what, x->version, lo);
     if (x->minor > hi)
-        return ctg_reader_fail(&x->rd, CTG_ESCHEMA, "%s is not supported for IIDM version %s. "
-                               "IIDM version should be <= 1.%u", what, x->version, hi);
+        return ctg_reader_fail(&x->rd, CTG_ESCHEMA,
+                               "%s is not supported for IIDM version %s. "
+                               "IIDM version should be <= 1.%u",
+                               what, x->version, hi);
     return CTG_OK;
 }
 
@@ -179,12 +229,16 @@ static int key_gate(jx_read *x, jx_key key)
 {
     switch (key) {
     case JK_DL1:
-    case JK_DL2: return version_gate(x, jx_key_names[key], 10, 15);
+    case JK_DL2:
+        return version_gate(x, jx_key_names[key], 10, 15);
     case JK_BL1:
-    case JK_BL2: return version_gate(x, jx_key_names[key], 16, 255);
+    case JK_BL2:
+        return version_gate(x, jx_key_names[key], 16, 255);
     case JK_ID_1:
-    case JK_ID_2: return version_gate(x, jx_key_names[key], 0, 9);
-    default: return CTG_OK;
+    case JK_ID_2:
+        return version_gate(x, jx_key_names[key], 0, 9);
+    default:
+        return CTG_OK;
     }
 }
 
@@ -199,16 +253,26 @@ static int read_attribute(jx_read *x, jx_el *el, jx_key key)
     case JK_NODE:
     case JK_NODE1:
     case JK_NODE2:
-    case JK_NODE3: rc = read_node(x, el, key); break;
-    case JK_OPEN:
-    case JK_RETAINED: rc = read_bool(x, el, key); break;
-    case JK_NOMINAL_V: rc = read_nominal_v(x, el); break;
-    case JK_TOPOLOGY: rc = read_topology(x, el); break;
-    case JK_VERSION:
-        rc = el->k->shape == JX_ROOT ? jx_set_version(x) : ctg_lexer_skip_value(
-                 &x->rd.lex, &x->rd.tok, x->rd.err);
+    case JK_NODE3:
+        rc = read_node(x, el, key);
         break;
-    default: rc = read_str(x, el, key); break;
+    case JK_OPEN:
+    case JK_RETAINED:
+        rc = read_bool(x, el, key);
+        break;
+    case JK_NOMINAL_V:
+        rc = read_nominal_v(x, el);
+        break;
+    case JK_TOPOLOGY:
+        rc = read_topology(x, el);
+        break;
+    case JK_VERSION:
+        rc = el->k->shape == JX_ROOT ? jx_set_version(x)
+                                     : ctg_lexer_skip_value(&x->rd.lex, &x->rd.tok, x->rd.err);
+        break;
+    default:
+        rc = read_str(x, el, key);
+        break;
     }
     if (rc == CTG_OK) {
         el->seen |= (uint64_t)1 << key;
@@ -222,8 +286,8 @@ static int read_attribute(jx_read *x, jx_el *el, jx_key key)
 /* Member arrays of containers that hold nothing the table needs. */
 static bool skipped_array(const char *s, size_t n)
 {
-    return (n == 10 && is(s, n, "extensions")) || (n == 16 && is(s, n, "geographicalTags"))
-           || (n == 18 && is(s, n, "voltageAngleLimits"));
+    return (n == 10 && is(s, n, "extensions")) || (n == 16 && is(s, n, "geographicalTags")) ||
+           (n == 18 && is(s, n, "voltageAngleLimits"));
 }
 
 /* A member that is neither an attribute of ours nor a known array: skipped, except an array
@@ -232,12 +296,12 @@ static int other_member(jx_read *x, jx_el *el, const char *name, size_t n)
 {
     ctg_reader *rd = &x->rd;
 
-    if (rd->tok.type == CTG_TOK_ARRAY_BEGIN && el->in != 0 && el->in != JX_IN_NBTOPO
-        && el->in != JX_IN_BBTOPO && !skipped_array(name, n)) {
-        if (el->k->shape == JX_SUBNET && n == 11 && is(name, n, "subnetworks"))
-            return ctg_reader_fail(rd, CTG_ESCHEMA, "a subnetwork cannot hold subnetworks");
-        return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown element \"%.*s\" in \"%s\"", (int)n,
-                               name, el->k->element);
+    if (rd->tok.type == CTG_TOK_ARRAY_BEGIN && el->in != 0 && el->in != JX_IN_NBTOPO &&
+        el->in != JX_IN_BBTOPO && !skipped_array(name, n)) {
+        if (el->k->shape == JX_SUBNET && n == 8 && is(name, n, "networks"))
+            return ctg_reader_fail(rd, CTG_ESCHEMA, "only one level of subnetworks is supported");
+        return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown element \"%.*s\" in \"%s\"", (int)n, name,
+                               el->k->element);
     }
     return ctg_lexer_skip_value(&rd->lex, &rd->tok, rd->err);
 }
@@ -265,9 +329,12 @@ static int structural(jx_read *x, jx_el *el, jx_key key)
     if (el->discarded)
         return ctg_lexer_skip_value(&x->rd.lex, &x->rd.tok, x->rd.err);
     switch (key) {
-    case JK_ALIASES: return jx_read_aliases(x, el);
-    case JK_PROPERTIES: return jx_read_properties(x, el);
-    default: break;
+    case JK_ALIASES:
+        return jx_read_aliases(x, el);
+    case JK_PROPERTIES:
+        return jx_read_properties(x, el);
+    default:
+        break;
     }
     if (el->k->shape != JX_VLEVEL)
         return ctg_lexer_skip_value(&x->rd.lex, &x->rd.tok, x->rd.err);
@@ -333,8 +400,8 @@ int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope)
     jx_el_init(&el, k, scope, ctg_reader_mark(rd));
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
-    while ((rc = ctg_lexer_member(&rd->lex, el.seen ? NULL : "id", el.seen ? 0 : 2, &m,
-                                  &rd->tok, rd->err)) == CTG_LEX_KEY) {
+    while ((rc = ctg_lexer_member(&rd->lex, el.seen ? NULL : "id", el.seen ? 0 : 2, &m, &rd->tok,
+                                  rd->err)) == CTG_LEX_KEY) {
         if ((rc = member(x, &el, &m)) != CTG_OK)
             return rc;
         ctg_reader_top_frame(rd)->key = NULL;
@@ -358,8 +425,8 @@ int jx_read_elements(jx_read *x, const jx_kind *k, const jx_scope *scope)
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
     ctg_reader_top_frame(rd)->is_array = true;
-    while ((rc = ctg_lexer_item(&rd->lex, &rd->tok, rd->err)) == CTG_OK
-           && rd->tok.type != CTG_TOK_ARRAY_END) {
+    while ((rc = ctg_lexer_item(&rd->lex, &rd->tok, rd->err)) == CTG_OK &&
+           rd->tok.type != CTG_TOK_ARRAY_END) {
         ctg_reader_top_frame(rd)->index = i++;
         if ((rc = jx_read_element(x, k, scope)) != CTG_OK)
             return rc;

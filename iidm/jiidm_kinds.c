@@ -8,21 +8,23 @@
 
 #include <string.h>
 
-#define K(arr, el, shape, type, conv, legs, lo, hi, where)                                 \
-    { arr, el, (unsigned char)(sizeof(arr) - 1), shape, CTG_IDENTIFIABLE_##type,          \
-      CTG_CONVERTER_##conv, legs, lo, hi, where }
+#define K(arr, el, shape, type, conv, legs, lo, hi, where)                                         \
+    {                                                                                              \
+        arr, el, (unsigned char)(sizeof(arr) - 1), shape, CTG_IDENTIFIABLE_##type,                 \
+            CTG_CONVERTER_##conv, legs, lo, hi, where                                              \
+    }
 
 #define NET (JX_IN_NETWORK | JX_IN_SUBNET)
 #define SUB JX_IN_SUBSTATION
 #define VL JX_IN_VLEVEL
 
 const jx_kind jx_root_kind = K("", "network", JX_ROOT, NETWORK, NONE, 0, 0, 255, 0);
-const jx_kind jx_subnet_kind = K("subnetworks", "network", JX_SUBNET, NETWORK, NONE, 0, 11, 255,
-                                 JX_IN_NETWORK);
-const jx_kind jx_nbtopo_kind = K("nodeBreakerTopology", "nodeBreakerTopology", JX_NBTOPO,
-                                 NETWORK, NONE, 0, 0, 255, VL);
-const jx_kind jx_bbtopo_kind = K("busBreakerTopology", "busBreakerTopology", JX_BBTOPO, NETWORK,
-                                 NONE, 0, 0, 255, VL);
+const jx_kind jx_subnet_kind =
+    K("networks", "network", JX_SUBNET, NETWORK, NONE, 0, 11, 255, JX_IN_NETWORK);
+const jx_kind jx_nbtopo_kind =
+    K("nodeBreakerTopology", "nodeBreakerTopology", JX_NBTOPO, NETWORK, NONE, 0, 0, 255, VL);
+const jx_kind jx_bbtopo_kind =
+    K("busBreakerTopology", "busBreakerTopology", JX_BBTOPO, NETWORK, NONE, 0, 0, 255, VL);
 
 /* In the order PowSyBl writes them. 255: still there in the newest version. */
 static const jx_kind kinds[] = {
@@ -32,8 +34,8 @@ static const jx_kind kinds[] = {
       NONE, 2, 0, 255, SUB),
     K("threeWindingsTransformers", "threeWindingsTransformer", JX_BRANCH,
       THREE_WINDINGS_TRANSFORMER, NONE, 3, 0, 255, SUB),
-    K("overloadManagementSystems", "overloadManagementSystem", JX_PLAIN,
-      OVERLOAD_MANAGEMENT_SYSTEM, NONE, 0, 12, 255, SUB),
+    K("overloadManagementSystems", "overloadManagementSystem", JX_PLAIN, OVERLOAD_MANAGEMENT_SYSTEM,
+      NONE, 0, 12, 255, SUB),
     K("busbarSections", "busbarSection", JX_INJECTION, BUSBAR_SECTION, NONE, 0, 0, 255,
       JX_IN_NBTOPO),
     K("switches", "switch", JX_SWITCH, SWITCH, NONE, 0, 0, 255, JX_IN_NBTOPO | JX_IN_BBTOPO),
@@ -54,10 +56,10 @@ static const jx_kind kinds[] = {
       0, 255, VL),
     K("internalConnections", "internalConnection", JX_INTERNAL, NETWORK, NONE, 0, 0, 255,
       JX_IN_NBTOPO),
-    K("voltageSourceConverters", "voltageSourceConverter", JX_ACDC,
-      VOLTAGE_SOURCE_CONVERTER, NONE, 0, 15, 255, VL),
-    K("lineCommutatedConverters", "lineCommutatedConverter", JX_ACDC,
-      LINE_COMMUTATED_CONVERTER, NONE, 0, 15, 255, VL),
+    K("voltageSourceConverters", "voltageSourceConverter", JX_ACDC, VOLTAGE_SOURCE_CONVERTER, NONE,
+      0, 15, 255, VL),
+    K("lineCommutatedConverters", "lineCommutatedConverter", JX_ACDC, LINE_COMMUTATED_CONVERTER,
+      NONE, 0, 15, 255, VL),
     K("grounds", "ground", JX_INJECTION, GROUND, NONE, 0, 12, 255, VL),
     K("lines", "line", JX_BRANCH, LINE, NONE, 2, 0, 255, NET),
     K("tieLines", "tieLine", JX_TIE, TIE_LINE, NONE, 0, 0, 255, NET),
@@ -71,8 +73,8 @@ static const jx_kind kinds[] = {
 
 const jx_kind *jx_kind_find(const char *key, size_t len, unsigned in)
 {
-    if (len == jx_subnet_kind.array_len && (in & jx_subnet_kind.where)
-        && memcmp(key, jx_subnet_kind.array, len) == 0)
+    if (len == jx_subnet_kind.array_len && (in & jx_subnet_kind.where) &&
+        memcmp(key, jx_subnet_kind.array, len) == 0)
         return &jx_subnet_kind;
     for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
         const jx_kind *k = &kinds[i];

@@ -146,6 +146,9 @@ static int read_input(ctg_network **out, ctg_input *in, const ctg_iidm_read_opti
     rp->inner = src;
     rp->len = rp->pos = 0;
     int rc = peek(rp, err);
+    /* A refill fills only the message (the lexer, which is not running yet, the rest). */
+    if (rc != CTG_OK)
+        ctg_error_set(err, rc, NULL, "", NULL);
     if (rc == CTG_OK) {
         ctg_lex_source again = { NULL, 0, replay_refill, rp };
         ii.src = &again;

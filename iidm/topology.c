@@ -9,6 +9,7 @@
 
 #include "base/alloc.h"
 #include "base/error_set.h"
+#include "network/table.h"
 
 void ctg_nb_graph_init(ctg_nb_graph *g, const ctg_allocator *a)
 {
@@ -25,16 +26,15 @@ void ctg_nb_graph_dispose(ctg_nb_graph *g)
 }
 
 /* Room for one more item of `width` words in (*data, *cap items). */
-static int room(const ctg_allocator *a, uint64_t **data, size_t *cap, size_t count,
-                size_t width)
+static int room(const ctg_allocator *a, uint64_t **data, size_t *cap, size_t count, size_t width)
 {
     size_t want, bytes;
     void *p;
 
     if (count < *cap)
         return CTG_OK;
-    if (!ctg_grow_capacity(*cap, count + 1, 64, SIZE_MAX / (width * sizeof(uint64_t)), &want)
-        || !ctg_size_mul(want, width * sizeof(uint64_t), &bytes))
+    if (!ctg_grow_capacity(*cap, count + 1, 64, SIZE_MAX / (width * sizeof(uint64_t)), &want) ||
+        !ctg_size_mul(want, width * sizeof(uint64_t), &bytes))
         return CTG_ENOMEM;
     p = ctg_mem_resize(a, *data, *cap * width * sizeof(uint64_t), bytes);
     if (!p)
@@ -158,33 +158,45 @@ static void merge_all(const ctg_nb_graph *g, uint32_t *up)
     }
 }
 
-/* Adds "<vl>_<node>"; a long voltage-level id gets a buffer of its own. */
-static int add_bus(ctg_network *net, const ctg_allocator *a, const char *vl, uint32_t node,
-                   ctg_error *err)
+/* Adds "<vl>_<node>" to `vl` (whose id is `vl_len` bytes); a long id gets a buffer of its
+ * own. */
+static int add_bus(ctg_network *net, const ctg_allocator *a, ctg_net_object *vl, size_t vl_len,
+                   uint32_t node, ctg_error *err)
 {
     char small[128], *id = small;
-    size_t len = strlen(vl) + 12;
-    int rc;
+    size_t cap = vl_len + 12;
+    int rc, len;
 
-    if (len > sizeof(small) && !(id = ctg_mem_alloc(a, len)))
+    if (cap > sizeof(small) && !(id = ctg_mem_alloc(a, cap)))
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
-    snprintf(id, len, "%s_%u", vl, (unsigned)node);
-    rc = ctg_network_add_calculated_bus(net, vl, id, err);
+    len = snprintf(id, cap, "%s_%u", vl->id, (unsigned)node);
+    rc = ctg_net_add_calculated_bus_obj(net, vl, id, (size_t)len, err);
     if (id != small)
-        ctg_mem_release(a, id, len);
+        ctg_mem_release(a, id, cap);
     return rc;
 }
 
+/* The nodes come sorted by level: each level is looked up once, for its first bus. */
 static int add_buses(const ctg_nb_graph *g, uint32_t *up, ctg_network *net, ctg_error *err)
 {
+    ctg_net_object *v = NULL;
+    uint32_t at = UINT32_MAX;
+    size_t v_len = 0;
+
     for (size_t i = 0; i < g->node_count; i++) {
         uint32_t vl = (uint32_t)(g->nodes[i] >> 32), node = (uint32_t)g->nodes[i];
-        const ctg_net_object *v = ctg_network_object_at(net, CTG_IDENTIFIABLE_VOLTAGE_LEVEL, vl);
         int rc;
 
-        if (root(up, i) != i || !v)
+        if (root(up, i) != i)
             continue;
-        if ((rc = add_bus(net, g->alloc, v->id, node, err)) != CTG_OK)
+        if (vl != at) {
+            const ctg_net_object *o =
+                ctg_network_object_at(net, CTG_IDENTIFIABLE_VOLTAGE_LEVEL, vl);
+            at = vl;
+            v_len = o ? strlen(o->id) : 0;
+            v = o ? ctg_network_find_mut(net, o->id, v_len) : NULL;
+        }
+        if (v && (rc = add_bus(net, g->alloc, v, v_len, node, err)) != CTG_OK)
             return rc;
     }
     return CTG_OK;
@@ -200,8 +212,8 @@ int ctg_nb_graph_add_buses(ctg_nb_graph *g, ctg_network *net, ctg_error *err)
         return CTG_OK;
     if (unique_nodes(g) != CTG_OK)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
-    if (g->node_count > UINT32_MAX || !ctg_size_mul(g->node_count, sizeof(*up), &bytes)
-        || !(up = ctg_mem_alloc(g->alloc, bytes)))
+    if (g->node_count > UINT32_MAX || !ctg_size_mul(g->node_count, sizeof(*up), &bytes) ||
+        !(up = ctg_mem_alloc(g->alloc, bytes)))
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
     merge_all(g, up);
     rc = add_buses(g, up, net, err);

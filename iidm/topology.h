@@ -20,9 +20,9 @@
 
 typedef struct ctg_nb_graph {
     const ctg_allocator *alloc;
-    uint64_t *nodes;   /* (voltage level's VOLTAGE_LEVEL type_index << 32) | node */
+    uint64_t *nodes; /* (voltage level's VOLTAGE_LEVEL type_index << 32) | node */
     size_t node_count, node_cap;
-    uint64_t *edges;   /* pairs of nodes of the same level, merged in the bus-breaker view */
+    uint64_t *edges; /* pairs of nodes of the same level, merged in the bus-breaker view */
     size_t edge_count, edge_cap; /* in pairs */
 } ctg_nb_graph;
 

@@ -88,7 +88,7 @@ static bool is_accepted(const char *rel)
 }
 
 typedef struct corpus {
-    const char *root;      /* .../shared/testdata */
+    const char *root; /* .../shared/testdata */
     size_t files, matched, rejected, accepted, no_golden, twins, twins_rejected;
 } corpus;
 
@@ -257,8 +257,8 @@ static const struct invalid {
       "IIDM version 1.18 is not supported (this library reads 1.0 to 1.17)" },
     { "j-missing-id.jiidm", CTG_ESCHEMA, 10, 24, "/substations/0/voltageLevels/0/generators/0/id",
       "missing required field \"id\"" },
-    { "j-missing-nominal-v.jiidm", CTG_ESCHEMA, 6, 25,
-      "/substations/0/voltageLevels/0/nominalV", "missing required field \"nominalV\"" },
+    { "j-missing-nominal-v.jiidm", CTG_ESCHEMA, 6, 25, "/substations/0/voltageLevels/0/nominalV",
+      "missing required field \"nominalV\"" },
     { "j-bad-node.jiidm", CTG_ESCHEMA, 10, 42, "/substations/0/voltageLevels/0/loads/0/node",
       "\"node\" must be a node number (0 to 4294967294)" },
     { "j-unknown-voltage-level.jiidm", CTG_ESCHEMA, 20, 5, "/lines/0/voltageLevelId2",
@@ -280,8 +280,8 @@ static const struct invalid {
       "unknown element \"twoWindingsTransformers\" in \"network\"" },
     { "j-unknown-element.jiidm", CTG_ESCHEMA, 10, 22, "/substations/0/voltageLevels/0",
       "unknown element \"generatorz\" in \"voltageLevel\"" },
-    { "j-nested-subnetwork.jiidm", CTG_ESCHEMA, 6, 21, "/subnetworks/0",
-      "a subnetwork cannot hold subnetworks" },
+    { "j-nested-subnetwork.jiidm", CTG_ESCHEMA, 6, 18, "/networks/0",
+      "only one level of subnetworks is supported" },
 };
 
 static void check_invalid(const struct invalid *t, const ctg_iidm_read_options *o)
@@ -294,8 +294,8 @@ static void check_invalid(const struct invalid *t, const ctg_iidm_read_options *
     snprintf(path, sizeof(path), "%s/%s", CTG_TESTDATA("iidm/invalid"), t->file);
     memset(&err, 0, sizeof(err));
     rc = read_path(&net, path, o, &err);
-    if (rc != t->code || err.line != t->line || err.column != t->column
-        || strcmp(err.path, t->path) != 0 || strcmp(err.message, t->message) != 0)
+    if (rc != t->code || err.line != t->line || err.column != t->column ||
+        strcmp(err.path, t->path) != 0 || strcmp(err.message, t->message) != 0)
         ctg_test_report(t->file, &err);
     CU_ASSERT_EQUAL(rc, t->code);
     CU_ASSERT_PTR_NULL(net);
@@ -468,7 +468,7 @@ CTG_TEST(jiidm, tie_line_before_1_10)
 }
 
 static const char hvdc_and_subnetworks[] =
-    "{\"version\":\"1.17\",\"id\":\"root\",\"subnetworks\":[{\"version\":\"1.17\",\"id\":\"sn1\","
+    "{\"version\":\"1.17\",\"id\":\"root\",\"networks\":[{\"id\":\"sn1\","
     "\"substations\":[{\"id\":\"S1\",\"voltageLevels\":[{\"id\":\"VL1\",\"nominalV\":400,"
     "\"topologyKind\":\"BUS_BREAKER\",\"busBreakerTopology\":{\"buses\":[{\"id\":\"B1\"}]},"
     "\"vscConverterStations\":[{\"id\":\"VSC\",\"bus\":\"B1\"}],"
@@ -515,6 +515,67 @@ CTG_TEST(jiidm, every_version)
         CU_ASSERT_STRING_EQUAL(ctg_network_iidm_version(net), want);
         ctg_network_free(net);
     }
+}
+
+/* ---- progress ------------------------------------------------------------------------- */
+
+/* A network of `loads` loads in one node-breaker level, malloc'd. */
+static char *many_loads(size_t loads)
+{
+    ctg_test_text t = { 0 };
+    static const char head[] =
+        "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S\","
+        "\"voltageLevels\":[{\"id\":\"V\",\"nominalV\":400,\"topologyKind\":"
+        "\"NODE_BREAKER\",\"loads\":[";
+    static const char tail[] = "]}]}]}";
+
+    ctg_test_text_add(&t, head, strlen(head));
+    for (size_t i = 0; i < loads; i++) {
+        char item[128];
+        int n = snprintf(item, sizeof(item), "%s{\"id\":\"L%zu\",\"p0\":1.5,\"node\":%zu}",
+                         i ? "," : "", i, i);
+        ctg_test_text_add(&t, item, (size_t)n);
+    }
+    ctg_test_text_add(&t, tail, strlen(tail));
+    return t.data;
+}
+
+typedef struct progress_log {
+    size_t calls, last, stop_after;
+} progress_log;
+
+static int on_progress(size_t consumed, size_t total, void *payload)
+{
+    progress_log *p = payload;
+
+    CU_ASSERT(consumed >= p->last);
+    CU_ASSERT(total == 0 || consumed <= total);
+    p->last = consumed;
+    return ++p->calls == p->stop_after;
+}
+
+/* A memory read reports progress about every MiB, and stops when asked to. */
+CTG_TEST(jiidm, progress_and_stop)
+{
+    char *doc = many_loads(60000);
+    ctg_iidm_read_options o = { 0 };
+    progress_log log = { 0, 0, 0 };
+    ctg_network *net = NULL;
+    ctg_error err;
+
+    CU_ASSERT_FATAL(strlen(doc) > 2 * 1024 * 1024);
+    o.progress = on_progress;
+    o.payload = &log;
+    CU_ASSERT_EQUAL(read_doc(&net, doc, &o, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_network_count(net, CTG_IDENTIFIABLE_LOAD), 60000);
+    /* At the end of the first element, then once a MiB. */
+    CU_ASSERT_EQUAL(log.calls, (strlen(doc) >> 20) + 1);
+    ctg_network_free(net);
+    log = (progress_log){ 0, 0, 1 };
+    CU_ASSERT_EQUAL(read_doc(&net, doc, &o, &err), CTG_ESTOPPED);
+    CU_ASSERT_PTR_NULL(net);
+    CU_ASSERT_EQUAL(log.calls, 1);
+    free(doc);
 }
 
 /* ---- gzip, locale, memory -------------------------------------------------------------- */

@@ -99,10 +99,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (rc1 != rc2)
         ctg_fuzz_fail("memory read %s, streamed %s", ctg_status_name(rc1), ctg_status_name(rc2));
-    if (rc1 != CTG_OK && (e1.offset != e2.offset || strcmp(e1.path, e2.path) != 0
-                          || strcmp(e1.message, e2.message) != 0))
-        ctg_fuzz_fail("memory read error at %zu %s: %s, streamed at %zu %s: %s", e1.offset,
-                      e1.path, e1.message, e2.offset, e2.path, e2.message);
+    if (rc1 != CTG_OK && (e1.offset != e2.offset || strcmp(e1.path, e2.path) != 0 ||
+                          strcmp(e1.message, e2.message) != 0))
+        ctg_fuzz_fail("memory read error at %zu %s: %s, streamed at %zu %s: %s", e1.offset, e1.path,
+                      e1.message, e2.offset, e2.path, e2.message);
     if (rc1 == CTG_OK) {
         char *t1 = dump(a), *t2 = dump(b);
         if (strcmp(t1, t2) != 0)
