@@ -57,6 +57,7 @@ static const cli_command commands[] = {
                    NO_PROGRESS_OPTION,
         .run = cli_stats,
     },
+#ifdef CLI_HAVE_NETWORK
     {
         .name = "resolve",
         .args = "[OPTION...] --network NET LIST OUT",
@@ -109,6 +110,7 @@ static const cli_command commands[] = {
                    NO_PROGRESS_OPTION,
         .run = cli_network,
     },
+#endif
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
