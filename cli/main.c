@@ -61,7 +61,7 @@ static const cli_command commands[] = {
     {
         .name = "resolve",
         .args = "[OPTION...] --network NET LIST OUT",
-        .summary = "resolve a list of any kind against a network into a default list",
+        .summary = "resolve a list against a network",
         .details = "Reads the IIDM network NET (XIIDM or JIIDM, told by its content) and the\n"
                    "contingency list LIST of any kind, and writes to OUT the contingencies\n"
                    "PowSyBl would run, as a `default` list: a default list's contingencies\n"
@@ -78,9 +78,10 @@ static const cli_command commands[] = {
                    "(PATH is the JSON Pointer of the list item), or with --report-format json a\n"
                    "JSON array of events {kind, path, contingencyId, elementId, elementType,\n"
                    "message}. An invalid network or list, or an evaluation that fails, is\n"
-                   "\"source:line:column: error: path: message\" on stderr, exit status 1, and\n"
-                   "nothing written. On a terminal, reads that last over half a second show a\n"
-                   "progress bar on stderr.\n",
+                   "\"source:line:column: error: path: message\" on stderr, exit status 1; a\n"
+                   "file OUT and the report are then left as they were (stdout may have got\n"
+                   "part of a streamed list). On a terminal, reads that last over half a\n"
+                   "second show a progress bar on stderr.\n",
         .options = "      --network NET  the network (required)\n"
                    "      --report FILE  what was left out and why (\"-\": stdout)\n"
                    "      --report-format FORMAT\n"
@@ -93,7 +94,7 @@ static const cli_command commands[] = {
     {
         .name = "network",
         .args = "[OPTION...] NET [OUT]",
-        .summary = "summarise what ctg imported from an IIDM network",
+        .summary = "summarise an IIDM network",
         .details = "Reads the IIDM network NET (XIIDM or JIIDM, told by its content; \"-\" is\n"
                    "stdin; gzip is read as such) and prints its IIDM version, the number of\n"
                    "objects of each type (PowSyBl's type names), the substations per country,\n"
