@@ -12,12 +12,6 @@ enum { FLAG_DUMP = 1u << 0 };
 
 static const char *const network_flags[] = { "--dump", NULL };
 
-/* The progress bar of a network read. */
-static int network_progress(size_t consumed, size_t total, void *payload)
-{
-    return cli_progress_update(consumed, total, payload);
-}
-
 int cli_read_network(ctg_network **out, const char *path, bool progress_wanted)
 {
     ctg_source src = cli_source(path);
@@ -27,7 +21,7 @@ int cli_read_network(ctg_network **out, const char *path, bool progress_wanted)
     int rc;
 
     opts.source_name = strcmp(path, "-") == 0 ? CLI_STDIN_NAME : NULL;
-    opts.progress = network_progress;
+    opts.progress = cli_progress_update; /* the same bar as a list read's */
     opts.payload = &progress;
     cli_progress_init(&progress, progress_wanted, NULL);
     rc = ctg_iidm_read(out, &src, &opts, &err);
