@@ -55,8 +55,14 @@ static const char *const attr_names[XA_COUNT] = {
     [XA_NODE1] = "node1",
     [XA_NODE2] = "node2",
     [XA_NODE3] = "node3",
+    [XA_BUS] = "bus",
     [XA_BUS1] = "bus1",
     [XA_BUS2] = "bus2",
+    [XA_BUS3] = "bus3",
+    [XA_CBUS] = "connectableBus",
+    [XA_CBUS1] = "connectableBus1",
+    [XA_CBUS2] = "connectableBus2",
+    [XA_CBUS3] = "connectableBus3",
     [XA_VL1] = "voltageLevelId1",
     [XA_VL2] = "voltageLevelId2",
     [XA_VL3] = "voltageLevelId3",
@@ -130,8 +136,8 @@ xkind ctg_xiidm_kind(const char *s, size_t n)
 }
 
 static const unsigned char attr_by_first[][8] = {
-    ['b' - 'a'] = { XA_BUS1, XA_BUS2, XA_BL1, XA_BL2, XA_COUNT },
-    ['c' - 'a'] = { XA_COUNTRY, XA_CS1, XA_CS2, XA_COUNT },
+    ['b' - 'a'] = { XA_BUS, XA_BUS1, XA_BUS2, XA_BUS3, XA_BL1, XA_BL2, XA_COUNT },
+    ['c' - 'a'] = { XA_COUNTRY, XA_CS1, XA_CS2, XA_CBUS, XA_CBUS1, XA_CBUS2, XA_CBUS3 },
     ['d' - 'a'] = { XA_DL1, XA_DL2, XA_COUNT },
     ['i' - 'a'] = { XA_ID, XA_ID_1, XA_ID_2, XA_COUNT },
     ['n' - 'a'] = { XA_NAME, XA_NODE, XA_NODE1, XA_NODE2, XA_NODE3, XA_NOMINAL_V, XA_NAME_1,
