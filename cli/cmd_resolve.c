@@ -321,6 +321,14 @@ static int finish_outputs(job *j, ctg_error *err)
     return rc == CTG_OK ? CLI_OK : report_write(j, rc, err);
 }
 
+/* The evaluation's errors have a path but no source: they are LIST's. */
+static int name_error(const job *j, int rc, ctg_error *err)
+{
+    if (rc != CTG_OK && err->source[0] == '\0')
+        snprintf(err->source, sizeof err->source, "%s", j->in.name);
+    return rc;
+}
+
 static int open_writer(job *j, ctg_stream_writer **w, ctg_error *err)
 {
     if (to_stdout(j))
@@ -342,7 +350,8 @@ static int resolve_streamed(job *j)
     opts.source_name = j->in.name;
     j->in.keep = false;
     j->in.replay = 1;
-    rc = ctg_resolve_stream(j->net, &src, &opts, w, &j->ropts, &err);
+    memset(&err, 0, sizeof err);
+    rc = name_error(j, ctg_resolve_stream(j->net, &src, &opts, w, &j->ropts, &err), &err);
     if (rc == CTG_ESTOPPED && j->rep.open && ferror(j->rep.out.fp))
         rc = cli_io_failure(&err, j->rep.out.name, "cannot write", errno);
     if (rc != CTG_OK) {
@@ -381,8 +390,10 @@ static int resolve_whole(job *j)
     opts.source_name = j->in.name;
     if (rc == CTG_OK)
         rc = ctg_list_read_buffer(&list, j->in.kept, j->in.kept_len, &opts, &err);
-    if (rc == CTG_OK)
-        rc = ctg_resolve(&resolved, j->net, list, &j->ropts, &err);
+    if (rc == CTG_OK) {
+        memset(&err, 0, sizeof err);
+        rc = name_error(j, ctg_resolve(&resolved, j->net, list, &j->ropts, &err), &err);
+    }
     ctg_list_free(list);
     if (rc == CTG_ESTOPPED && j->rep.open && ferror(j->rep.out.fp))
         rc = cli_io_failure(&err, j->rep.out.name, "cannot write", errno);

@@ -62,7 +62,9 @@ check "network without NET" 2 "" \
 # ---- network errors ---------------------------------------------------------------------
 
 bad_net=$data/network/invalid-unknown-voltage-level.xiidm
-bad_net_err=$(cat "$exp/invalid-unknown-voltage-level.err")
+# The expected messages name the files as @DATA@/... and @WORK@/...
+message() { sed "s|@DATA@|$data|; s|@WORK@|$work|" "$exp/$1"; }
+bad_net_err=$(message invalid-unknown-voltage-level.err)
 check "network of an invalid network" 1 "" "$bad_net_err\n" -- "$cli" network "$bad_net"
 keep "$work/dump.json"
 check "network --dump of an invalid network fails" 1 "" "$bad_net_err\n" \
@@ -131,7 +133,7 @@ check "resolve --report to stdout with the list to a file" 0 "" "" \
     -- cmp "$exp/resolved-default.json" "$work/r.json"
 # Ids from the input are escaped in the text report: no list can drive the terminal.
 printf '{"type":"default","version":"1.1","name":"n","contingencies":[{"id":"a\\u001b[2J","elements":[{"id":"G\\nX","type":"GENERATOR"}]}]}' >"$work/evil.json"
-check "resolve --report escapes ids" 0 "$(cat "$exp/report-evil.txt")\n" "" \
+check "resolve --report escapes ids" 0 "@$exp/report-evil.txt" "" \
     -- "$cli" resolve --network "$net" --report - "$work/evil.json" "$work/r.json"
 check "resolve --report-format json escapes ids as JSON" 0 "@$exp/report-evil.json" "" \
     -- "$cli" resolve --network "$net" --report - --report-format json "$work/evil.json" \
@@ -155,7 +157,7 @@ check "resolve an invalid list" 1 "" "$bad_type" \
 check "an invalid list leaves OUT" 0 "" "" -- cmp "$work/kept.orig" "$work/atomic/out.json"
 check "an invalid list leaves no report nor temporary file" 0 "out.json\n" "" \
     -- ls -A "$work/atomic"
-fails_err=$(cat "$exp/fails.err")
+fails_err=$(message fails.err)
 check "resolve an evaluation that fails" 1 "" "$fails_err\n" \
     -- "$cli" resolve --network "$net" --report "$work/atomic/report" "$lists/fails.json" \
     "$work/atomic/out.json"
@@ -165,7 +167,7 @@ check "a failed evaluation leaves no report nor temporary file" 0 "out.json\n" "
 # An empty element id fails the evaluation of a streamed `default` list after a contingency
 # was filtered: the streamed file OUT is still left as it was.
 printf '{"type":"default","version":"1.1","name":"n","contingencies":[{"id":"ok","elements":[{"id":"G_FR1","type":"GENERATOR"}]},{"id":"c","elements":[{"id":"","type":"LOAD"}]}]}' >"$work/empty-id.json"
-empty_err=$(cat "$exp/empty-id.err" | sed "s|@WORK@|$work|")
+empty_err=$(message empty-id.err)
 check "resolve a streamed list that fails late" 1 "" "$empty_err\n" \
     -- "$cli" resolve --network "$net" "$work/empty-id.json" "$work/atomic/out.json"
 check "a late failure leaves OUT" 0 "" "" -- cmp "$work/kept.orig" "$work/atomic/out.json"
