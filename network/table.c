@@ -75,13 +75,19 @@ static int add_root(ctg_network *net, const char *id)
 
 int ctg_network_new(ctg_network **out, const char *id, const ctg_allocator *alloc, ctg_error *err)
 {
+    return ctg_network_new_ex(out, id, alloc, 0, err);
+}
+
+int ctg_network_new_ex(ctg_network **out, const char *id, const ctg_allocator *alloc,
+                       unsigned arena_flags, ctg_error *err)
+{
     if (out)
         *out = NULL;
     if (out == NULL)
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "no place for the new network");
     if (id == NULL || *id == '\0')
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "a network needs a non-empty id");
-    ctg_arena *arena = ctg_arena_new(alloc);
+    ctg_arena *arena = ctg_arena_new_ex(alloc, arena_flags);
     if (arena == NULL)
         return nomem(err);
     ctg_network *net = ctg_arena_calloc(arena, 1, sizeof *net);
