@@ -300,11 +300,14 @@ static int create_object(jx_read *x, jx_el *el)
 
 int jx_el_create(jx_read *x, jx_el *el)
 {
+    /* Errors name the element, not the member that made it come into the table. */
+    ctg_path_frame *f = ctg_reader_top_frame(&x->rd), keep = *f;
     int rc = CTG_OK;
 
     if (el->created)
         return CTG_OK;
     el->created = true;
+    f->key = NULL;
     if (el->k->shape == JX_ROOT) {
         if (!jx_el_has(el, JK_ID))
             return missing(x, el, JK_ID);
@@ -315,5 +318,7 @@ int jx_el_create(jx_read *x, jx_el *el)
     }
     /* The element's strings are in the table now (or no longer needed). */
     ctg_arena_reset(x->scratch);
+    if (rc == CTG_OK)
+        *ctg_reader_top_frame(&x->rd) = keep;
     return rc;
 }
