@@ -85,7 +85,8 @@ static size_t unique_nodes(ctg_nb_graph *g)
 {
     size_t n = 0;
 
-    qsort(g->nodes, g->node_count, sizeof(uint64_t), cmp_u64);
+    if (g->node_count > 1) /* none: nodes may be NULL, which qsort may not get */
+        qsort(g->nodes, g->node_count, sizeof(uint64_t), cmp_u64);
     for (size_t i = 0; i < g->node_count; i++)
         if (n == 0 || g->nodes[n - 1] != g->nodes[i])
             g->nodes[n++] = g->nodes[i];
