@@ -99,8 +99,7 @@ static void print_tallies(const ctg_network *net, ctg_identifiable_type type, ta
 {
     size_t n = count_values(net, type, t);
 
-    printf(type == CTG_IDENTIFIABLE_SUBSTATION ? "countries: %zu\n" : "nominal voltages: %zu\n",
-           n);
+    printf(type == CTG_IDENTIFIABLE_SUBSTATION ? "countries: %zu\n" : "nominal voltages: %zu\n", n);
     for (size_t i = 0; i < n; i++) {
         if (type == CTG_IDENTIFIABLE_SUBSTATION) {
             fputs("  ", stdout);
@@ -118,7 +117,8 @@ static void print_tallies(const ctg_network *net, ctg_identifiable_type type, ta
 /* The subnetworks: the NETWORK objects after the root, with the objects each owns. */
 static void print_subnetworks(const ctg_network *net)
 {
-    size_t n = ctg_network_count(net, CTG_IDENTIFIABLE_NETWORK), all = ctg_network_object_count(net);
+    size_t n = ctg_network_count(net, CTG_IDENTIFIABLE_NETWORK),
+           all = ctg_network_object_count(net);
 
     printf("subnetworks: %zu\n", n ? n - 1 : 0);
     for (size_t i = 1; i < n; i++) {

@@ -33,8 +33,8 @@ typedef struct input {
     size_t size;      /* a regular file's size, for the progress bar; else 0 */
     size_t consumed;  /* bytes read from fd */
     bool eof;
-    bool keep;        /* keep a copy of what is read */
-    size_t replay;    /* > 0: the kept bytes from this offset - 1 are served first */
+    bool keep;     /* keep a copy of what is read */
+    size_t replay; /* > 0: the kept bytes from this offset - 1 are served first */
     char *kept;
     size_t kept_len, kept_cap;
     cli_progress *progress;
@@ -263,12 +263,12 @@ typedef struct job {
     cli_progress progress; /* first: the visitor's payload is also the progress bar's */
     input in;
     const ctg_network *net;
-    const char *out;       /* "-" is stdout */
+    const char *out; /* "-" is stdout */
     ctg_write_options wopts;
     ctg_resolve_options ropts;
     report rep;
-    char *name;            /* the streamed list's name, once known */
-    bool whole;            /* not a `default` list with its name first: resolve it whole */
+    char *name; /* the streamed list's name, once known */
+    bool whole; /* not a `default` list with its name first: resolve it whole */
 } job;
 
 static bool to_stdout(const job *j)
@@ -409,8 +409,9 @@ static int resolve_whole(job *j)
 /* Reads LIST up to its first contingency (or list), then resolves it one way or the other. */
 static int resolve_list(job *j)
 {
-    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = on_contingency,
-                      .list = on_list, .payload = j };
+    ctg_visitor v = {
+        .version = CTG_VISITOR_VERSION, .contingency = on_contingency, .list = on_list, .payload = j
+    };
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_source src = ctg_source_callback(input_read, &j->in, j->in.size);
     ctg_error err;

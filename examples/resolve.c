@@ -33,8 +33,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < count; i++) {
             printf("%s:", c[i].id);
             for (size_t j = 0; j < c[i].element_count; j++)
-                printf(" %s %s", ctg_element_type_name(c[i].elements[j].type),
-                       c[i].elements[j].id);
+                printf(" %s %s", ctg_element_type_name(c[i].elements[j].type), c[i].elements[j].id);
             printf("\n");
         }
     } else {
