@@ -37,6 +37,10 @@ check "network reads .gz" 0 "@$work/summary_gz" "" -- "$cli" network "$work/samp
 summary "<stdin>" >"$work/summary_stdin"
 check "network reads stdin (.gz too)" 0 "@$work/summary_stdin" "" \
     -- sh -c "'$cli' network - <'$work/sample.xiidm.gz'"
+printf 'file: %s\n' "$lists/subnetworks.xiidm" | cat - "$exp/summary-subnetworks.txt" \
+    >"$work/summary_sub"
+check "network summary counts each subnetwork's objects" 0 "@$work/summary_sub" "" \
+    -- "$cli" network "$lists/subnetworks.xiidm"
 check "network --quiet still prints the summary" 0 "@$work/summary_x" "" \
     -- "$cli" network -q "$net"
 
