@@ -279,6 +279,8 @@ static void write_index(dump *d)
             ctg_emit_object_begin(e);
             member(e, "id", objs[i]->id);
             member(e, "type", "BUS");
+            if (objs[i]->name)
+                member(e, "name", objs[i]->name);
             if (objs[i]->subnetwork)
                 member(e, "subnetwork", objs[i]->subnetwork->id);
             member(e, "voltageLevel", objs[i]->voltage_levels[0]->id);
