@@ -107,8 +107,11 @@ typedef struct cli_outfile {
     bool failed;
 } cli_outfile;
 
-/* Opens `path` (borrowed until commit or abort). On failure nothing is left to abort. */
-int cli_outfile_open(cli_outfile *o, const char *path, int slot, ctg_error *err);
+/* Opens `path` (borrowed until commit or abort). A file with other hard links is refused
+ * (CTG_EINVAL), as the library refuses it, unless `break_links`. On failure nothing is left
+ * to abort. */
+int cli_outfile_open(cli_outfile *o, const char *path, int slot, bool break_links,
+                     ctg_error *err);
 /* Appends bytes; returns -1 once a write failed (and commit then fails). */
 int cli_outfile_write(cli_outfile *o, const void *data, size_t len);
 int cli_outfile_puts(cli_outfile *o, const char *text);

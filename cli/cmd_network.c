@@ -167,7 +167,7 @@ static int dump(const ctg_network *net, const char *out_path)
     int rc = ctg_network_write_json(net, &buf, &err);
 
     if (rc == CTG_OK)
-        rc = cli_outfile_open(&out, out_path, 0, &err);
+        rc = cli_outfile_open(&out, out_path, 0, false, &err);
     if (rc == CTG_OK) {
         cli_outfile_write(&out, buf.data, buf.len);
         rc = cli_outfile_commit(&out, &err);

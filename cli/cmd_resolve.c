@@ -18,10 +18,10 @@
 
 #include "cli.h"
 
-enum { FLAG_COMPACT = 1u << 0 };
+enum { FLAG_COMPACT = 1u << 0, FLAG_BREAK_LINKS = 1u << 1 };
 enum { OPT_NETWORK, OPT_REPORT, OPT_REPORT_FORMAT, OPT_COUNT };
 
-static const char *const resolve_flags[] = { "--compact", NULL };
+static const char *const resolve_flags[] = { "--compact", "--break-links", NULL };
 static const char *const resolve_valued[] = { "--network", "--report", "--report-format", NULL };
 
 /* ---- the input: read once; its start kept, then replayed, until the list's shape is known */
@@ -302,6 +302,13 @@ static int on_list(const ctg_stream_header *h, const ctg_list *list, void *paylo
     return 1;
 }
 
+/* A file with other hard links is refused: say how to replace it anyway, as convert does. */
+static void links_hint(int rc, const ctg_error *err)
+{
+    if (rc == CTG_EINVAL && strncmp(err->message, "cannot replace a file with", 26) == 0)
+        fprintf(stderr, "%s resolve: --break-links replaces it anyway\n", CLI_NAME);
+}
+
 /* A write failure; a closed pipe is exit 1 (whoever read the output stopped), in one line. */
 static int report_write(const job *j, int rc, ctg_error *err)
 {
@@ -310,6 +317,7 @@ static int report_write(const job *j, int rc, ctg_error *err)
     if (to_stdout(j) && rc == CTG_EIO)
         snprintf(err->source, sizeof err->source, CLI_STDOUT_NAME);
     status = cli_report(rc, err);
+    links_hint(rc, err);
     return cli_signals_pipe_broken() ? CLI_INVALID : status;
 }
 
@@ -435,9 +443,14 @@ static int open_report(job *j, const char *path, const char *format)
     if (path == NULL)
         return CLI_OK;
     j->rep.json = format != NULL && strcmp(format, "json") == 0;
-    rc = cli_outfile_open(&j->rep.out, path, 1, &err);
-    if (rc != CTG_OK)
-        return cli_report(rc, &err);
+    rc =
+        cli_outfile_open(&j->rep.out, path, 1, (j->wopts.flags & CTG_WRITE_BREAK_LINKS) != 0, &err);
+    if (rc != CTG_OK) {
+        int status = cli_report(rc, &err);
+
+        links_hint(rc, &err);
+        return status;
+    }
     j->rep.open = true;
     j->ropts.report = on_event;
     j->ropts.payload = &j->rep;
@@ -454,7 +467,8 @@ static int resolve(const ctg_network *net, const cli_args *args, const char *con
     j.net = net;
     j.out = args->pos[1];
     j.wopts = (ctg_write_options)CTG_WRITE_OPTIONS_INIT;
-    j.wopts.flags = args->flags & FLAG_COMPACT ? CTG_WRITE_COMPACT : 0;
+    j.wopts.flags = (args->flags & FLAG_COMPACT ? CTG_WRITE_COMPACT : 0) |
+                    (args->flags & FLAG_BREAK_LINKS ? CTG_WRITE_BREAK_LINKS : 0);
     j.wopts.temp_file = cli_signals_temp_file; /* removed if a signal ends us */
     j.ropts.version = CTG_RESOLVE_OPTIONS_VERSION;
     cli_progress_init(&j.progress, !args->no_progress, NULL);

@@ -87,6 +87,7 @@ static const cli_command commands[] = {
                    "      --report-format FORMAT\n"
                    "                     text (the default) or json\n"
                    "      --compact      no whitespace at all in OUT\n"
+                   "      --break-links  replace an OUT or a report that has other hard links\n"
                    "  -q, --quiet        nothing but errors: no progress bar\n"
                    NO_PROGRESS_OPTION,
         .run = cli_resolve,

@@ -78,7 +78,7 @@ static int open_temp(cli_outfile *o, const char *target, ctg_error *err)
     return CTG_OK;
 }
 
-int cli_outfile_open(cli_outfile *o, const char *path, int slot, ctg_error *err)
+int cli_outfile_open(cli_outfile *o, const char *path, int slot, bool break_links, ctg_error *err)
 {
     struct stat st;
     int rc;
@@ -100,6 +100,19 @@ int cli_outfile_open(cli_outfile *o, const char *path, int slot, ctg_error *err)
     o->target = target_of(path);
     if (o->target == NULL)
         return cli_io_failure(err, path, "cannot open", ENOMEM);
+    if (!break_links && stat(o->target, &st) == 0 && st.st_nlink > 1) {
+        /* Replacing it would leave its other names with the old text, as for a list. */
+        free(o->target);
+        o->target = NULL;
+        memset(err, 0, sizeof *err);
+        err->code = CTG_EINVAL;
+        snprintf(err->source, sizeof err->source, "%s", path);
+        snprintf(err->message, sizeof err->message,
+                 "cannot replace a file with %lu hard links: the other names would keep the old "
+                 "content",
+                 (unsigned long)st.st_nlink);
+        return CTG_EINVAL;
+    }
     rc = open_temp(o, o->target, err);
     if (rc != CTG_OK) {
         free(o->target);

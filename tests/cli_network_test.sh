@@ -204,6 +204,20 @@ check "resolve a report in a missing folder is an I/O error" 2 "" "" \
     -- sh -c "'$cli' resolve --network '$net' --report '$work/no/r' '$lists/default.json' - \
         >/dev/null 2>&1"
 
+# A file with other hard links is refused, OUT or report, unless --break-links.
+printf 'old\n' >"$work/linked" && ln -f "$work/linked" "$work/linked2"
+links_err="$work/linked: error: cannot replace a file with 2 hard links: the other names would keep the old content\ncontingency-cli resolve: --break-links replaces it anyway\n"
+check "resolve refuses an OUT with other hard links" 2 "" "$links_err" \
+    -- "$cli" resolve --network "$net" "$lists/criterion.json" "$work/linked"
+check "resolve refuses a report with other hard links" 2 "" "$links_err" \
+    -- "$cli" resolve --network "$net" --report "$work/linked" "$lists/criterion.json" "$work/r.json"
+check "the linked file is untouched" 0 "old\n" "" -- cat "$work/linked2"
+check "resolve --break-links replaces it" 0 "" "" \
+    -- "$cli" resolve --break-links --network "$net" --report "$work/linked" "$lists/default.json" \
+    "$work/r.json"
+check "resolve --break-links wrote the report" 0 "@$exp/report-default.txt" "" -- cat "$work/linked"
+check "resolve --break-links left the other name" 0 "old\n" "" -- cat "$work/linked2"
+
 # ---- resolve usage errors -----------------------------------------------------------------
 
 usage_resolve='usage: contingency-cli resolve [OPTION...] --network NET LIST OUT\n'
