@@ -86,8 +86,8 @@ static size_t append_path(xreader *r, char *path)
     for (size_t i = 0; i < r->nframes; i++) {
         const xframe *f = &r->frames[i];
         char seg[64];
-        const char *name = f->kind == XK_OTHER && r->local ? r->local
-                                                            : ctg_xiidm_kind_name(f->kind);
+        const char *name =
+            f->kind == XK_OTHER && r->local ? r->local : ctg_xiidm_kind_name(f->kind);
         if (i == 0)
             snprintf(seg, sizeof seg, "%.50s", name);
         else
@@ -192,14 +192,20 @@ static int read_root_name(xreader *r, const char *uri, size_t uri_len, const cha
     unsigned minor = 0;
 
     if (uri == NULL)
-        return ctg_xiidm_fail(r, CTG_EUNSUPPORTED, "root element '%s' has no namespace: not "
-                              "an IIDM network", local);
+        return ctg_xiidm_fail(r, CTG_EUNSUPPORTED,
+                              "root element '%s' has no namespace: not "
+                              "an IIDM network",
+                              local);
     if (!namespace_version(uri, uri_len, &minor))
-        return ctg_xiidm_fail(r, CTG_EUNSUPPORTED, "unknown namespace '%.*s': not an IIDM "
-                              "network", (int)(uri_len > 120 ? 120 : uri_len), uri);
+        return ctg_xiidm_fail(r, CTG_EUNSUPPORTED,
+                              "unknown namespace '%.*s': not an IIDM "
+                              "network",
+                              (int)(uri_len > 120 ? 120 : uri_len), uri);
     if (minor > 17)
-        return ctg_xiidm_fail(r, CTG_EUNSUPPORTED, "IIDM version 1.%u is newer than this "
-                              "library's (1.17)", minor);
+        return ctg_xiidm_fail(r, CTG_EUNSUPPORTED,
+                              "IIDM version 1.%u is newer than this "
+                              "library's (1.17)",
+                              minor);
     if (strcmp(local, "network") != 0)
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "root element '%s' is not 'network'", local);
     r->minor = minor;
@@ -223,8 +229,8 @@ static const char *split_name(const char *name, size_t *uri_len)
 
 static bool is_iidm_uri(const xreader *r, const char *uri, size_t n)
 {
-    return (n == r->ns_len[0] && memcmp(uri, r->ns[0], n) == 0)
-           || (n == r->ns_len[1] && memcmp(uri, r->ns[1], n) == 0);
+    return (n == r->ns_len[0] && memcmp(uri, r->ns[0], n) == 0) ||
+           (n == r->ns_len[1] && memcmp(uri, r->ns[1], n) == 0);
 }
 
 /* Checks the names and values of an element against the limits. The whole start tag is
@@ -244,13 +250,12 @@ static bool check_lengths(xreader *r, const char *local, const char **atts)
         size_t ul;
         const char *an = split_name(atts[i], &ul);
         if (strlen(an) > o->max_name_len) {
-            ctg_xiidm_fail(r, CTG_ELIMIT, "attribute name longer than %zu bytes",
-                           o->max_name_len);
+            ctg_xiidm_fail(r, CTG_ELIMIT, "attribute name longer than %zu bytes", o->max_name_len);
             return false;
         }
         if (strlen(atts[i + 1]) > o->max_value_len) {
-            ctg_xiidm_fail(r, CTG_ELIMIT, "value of attribute '%.64s' longer than %zu bytes",
-                           an, o->max_value_len);
+            ctg_xiidm_fail(r, CTG_ELIMIT, "value of attribute '%.64s' longer than %zu bytes", an,
+                           o->max_value_len);
             return false;
         }
     }
@@ -339,9 +344,8 @@ static void XMLCALL on_doctype(void *ud, const XML_Char *name, const XML_Char *s
     ctg_xiidm_fail(ud, CTG_ESYNTAX, "DOCTYPE declarations are not accepted");
 }
 
-static int XMLCALL on_external_entity(XML_Parser p, const XML_Char *context,
-                                      const XML_Char *base, const XML_Char *sysid,
-                                      const XML_Char *pubid)
+static int XMLCALL on_external_entity(XML_Parser p, const XML_Char *context, const XML_Char *base,
+                                      const XML_Char *sysid, const XML_Char *pubid)
 {
     (void)context;
     (void)base;
@@ -366,8 +370,8 @@ static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
         size_t cap;
         const ctg_allocator *a = r->in->opts->allocator;
         char *t;
-        if (!ctg_grow_capacity(r->text_cap, r->text_len + n + 1, 64, SIZE_MAX, &cap)
-            || !(t = ctg_mem_resize(a, r->text, r->text_cap, cap))) {
+        if (!ctg_grow_capacity(r->text_cap, r->text_len + n + 1, 64, SIZE_MAX, &cap) ||
+            !(t = ctg_mem_resize(a, r->text, r->text_cap, cap))) {
             ctg_xiidm_fail(r, CTG_ENOMEM, "out of memory");
             return;
         }
@@ -482,7 +486,8 @@ static int feed_refill(xreader *r)
             return r->rc = rc;
         }
         if (got > FEED_CHUNK)
-            return r->rc = ctg_error_set(r->err, CTG_EIO, NULL, "", "read callback overran "
+            return r->rc = ctg_error_set(r->err, CTG_EIO, NULL, "",
+                                         "read callback overran "
                                          "its buffer");
         fed += got;
         if (over_size(r, fed) != CTG_OK)

@@ -32,8 +32,8 @@ typedef enum xkind {
     XK_SHUNT,             /* the name before 1.16 */
     XK_SHUNT_COMPENSATOR, /* the name from 1.16 */
     XK_STATIC_VAR_COMPENSATOR,
-    XK_DANGLING_LINE,     /* the name before 1.16 */
-    XK_BOUNDARY_LINE,     /* the name from 1.16 */
+    XK_DANGLING_LINE, /* the name before 1.16 */
+    XK_BOUNDARY_LINE, /* the name from 1.16 */
     XK_LCC_CONVERTER_STATION,
     XK_VSC_CONVERTER_STATION,
     XK_GROUND,
@@ -132,14 +132,14 @@ typedef struct xreader {
     XML_Parser parser;
     const ctg_iidm_input *in;
     ctg_error *err;
-    int rc;                 /* the first failure; CTG_OK while all is well */
-    ctg_network *net;       /* NULL until the root element */
-    unsigned minor;         /* IIDM version 1.<minor> */
-    const char *ns[2];      /* the IIDM namespaces of the file's version */
+    int rc;            /* the first failure; CTG_OK while all is well */
+    ctg_network *net;  /* NULL until the root element */
+    unsigned minor;    /* IIDM version 1.<minor> */
+    const char *ns[2]; /* the IIDM namespaces of the file's version */
     size_t ns_len[2];
     char ns_buf[2][64];
-    size_t depth;           /* open elements, all of them */
-    size_t skip_until;      /* > 0: inside a skipped subtree opened at that depth */
+    size_t depth;      /* open elements, all of them */
+    size_t skip_until; /* > 0: inside a skipped subtree opened at that depth */
     xframe frames[XIIDM_MAX_FRAMES];
     size_t nframes;
     const ctg_net_object *substation; /* the open substation, else NULL */
@@ -148,11 +148,11 @@ typedef struct xreader {
     const ctg_net_object *subnetwork; /* the open subnetwork, else NULL */
     const char *attrs[XA_COUNT];      /* the current element's attributes, NULL = absent */
     const char *local;                /* the current element's local name, in its start */
-    const ctg_net_object **levels; /* the node-breaker voltage levels, in document order */
+    const ctg_net_object **levels;    /* the node-breaker voltage levels, in document order */
     size_t nlevels, levels_cap;
-    xtopo_item *topo;       /* their topology, for the calculated buses */
+    xtopo_item *topo; /* their topology, for the calculated buses */
     size_t ntopo, topo_cap;
-    char *text;             /* an alias' text */
+    char *text; /* an alias' text */
     size_t text_len;
     size_t text_cap;
 } xreader;

@@ -65,9 +65,9 @@ static const xterm terminal_of[4] = {
 /* Where a terminal stands in its voltage level `vl`, as PowSyBl lists a level's connectables:
  * a node-breaker level by node, a bus-breaker one by the order its buses were declared in
  * (buses come in document order, so a bus's document index orders them). */
-static int order_in(xreader *r, const char *vl, const xterm *t, uint32_t *out)
+static int order_at(xreader *r, const ctg_net_object *o, const xterm *t, uint32_t *out)
 {
-    const ctg_net_object *o = vl ? ctg_network_find(r->net, vl, strlen(vl)) : NULL;
+    const char *vl = o ? o->id : NULL;
     const char *bus;
     const ctg_net_object *b;
 
@@ -81,10 +81,19 @@ static int order_in(xreader *r, const char *vl, const xterm *t, uint32_t *out)
         return missing(r, t->cbus);
     b = ctg_network_find(r->net, bus, strlen(bus));
     if (!b || b->type != CTG_IDENTIFIABLE_BUS || b->voltage_levels[0] != o)
-        return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown bus '%.100s' in voltage level '%.100s'",
-                              bus, vl);
+        return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown bus '%.100s' in voltage level '%.100s'", bus,
+                              vl);
     *out = b->doc_index;
     return CTG_OK;
+}
+
+/* order_at for the voltage level named `vl`; an injection's is the open one, found already. */
+static int order_in(xreader *r, const char *vl, const xterm *t, uint32_t *out)
+{
+    const ctg_net_object *o = r->vl && vl == r->vl->id ? r->vl
+                              : vl                     ? ctg_network_find(r->net, vl, strlen(vl))
+                                                       : NULL;
+    return order_at(r, o, t, out);
 }
 
 static const char *subnetwork_id(const xreader *r)
@@ -105,19 +114,19 @@ static int refused(xreader *r, const ctg_net_spec *s, const ctg_error *why)
     if (ctg_network_find(r->net, s->id, strlen(s->id)))
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "duplicate id '%.100s'", s->id);
     for (int i = 0; i < 3; i++)
-        if (s->voltage_levels[i] && !known_as(r, s->voltage_levels[i], CTG_IDENTIFIABLE_VOLTAGE_LEVEL))
+        if (s->voltage_levels[i] &&
+            !known_as(r, s->voltage_levels[i], CTG_IDENTIFIABLE_VOLTAGE_LEVEL))
             return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown voltage level '%.100s'",
                                   s->voltage_levels[i]);
     if (s->substation && !known_as(r, s->substation, CTG_IDENTIFIABLE_SUBSTATION))
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown substation '%.100s'", s->substation);
     for (int i = 0; i < 2; i++) {
-        if (s->type == CTG_IDENTIFIABLE_TIE_LINE
-            && !known_as(r, s->refs[i], CTG_IDENTIFIABLE_BOUNDARY_LINE))
+        if (s->type == CTG_IDENTIFIABLE_TIE_LINE &&
+            !known_as(r, s->refs[i], CTG_IDENTIFIABLE_BOUNDARY_LINE))
             return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown boundary line '%.100s'", s->refs[i]);
-        if (s->type == CTG_IDENTIFIABLE_HVDC_LINE
-            && !known_as(r, s->refs[i], CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION))
-            return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown converter station '%.100s'",
-                                  s->refs[i]);
+        if (s->type == CTG_IDENTIFIABLE_HVDC_LINE &&
+            !known_as(r, s->refs[i], CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION))
+            return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown converter station '%.100s'", s->refs[i]);
     }
     return ctg_xiidm_fail(r, CTG_ESCHEMA, "%s", why->message);
 }
@@ -137,9 +146,9 @@ static int add(xreader *r, ctg_net_spec *s, const ctg_net_object **out)
         return refused(r, s, &why);
     r->frames[r->nframes - 1].obj = o;
     for (int i = 0; i < 3; i++)
-        if (s->order[i] != CTG_NET_NO_ORDER && o->voltage_levels[i]
-            && o->voltage_levels[i]->container->topology == CTG_TOPOLOGY_NODE_BREAKER
-            && ctg_xiidm_nb_terminal(r, o->voltage_levels[i], s->order[i]) != CTG_OK)
+        if (s->order[i] != CTG_NET_NO_ORDER && o->voltage_levels[i] &&
+            o->voltage_levels[i]->container->topology == CTG_TOPOLOGY_NODE_BREAKER &&
+            ctg_xiidm_nb_terminal(r, o->voltage_levels[i], s->order[i]) != CTG_OK)
             return r->rc;
     if (out)
         *out = o;
@@ -161,14 +170,18 @@ static int spec_of(xreader *r, ctg_identifiable_type t, ctg_net_spec *s)
 
 static int too_old(xreader *r, const char *what, unsigned since)
 {
-    return ctg_xiidm_fail(r, CTG_ESCHEMA, "%s is not supported for IIDM version 1.%u (1.%u "
-                          "or newer)", what, r->minor, since);
+    return ctg_xiidm_fail(r, CTG_ESCHEMA,
+                          "%s is not supported for IIDM version 1.%u (1.%u "
+                          "or newer)",
+                          what, r->minor, since);
 }
 
 static int too_new(xreader *r, const char *what, unsigned until)
 {
-    return ctg_xiidm_fail(r, CTG_ESCHEMA, "%s is not supported for IIDM version 1.%u (1.%u "
-                          "or older)", what, r->minor, until);
+    return ctg_xiidm_fail(r, CTG_ESCHEMA,
+                          "%s is not supported for IIDM version 1.%u (1.%u "
+                          "or older)",
+                          what, r->minor, until);
 }
 
 static int unknown_child(xreader *r)
@@ -201,8 +214,7 @@ static int start_root(xreader *r)
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "empty id");
     rc = ctg_network_new(&r->net, id, r->in->opts->allocator, &why);
     if (rc != CTG_OK)
-        return ctg_xiidm_fail(r, rc == CTG_ENOMEM ? CTG_ENOMEM : CTG_ESCHEMA, "%s",
-                              why.message);
+        return ctg_xiidm_fail(r, rc == CTG_ENOMEM ? CTG_ENOMEM : CTG_ESCHEMA, "%s", why.message);
     r->frames[0].obj = ctg_network_root(r->net);
     return set_version(r);
 }
@@ -253,8 +265,8 @@ static int start_voltage_level(xreader *r)
     ctg_net_spec s;
     const char *kind;
 
-    if (spec_of(r, CTG_IDENTIFIABLE_VOLTAGE_LEVEL, &s) != CTG_OK
-        || nominal_v(r, &s.nominal_v) != CTG_OK || need(r, XA_TOPOLOGY_KIND, &kind) != CTG_OK)
+    if (spec_of(r, CTG_IDENTIFIABLE_VOLTAGE_LEVEL, &s) != CTG_OK ||
+        nominal_v(r, &s.nominal_v) != CTG_OK || need(r, XA_TOPOLOGY_KIND, &kind) != CTG_OK)
         return r->rc;
     if (strcmp(kind, "NODE_BREAKER") == 0)
         s.topology = CTG_TOPOLOGY_NODE_BREAKER;
@@ -309,8 +321,8 @@ static int start_busbar_section(xreader *r)
 {
     ctg_net_spec s;
 
-    if (spec_of(r, CTG_IDENTIFIABLE_BUSBAR_SECTION, &s) != CTG_OK
-        || node_of(r, XA_NODE, &s.order[0]) != CTG_OK)
+    if (spec_of(r, CTG_IDENTIFIABLE_BUSBAR_SECTION, &s) != CTG_OK ||
+        node_of(r, XA_NODE, &s.order[0]) != CTG_OK)
         return r->rc;
     s.voltage_levels[0] = r->vl->id;
     return add(r, &s, NULL);
@@ -349,8 +361,8 @@ static int start_switch(xreader *r, bool *follow)
 
     if (spec_of(r, CTG_IDENTIFIABLE_SWITCH, &s) != CTG_OK)
         return r->rc;
-    if (r->topology == CTG_TOPOLOGY_NODE_BREAKER
-        && (node_of(r, XA_NODE1, &n1) != CTG_OK || node_of(r, XA_NODE2, &n2) != CTG_OK))
+    if (r->topology == CTG_TOPOLOGY_NODE_BREAKER &&
+        (node_of(r, XA_NODE1, &n1) != CTG_OK || node_of(r, XA_NODE2, &n2) != CTG_OK))
         return r->rc;
     if (r->topology == CTG_TOPOLOGY_BUS_BREAKER && !attr(r, XA_BUS1))
         return missing(r, XA_BUS1);
@@ -365,7 +377,8 @@ static int start_switch(xreader *r, bool *follow)
         return r->rc;
     if (r->topology != CTG_TOPOLOGY_NODE_BREAKER)
         return CTG_OK;
-    return ctg_xiidm_nb_switch(r, n1, n2, !is_true(attr(r, XA_OPEN)) && !is_true(attr(r, XA_RETAINED)));
+    return ctg_xiidm_nb_switch(r, n1, n2,
+                               !is_true(attr(r, XA_OPEN)) && !is_true(attr(r, XA_RETAINED)));
 }
 
 /* A branch of two or three terminals, each in the voltage level its voltageLevelIdN names. */
@@ -377,8 +390,8 @@ static int start_branch(xreader *r, ctg_identifiable_type t, int sides)
     if (spec_of(r, t, &s) != CTG_OK)
         return r->rc;
     for (int i = 0; i < sides; i++)
-        if (need(r, vls[i], &s.voltage_levels[i]) != CTG_OK
-            || order_in(r, s.voltage_levels[i], &terminal_of[i + 1], &s.order[i]) != CTG_OK)
+        if (need(r, vls[i], &s.voltage_levels[i]) != CTG_OK ||
+            order_in(r, s.voltage_levels[i], &terminal_of[i + 1], &s.order[i]) != CTG_OK)
             return r->rc;
     if (t != CTG_IDENTIFIABLE_LINE)
         s.substation = r->substation->id;
@@ -397,8 +410,8 @@ static int inline_half(xreader *r, int side, const char **out)
 
     s.type = CTG_IDENTIFIABLE_BOUNDARY_LINE;
     s.name = attr(r, names[side]);
-    if (need(r, ids[side], &s.id) != CTG_OK || need(r, vls[side], &s.voltage_levels[0]) != CTG_OK
-        || order_in(r, s.voltage_levels[0], &terminal_of[side + 1], &s.order[0]) != CTG_OK)
+    if (need(r, ids[side], &s.id) != CTG_OK || need(r, vls[side], &s.voltage_levels[0]) != CTG_OK ||
+        order_in(r, s.voltage_levels[0], &terminal_of[side + 1], &s.order[0]) != CTG_OK)
         return r->rc;
     *out = s.id;
     return add(r, &s, NULL);
@@ -424,8 +437,8 @@ static int start_hvdc_line(xreader *r)
 {
     ctg_net_spec s;
 
-    if (spec_of(r, CTG_IDENTIFIABLE_HVDC_LINE, &s) != CTG_OK
-        || need(r, XA_CS1, &s.refs[0]) != CTG_OK || need(r, XA_CS2, &s.refs[1]) != CTG_OK)
+    if (spec_of(r, CTG_IDENTIFIABLE_HVDC_LINE, &s) != CTG_OK ||
+        need(r, XA_CS1, &s.refs[0]) != CTG_OK || need(r, XA_CS2, &s.refs[1]) != CTG_OK)
         return r->rc;
     return add(r, &s, NULL);
 }
@@ -589,8 +602,10 @@ static int in_voltage_level(xreader *r, xkind k, bool *follow)
     case XK_BUS_BREAKER_TOPOLOGY:
     case XK_NODE_BREAKER_TOPOLOGY:
         if ((k == XK_NODE_BREAKER_TOPOLOGY) != (r->topology == CTG_TOPOLOGY_NODE_BREAKER))
-            return ctg_xiidm_fail(r, CTG_ESCHEMA, "%s in a voltage level of the other "
-                                  "topology kind", ctg_xiidm_kind_name(k));
+            return ctg_xiidm_fail(r, CTG_ESCHEMA,
+                                  "%s in a voltage level of the other "
+                                  "topology kind",
+                                  ctg_xiidm_kind_name(k));
         return CTG_OK;
     case XK_GENERATOR:
         return start_injection(r, CTG_IDENTIFIABLE_GENERATOR, CTG_CONVERTER_NONE);

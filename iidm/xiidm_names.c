@@ -149,15 +149,27 @@ static const unsigned char attr_by_first[][8] = {
     ['z' - 'a'] = { XA_COUNT },
 };
 
+/* The length of each attribute name, so that most candidates are told apart by it. */
+static const unsigned char attr_lens[XA_COUNT] = {
+    [XA_ID] = 2,    [XA_NAME] = 4,   [XA_NODE] = 4,     [XA_NODE1] = 5,     [XA_NODE2] = 5,
+    [XA_NODE3] = 5, [XA_BUS] = 3,    [XA_BUS1] = 4,     [XA_BUS2] = 4,      [XA_BUS3] = 4,
+    [XA_CBUS] = 14, [XA_CBUS1] = 15, [XA_CBUS2] = 15,   [XA_CBUS3] = 15,    [XA_VL1] = 15,
+    [XA_VL2] = 15,  [XA_VL3] = 15,   [XA_COUNTRY] = 7,  [XA_NOMINAL_V] = 8, [XA_TOPOLOGY_KIND] = 12,
+    [XA_CS1] = 17,  [XA_CS2] = 17,   [XA_DL1] = 15,     [XA_DL2] = 15,      [XA_BL1] = 15,
+    [XA_BL2] = 15,  [XA_ID_1] = 4,   [XA_ID_2] = 4,     [XA_NAME_1] = 6,    [XA_NAME_2] = 6,
+    [XA_VALUE] = 5, [XA_OPEN] = 4,   [XA_RETAINED] = 8,
+};
+
 xattr ctg_xiidm_attr(const char *s)
 {
     if (s[0] < 'a' || s[0] > 'z')
         return XA_COUNT;
     const unsigned char *c = attr_by_first[s[0] - 'a'];
+    size_t n = strlen(s);
     for (size_t i = 0; i < 8 && c[i] != XA_COUNT; i++) {
         if (c[i] == XA_ID && i > 0)
             break; /* a row left zero by the initializer */
-        if (strcmp(attr_names[c[i]], s) == 0)
+        if (attr_lens[c[i]] == n && memcmp(attr_names[c[i]], s, n) == 0)
             return (xattr)c[i];
     }
     return XA_COUNT;

@@ -15,6 +15,7 @@
 
 #include "ctg/iidm.h"
 #include "ctg/network.h"
+#include "iidm/xiidm.h"
 #include "tests/net_golden.h"
 #include "tests/test_common.h"
 
@@ -56,30 +57,30 @@ static const char *id_at(const ctg_network *net, ctg_identifiable_type t, size_t
  * extension, properties and aliases. */
 static const char nb_doc[] =
     HEAD "<n:network xmlns:n=\"http://www.powsybl.org/schema/iidm/1_17\" "
-    "xmlns:e=\"http://example.org/ext/1_0\" id=\"nb\" " CASE ">\n"
-    "  <n:network id=\"sub\" " CASE ">\n"
-    "    <n:substation id=\"S\" country=\"BE\">\n"
-    "      <n:property name=\"zone\" value=\"south\"/>\n"
-    "      <n:voltageLevel id=\"V\" nominalV=\"63.5\" topologyKind=\"NODE_BREAKER\">\n"
-    "        <n:nodeBreakerTopology>\n"
-    "          <n:busbarSection id=\"BBS\" node=\"0\"/>\n"
-    "          <n:switch id=\"D\" kind=\"DISCONNECTOR\" retained=\"false\" open=\"false\" "
-    "node1=\"0\" node2=\"1\"/>\n"
-    "          <n:switch id=\"BR\" kind=\"BREAKER\" retained=\"true\" open=\"false\" "
-    "node1=\"1\" node2=\"2\"/>\n"
-    "          <n:internalConnection node1=\"2\" node2=\"3\"/>\n"
-    "        </n:nodeBreakerTopology>\n"
-    "        <n:load id=\"LD\" loadType=\"UNDEFINED\" p0=\"1\" q0=\"0\" node=\"7\">\n"
-    "          <n:alias type=\"code\">LD-alias</n:alias>\n"
-    "        </n:load>\n"
-    "        <n:generator id=\"G\" energySource=\"OTHER\" node=\"3\">\n"
-    "          <n:minMaxReactiveLimits minQ=\"0\" maxQ=\"1\"/>\n"
-    "        </n:generator>\n"
-    "      </n:voltageLevel>\n"
-    "    </n:substation>\n"
-    "  </n:network>\n"
-    "  <n:extension id=\"LD\"><e:thing a=\"b\"><e:deeper/></e:thing></n:extension>\n"
-    "</n:network>\n";
+         "xmlns:e=\"http://example.org/ext/1_0\" id=\"nb\" " CASE ">\n"
+         "  <n:network id=\"sub\" " CASE ">\n"
+         "    <n:substation id=\"S\" country=\"BE\">\n"
+         "      <n:property name=\"zone\" value=\"south\"/>\n"
+         "      <n:voltageLevel id=\"V\" nominalV=\"63.5\" topologyKind=\"NODE_BREAKER\">\n"
+         "        <n:nodeBreakerTopology>\n"
+         "          <n:busbarSection id=\"BBS\" node=\"0\"/>\n"
+         "          <n:switch id=\"D\" kind=\"DISCONNECTOR\" retained=\"false\" open=\"false\" "
+         "node1=\"0\" node2=\"1\"/>\n"
+         "          <n:switch id=\"BR\" kind=\"BREAKER\" retained=\"true\" open=\"false\" "
+         "node1=\"1\" node2=\"2\"/>\n"
+         "          <n:internalConnection node1=\"2\" node2=\"3\"/>\n"
+         "        </n:nodeBreakerTopology>\n"
+         "        <n:load id=\"LD\" loadType=\"UNDEFINED\" p0=\"1\" q0=\"0\" node=\"7\">\n"
+         "          <n:alias type=\"code\">LD-alias</n:alias>\n"
+         "        </n:load>\n"
+         "        <n:generator id=\"G\" energySource=\"OTHER\" node=\"3\">\n"
+         "          <n:minMaxReactiveLimits minQ=\"0\" maxQ=\"1\"/>\n"
+         "        </n:generator>\n"
+         "      </n:voltageLevel>\n"
+         "    </n:substation>\n"
+         "  </n:network>\n"
+         "  <n:extension id=\"LD\"><e:thing a=\"b\"><e:deeper/></e:thing></n:extension>\n"
+         "</n:network>\n";
 
 static void check_nb(const ctg_network *net)
 {
@@ -105,8 +106,7 @@ static void check_nb(const ctg_network *net)
     CU_ASSERT_STRING_EQUAL(v->container->calculated_buses[2], "V_7");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ld);
     CU_ASSERT_STRING_EQUAL(ld->id, "LD");
-    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(ctg_network_find(net, "S", 1), "zone"),
-                           "south");
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(ctg_network_find(net, "S", 1), "zone"), "south");
     CU_ASSERT_STRING_EQUAL(ctg_network_find(net, "S", 1)->container->country, "BE");
 }
 
@@ -214,9 +214,8 @@ CTG_TEST(xiidm, nominal_voltage_under_de_locale)
 /* Up to 1.9, a tie line holds its halves: they become boundary lines after the others. */
 CTG_TEST(xiidm, inline_tie_line_halves)
 {
-    static const char doc[] =
-        HEAD "<iidm:network xmlns:iidm=\"http://www.powsybl.org/schema/iidm/1_9\" id=\"t\" "
-        CASE ">\n"
+    static const char doc[] = HEAD
+        "<iidm:network xmlns:iidm=\"http://www.powsybl.org/schema/iidm/1_9\" id=\"t\" " CASE ">\n"
         "  <iidm:substation id=\"S\">\n"
         "    <iidm:voltageLevel id=\"A\" nominalV=\"400\" topologyKind=\"BUS_BREAKER\">\n"
         "      <iidm:busBreakerTopology><iidm:bus id=\"BA\"/><iidm:bus id=\"BA2\"/>"
@@ -255,9 +254,8 @@ CTG_TEST(xiidm, inline_tie_line_halves)
 /* Before 1.8 a switch with the same bus at both ends is dropped, as PowSyBl does. */
 CTG_TEST(xiidm, same_ends_switch_dropped_before_1_8)
 {
-    static const char fmt[] =
-        HEAD "<iidm:network xmlns:iidm=\"http://www.powsybl.org/schema/iidm/1_%d\" id=\"s\" "
-        CASE ">\n"
+    static const char fmt[] = HEAD
+        "<iidm:network xmlns:iidm=\"http://www.powsybl.org/schema/iidm/1_%d\" id=\"s\" " CASE ">\n"
         "  <iidm:substation id=\"S\">\n"
         "    <iidm:voltageLevel id=\"A\" nominalV=\"400\" topologyKind=\"BUS_BREAKER\">\n"
         "      <iidm:busBreakerTopology><iidm:bus id=\"B\"/>\n"
@@ -277,6 +275,26 @@ CTG_TEST(xiidm, same_ends_switch_dropped_before_1_8)
         CU_ASSERT_EQUAL(ctg_network_count(net, CTG_IDENTIFIABLE_SWITCH), minor == 7 ? 0u : 1u);
         ctg_network_free(net);
     }
+}
+
+/* Every element and attribute name the importer knows is found by its look-up (the tables
+ * of candidates and lengths are written by hand), and a near miss is not. */
+CTG_TEST(xiidm, every_known_name_is_found)
+{
+    for (int k = 0; k < XK_OTHER; k++) {
+        const char *n = ctg_xiidm_kind_name((xkind)k);
+        CU_ASSERT_EQUAL(ctg_xiidm_kind(n, strlen(n)), (xkind)k);
+        CU_ASSERT_EQUAL(ctg_xiidm_kind(n, strlen(n) - 1), XK_OTHER);
+    }
+    for (int a = 0; a < XA_COUNT; a++) {
+        char near[64];
+        const char *n = ctg_xiidm_attr_name((xattr)a);
+        CU_ASSERT_EQUAL(ctg_xiidm_attr(n), (xattr)a);
+        snprintf(near, sizeof near, "%sx", n);
+        CU_ASSERT_EQUAL(ctg_xiidm_attr(near), XA_COUNT);
+    }
+    CU_ASSERT_EQUAL(ctg_xiidm_kind("Network", 7), XK_OTHER);
+    CU_ASSERT_EQUAL(ctg_xiidm_attr("ID"), XA_COUNT);
 }
 
 /* ---- invalid networks: one per error ---- */
@@ -305,8 +323,8 @@ static const invalid_case invalid_cases[] = {
       "unknown boundary line 'BL2'" },
     { "unknown-converter-station.xml", CTG_ESCHEMA, 10, 5, "/network/hvdcLine[1]",
       "unknown converter station 'CS9'" },
-    { "duplicate-id.xml", CTG_ESCHEMA, 9, 13,
-      "/network/substation[1]/voltageLevel[1]/generator[2]", "duplicate id 'G1'" },
+    { "duplicate-id.xml", CTG_ESCHEMA, 9, 13, "/network/substation[1]/voltageLevel[1]/generator[2]",
+      "duplicate id 'G1'" },
     { "version-1-18.xml", CTG_EUNSUPPORTED, 2, 1, "",
       "IIDM version 1.18 is newer than this library's (1.17)" },
     { "too-deep.xml", CTG_ELIMIT, 3, 1298, "/network", "elements nested deeper than 256 levels" },
@@ -340,8 +358,8 @@ static void check_invalid(const invalid_case *c, const ctg_source *src, const ch
     CU_ASSERT_STRING_EQUAL(err.path, c->path);
     CU_ASSERT_STRING_EQUAL(err.message, c->message);
     CU_ASSERT_STRING_EQUAL(err.source, source);
-    if (err.code != c->code || err.line != c->line || err.column != c->column
-        || strcmp(err.message, c->message) != 0 || strcmp(err.path, c->path) != 0) {
+    if (err.code != c->code || err.line != c->line || err.column != c->column ||
+        strcmp(err.message, c->message) != 0 || strcmp(err.path, c->path) != 0) {
         ctg_error_format(&err, text, sizeof text);
         printf("\n  %s: %s\n", c->file, text);
     }
@@ -375,8 +393,9 @@ CTG_TEST(xiidm, error_text)
     char text[512];
 
     o.source_name = "grid.xiidm";
-    CU_ASSERT_EQUAL(read_path(&net, CTG_TESTDATA("iidm/invalid/unknown-voltage-level.xml"), &o,
-                              &err), CTG_ESCHEMA);
+    CU_ASSERT_EQUAL(
+        read_path(&net, CTG_TESTDATA("iidm/invalid/unknown-voltage-level.xml"), &o, &err),
+        CTG_ESCHEMA);
     ctg_error_format(&err, text, sizeof text);
     CU_ASSERT_STRING_EQUAL(text, "grid.xiidm:10:5: error: /network/line[1]: unknown voltage "
                                  "level 'VL2'");
@@ -386,10 +405,9 @@ CTG_TEST(xiidm, error_text)
  * expansion; so is a document with no IIDM namespace. */
 CTG_TEST(xiidm, doctype_and_namespace_refused)
 {
-    static const char laughs[] =
-        "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [<!ENTITY lol \"lol\">"
-        "<!ENTITY lol2 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">]>\n"
-        "<lolz>&lol2;</lolz>\n";
+    static const char laughs[] = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [<!ENTITY lol \"lol\">"
+                                 "<!ENTITY lol2 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">]>\n"
+                                 "<lolz>&lol2;</lolz>\n";
     static const char plain[] = "<network id=\"n\"/>";
     static const char other[] = "<x:network xmlns:x=\"http://example.org/iidm/1_0\" id=\"n\"/>";
     ctg_network *net = NULL;
@@ -519,25 +537,25 @@ typedef struct allowed_case {
 
 static allowed_case allowed_cases[] = {
     { "faultyThreeWindingsTransformerRoundTripRef.xml",
-      "tap changer validation: undefined target deadband of a regulating ratio tap changer",
-      16, 0 },
-    { "terminalRefNotFound.xiidm", "regulation data: a terminalRef to an unknown identifiable",
-      13, 0 },
+      "tap changer validation: undefined target deadband of a regulating ratio tap changer", 16,
+      0 },
+    { "terminalRefNotFound.xiidm", "regulation data: a terminalRef to an unknown identifiable", 13,
+      0 },
     { "branchObservabilityRoundTripRefInvalid.xml",
       "extension content: unknown element 'qualityV' in 'branchObservability'", 12, 0 },
     { "injectionObservabilityRoundTripRefInvalid.xml",
       "extension content: unknown element 'qualityZ' in 'injectionObservability'", 12, 0 },
-    { "withoutPermanentLimit.xml", "limits: permanentLimit absent in 'currentLimits' (>= 1.12)",
-      6, 0 },
+    { "withoutPermanentLimit.xml", "limits: permanentLimit absent in 'currentLimits' (>= 1.12)", 6,
+      0 },
     { "activePowerControlRoundTripRef.xml",
-      "extension version: activePowerControl namespace not compatible with the IIDM version",
-      5, 0 },
+      "extension version: activePowerControl namespace not compatible with the IIDM version", 5,
+      0 },
     { "remoteReactivePowerControlNotSupported.xml",
       "extension version: generatorRemoteReactivePowerControl needs IIDM 1.5", 5, 0 },
     { "faultyRegulatingStaticVarCompensatorRoundTripRef.xml",
       "regulation data: staticVarCompensator.regulatingTerminal needs IIDM 1.1", 1, 0 },
-    { "gen_enum_not_supported.xml", "value validation: energySource TEST is no EnergySource",
-      1, 0 },
+    { "gen_enum_not_supported.xml", "value validation: energySource TEST is no EnergySource", 1,
+      0 },
 };
 
 typedef struct corpus_counts {
@@ -554,8 +572,7 @@ static allowed_case *allowed_for(const char *rel)
     return NULL;
 }
 
-static void corpus_file(const char *path, const char *rel, const char *golden,
-                        corpus_counts *n)
+static void corpus_file(const char *path, const char *rel, const char *golden, corpus_counts *n)
 {
     size_t len;
     char *g = ctg_test_slurp(golden, &len);
@@ -629,8 +646,8 @@ CTG_SHARED_TEST(xiidm, corpus_matches_powsybl)
     snprintf(groot, sizeof groot, "%s/iidm-golden", ctg_test_shared_dir());
     corpus_dir(root, groot, "", &n);
     printf("\n  XIIDM corpus: %zu files with a golden, %zu equal, %zu rejected as by PowSyBl, "
-           "%zu accepted by design, %zu failures\n", n.read, n.matched, n.rejected, n.allowed,
-           n.failures);
+           "%zu accepted by design, %zu failures\n",
+           n.read, n.matched, n.rejected, n.allowed, n.failures);
     CU_ASSERT_EQUAL(n.failures, 0);
     CU_ASSERT_EQUAL(n.read, 1073);
     CU_ASSERT_EQUAL(n.matched, 976);

@@ -97,11 +97,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc2 = read_net(&cb, &n2, &e2);
 
     if (rc1 != rc2 || n1 != n2)
-        ctg_fuzz_fail("memory read %s (%zu objects), refilled %s (%zu)", ctg_status_name(rc1),
-                      n1, ctg_status_name(rc2), n2);
-    if (rc1 != CTG_OK && rc1 != CTG_EIO
-        && (e1.line != e2.line || e1.column != e2.column || strcmp(e1.path, e2.path) != 0
-            || strcmp(e1.message, e2.message) != 0))
+        ctg_fuzz_fail("memory read %s (%zu objects), refilled %s (%zu)", ctg_status_name(rc1), n1,
+                      ctg_status_name(rc2), n2);
+    if (rc1 != CTG_OK && rc1 != CTG_EIO &&
+        (e1.line != e2.line || e1.column != e2.column || strcmp(e1.path, e2.path) != 0 ||
+         strcmp(e1.message, e2.message) != 0))
         ctg_fuzz_fail("errors differ: %u:%u %s: %s / %u:%u %s: %s", e1.line, e1.column, e1.path,
                       e1.message, e2.line, e2.column, e2.path, e2.message);
     return 0;
