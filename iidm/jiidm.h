@@ -35,6 +35,8 @@ typedef enum jx_shape {
     JX_BRANCH,      /* voltageLevelId1/2 (3 for a three-winding transformer) */
     JX_TIE,         /* a tie line: two boundary lines (inline halves up to 1.9) */
     JX_HVDC,        /* converterStation1/2 */
+    JX_ACDC,        /* an AC/DC converter: terminal 1, optional terminal 2, both in the level */
+    JX_INTERNAL,    /* an internal connection of a node-breaker level: not an identifiable */
     JX_PLAIN        /* an identifiable without placement (area, DC objects) */
 } jx_shape;
 

@@ -156,6 +156,36 @@ static int spec_switch(jx_read *x, jx_el *el, ctg_net_spec *sp)
     return CTG_OK;
 }
 
+/* An AC/DC converter of the detailed DC model: terminal 1, and terminal 2 when the element
+ * places one, both in its voltage level. */
+static int spec_acdc(jx_read *x, jx_el *el, ctg_net_spec *sp)
+{
+    const ctg_net_object *vl = el->scope->vlevel;
+    int rc = terminal(x, el, 1, vl, &sp->order[0]);
+
+    sp->voltage_levels[0] = vl->id;
+    if (rc != CTG_OK
+        || !(jx_el_has(el, JK_NODE2) || jx_el_has(el, JK_BUS2) || jx_el_has(el, JK_CBUS2)))
+        return rc;
+    sp->voltage_levels[1] = vl->id;
+    return terminal(x, el, 2, vl, &sp->order[1]);
+}
+
+/* An internal connection joins two nodes in the bus-breaker view; it is no object. */
+static int add_internal(jx_read *x, jx_el *el)
+{
+    const ctg_net_object *vl = el->scope->vlevel;
+
+    if (!jx_el_has(el, JK_NODE1))
+        return missing(x, el, JK_NODE1);
+    if (!jx_el_has(el, JK_NODE2))
+        return missing(x, el, JK_NODE2);
+    if (ctg_nb_graph_edge(&x->graph, vl->type_index, el->u[JK_NODE1], el->u[JK_NODE2], true)
+        != CTG_OK)
+        return ctg_reader_nomem(&x->rd);
+    return CTG_OK;
+}
+
 static int spec_branch(jx_read *x, jx_el *el, ctg_net_spec *sp)
 {
     for (unsigned i = 0; i < el->k->legs; i++) {
@@ -252,6 +282,7 @@ static int fill_spec(jx_read *x, jx_el *el, ctg_net_spec *sp)
     case JX_BUS: sp->voltage_levels[0] = el->scope->vlevel->id; return CTG_OK;
     case JX_SWITCH: return spec_switch(x, el, sp);
     case JX_INJECTION: return spec_injection(x, el, sp);
+    case JX_ACDC: return spec_acdc(x, el, sp);
     case JX_BRANCH: return spec_branch(x, el, sp);
     case JX_TIE: return spec_tie(x, el, sp);
     case JX_HVDC:
@@ -313,6 +344,8 @@ int jx_el_create(jx_read *x, jx_el *el)
             return missing(x, el, JK_ID);
         rc = jx_create_network(x, el->s[JK_ID], &el->start);
         el->obj = rc == CTG_OK ? ctg_network_root(x->net) : NULL;
+    } else if (el->k->shape == JX_INTERNAL) {
+        rc = add_internal(x, el);
     } else if (el->k->shape != JX_NBTOPO && el->k->shape != JX_BBTOPO) {
         rc = create_object(x, el);
     }

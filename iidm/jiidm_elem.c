@@ -83,9 +83,8 @@ static jx_key key_long(const char *s, size_t n)
         if (is(s, 14, "voltageLevelId")) return (jx_key)(JK_VL1 + side);
         if (is(s, 14, "connectableBus")) return (jx_key)(JK_CBUS1 + side);
         if (side < 2 && is(s, 14, "boundaryLineId")) return (jx_key)(JK_BL1 + side);
+        if (side < 2 && is(s, 14, "danglingLineId")) return (jx_key)(JK_DL1 + side);
         return JK_OTHER;
-    case 16:
-        return side < 2 && is(s, 15, "danglingLineId") ? (jx_key)(JK_DL1 + side) : JK_OTHER;
     case 17:
         return side < 2 && is(s, 16, "converterStation") ? (jx_key)(JK_CS1 + side) : JK_OTHER;
     case 18: return is(s, n, "busBreakerTopology") ? JK_BBTOPO : JK_OTHER;
