@@ -35,4 +35,14 @@
 bool ctg_test_net_matches_golden(const ctg_network *net, const char *golden_path, char *diff,
                                  size_t diff_size);
 
+/* The table a golden describes, built with the public builders: every object of `objects`
+ * (subnetworks, substations, voltage levels, buses in their voltage levels' order, the other
+ * types with tie lines and HVDC lines last, each connectable's order in a voltage level
+ * taken from its position in that level's `connectables`), then calculated buses, aliases
+ * and properties. Per type, objects are added in the golden's enumeration order, so the
+ * table's document order is not the file's across types. NULL, with why in `why` (`size`
+ * bytes), when the golden cannot be read or a builder refuses something. The caller frees
+ * the network. */
+ctg_network *ctg_test_net_from_golden(const char *golden_path, char *why, size_t size);
+
 #endif

@@ -2,10 +2,12 @@
 /* The equipment table of libctg_network: builders and their errors, the id and alias index,
  * enumeration, members in order, properties, the JSON dump, allocation failures. */
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <CUnit/CUnit.h>
 
@@ -62,27 +64,26 @@ static int add_2wt(ctg_network *net, const char *id, const char *vl1, const char
 }
 
 /* Asserts a call succeeded, printing the error when not. */
-#define OK(call)                                                                                \
-    do {                                                                                        \
-        ctg_error err_ = { 0 };                                                                 \
-        ctg_error *err = &err_;                                                                 \
-        int rc_ = (call);                                                                       \
-        if (rc_ != CTG_OK)                                                                      \
-            ctg_test_report(#call, err);                                                        \
-        CU_ASSERT_EQUAL_FATAL(rc_, CTG_OK);                                                     \
+#define OK(call)                                                                                   \
+    do {                                                                                           \
+        ctg_error err_ = { 0 };                                                                    \
+        ctg_error *err = &err_;                                                                    \
+        int rc_ = (call);                                                                          \
+        if (rc_ != CTG_OK)                                                                         \
+            ctg_test_report(#call, err);                                                           \
+        CU_ASSERT_EQUAL_FATAL(rc_, CTG_OK);                                                        \
     } while (0)
 
 /* The network of PowSyBl's eurostag tutorial, example 1 (V1_0/eurostag-tutorial-example1.xml),
  * in the order its file declares it; NULL when a step fails (asserted). */
-static ctg_network *eurostag_ex(const ctg_allocator *alloc, unsigned arena_flags,
-                                ctg_error *e)
+static ctg_network *eurostag_ex(const ctg_allocator *alloc, unsigned arena_flags, ctg_error *e)
 {
     ctg_network *net = NULL;
     int rc = ctg_network_new_ex(&net, "sim1", alloc, arena_flags, e);
-#define STEP(call)                                                                              \
-    do {                                                                                        \
-        if (rc == CTG_OK)                                                                       \
-            rc = (call);                                                                        \
+#define STEP(call)                                                                                 \
+    do {                                                                                           \
+        if (rc == CTG_OK)                                                                          \
+            rc = (call);                                                                           \
     } while (0)
     STEP(add_substation(net, "P1", "FR", e));
     STEP(add_vl(net, "VLGEN", "P1", 24.0, CTG_TOPOLOGY_BUS_BREAKER, e));
@@ -306,18 +307,22 @@ CTG_TEST(network, builder_errors)
     expect_rejected(net, &s,
                     "SUBSTATION \"S3\": stands in no voltage level (voltage_levels[0] is set)");
     s = spec(CTG_IDENTIFIABLE_BUS, "B2", "VLNB", NULL, NULL);
-    expect_rejected(net, &s, "BUS \"B2\": voltage level \"VLNB\" is NODE_BREAKER; a BUS stands "
-                             "in a BUS_BREAKER one");
+    expect_rejected(net, &s,
+                    "BUS \"B2\": voltage level \"VLNB\" is NODE_BREAKER; a BUS stands "
+                    "in a BUS_BREAKER one");
     s = spec(CTG_IDENTIFIABLE_BUSBAR_SECTION, "BBS", "VLGEN", NULL, NULL);
-    expect_rejected(net, &s, "BUSBAR_SECTION \"BBS\": voltage level \"VLGEN\" is BUS_BREAKER; a "
-                             "BUSBAR_SECTION stands in a NODE_BREAKER one");
+    expect_rejected(net, &s,
+                    "BUSBAR_SECTION \"BBS\": voltage level \"VLGEN\" is BUS_BREAKER; a "
+                    "BUSBAR_SECTION stands in a NODE_BREAKER one");
     s = spec(CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER, "T", "VLGEN", "VLHV2", NULL);
     s.substation = "P1";
-    expect_rejected(net, &s, "TWO_WINDINGS_TRANSFORMER \"T\": voltage level \"VLHV2\" is not in "
-                             "substation \"P1\"");
+    expect_rejected(net, &s,
+                    "TWO_WINDINGS_TRANSFORMER \"T\": voltage level \"VLHV2\" is not in "
+                    "substation \"P1\"");
     s.voltage_levels[1] = "VLFREE";
-    expect_rejected(net, &s, "TWO_WINDINGS_TRANSFORMER \"T\": voltage level \"VLFREE\" is not in "
-                             "substation \"P1\"");
+    expect_rejected(net, &s,
+                    "TWO_WINDINGS_TRANSFORMER \"T\": voltage level \"VLFREE\" is not in "
+                    "substation \"P1\"");
     s = spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
     s.substation = "P1";
     expect_rejected(net, &s, "LOAD \"L2\": stands in no substation (substation is set)");
@@ -326,8 +331,9 @@ CTG_TEST(network, builder_errors)
     expect_rejected(net, &s, "VOLTAGE_LEVEL \"V\": unknown substation \"PX\"");
     s = spec(CTG_IDENTIFIABLE_SUBSTATION, "S3", NULL, NULL, NULL);
     s.country = "ZZ";
-    expect_rejected(net, &s, "SUBSTATION \"S3\": \"ZZ\" is not an ISO 3166-1 alpha-2 country "
-                             "code");
+    expect_rejected(net, &s,
+                    "SUBSTATION \"S3\": \"ZZ\" is not an ISO 3166-1 alpha-2 country "
+                    "code");
     s = spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
     s.country = "FR";
     expect_rejected(net, &s, "LOAD \"L2\": has no country of its own (country is set)");
@@ -388,8 +394,9 @@ CTG_TEST(network, tie_lines_and_hvdc_lines)
     CU_ASSERT_PTR_NULL(ctg_network_find(net, "DL3", 3)->refs[0]);
     s.id = "TL2";
     s.refs[0] = "DL3";
-    expect_rejected(net, &s, "TIE_LINE \"TL2\": boundary line \"DL2\" is already paired in tie "
-                             "line \"TL\"");
+    expect_rejected(net, &s,
+                    "TIE_LINE \"TL2\": boundary line \"DL2\" is already paired in tie "
+                    "line \"TL\"");
     /* Stations: VSC first, then LCC; LCC stations are enumerated first. */
     const char *ids[] = { "V1", "L1", "V2", "L2" };
     for (unsigned i = 0; i < 4; i++) {
@@ -409,14 +416,16 @@ CTG_TEST(network, tie_lines_and_hvdc_lines)
     s = spec(CTG_IDENTIFIABLE_HVDC_LINE, "H", NULL, NULL, NULL);
     s.refs[0] = "V1";
     s.refs[1] = "DL3";
-    expect_rejected(net, &s, "HVDC_LINE \"H\": \"DL3\" is a BOUNDARY_LINE, not a "
-                             "HVDC_CONVERTER_STATION");
+    expect_rejected(net, &s,
+                    "HVDC_LINE \"H\": \"DL3\" is a BOUNDARY_LINE, not a "
+                    "HVDC_CONVERTER_STATION");
     s.refs[1] = "L1";
     OK(ctg_network_add(net, &s, NULL, err));
     s.id = "H2";
     s.refs[1] = "L2";
-    expect_rejected(net, &s, "HVDC_LINE \"H2\": converter station \"V1\" is already on HVDC line "
-                             "\"H\"");
+    expect_rejected(net, &s,
+                    "HVDC_LINE \"H2\": converter station \"V1\" is already on HVDC line "
+                    "\"H\"");
     CU_ASSERT_STRING_EQUAL(ctg_network_find(net, "L1", 2)->refs[0]->id, "H");
     ctg_network_free(net);
 }
@@ -431,8 +440,8 @@ CTG_TEST(network, members_in_order)
     struct {
         const char *id;
         uint32_t order;
-    } items[] = { { "A", 5 }, { "B", 2 }, { "C", 5 }, { "D", CTG_NET_NO_ORDER }, { "E", 0 },
-                  { "F", 7 } };
+    } items[] = { { "A", 5 }, { "B", 2 }, { "C", 5 }, { "D", CTG_NET_NO_ORDER },
+                  { "E", 0 }, { "F", 7 } };
     for (unsigned i = 0; i < 6; i++) {
         s = spec(CTG_IDENTIFIABLE_LOAD, items[i].id, "VL", NULL, NULL);
         s.order[0] = items[i].order;
@@ -468,10 +477,10 @@ CTG_TEST(network, aliases_and_properties)
     CU_ASSERT_PTR_NULL(ctg_network_find(net, "G-aliasX", 8));
     CU_ASSERT_EQUAL(ctg_network_add_alias(net, "LOAD", "G-alias", &e), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(e.message, "LOAD \"LOAD\": the alias \"G-alias\" is already an alias "
-                                        "of GENERATOR \"GEN\"");
+                                      "of GENERATOR \"GEN\"");
     CU_ASSERT_EQUAL(ctg_network_add_alias(net, "LOAD", "GEN", &e), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(e.message, "LOAD \"LOAD\": the alias \"GEN\" is already the id of "
-                                        "GENERATOR \"GEN\"");
+                                      "GENERATOR \"GEN\"");
     CU_ASSERT_EQUAL(ctg_network_add_alias(net, "NOPE", "x", &e), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(e.message, "no object with the id or alias \"NOPE\"");
     CU_ASSERT_EQUAL(ctg_network_add_alias(net, "LOAD", "", &e), CTG_EINVAL);
@@ -496,10 +505,10 @@ CTG_TEST(network, aliases_and_properties)
     OK(ctg_network_add_calculated_bus(net, "NB", "NB_0", err));
     CU_ASSERT_EQUAL(ctg_network_add_calculated_bus(net, "NB", "NB_0", &e), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(e.message, "VOLTAGE_LEVEL \"NB\": the calculated bus \"NB_0\" is "
-                                        "there already");
+                                      "there already");
     CU_ASSERT_EQUAL(ctg_network_add_calculated_bus(net, "VLGEN", "X", &e), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(e.message, "VOLTAGE_LEVEL \"VLGEN\": only a node-breaker voltage "
-                                        "level has calculated buses");
+                                      "level has calculated buses");
     CU_ASSERT_EQUAL(ctg_network_find(net, "NB", 2)->container->calculated_bus_count, 1);
     ctg_network_free(net);
 }
@@ -573,6 +582,122 @@ CTG_TEST(network, dump_is_exact)
     ctg_network_free(net);
 }
 
+CTG_TEST(network, bad_arguments)
+{
+    ctg_network *net = (ctg_network *)&net;
+    ctg_error err = { 0 };
+    ctg_net_spec s = spec(CTG_IDENTIFIABLE_LOAD, "L", "VL", NULL, NULL);
+
+    CU_ASSERT_EQUAL(ctg_network_new(NULL, "n", NULL, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_network_new(&net, "", NULL, &err), CTG_EINVAL);
+    CU_ASSERT_PTR_NULL(net);
+    CU_ASSERT_STRING_EQUAL(err.message, "a network needs a non-empty id");
+    CU_ASSERT_EQUAL(ctg_network_new(&net, NULL, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_network_add(NULL, &s, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_network_add_alias(NULL, "a", "b", &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_network_set_property(NULL, "a", "k", "v", &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_network_add_calculated_bus(NULL, "a", "b", &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_network_write_json(NULL, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_PTR_NULL(ctg_network_root(NULL));
+    CU_ASSERT_EQUAL(ctg_network_count(NULL, CTG_IDENTIFIABLE_LOAD), 0);
+    CU_ASSERT_PTR_NULL(ctg_network_object_at(NULL, CTG_IDENTIFIABLE_LOAD, 0));
+    CU_ASSERT_EQUAL(ctg_network_object_count(NULL), 0);
+    CU_ASSERT_PTR_NULL(ctg_network_object_by_doc(NULL, 0));
+    CU_ASSERT_PTR_NULL(ctg_network_find(NULL, "a", 1));
+    CU_ASSERT_PTR_NULL(ctg_net_object_property(NULL, "a"));
+    CU_ASSERT_PTR_NULL(ctg_network_iidm_version(NULL));
+    CU_ASSERT_EQUAL(ctg_network_memory_size(NULL), 0);
+
+    net = eurostag(NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+    CU_ASSERT_EQUAL(ctg_network_add(net, NULL, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_network_count(net, (ctg_identifiable_type)-1), 0);
+    CU_ASSERT_EQUAL(ctg_network_count(net, CTG_IDENTIFIABLE_TYPE_COUNT), 0);
+    CU_ASSERT_PTR_NULL(ctg_network_object_at(net, CTG_IDENTIFIABLE_TYPE_COUNT, 0));
+    CU_ASSERT_PTR_NULL(ctg_network_object_at(net, CTG_IDENTIFIABLE_LINE, 2));
+    CU_ASSERT_PTR_NULL(ctg_network_find(net, NULL, 0));
+    CU_ASSERT_PTR_NULL(ctg_network_find(net, "", 0));
+    /* A length: the id need not end there; a NUL inside is no id. */
+    CU_ASSERT_PTR_EQUAL(ctg_network_find(net, "GENERATOR", 3), ctg_network_find(net, "GEN", 3));
+    CU_ASSERT_PTR_NULL(ctg_network_find(net, "GEN\0X", 5));
+    CU_ASSERT_PTR_NULL(ctg_network_find(net, "GE", 2));
+    CU_ASSERT_EQUAL(ctg_network_set_property(net, "GEN", "k", NULL, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_network_set_property(net, NULL, "k", "v", &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "no object with the id or alias \"(null)\"");
+    CU_ASSERT_EQUAL(ctg_network_add_calculated_bus(net, "NOPE", "b", &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "no object with the id or alias \"NOPE\"");
+    ctg_network_free(net);
+}
+
+CTG_TEST(network, subnetworks)
+{
+    ctg_network *net = NULL;
+    ctg_net_spec s;
+    CU_ASSERT_EQUAL_FATAL(ctg_network_new(&net, "root", NULL, NULL), CTG_OK);
+    s = spec(CTG_IDENTIFIABLE_NETWORK, "sub", NULL, NULL, NULL);
+    OK(ctg_network_add(net, &s, NULL, err));
+    s = spec(CTG_IDENTIFIABLE_NETWORK, "sub2", NULL, NULL, NULL);
+    s.subnetwork = "sub";
+    expect_rejected(net, &s,
+                    "NETWORK \"sub2\": a subnetwork cannot own subnetworks (\"sub\" is "
+                    "one)");
+    s.subnetwork = "root"; /* the root owns what has no subnetwork */
+    const ctg_net_object *sub2 = NULL;
+    OK(ctg_network_add(net, &s, &sub2, err));
+    CU_ASSERT_PTR_NULL(sub2->subnetwork);
+    s = spec(CTG_IDENTIFIABLE_SUBSTATION, "S", NULL, NULL, NULL);
+    s.subnetwork = "sub2";
+    const ctg_net_object *sub = NULL;
+    OK(ctg_network_add(net, &s, &sub, err));
+    CU_ASSERT_STRING_EQUAL(sub->subnetwork->id, "sub2");
+    CU_ASSERT_EQUAL(ctg_network_count(net, CTG_IDENTIFIABLE_NETWORK), 3);
+    CU_ASSERT_STRING_EQUAL(ctg_network_object_at(net, CTG_IDENTIFIABLE_NETWORK, 0)->id, "root");
+    CU_ASSERT_STRING_EQUAL(ctg_network_object_at(net, CTG_IDENTIFIABLE_NETWORK, 2)->id, "sub2");
+    ctg_network_free(net);
+}
+
+/* The importers' calls of network/table.h. */
+CTG_TEST(network, internal_fast_paths)
+{
+    ctg_network *net = eurostag(NULL, NULL);
+    ctg_error err = { 0 };
+    ctg_net_object *load = NULL;
+    ctg_net_spec s = spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLLOAD", NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+
+    CU_ASSERT_EQUAL(ctg_network_add_obj(net, &s, &load, &err), CTG_OK);
+    CU_ASSERT_PTR_EQUAL(ctg_network_find_mut(net, "L2xyz", 2), load);
+    CU_ASSERT_PTR_NULL(ctg_network_find_mut(net, "L3", 2));
+    CU_ASSERT_EQUAL(ctg_network_add_alias_obj(net, load, "aliasXYZ", 5, &err), CTG_OK);
+    CU_ASSERT_PTR_EQUAL(ctg_network_find(net, "alias", 5), load);
+    CU_ASSERT_EQUAL(ctg_network_add_alias_obj(net, load, "a\0b", 3, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "LOAD \"L2\": an alias cannot hold a NUL");
+    CU_ASSERT_EQUAL(ctg_network_set_property_obj(net, load, "keyX", 3, "valueX", 5, &err), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(load, "key"), "value");
+    ctg_net_object *vl = NULL;
+    s = spec(CTG_IDENTIFIABLE_VOLTAGE_LEVEL, "NB", NULL, NULL, NULL);
+    s.topology = CTG_TOPOLOGY_NODE_BREAKER;
+    CU_ASSERT_EQUAL(ctg_network_add_obj(net, &s, &vl, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_net_add_calculated_bus_obj(net, vl, "NB_0xx", 4, &err), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(vl->container->calculated_buses[0], "NB_0");
+    CU_ASSERT_EQUAL(ctg_network_set_iidm_version(net, "1.9"), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(ctg_network_iidm_version(net), "1.9");
+    CU_ASSERT_EQUAL(ctg_network_set_iidm_version(net, NULL), CTG_EINVAL);
+    size_t before = ctg_network_memory_size(net);
+    CU_ASSERT(before > sizeof(ctg_net_object) * ctg_network_object_count(net));
+    for (int i = 0; i < 2000; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "X%d", i);
+        s = spec(CTG_IDENTIFIABLE_LOAD, id, "VLLOAD", NULL, NULL);
+        CU_ASSERT_EQUAL(ctg_network_add(net, &s, NULL, &err), CTG_OK);
+    }
+    CU_ASSERT(ctg_network_memory_size(net) > before + 2000 * sizeof(ctg_net_object));
+    CU_ASSERT_EQUAL(ctg_network_find(net, "X1999", 5)->doc_index,
+                    ctg_network_object_count(net) - 1);
+    CU_ASSERT_EQUAL(ctg_network_find(net, "VLLOAD", 6)->container->member_count, 2003);
+    ctg_network_free(net);
+}
+
 /* One step of the sweep's build: adds load `i` (every third with an alias and a property,
  * orders descending so that members move). */
 static int sweep_step(ctg_network *net, unsigned i, ctg_error *err)
@@ -643,6 +768,61 @@ CTG_TEST(network, allocation_failure_sweep)
         exact++;
     CU_ASSERT(exact > 1000);
     CU_ASSERT(exact < 100000);
+}
+
+/* Rebuilds the table of one golden (if PowSyBl imported it) and compares; counts the files. */
+static void rebuild_one(const char *path, size_t *files, size_t *failed)
+{
+    char why[1024] = "", diff[1024] = "";
+    char *text = ctg_test_slurp(path, NULL);
+    bool ok_golden = text && strstr(text, "\"ok\" : true") != NULL;
+
+    free(text);
+    if (!ok_golden)
+        return;
+    (*files)++;
+    ctg_network *net = ctg_test_net_from_golden(path, why, sizeof why);
+    if (net == NULL || !ctg_test_net_matches_golden(net, path, diff, sizeof diff)) {
+        if ((*failed)++ < 10)
+            fprintf(stderr, "%s: %s\n", path, net ? diff : why);
+    }
+    ctg_network_free(net);
+}
+
+static void rebuild_dir(const char *dir, size_t *files, size_t *failed)
+{
+    DIR *d = opendir(dir);
+    struct dirent *ent;
+    char path[4096];
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    while ((ent = readdir(d)) != NULL) {
+        size_t n = strlen(ent->d_name);
+        if (ent->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            rebuild_dir(path, files, failed);
+        else if (n > 5 && strcmp(ent->d_name + n - 5, ".json") == 0)
+            rebuild_one(path, files, failed);
+    }
+    closedir(d);
+}
+
+/* Every golden of an imported network, rebuilt with the builders from its own data, matches
+ * itself: the builders can say everything the goldens hold, the dump writes it in their
+ * schema, and the comparator finds no difference where there is none. */
+CTG_SHARED_TEST(network, every_golden_rebuilt_matches_itself)
+{
+    char dir[4096];
+    size_t files = 0, failed = 0;
+
+    snprintf(dir, sizeof dir, "%s/iidm-golden", ctg_test_shared_dir());
+    rebuild_dir(dir, &files, &failed);
+    printf("\n%zu goldens rebuilt, %zu differ\n", files, failed);
+    CU_ASSERT_EQUAL(failed, 0);
+    CU_ASSERT(files > 900);
 }
 
 #include "test_network.tests.h"
