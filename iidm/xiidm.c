@@ -32,6 +32,9 @@ typedef union block_head {
 } block_head;
 
 static _Thread_local const ctg_allocator *current_alloc;
+/* Set when a block could not be had: libexpat 2.5 reports some failed allocations as other
+ * errors (one in a namespace binding is "unbound prefix"), which are then CTG_ENOMEM. */
+static _Thread_local bool alloc_failed;
 
 static void *xml_malloc(size_t size)
 {
@@ -39,8 +42,10 @@ static void *xml_malloc(size_t size)
     if (!ctg_size_add(size, sizeof(block_head), &total))
         return NULL;
     block_head *b = ctg_mem_alloc(current_alloc, total);
-    if (!b)
+    if (!b) {
+        alloc_failed = true;
         return NULL;
+    }
     b->h.a = current_alloc;
     b->h.size = total;
     return b + 1;
@@ -63,8 +68,10 @@ static void *xml_realloc(void *p, size_t size)
     if (!ctg_size_add(size, sizeof(block_head), &total))
         return NULL;
     block_head *n = ctg_mem_resize(b->h.a, b, b->h.size, total);
-    if (!n)
+    if (!n) {
+        alloc_failed = true;
         return NULL;
+    }
     n->h.size = total;
     return n + 1;
 }
@@ -398,6 +405,7 @@ static XML_Parser make_parser(xreader *r)
     XML_Parser p;
 
     current_alloc = r->in->opts->allocator;
+    alloc_failed = false;
     p = XML_ParserCreate_MM(NULL, &xml_memory, sep);
     if (!p)
         return NULL;
@@ -417,7 +425,7 @@ static int parse_failure(xreader *r)
 
     if (r->rc != CTG_OK)
         return r->rc;
-    if (e == XML_ERROR_NO_MEMORY)
+    if (e == XML_ERROR_NO_MEMORY || alloc_failed)
         return ctg_xiidm_fail(r, CTG_ENOMEM, "out of memory");
 #if XML_MAJOR_VERSION > 2 || (XML_MAJOR_VERSION == 2 && XML_MINOR_VERSION >= 4)
     if (e == XML_ERROR_AMPLIFICATION_LIMIT_BREACH)

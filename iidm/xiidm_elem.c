@@ -49,18 +49,50 @@ static int node_of(xreader *r, xattr a, uint32_t *out)
     return CTG_OK;
 }
 
-/* The node of a terminal when its voltage level `vl` is node-breaker, else no order. */
-static int order_in(xreader *r, const char *vl, xattr node_attr, uint32_t *out)
+/* The attributes that place one terminal: its node, or its connectable bus (bus when the
+ * file gives no connectableBus). */
+typedef struct xterm {
+    xattr node, cbus, bus;
+} xterm;
+
+static const xterm terminal_of[4] = {
+    { XA_NODE, XA_CBUS, XA_BUS },
+    { XA_NODE1, XA_CBUS1, XA_BUS1 },
+    { XA_NODE2, XA_CBUS2, XA_BUS2 },
+    { XA_NODE3, XA_CBUS3, XA_BUS3 },
+};
+
+/* Where a terminal stands in its voltage level `vl`, as PowSyBl lists a level's connectables:
+ * a node-breaker level by node, a bus-breaker one by the order its buses were declared in
+ * (buses come in document order, so a bus's document index orders them). */
+static int order_at(xreader *r, const ctg_net_object *o, const xterm *t, uint32_t *out)
 {
-    const ctg_net_object *o;
+    const char *vl = o ? o->id : NULL;
+    const char *bus;
+    const ctg_net_object *b;
 
     *out = CTG_NET_NO_ORDER;
-    if (!r->attrs[node_attr])
-        return CTG_OK; /* a bus-breaker terminal: bus and connectableBus are not kept */
-    o = vl ? ctg_network_find(r->net, vl, strlen(vl)) : NULL;
-    if (o && o->container && o->container->topology == CTG_TOPOLOGY_NODE_BREAKER)
-        return node_of(r, node_attr, out);
+    if (!o || !o->container || o->type != CTG_IDENTIFIABLE_VOLTAGE_LEVEL)
+        return CTG_OK; /* the table says what is wrong */
+    if (o->container->topology == CTG_TOPOLOGY_NODE_BREAKER)
+        return node_of(r, t->node, out);
+    bus = r->attrs[t->cbus] ? r->attrs[t->cbus] : r->attrs[t->bus];
+    if (!bus)
+        return missing(r, t->cbus);
+    b = ctg_network_find(r->net, bus, strlen(bus));
+    if (!b || b->type != CTG_IDENTIFIABLE_BUS || b->voltage_levels[0] != o)
+        return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown bus '%.100s' in voltage level '%.100s'",
+                              bus, vl);
+    *out = b->doc_index;
     return CTG_OK;
+}
+
+/* order_at for the voltage level named `vl`; an injection's is the open one, found already. */
+static int order_in(xreader *r, const char *vl, const xterm *t, uint32_t *out)
+{
+    const ctg_net_object *o = r->vl && vl == r->vl->id ? r->vl
+                              : vl ? ctg_network_find(r->net, vl, strlen(vl)) : NULL;
+    return order_at(r, o, t, out);
 }
 
 static const char *subnetwork_id(const xreader *r)
@@ -114,6 +146,7 @@ static int add(xreader *r, ctg_net_spec *s, const ctg_net_object **out)
     r->frames[r->nframes - 1].obj = o;
     for (int i = 0; i < 3; i++)
         if (s->order[i] != CTG_NET_NO_ORDER && o->voltage_levels[i]
+            && o->voltage_levels[i]->container->topology == CTG_TOPOLOGY_NODE_BREAKER
             && ctg_xiidm_nb_terminal(r, o->voltage_levels[i], s->order[i]) != CTG_OK)
             return r->rc;
     if (out)
@@ -254,7 +287,7 @@ static int start_injection(xreader *r, ctg_identifiable_type t, ctg_converter_ki
         return r->rc;
     s.voltage_levels[0] = r->vl->id;
     s.converter_kind = ck;
-    if (r->topology == CTG_TOPOLOGY_NODE_BREAKER && node_of(r, XA_NODE, &s.order[0]) != CTG_OK)
+    if (order_in(r, r->vl->id, &terminal_of[0], &s.order[0]) != CTG_OK)
         return r->rc;
     return add(r, &s, NULL);
 }
@@ -268,13 +301,15 @@ static int start_converter(xreader *r, ctg_identifiable_type t)
         return too_old(r, ctg_xiidm_kind_name(r->frames[r->nframes - 1].kind), 15);
     if (spec_of(r, t, &s) != CTG_OK)
         return r->rc;
-    s.voltage_levels[0] = s.voltage_levels[1] = r->vl->id;
-    if (r->topology == CTG_TOPOLOGY_NODE_BREAKER
-        && (node_of(r, XA_NODE1, &s.order[0]) != CTG_OK
-            || (attr(r, XA_NODE2) && node_of(r, XA_NODE2, &s.order[1]) != CTG_OK)))
+    s.voltage_levels[0] = r->vl->id;
+    if (order_in(r, r->vl->id, &terminal_of[1], &s.order[0]) != CTG_OK)
         return r->rc;
-    if (!attr(r, XA_NODE2) && !attr(r, XA_BUS2) && r->topology == CTG_TOPOLOGY_BUS_BREAKER)
-        s.voltage_levels[1] = NULL;
+    /* The second AC terminal is optional. */
+    if (attr(r, XA_NODE2) || attr(r, XA_BUS2) || attr(r, XA_CBUS2)) {
+        s.voltage_levels[1] = r->vl->id;
+        if (order_in(r, r->vl->id, &terminal_of[2], &s.order[1]) != CTG_OK)
+            return r->rc;
+    }
     return add(r, &s, NULL);
 }
 
@@ -345,14 +380,13 @@ static int start_switch(xreader *r, bool *follow)
 static int start_branch(xreader *r, ctg_identifiable_type t, int sides)
 {
     static const xattr vls[3] = { XA_VL1, XA_VL2, XA_VL3 };
-    static const xattr nodes[3] = { XA_NODE1, XA_NODE2, XA_NODE3 };
     ctg_net_spec s;
 
     if (spec_of(r, t, &s) != CTG_OK)
         return r->rc;
     for (int i = 0; i < sides; i++)
         if (need(r, vls[i], &s.voltage_levels[i]) != CTG_OK
-            || order_in(r, s.voltage_levels[i], nodes[i], &s.order[i]) != CTG_OK)
+            || order_in(r, s.voltage_levels[i], &terminal_of[i + 1], &s.order[i]) != CTG_OK)
             return r->rc;
     if (t != CTG_IDENTIFIABLE_LINE)
         s.substation = r->substation->id;
@@ -366,14 +400,13 @@ static int inline_half(xreader *r, int side, const char **out)
     static const xattr ids[2] = { XA_ID_1, XA_ID_2 };
     static const xattr names[2] = { XA_NAME_1, XA_NAME_2 };
     static const xattr vls[2] = { XA_VL1, XA_VL2 };
-    static const xattr nodes[2] = { XA_NODE1, XA_NODE2 };
     static const ctg_net_spec init = CTG_NET_SPEC_INIT;
     ctg_net_spec s = init;
 
     s.type = CTG_IDENTIFIABLE_BOUNDARY_LINE;
     s.name = attr(r, names[side]);
     if (need(r, ids[side], &s.id) != CTG_OK || need(r, vls[side], &s.voltage_levels[0]) != CTG_OK
-        || order_in(r, s.voltage_levels[0], nodes[side], &s.order[0]) != CTG_OK)
+        || order_in(r, s.voltage_levels[0], &terminal_of[side + 1], &s.order[0]) != CTG_OK)
         return r->rc;
     *out = s.id;
     return add(r, &s, NULL);

@@ -107,10 +107,35 @@ void ctg_xiidm_nb_dispose(xreader *r)
     r->levels = NULL;
 }
 
-static int by_level(const void *x, const void *y)
+/* Groups the items by level, keeping their order within a level (a counting sort: the
+ * levels are known, and most items come in order already). */
+static int group_by_level(xreader *r)
 {
-    const xtopo_item *a = x, *b = y;
-    return a->level < b->level ? -1 : a->level > b->level;
+    const ctg_allocator *al = r->in->opts->allocator;
+    size_t *start, sbytes, tbytes;
+    xtopo_item *out;
+
+    if (!ctg_size_mul(r->nlevels + 1, sizeof *start, &sbytes)
+        || !ctg_size_mul(r->ntopo, sizeof *out, &tbytes))
+        return oom(r);
+    start = ctg_mem_alloc(al, sbytes);
+    out = start ? ctg_mem_alloc(al, tbytes) : NULL;
+    if (!out) {
+        ctg_mem_release(al, start, sbytes);
+        return oom(r);
+    }
+    memset(start, 0, sbytes);
+    for (size_t i = 0; i < r->ntopo; i++)
+        start[r->topo[i].level + 1]++;
+    for (size_t l = 0; l < r->nlevels; l++)
+        start[l + 1] += start[l];
+    for (size_t i = 0; i < r->ntopo; i++)
+        out[start[r->topo[i].level]++] = r->topo[i];
+    ctg_mem_release(al, start, sbytes);
+    ctg_mem_release(al, r->topo, r->topo_cap * sizeof *r->topo);
+    r->topo = out;
+    r->topo_cap = r->ntopo;
+    return CTG_OK;
 }
 
 static int by_value(const void *x, const void *y)
@@ -156,7 +181,18 @@ static int add_bus(xreader *r, const ctg_net_object *vl, uint32_t node, char *id
     ctg_error why;
     int rc;
 
-    snprintf(id, cap, "%s_%u", vl->id, (unsigned)node);
+    size_t n = strlen(vl->id);
+    char digits[12];
+    size_t k = 0;
+
+    do
+        digits[k++] = (char)('0' + node % 10);
+    while ((node /= 10) != 0 && k < sizeof digits);
+    memcpy(id, vl->id, n);
+    id[n++] = '_';
+    while (k > 0 && n + 1 < cap)
+        id[n++] = digits[--k];
+    id[n] = '\0';
     rc = ctg_network_add_calculated_bus(r->net, vl->id, id, &why);
     if (rc == CTG_ENOMEM)
         return oom(r);
@@ -199,7 +235,8 @@ int ctg_xiidm_finish(xreader *r)
 
     if (r->ntopo == 0)
         return CTG_OK;
-    qsort(r->topo, r->ntopo, sizeof *r->topo, by_level);
+    if (group_by_level(r) != CTG_OK)
+        return r->rc;
     for (size_t i = 0, j; i < r->ntopo; i = j) {
         for (j = i; j < r->ntopo && r->topo[j].level == r->topo[i].level; j++)
             ;
