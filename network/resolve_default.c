@@ -40,7 +40,8 @@ static bool sided_accepts(ctg_element_type t, ctg_identifiable_type ot)
 {
     switch (t) {
     case CTG_ELEMENT_LINE: return ot == CTG_IDENTIFIABLE_LINE;
-    case CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER: return ot == CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER;
+    case CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER:
+        return ot == CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER;
     case CTG_ELEMENT_TIE_LINE: return ot == CTG_IDENTIFIABLE_TIE_LINE;
     case CTG_ELEMENT_HVDC_LINE: return ot == CTG_IDENTIFIABLE_HVDC_LINE;
     case CTG_ELEMENT_BRANCH:

@@ -680,8 +680,8 @@ CTG_TEST(resolve, regex_find_and_anchors)
     expect(net,
            "{\"type\":\"list\",\"name\":\"n\",\"contingencyLists\":[{\"type\":\"default\","
            "\"name\":\"d\",\"contingencies\":[]}," LINE_REGEX("[") "]}",
-           "error /contingencyLists/1/regexCriterion: invalid regex \"[\" (reached by \"L_DE_NONE\"): "
-           "missing ]: [");
+           "error /contingencyLists/1/regexCriterion: invalid regex \"[\" (reached by "
+           "\"L_DE_NONE\"): missing ]: [");
     ctg_network_free(net);
 }
 
@@ -720,8 +720,8 @@ CTG_TEST(resolve, wildcard_splitting)
     CU_ASSERT_FALSE(ctg_rs_wildcard_match("A?B", '?', "A\xe2\x80\xa8" "B"));
 }
 
-#define IDENT(items) "{\"type\":\"identifier\",\"version\":\"1.3\",\"name\":\"i\",\"identifiers\":[" \
-    items "]}"
+#define IDENT(items)                                                                         \
+    "{\"type\":\"identifier\",\"version\":\"1.3\",\"name\":\"i\",\"identifiers\":[" items "]}"
 
 CTG_TEST(resolve, identifier_kinds)
 {
