@@ -103,6 +103,15 @@ check "resolve --network=NET" 0 "@$exp/resolved-criterion.json" "" \
 check "resolve --compact" 0 "@$exp/resolved-criterion-compact.json" "" \
     -- "$cli" resolve --compact --network "$net" "$lists/criterion.json" -
 
+# A bare contingency is a list of one (named ""); an empty list stays empty.
+printf '{"id":"c1","elements":[{"id":"G_FR1","type":"GENERATOR"}]}' >"$work/bare.json"
+check "resolve a bare contingency" 0 "@$exp/resolved-bare.json" "" \
+    -- "$cli" resolve --network "$net" "$work/bare.json" -
+printf '{"type":"default","version":"1.1","name":"e","contingencies":[]}' >"$work/empty.json"
+check "resolve an empty default list" 0 \
+    '{\n  "type" : "default",\n  "version" : "1.1",\n  "name" : "e",\n  "contingencies" : [ ]\n}' "" \
+    -- "$cli" resolve --network "$net" "$work/empty.json" -
+
 # gzip: the network, the list and OUT.
 gzip -c "$lists/default.json" >"$work/default.json.gz"
 check "resolve .gz network and list" 0 "@$exp/resolved-default.json" "" \
