@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iidm/jiidm_el.h"
 
 /* ---- keys ------------------------------------------------------------------------------ */
 
@@ -105,6 +104,7 @@ static int read_str(jx_read *x, jx_el *el, jx_key key)
     ctg_reader *rd = &x->rd;
     int rc = ctg_read_string(rd, &el->s[key], jx_key_names[key]);
 
+    el->len[key] = rd->tok.len;
     if (rc == CTG_OK && rd->tok.len == 0 && key != JK_NAME && key != JK_NAME_1
         && key != JK_NAME_2)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must not be empty", jx_key_names[key]);
@@ -293,8 +293,9 @@ static int member(jx_read *x, jx_el *el, const ctg_lex_member *m)
     el->key_mark = (ctg_mark){ m->key.offset, m->key.line_start, m->key.line };
     if (key == JK_OTHER && el->in)
         k = jx_kind_find(m->key.str, m->key.len, el->in);
+    /* A known key is spelt as the token: its length is the token's. */
     f->key = key != JK_OTHER ? jx_key_names[key] : k ? k->array : NULL;
-    f->key_len = f->key ? strlen(f->key) : 0;
+    f->key_len = f->key ? m->key.len : 0;
     if (key == JK_OTHER && !k && el->in)
         memcpy(name, m->key.str, n);
     if (!m->value_ready && (rc = ctg_reader_next(rd)) != CTG_OK)
