@@ -113,7 +113,7 @@ const char *ctg_xiidm_attr_name(xattr a);
 typedef struct xframe {
     xkind kind;
     uint32_t index;            /* 1-based among the parent's children of its kind */
-    const ctg_net_object *obj; /* the object it made, NULL when none */
+    ctg_net_object *obj;       /* the object it made, NULL when none */
     uint32_t counts[XK_COUNT]; /* children seen per kind, for the next child's index */
 } xframe;
 
@@ -142,13 +142,13 @@ typedef struct xreader {
     size_t skip_until; /* > 0: inside a skipped subtree opened at that depth */
     xframe frames[XIIDM_MAX_FRAMES];
     size_t nframes;
-    const ctg_net_object *substation; /* the open substation, else NULL */
-    const ctg_net_object *vl;         /* the open voltage level, else NULL */
-    ctg_topology_kind topology;       /* of `vl` */
-    const ctg_net_object *subnetwork; /* the open subnetwork, else NULL */
-    const char *attrs[XA_COUNT];      /* the current element's attributes, NULL = absent */
-    const char *local;                /* the current element's local name, in its start */
-    const ctg_net_object **levels;    /* the node-breaker voltage levels, in document order */
+    ctg_net_object *substation;  /* the open substation, else NULL */
+    ctg_net_object *vl;          /* the open voltage level, else NULL */
+    ctg_topology_kind topology;  /* of `vl` */
+    ctg_net_object *subnetwork;  /* the open subnetwork, else NULL */
+    const char *attrs[XA_COUNT]; /* the current element's attributes, NULL = absent */
+    const char *local;           /* the current element's local name, in its start */
+    ctg_net_object **levels;     /* the node-breaker voltage levels, in document order */
     size_t nlevels, levels_cap;
     xtopo_item *topo; /* their topology, for the calculated buses */
     size_t ntopo, topo_cap;
@@ -178,7 +178,7 @@ void ctg_xiidm_collect_text(xreader *r, bool on);
 int ctg_xiidm_nb_internal(xreader *r, bool *follow);
 /* A node-breaker voltage level starts; a switch of it joins two nodes (or not); a terminal of
  * an object stands at `node` of node-breaker level `vl`. */
-int ctg_xiidm_nb_level(xreader *r, const ctg_net_object *vl);
+int ctg_xiidm_nb_level(xreader *r, ctg_net_object *vl);
 int ctg_xiidm_nb_switch(xreader *r, uint32_t n1, uint32_t n2, bool joins);
 int ctg_xiidm_nb_terminal(xreader *r, const ctg_net_object *vl, uint32_t node);
 /* Releases what the topology kept. */

@@ -132,14 +132,14 @@ static int refused(xreader *r, const ctg_net_spec *s, const ctg_error *why)
 }
 
 /* Adds the object of `s` and makes it the current frame's. */
-static int add(xreader *r, ctg_net_spec *s, const ctg_net_object **out)
+static int add(xreader *r, ctg_net_spec *s, ctg_net_object **out)
 {
     ctg_error why;
-    const ctg_net_object *o = NULL;
+    ctg_net_object *o = NULL;
     int rc;
 
     s->subnetwork = subnetwork_id(r);
-    rc = ctg_network_add(r->net, s, &o, &why);
+    rc = ctg_network_add_obj(r->net, s, &o, &why);
     if (rc == CTG_ENOMEM)
         return ctg_xiidm_fail(r, CTG_ENOMEM, "out of memory");
     if (rc != CTG_OK)
@@ -215,7 +215,7 @@ static int start_root(xreader *r)
     rc = ctg_network_new(&r->net, id, r->in->opts->allocator, &why);
     if (rc != CTG_OK)
         return ctg_xiidm_fail(r, rc == CTG_ENOMEM ? CTG_ENOMEM : CTG_ESCHEMA, "%s", why.message);
-    r->frames[0].obj = ctg_network_root(r->net);
+    r->frames[0].obj = ctg_network_find_mut(r->net, id, strlen(id));
     return set_version(r);
 }
 
@@ -462,14 +462,14 @@ static int start_dc(xreader *r, ctg_identifiable_type t)
 
 /* ---- properties and aliases ---- */
 
-static const ctg_net_object *owner(const xreader *r)
+static ctg_net_object *owner(const xreader *r)
 {
     return r->nframes >= 2 ? r->frames[r->nframes - 2].obj : NULL;
 }
 
 static int start_property(xreader *r)
 {
-    const ctg_net_object *o = owner(r);
+    ctg_net_object *o = owner(r);
     const char *key, *value;
     ctg_error why;
     int rc;
@@ -478,7 +478,7 @@ static int start_property(xreader *r)
         return r->rc;
     if (!o)
         return CTG_OK;
-    rc = ctg_network_set_property(r->net, o->id, key, value, &why);
+    rc = ctg_network_set_property_obj(r->net, o, key, strlen(key), value, strlen(value), &why);
     if (rc != CTG_OK)
         return ctg_xiidm_fail(r, rc == CTG_ENOMEM ? CTG_ENOMEM : CTG_ESCHEMA, "%s",
                               rc == CTG_ENOMEM ? "out of memory" : why.message);
@@ -487,7 +487,7 @@ static int start_property(xreader *r)
 
 static int add_alias(xreader *r)
 {
-    const ctg_net_object *o = owner(r);
+    ctg_net_object *o = owner(r);
     const char *alias = r->text ? r->text : "";
     ctg_error why;
     int rc;
@@ -498,7 +498,7 @@ static int add_alias(xreader *r)
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "empty alias");
     if (ctg_network_find(r->net, alias, strlen(alias)))
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "duplicate id or alias '%.100s'", alias);
-    rc = ctg_network_add_alias(r->net, o->id, alias, &why);
+    rc = ctg_network_add_alias_obj(r->net, o, alias, r->text_len, &why);
     if (rc != CTG_OK)
         return ctg_xiidm_fail(r, rc == CTG_ENOMEM ? CTG_ENOMEM : CTG_ESCHEMA, "%s",
                               rc == CTG_ENOMEM ? "out of memory" : why.message);

@@ -13,6 +13,7 @@
 
 #include "base/alloc.h"
 #include "iidm/xiidm.h"
+#include "network/table.h"
 
 static int oom(xreader *r)
 {
@@ -36,13 +37,13 @@ static int keep(xreader *r, uint32_t level, uint32_t a, uint32_t b, bool joins)
     return CTG_OK;
 }
 
-int ctg_xiidm_nb_level(xreader *r, const ctg_net_object *vl)
+int ctg_xiidm_nb_level(xreader *r, ctg_net_object *vl)
 {
     const ctg_allocator *al = r->in->opts->allocator;
 
     if (r->nlevels == r->levels_cap) {
         size_t cap, bytes, old = r->levels_cap * sizeof *r->levels;
-        const ctg_net_object **l;
+        ctg_net_object **l;
         if (!ctg_grow_capacity(r->levels_cap, r->nlevels + 1, 16, UINT32_MAX, &cap) ||
             !ctg_size_mul(cap, sizeof *l, &bytes) ||
             !(l = ctg_mem_resize(al, r->levels, old, bytes)))
@@ -74,6 +75,11 @@ int ctg_xiidm_nb_internal(xreader *r, bool *follow)
 static bool level_index(const xreader *r, const ctg_net_object *vl, uint32_t *out)
 {
     size_t lo = 0, hi = r->nlevels;
+
+    if (hi > 0 && r->levels[hi - 1] == vl) { /* an injection of the open level */
+        *out = (uint32_t)(hi - 1);
+        return true;
+    }
 
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -177,7 +183,7 @@ static size_t distinct_nodes(const xtopo_item *items, size_t n, uint32_t *nodes)
     return u;
 }
 
-static int add_bus(xreader *r, const ctg_net_object *vl, uint32_t node, char *id, size_t cap)
+static int add_bus(xreader *r, ctg_net_object *vl, uint32_t node, char *id, size_t cap)
 {
     ctg_error why;
     int rc;
@@ -194,7 +200,7 @@ static int add_bus(xreader *r, const ctg_net_object *vl, uint32_t node, char *id
     while (k > 0 && n + 1 < cap)
         id[n++] = digits[--k];
     id[n] = '\0';
-    rc = ctg_network_add_calculated_bus(r->net, vl->id, id, &why);
+    rc = ctg_net_add_calculated_bus_obj(r->net, vl, id, n, &why);
     if (rc == CTG_ENOMEM)
         return oom(r);
     return rc == CTG_OK ? CTG_OK : ctg_xiidm_fail(r, CTG_ESCHEMA, "%s", why.message);
@@ -204,7 +210,7 @@ static int add_bus(xreader *r, const ctg_net_object *vl, uint32_t node, char *id
 static int level_buses(xreader *r, const xtopo_item *items, size_t n, uint32_t *nodes,
                        uint32_t *parent)
 {
-    const ctg_net_object *vl = r->levels[items[0].level];
+    ctg_net_object *vl = r->levels[items[0].level];
     size_t k = distinct_nodes(items, n, nodes), cap = strlen(vl->id) + 16;
     char *id;
     int rc = CTG_OK;
