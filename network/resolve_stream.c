@@ -86,7 +86,7 @@ int ctg_resolve_stream(const ctg_network *net, const ctg_source *src,
     if (rc == CTG_OK && w == NULL)
         rc = ctg_error_set(err, CTG_EINVAL, NULL, "", "NULL stream writer");
     if (rc != CTG_OK)
-        return rc;
+        return ctg_rs_finish(err, rc, "<input>");
     memset(&s, 0, sizeof s);
     ctg_rs_init(&s.ctx, net, opts, &s.err);
     s.ctx.sink.add = add_to_writer;
@@ -97,7 +97,11 @@ int ctg_resolve_stream(const ctg_network *net, const ctg_source *src,
     rc = ctg_read_stream(src, &v, read_opts, err);
     ctg_rs_dispose(&s.ctx);
     if (s.rc != CTG_OK) { /* the evaluation stopped the read: its error, not "stopped" */
+        char source[CTG_ERROR_SOURCE_MAX];
+
+        memcpy(source, err->source, sizeof source); /* the reader's name for the input */
         *err = s.err;
+        memcpy(err->source, source, sizeof source);
         return s.rc;
     }
     return rc;

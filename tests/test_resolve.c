@@ -536,6 +536,7 @@ static char *resolved(const ctg_network *net, const char *json)
         char line[CTG_ERROR_PATH_MAX + CTG_ERROR_MESSAGE_MAX + 16];
 
         CU_ASSERT_PTR_NULL(out);
+        CU_ASSERT_STRING_EQUAL(err.source, "<list>");
         snprintf(line, sizeof line, "error %s: %s", err.path, err.message);
         ctg_test_text_add(&t, line, strlen(line));
         return t.data;
@@ -940,6 +941,7 @@ CTG_TEST(resolve, stream_equals_whole)
     CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_buf(&w, &buf, "n", NULL, &err), CTG_OK);
     CU_ASSERT_EQUAL(ctg_resolve_stream(net, &src, NULL, w, NULL, &err), CTG_ESCHEMA);
     CU_ASSERT_STRING_EQUAL(err.path, "/contingencyLists/0/contingencies/1/elements/0");
+    CU_ASSERT_STRING_EQUAL(err.source, "<memory>");
     ctg_stream_writer_abort(w);
     ctg_buf_dispose(&buf);
     ctg_network_free(net);
