@@ -261,6 +261,13 @@ static int add_to_list(void *target, const ctg_contingency *c, ctg_error *err)
     return CTG_OK;
 }
 
+int ctg_rs_finish(ctg_error *err, int rc, const char *source)
+{
+    if (rc != CTG_OK)
+        ctg_error_set_source(err, source);
+    return rc;
+}
+
 /* Checks what ctg_resolve and ctg_resolve_check are given. */
 int ctg_rs_check_args(const ctg_network *net, const void *what,
                       const ctg_resolve_options *opts, ctg_error *err)
@@ -285,15 +292,15 @@ int ctg_resolve(ctg_list **out, const ctg_network *net, const ctg_list *list,
     if (err == NULL)
         err = &local;
     if (out == NULL)
-        return ctg_error_set(err, CTG_EINVAL, NULL, "", "NULL out");
+        return ctg_rs_finish(err, ctg_error_set(err, CTG_EINVAL, NULL, "", "NULL out"), "<list>");
     *out = NULL;
     rc = ctg_rs_check_args(net, list, opts, err);
     if (rc != CTG_OK)
-        return rc;
+        return ctg_rs_finish(err, rc, "<list>");
     rc = ctg_list_new(&res, CTG_LIST_DEFAULT, ctg_list_name(list),
                       opts != NULL ? opts->allocator : NULL);
     if (rc != CTG_OK)
-        return ctg_error_set(err, rc, NULL, "", "out of memory");
+        return ctg_rs_finish(err, ctg_error_set(err, rc, NULL, "", "out of memory"), "<list>");
     ctg_rs_init(&ctx, net, opts, err);
     ctx.sink.add = add_to_list;
     ctx.sink.target = res;
@@ -301,7 +308,7 @@ int ctg_resolve(ctg_list **out, const ctg_network *net, const ctg_list *list,
     ctg_rs_dispose(&ctx);
     if (rc != CTG_OK) {
         ctg_list_free(res);
-        return rc;
+        return ctg_rs_finish(err, rc, "<list>");
     }
     *out = res;
     return CTG_OK;

@@ -252,15 +252,16 @@ int ctg_resolve_check(const ctg_network *net, const ctg_contingency *c,
     if (err == NULL)
         err = &local;
     if (valid == NULL)
-        return ctg_error_set(err, CTG_EINVAL, NULL, "", "NULL valid");
+        return ctg_rs_finish(err, ctg_error_set(err, CTG_EINVAL, NULL, "", "NULL valid"),
+                             "<contingency>");
     *valid = false;
     rc = ctg_rs_check_args(net, c, opts, err);
     if (rc != CTG_OK)
-        return rc;
+        return ctg_rs_finish(err, rc, "<contingency>");
     ctg_rs_init(&ctx, net, opts, err);
     rc = ctg_rs_check(&ctx, c, valid);
     ctg_rs_dispose(&ctx);
     if (rc != CTG_OK)
         *valid = false;
-    return rc;
+    return ctg_rs_finish(err, rc, "<contingency>");
 }

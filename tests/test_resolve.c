@@ -5,6 +5,7 @@
  * asymmetry, interval bounds, property sides, regex find semantics and errors, the report
  * events, the stream form, and allocation failures. */
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -535,6 +536,7 @@ static char *resolved(const ctg_network *net, const char *json)
         char line[CTG_ERROR_PATH_MAX + CTG_ERROR_MESSAGE_MAX + 16];
 
         CU_ASSERT_PTR_NULL(out);
+        CU_ASSERT_STRING_EQUAL(err.source, "<list>");
         snprintf(line, sizeof line, "error %s: %s", err.path, err.message);
         ctg_test_text_add(&t, line, strlen(line));
         return t.data;
@@ -939,8 +941,107 @@ CTG_TEST(resolve, stream_equals_whole)
     CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_buf(&w, &buf, "n", NULL, &err), CTG_OK);
     CU_ASSERT_EQUAL(ctg_resolve_stream(net, &src, NULL, w, NULL, &err), CTG_ESCHEMA);
     CU_ASSERT_STRING_EQUAL(err.path, "/contingencyLists/0/contingencies/1/elements/0");
+    CU_ASSERT_STRING_EQUAL(err.source, "<memory>");
     ctg_stream_writer_abort(w);
     ctg_buf_dispose(&buf);
+    ctg_network_free(net);
+}
+
+/* A default list of `n` contingencies, every other one invalid, as JSON (malloc'd). */
+static char *big_default(size_t n)
+{
+    ctg_test_text t = { NULL, 0, 0 };
+    static const char head[] = "{\"type\":\"default\",\"name\":\"big\",\"contingencies\":[";
+    static const char tail[] = "]}";
+
+    ctg_test_text_add(&t, head, sizeof head - 1);
+    for (size_t i = 0; i < n; i++) {
+        char item[160];
+
+        snprintf(item, sizeof item, "%s{\"id\":\"c%zu\",\"elements\":[{\"id\":\"%s\",\"type\":"
+                 "\"GENERATOR\"}]}", i > 0 ? "," : "", i, i % 2 ? "GEN" : "NOPE");
+        ctg_test_text_add(&t, item, strlen(item));
+    }
+    ctg_test_text_add(&t, tail, sizeof tail - 1);
+    return t.data;
+}
+
+/* The peak memory of a stream resolve (reader and evaluation) of `n` contingencies. */
+static size_t stream_peak(const ctg_network *net, size_t n, size_t *written)
+{
+    char *doc = big_default(n);
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_read_options ropts = CTG_READ_OPTIONS_INIT;
+    ctg_resolve_options opts = { CTG_RESOLVE_OPTIONS_VERSION, &a, NULL, NULL };
+    ctg_source src = ctg_source_buffer(doc, strlen(doc));
+    ctg_stream_writer *w = NULL;
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_error err;
+
+    ropts.allocator = &a;
+    CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_buf(&w, &buf, "big", NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_resolve_stream(net, &src, &ropts, w, &opts, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_stream_writer_close(w, &err), CTG_OK);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    *written = buf.len;
+    ctg_buf_dispose(&buf);
+    free(doc);
+    return st.peak_bytes;
+}
+
+CTG_TEST(resolve, stream_memory_is_constant)
+{
+    ctg_network *net = eurostag_in_code(NULL);
+    size_t w1 = 0, w2 = 0;
+    size_t small = stream_peak(net, 1000, &w1), large = stream_peak(net, 20000, &w2);
+
+    /* Twenty times the contingencies, the same memory: the reader's and the evaluation's. */
+    CU_ASSERT(w2 > 15 * w1);
+    CU_ASSERT(small > 0);
+    CU_ASSERT_EQUAL(large, small);
+    ctg_network_free(net);
+}
+
+/* ---- threads ------------------------------------------------------------------------------ */
+
+typedef struct shared_work {
+    const ctg_network *net;
+    const ctg_list *list;
+    char *text;
+} shared_work;
+
+static void *resolve_in_thread(void *arg)
+{
+    shared_work *sw = arg;
+
+    sw->text = outcome(sw->net, sw->list);
+    return NULL;
+}
+
+/* One network and one list, resolved from four threads at once: the same output each time. */
+CTG_TEST(resolve, threads_share_network_and_list)
+{
+    ctg_network *net = unit_network(NULL);
+    ctg_list *list = list_of("{\"type\":\"list\",\"name\":\"n\",\"contingencyLists\":["
+                             LINE_REGEX("N") "," LINE_CRIT("\"DE\"", "") "]}");
+    shared_work work[4];
+    pthread_t th[4];
+    char *alone = outcome(net, list);
+
+    for (int i = 0; i < 4; i++) {
+        work[i].net = net;
+        work[i].list = list;
+        work[i].text = NULL;
+        CU_ASSERT_EQUAL_FATAL(pthread_create(&th[i], NULL, resolve_in_thread, &work[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        CU_ASSERT_STRING_EQUAL(work[i].text, alone);
+        free(work[i].text);
+    }
+    free(alone);
+    ctg_list_free(list);
     ctg_network_free(net);
 }
 

@@ -89,6 +89,8 @@ CTG_API int ctg_resolve_check(const ctg_network *net, const ctg_contingency *c,
  * Resolves the list read from `src` into `w` as it is read: contingencies of `default` lists
  * go through the validity filter one by one, in constant memory beyond the network; other
  * lists are resolved whole as they end. `w` is left open: the caller closes (or aborts) it.
+ * Error paths and report paths are those of ctg_resolve, except in a list nested two levels
+ * deep or more, where they are relative to that list (the stream names no list's parents).
  * @return as ctg_resolve, plus the read's errors (read_opts: NULL for defaults).
  */
 CTG_API int ctg_resolve_stream(const ctg_network *net, const ctg_source *src,
