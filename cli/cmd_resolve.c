@@ -329,10 +329,11 @@ static int finish_outputs(job *j, ctg_error *err)
     return rc == CTG_OK ? CLI_OK : report_write(j, rc, err);
 }
 
-/* The evaluation's errors have a path but no source: they are LIST's. */
+/* The errors of an evaluation are LIST's: ctg_resolve calls its list "<list>" (it knows no
+ * file), the stream form the source name it was given, or nothing after some failures. */
 static int name_error(const job *j, int rc, ctg_error *err)
 {
-    if (rc != CTG_OK && err->source[0] == '\0')
+    if (rc != CTG_OK && (err->source[0] == '\0' || strcmp(err->source, "<list>") == 0))
         snprintf(err->source, sizeof err->source, "%s", j->in.name);
     return rc;
 }

@@ -21,11 +21,8 @@ int main(int argc, char **argv)
     rc = ctg_iidm_read(&net, &src, NULL, &err);
     if (rc == CTG_OK)
         rc = ctg_list_read_file(&list, argv[2], NULL, &err);
-    if (rc == CTG_OK) {
-        /* An evaluation error has the list item's path; the file it is in is ours to name. */
-        snprintf(err.source, sizeof err.source, "%s", argv[2]);
-        rc = ctg_resolve(&resolved, net, list, NULL, &err); /* a new `default` list */
-    }
+    if (rc == CTG_OK) /* a new `default` list; an error names the list item's path */
+        rc = ctg_resolve(&resolved, net, list, NULL, &err);
     if (rc == CTG_OK) {
         size_t count;
         const ctg_contingency *c = ctg_list_contingencies(resolved, &count);
