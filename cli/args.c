@@ -16,39 +16,88 @@ static int flag_index(const char *const *flag_names, const char *arg)
     return -1;
 }
 
-int cli_parse_args(const cli_command *cmd, int argc, char **argv, const char *const *flag_names,
-                   cli_args *out)
+/* The value of option `name` at argv[*i]: "--name=VALUE", or the next argument. */
+static int option_value(const cli_command *cmd, int argc, char **argv, int *i, size_t name_len,
+                        const char **value)
+{
+    const char *arg = argv[*i];
+
+    if (arg[name_len] == '=') {
+        *value = arg + name_len + 1;
+        return CLI_OK;
+    }
+    if (*i + 1 >= argc)
+        return cli_usage_error(cmd, "missing value of option", arg);
+    *value = argv[++*i];
+    return CLI_OK;
+}
+
+/* The index of the valued option `arg` ("--name" or "--name=VALUE") in `names`, or -1. */
+static int value_index(const char *const *names, const char *arg, size_t *name_len)
+{
+    for (int i = 0; names != NULL && names[i] != NULL; i++) {
+        size_t n = strlen(names[i]);
+
+        if (strncmp(names[i], arg, n) == 0 && (arg[n] == '\0' || arg[n] == '=')) {
+            *name_len = n;
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* The options every command takes; false when `arg` is none of them. */
+static bool common_option(const char *arg, cli_args *out)
+{
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
+        out->help = true;
+    else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0)
+        out->quiet = out->no_progress = true;
+    else if (strcmp(arg, "--no-progress") == 0)
+        out->no_progress = true;
+    else
+        return false;
+    return true;
+}
+
+int cli_parse_options(const cli_command *cmd, int argc, char **argv, const cli_options *opts,
+                      cli_args *out)
 {
     bool options_done = false;
 
+    memset(out, 0, sizeof *out);
     out->pos = argv + 1;
-    out->npos = 0;
-    out->flags = 0;
-    out->help = false;
-    out->quiet = false;
-    out->no_progress = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        int flag;
+        size_t name_len = 0;
+        int flag, status;
 
         /* "-" names stdin or stdout, so it is a positional like any file name. */
         if (options_done || arg[0] != '-' || arg[1] == '\0') {
             out->pos[out->npos++] = argv[i];
         } else if (strcmp(arg, "--") == 0) {
             options_done = true;
-        } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            out->help = true;
-        } else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
-            out->quiet = out->no_progress = true;
-        } else if (strcmp(arg, "--no-progress") == 0) {
-            out->no_progress = true;
-        } else if ((flag = flag_index(flag_names, arg)) >= 0) {
+        } else if (common_option(arg, out)) {
+            continue;
+        } else if ((flag = flag_index(opts ? opts->flags : NULL, arg)) >= 0) {
             out->flags |= 1u << flag;
+        } else if ((flag = value_index(opts ? opts->valued : NULL, arg, &name_len)) >= 0) {
+            status = option_value(cmd, argc, argv, &i, name_len, &opts->values[flag]);
+            if (status != CLI_OK)
+                return status;
         } else {
             return cli_usage_error(cmd, "unknown option", arg);
         }
     }
     return CLI_OK;
+}
+
+int cli_parse_args(const cli_command *cmd, int argc, char **argv, const char *const *flag_names,
+                   cli_args *out)
+{
+    cli_options opts = { flag_names, NULL, NULL };
+
+    return cli_parse_options(cmd, argc, argv, &opts, out);
 }
 
 void cli_print_usage(const cli_command *cmd, FILE *out)
@@ -112,6 +161,11 @@ ctg_read_options cli_read_options(const char *path)
 const char *cli_input_name(const char *path)
 {
     return strcmp(path, "-") == 0 ? CLI_STDIN_NAME : path;
+}
+
+const char *cli_output_name(const char *path)
+{
+    return strcmp(path, "-") == 0 ? CLI_STDOUT_NAME : path;
 }
 
 int cli_io_failure(ctg_error *err, const char *source, const char *what, int errnum)

@@ -8,6 +8,9 @@
 #include <stdio.h>
 
 #include "ctg/ctg.h"
+#include "ctg/iidm.h"
+#include "ctg/network.h"
+#include "ctg/resolve.h"
 
 #define CLI_NAME "contingency-cli"
 
@@ -33,6 +36,11 @@ typedef struct cli_command {
 int cli_validate(const cli_command *cmd, int argc, char **argv);
 int cli_convert(const cli_command *cmd, int argc, char **argv);
 int cli_stats(const cli_command *cmd, int argc, char **argv);
+int cli_resolve(const cli_command *cmd, int argc, char **argv);
+int cli_network(const cli_command *cmd, int argc, char **argv);
+/* Reads the network at `path` ("-" is stdin) with a progress bar when `progress_wanted`;
+ * returns the exit status (the error printed). */
+int cli_read_network(ctg_network **out, const char *path, bool progress_wanted);
 /* convert's --help table of the format version each kind is written at. */
 void cli_convert_versions(FILE *out);
 
@@ -70,6 +78,10 @@ void cli_signals_catch_pipe(void);
 bool cli_signals_pipe_broken(void);
 /* A ctg_write_options.temp_file hook: the temporary file to remove on a signal (NULL: none). */
 void cli_signals_temp_file(const char *path, void *payload);
+/* As cli_signals_temp_file, for the temporary file of slot `slot` (0 or 1): a command may have
+ * two outputs in progress at once (resolve's list and its report). cli_signals_temp_file is
+ * slot 0. */
+void cli_signals_temp_file_at(int slot, const char *path);
 /* Whether the progress bar is on the terminal's current line. */
 void cli_signals_bar(bool on_line);
 
@@ -79,6 +91,35 @@ ctg_source cli_source(const char *path);
 ctg_read_options cli_read_options(const char *path);
 /* What messages call a path argument: CLI_STDIN_NAME for "-". */
 const char *cli_input_name(const char *path);
+
+/* What messages call an output argument: CLI_STDOUT_NAME for "-". */
+const char *cli_output_name(const char *path);
+
+/* A text output that is not a list (outfile.c): "-" is stdout, a device or FIFO is written
+ * through, any other path is replaced atomically at commit through a temporary file beside it
+ * (its signal slot given to cli_signals_temp_file_at). Write failures are kept for commit. */
+typedef struct cli_outfile {
+    FILE *fp;
+    const char *name; /* for messages; borrowed */
+    char *target;     /* the file replaced at commit; NULL when written through */
+    char *temp;       /* the temporary file, NULL when written through */
+    int slot;
+    bool failed;
+} cli_outfile;
+
+/* Opens `path` (borrowed until commit or abort). A file with other hard links is refused
+ * (CTG_EINVAL), as the library refuses it, unless `break_links`. On failure nothing is left
+ * to abort. */
+int cli_outfile_open(cli_outfile *o, const char *path, int slot, bool break_links,
+                     ctg_error *err);
+/* Appends bytes; returns -1 once a write failed (and commit then fails). */
+int cli_outfile_write(cli_outfile *o, const void *data, size_t len);
+int cli_outfile_puts(cli_outfile *o, const char *text);
+/* Flushes, and for a file renames the temporary file over it. On failure the file is left as
+ * it was. Either way `o` is done. */
+int cli_outfile_commit(cli_outfile *o, ctg_error *err);
+/* Removes the temporary file: a file is left as it was. Accepts an `o` already done. */
+void cli_outfile_abort(cli_outfile *o);
 
 /* Arguments of a subcommand after option parsing. */
 typedef struct cli_args {
@@ -96,6 +137,22 @@ typedef struct cli_args {
  * else CLI_OK. */
 int cli_parse_args(const cli_command *cmd, int argc, char **argv, const char *const *flag_names,
                    cli_args *out);
+
+/* The options of a subcommand beyond the common ones. `flags`: NULL-terminated names of the
+ * options without a value (bit i of cli_args.flags). `valued`: NULL-terminated names of the
+ * options that take one ("--name VALUE" or "--name=VALUE"); the value of valued[i] is stored
+ * in values[i] (borrowed from argv; left as it was when the option is absent; the last one
+ * given wins). */
+typedef struct cli_options {
+    const char *const *flags;
+    const char *const *valued;
+    const char **values;
+} cli_options;
+
+/* As cli_parse_args, with valued options. A valued option without its value is a usage
+ * error. */
+int cli_parse_options(const cli_command *cmd, int argc, char **argv, const cli_options *opts,
+                      cli_args *out);
 
 /* Prints "usage: contingency-cli NAME ARGS", the details and the options to `out`. */
 void cli_print_usage(const cli_command *cmd, FILE *out);

@@ -57,6 +57,62 @@ static const cli_command commands[] = {
                    NO_PROGRESS_OPTION,
         .run = cli_stats,
     },
+#ifdef CLI_HAVE_NETWORK
+    {
+        .name = "resolve",
+        .args = "[OPTION...] --network NET LIST OUT",
+        .summary = "resolve a list against a network",
+        .details = "Reads the IIDM network NET (XIIDM or JIIDM, told by its content) and the\n"
+                   "contingency list LIST of any kind, and writes to OUT the contingencies\n"
+                   "PowSyBl would run, as a `default` list: a default list's contingencies\n"
+                   "whose elements all exist, criterion lists one per matching equipment,\n"
+                   "identifier lists identifier by identifier. \"-\" is stdin for NET or LIST\n"
+                   "and stdout for OUT; gzip input is read as such, an OUT ending in .gz is\n"
+                   "compressed. OUT is replaced atomically as convert replaces it: on any\n"
+                   "failure a file OUT is left as it was. A default list with its name first\n"
+                   "streams, in constant memory beyond the network. --report FILE writes what\n"
+                   "was left out and why, one line per event:\n"
+                   "  PATH: dropped: CONTINGENCY: TYPE ELEMENT: MESSAGE\n"
+                   "  PATH: not-found: ID: MESSAGE\n"
+                   "  PATH: ambiguous: MESSAGE\n"
+                   "(PATH is the JSON Pointer of the list item), or with --report-format json a\n"
+                   "JSON array of events {kind, path, contingencyId, elementId, elementType,\n"
+                   "message}. An invalid network or list, or an evaluation that fails, is\n"
+                   "\"source:line:column: error: path: message\" on stderr, exit status 1; a\n"
+                   "file OUT and the report are then left as they were (stdout may have got\n"
+                   "part of a streamed list). On a terminal, reads that last over half a\n"
+                   "second show a progress bar on stderr.\n",
+        .options = "      --network NET  the network (required)\n"
+                   "      --report FILE  what was left out and why (\"-\": stdout)\n"
+                   "      --report-format FORMAT\n"
+                   "                     text (the default) or json\n"
+                   "      --compact      no whitespace at all in OUT\n"
+                   "      --break-links  replace an OUT or a report that has other hard links\n"
+                   "  -q, --quiet        nothing but errors: no progress bar\n"
+                   NO_PROGRESS_OPTION,
+        .run = cli_resolve,
+    },
+    {
+        .name = "network",
+        .args = "[OPTION...] NET [OUT]",
+        .summary = "summarise an IIDM network",
+        .details = "Reads the IIDM network NET (XIIDM or JIIDM, told by its content; \"-\" is\n"
+                   "stdin; gzip is read as such) and prints its IIDM version, the number of\n"
+                   "objects of each type (PowSyBl's type names), the substations per country,\n"
+                   "the voltage levels per nominal voltage (in kV, ascending) and the\n"
+                   "subnetworks. With --dump, writes the whole equipment table as JSON to OUT\n"
+                   "(replaced atomically) or, without OUT or with \"-\", to stdout: the schema\n"
+                   "of PowSyBl's reference tables (ok, network, counts, objects per type in\n"
+                   "enumeration order with their placement, buses, identifiables, aliasToId).\n"
+                   "An invalid network is \"source:line:column: error: path: message\" on\n"
+                   "stderr, exit status 1. On a terminal, a read that lasts over half a\n"
+                   "second shows a progress bar on stderr.\n",
+        .options = "      --dump         the whole table as JSON, to OUT or stdout\n"
+                   "  -q, --quiet        no progress bar (the summary is printed all the same)\n"
+                   NO_PROGRESS_OPTION,
+        .run = cli_network,
+    },
+#endif
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
@@ -65,7 +121,8 @@ static void print_help(FILE *out)
 {
     fprintf(out, "usage: %s COMMAND [ARGS...]\n", CLI_NAME);
     fprintf(out, "       %s --help | --version\n\n", CLI_NAME);
-    fprintf(out, "Reads, checks and writes PowSyBl contingency lists (JSON).\n\ncommands:\n");
+    fprintf(out, "Reads, checks and writes PowSyBl contingency lists (JSON), and resolves them\n"
+                 "against IIDM networks.\n\ncommands:\n");
     for (size_t i = 0; i < COMMAND_COUNT; i++) {
         int width = (int)(strlen(commands[i].name) + 1 + strlen(commands[i].args));
         fprintf(out, "  %s %s%*s  %s\n", commands[i].name, commands[i].args,

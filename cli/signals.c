@@ -14,9 +14,11 @@
 
 #include "cli.h"
 
-/* A copy of the temporary file's path: the library frees its own at the end of the write. */
-static char temp_path[4096];
-static volatile sig_atomic_t temp_armed;
+/* Copies of the temporary files' paths (the library frees its own at the end of the write):
+ * two slots, for a command with two outputs in progress at once. */
+#define TEMP_SLOTS 2
+static char temp_path[TEMP_SLOTS][4096];
+static volatile sig_atomic_t temp_armed[TEMP_SLOTS];
 static volatile sig_atomic_t bar_on_line;
 static volatile sig_atomic_t pipe_broken;
 
@@ -25,8 +27,10 @@ static void on_fatal(int sig)
 {
     static const char erase[] = "\r\033[K";
 
-    if (temp_armed)
-        unlink(temp_path);
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        if (temp_armed[i])
+            unlink(temp_path[i]);
+    }
     if (bar_on_line && write(STDERR_FILENO, erase, sizeof erase - 1) < 0) {
         /* nothing more can be done about a terminal that fails */
     }
@@ -71,19 +75,26 @@ bool cli_signals_pipe_broken(void)
     return pipe_broken != 0;
 }
 
-void cli_signals_temp_file(const char *path, void *payload)
+void cli_signals_temp_file_at(int slot, const char *path)
 {
     size_t n = path ? strlen(path) : 0;
 
-    (void)payload;
-    temp_armed = 0;
+    if (slot < 0 || slot >= TEMP_SLOTS)
+        return;
+    temp_armed[slot] = 0;
     /* The handler must see the flag down before the copy changes, and up only after. */
     atomic_signal_fence(memory_order_seq_cst);
-    if (path == NULL || n >= sizeof temp_path)
+    if (path == NULL || n >= sizeof temp_path[slot])
         return; /* gone; or too long to copy, and then a signal leaves it behind */
-    memcpy(temp_path, path, n + 1);
+    memcpy(temp_path[slot], path, n + 1);
     atomic_signal_fence(memory_order_seq_cst);
-    temp_armed = 1;
+    temp_armed[slot] = 1;
+}
+
+void cli_signals_temp_file(const char *path, void *payload)
+{
+    (void)payload;
+    cli_signals_temp_file_at(0, path);
 }
 
 void cli_signals_bar(bool on_line)

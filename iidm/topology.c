@@ -98,8 +98,11 @@ static bool radix_pass(const uint64_t *src, uint64_t *dst, size_t n, unsigned sh
 static int unique_nodes(ctg_nb_graph *g)
 {
     size_t n = g->node_count, kept = 0, bytes = n * sizeof(uint64_t);
-    uint64_t *tmp = ctg_mem_alloc(g->alloc, bytes), *src = g->nodes, *dst = tmp;
+    uint64_t *tmp, *src = g->nodes, *dst;
 
+    if (n == 0) /* a level without nodes: nothing to sort, and no nodes[0] to look at */
+        return CTG_OK;
+    tmp = dst = ctg_mem_alloc(g->alloc, bytes);
     if (!tmp)
         return CTG_ENOMEM;
     for (unsigned shift = 0; shift < 64; shift += 8) {

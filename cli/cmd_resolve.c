@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* contingency-cli resolve --network NET [--report FILE] LIST OUT: the concrete contingencies
+ * of a list of any kind against a network, written as a `default` list.
+ *
+ * LIST is read once, as convert reads its input. Its first contingency tells whether it is a
+ * `default` list with its name first: then the bytes kept so far are replayed into the
+ * streaming resolve, which filters the contingencies one by one into a streaming writer, in
+ * constant memory beyond the network. Any other list (another kind, nested lists, the name
+ * last) is read whole from the kept bytes and the rest of the input, and resolved whole. */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+enum { FLAG_COMPACT = 1u << 0, FLAG_BREAK_LINKS = 1u << 1 };
+enum { OPT_NETWORK, OPT_REPORT, OPT_REPORT_FORMAT, OPT_COUNT };
+
+static const char *const resolve_flags[] = { "--compact", "--break-links", NULL };
+static const char *const resolve_valued[] = { "--network", "--report", "--report-format", NULL };
+
+/* ---- the input: read once; its start kept, then replayed, until the list's shape is known */
+
+typedef struct input {
+    int fd;
+    bool close_fd;
+    const char *name; /* for errors: the path, or "<stdin>" */
+    size_t size;      /* a regular file's size, for the progress bar; else 0 */
+    size_t consumed;  /* bytes read from fd */
+    bool eof;
+    bool keep;     /* keep a copy of what is read */
+    size_t replay; /* > 0: the kept bytes from this offset - 1 are served first */
+    char *kept;
+    size_t kept_len, kept_cap;
+    cli_progress *progress;
+} input;
+
+static int input_open(input *in, const char *path, cli_progress *progress, ctg_error *err)
+{
+    struct stat st;
+
+    memset(in, 0, sizeof *in);
+    in->keep = true;
+    in->fd = STDIN_FILENO;
+    in->name = CLI_STDIN_NAME;
+    in->progress = progress;
+    if (strcmp(path, "-") != 0) {
+        in->name = path;
+        in->fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (in->fd < 0)
+            return cli_io_failure(err, path, "cannot open", errno);
+        in->close_fd = true;
+    }
+    if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        in->size = (size_t)st.st_size;
+    return CTG_OK;
+}
+
+static int keep_bytes(input *in, const void *data, size_t len)
+{
+    if (len > in->kept_cap - in->kept_len) {
+        size_t cap = in->kept_cap ? in->kept_cap : 65536;
+        char *p;
+
+        while (cap - in->kept_len < len && cap <= SIZE_MAX / 2)
+            cap *= 2;
+        p = cap - in->kept_len >= len ? realloc(in->kept, cap) : NULL;
+        if (p == NULL) {
+            errno = ENOMEM;
+            return -1;
+        }
+        in->kept = p;
+        in->kept_cap = cap;
+    }
+    memcpy(in->kept + in->kept_len, data, len);
+    in->kept_len += len;
+    return 0;
+}
+
+/* Serves the kept bytes being replayed; false when there are none left. */
+static bool replay_bytes(input *in, void *buf, size_t cap, size_t *got)
+{
+    size_t from = in->replay - 1, n = in->kept_len - from;
+
+    if (n == 0) {
+        in->replay = 0;
+        return false;
+    }
+    n = n < cap ? n : cap;
+    memcpy(buf, in->kept + from, n);
+    in->replay += n;
+    *got = n;
+    return true;
+}
+
+/* The reads' source (ctg_source_callback); draws the progress bar of the bytes of LIST. */
+static int input_read(void *payload, void *buf, size_t cap, size_t *got)
+{
+    input *in = payload;
+    ssize_t n = 0;
+
+    if (in->replay && replay_bytes(in, buf, cap, got))
+        return 0;
+    if (!in->eof) {
+        do
+            n = read(in->fd, buf, cap);
+        while (n < 0 && errno == EINTR);
+    }
+    if (n < 0)
+        return -1;
+    in->eof = n == 0;
+    in->consumed += (size_t)n;
+    *got = (size_t)n;
+    cli_progress_update(in->consumed, in->size, in->progress);
+    return in->keep && n > 0 ? keep_bytes(in, buf, (size_t)n) : 0;
+}
+
+/* Adds the rest of the input to what was kept: then the copy is the whole document. */
+static int input_finish(input *in, ctg_error *err)
+{
+    char chunk[65536];
+    size_t got = 1;
+
+    while (got > 0) {
+        if (input_read(in, chunk, sizeof chunk, &got) != 0)
+            return cli_io_failure(err, in->name, "read failed", errno);
+    }
+    return CTG_OK;
+}
+
+static void input_close(input *in)
+{
+    if (in->close_fd)
+        close(in->fd);
+    free(in->kept);
+    in->kept = NULL;
+}
+
+/* ---- the report ----------------------------------------------------------------------- */
+
+typedef struct report {
+    cli_outfile out;
+    bool open, json;
+    size_t events;
+} report;
+
+static const char *event_kind(ctg_resolve_event_kind kind)
+{
+    switch (kind) {
+    case CTG_RESOLVE_DROPPED:
+        return "dropped";
+    case CTG_RESOLVE_NOT_FOUND:
+        return "not-found";
+    default:
+        return "ambiguous";
+    }
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped, the rest as it is (the
+ * ids were read as valid UTF-8). */
+static void json_string(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+
+        if (c == '"' || c == '\\')
+            fprintf(fp, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(fp, "\\u%04x", c);
+        else
+            fputc(c, fp);
+    }
+    fputc('"', fp);
+}
+
+static void json_field(FILE *fp, const char *key, const char *value)
+{
+    if (value == NULL)
+        return;
+    fprintf(fp, ", \"%s\": ", key);
+    json_string(fp, value);
+}
+
+static void write_json_event(report *r, const ctg_resolve_event *e)
+{
+    FILE *fp = r->out.fp;
+    bool dropped = e->kind == CTG_RESOLVE_DROPPED;
+
+    fputs(r->events ? ",\n  {\"kind\": " : "[\n  {\"kind\": ", fp);
+    json_string(fp, event_kind(e->kind));
+    json_field(fp, "path", e->path);
+    json_field(fp, "contingencyId", e->contingency_id);
+    json_field(fp, "elementId", e->element_id);
+    json_field(fp, "elementType", dropped ? ctg_element_type_name(e->element_type) : NULL);
+    json_field(fp, "message", e->message);
+    fputc('}', fp);
+}
+
+/* PATH: KIND[: CONTINGENCY][: [TYPE ]ELEMENT]: MESSAGE, input text escaped. */
+static void write_text_event(report *r, const ctg_resolve_event *e)
+{
+    FILE *fp = r->out.fp;
+
+    cli_put_escaped(fp, e->path ? e->path : "");
+    fprintf(fp, ": %s", event_kind(e->kind));
+    if (e->contingency_id) {
+        fputs(": ", fp);
+        cli_put_escaped(fp, e->contingency_id);
+    }
+    if (e->element_id) {
+        fputs(": ", fp);
+        if (e->kind == CTG_RESOLVE_DROPPED)
+            fprintf(fp, "%s ", ctg_element_type_name(e->element_type));
+        cli_put_escaped(fp, e->element_id);
+    }
+    fputs(": ", fp);
+    cli_put_escaped(fp, e->message ? e->message : "");
+    fputc('\n', fp);
+}
+
+/* ctg_resolve_options.report: one event, written as it comes. A failed write stops the
+ * resolve (the failure is reported at commit). */
+static int on_event(const ctg_resolve_event *e, void *payload)
+{
+    report *r = payload;
+
+    if (r->json)
+        write_json_event(r, e);
+    else
+        write_text_event(r, e);
+    r->events++;
+    return ferror(r->out.fp) ? 1 : 0;
+}
+
+static int report_commit(report *r, ctg_error *err)
+{
+    if (!r->open)
+        return CTG_OK;
+    r->open = false;
+    if (r->json)
+        fputs(r->events ? "\n]\n" : "[]\n", r->out.fp);
+    if (ferror(r->out.fp))
+        r->out.failed = true;
+    return cli_outfile_commit(&r->out, err);
+}
+
+static void report_abort(report *r)
+{
+    if (r->open)
+        cli_outfile_abort(&r->out);
+    r->open = false;
+}
+
+/* ---- resolving ------------------------------------------------------------------------ */
+
+typedef struct job {
+    cli_progress progress; /* first: the visitor's payload is also the progress bar's */
+    input in;
+    const ctg_network *net;
+    const char *out; /* "-" is stdout */
+    ctg_write_options wopts;
+    ctg_resolve_options ropts;
+    report rep;
+    char *name; /* the streamed list's name, once known */
+    bool whole; /* not a `default` list with its name first: resolve it whole */
+} job;
+
+static bool to_stdout(const job *j)
+{
+    return strcmp(j->out, "-") == 0;
+}
+
+/* The first contingency tells the list's shape: the peek stops there either way. */
+static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    job *j = payload;
+
+    (void)c;
+    if (h->depth != 0 || h->kind != CTG_LIST_DEFAULT || !h->name) {
+        j->whole = true;
+        return 1;
+    }
+    j->name = strdup(h->name);
+    if (j->name == NULL)
+        j->whole = true; /* no name to open a writer with: resolved whole then */
+    return 1;
+}
+
+static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
+{
+    job *j = payload;
+
+    (void)h;
+    (void)list;
+    j->whole = true;
+    return 1;
+}
+
+/* A file with other hard links is refused: say how to replace it anyway, as convert does. */
+static void links_hint(int rc, const ctg_error *err)
+{
+    if (rc == CTG_EINVAL && strncmp(err->message, "cannot replace a file with", 26) == 0)
+        fprintf(stderr, "%s resolve: --break-links replaces it anyway\n", CLI_NAME);
+}
+
+/* A write failure; a closed pipe is exit 1 (whoever read the output stopped), in one line. */
+static int report_write(const job *j, int rc, ctg_error *err)
+{
+    int status;
+
+    if (to_stdout(j) && rc == CTG_EIO)
+        snprintf(err->source, sizeof err->source, CLI_STDOUT_NAME);
+    status = cli_report(rc, err);
+    links_hint(rc, err);
+    return cli_signals_pipe_broken() ? CLI_INVALID : status;
+}
+
+/* The end of a resolve: the list and the report are kept together, or neither. */
+static int finish_outputs(job *j, ctg_error *err)
+{
+    int rc = report_commit(&j->rep, err);
+
+    return rc == CTG_OK ? CLI_OK : report_write(j, rc, err);
+}
+
+/* The errors of an evaluation are LIST's: ctg_resolve calls its list "<list>" (it knows no
+ * file), the stream form the source name it was given, or nothing after some failures. */
+static int name_error(const job *j, int rc, ctg_error *err)
+{
+    if (rc != CTG_OK && (err->source[0] == '\0' || strcmp(err->source, "<list>") == 0))
+        snprintf(err->source, sizeof err->source, "%s", j->in.name);
+    return rc;
+}
+
+static int open_writer(job *j, ctg_stream_writer **w, ctg_error *err)
+{
+    if (to_stdout(j))
+        return ctg_stream_writer_open_fp(w, stdout, j->name, &j->wopts, err);
+    return ctg_stream_writer_open_path(w, j->out, j->name, &j->wopts, err);
+}
+
+/* A `default` list, name first: filtered as it streams, the kept start replayed first. */
+static int resolve_streamed(job *j)
+{
+    ctg_source src = ctg_source_callback(input_read, &j->in, j->in.size);
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_stream_writer *w = NULL;
+    ctg_error err;
+    int rc = open_writer(j, &w, &err);
+
+    if (rc != CTG_OK)
+        return report_abort(&j->rep), report_write(j, rc, &err);
+    opts.source_name = j->in.name;
+    j->in.keep = false;
+    j->in.replay = 1;
+    memset(&err, 0, sizeof err);
+    rc = name_error(j, ctg_resolve_stream(j->net, &src, &opts, w, &j->ropts, &err), &err);
+    if (rc == CTG_ESTOPPED && j->rep.open && ferror(j->rep.out.fp))
+        rc = cli_io_failure(&err, j->rep.out.name, "cannot write", errno);
+    if (rc != CTG_OK) {
+        ctg_stream_writer_abort(w); /* a file OUT is left as it was */
+        report_abort(&j->rep);
+        return rc == CTG_EIO ? report_write(j, rc, &err) : cli_report(rc, &err);
+    }
+    rc = ctg_stream_writer_close(w, &err);
+    if (rc == CTG_OK && to_stdout(j) && fflush(stdout) != 0)
+        rc = cli_io_failure(&err, CLI_STDOUT_NAME, "cannot write", errno);
+    if (rc != CTG_OK)
+        return report_abort(&j->rep), report_write(j, rc, &err);
+    return finish_outputs(j, &err);
+}
+
+static int write_whole(const job *j, const ctg_list *list, ctg_error *err)
+{
+    int rc;
+
+    if (!to_stdout(j))
+        return ctg_list_write_file(j->out, list, &j->wopts, err);
+    rc = ctg_list_write_fp(stdout, list, &j->wopts, err);
+    if (rc == CTG_OK && fflush(stdout) != 0)
+        rc = cli_io_failure(err, CLI_STDOUT_NAME, "cannot write", errno);
+    return rc;
+}
+
+/* Any other list: read whole from the kept bytes and the rest, resolved, written. */
+static int resolve_whole(job *j)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_list *list = NULL, *resolved = NULL;
+    ctg_error err;
+    int rc = input_finish(&j->in, &err);
+
+    opts.source_name = j->in.name;
+    if (rc == CTG_OK)
+        rc = ctg_list_read_buffer(&list, j->in.kept, j->in.kept_len, &opts, &err);
+    if (rc == CTG_OK) {
+        memset(&err, 0, sizeof err);
+        rc = name_error(j, ctg_resolve(&resolved, j->net, list, &j->ropts, &err), &err);
+    }
+    ctg_list_free(list);
+    if (rc == CTG_ESTOPPED && j->rep.open && ferror(j->rep.out.fp))
+        rc = cli_io_failure(&err, j->rep.out.name, "cannot write", errno);
+    if (rc != CTG_OK)
+        return report_abort(&j->rep), cli_report(rc, &err);
+    rc = write_whole(j, resolved, &err);
+    ctg_list_free(resolved);
+    if (rc != CTG_OK)
+        return report_abort(&j->rep), report_write(j, rc, &err);
+    return finish_outputs(j, &err);
+}
+
+/* Reads LIST up to its first contingency (or list), then resolves it one way or the other. */
+static int resolve_list(job *j)
+{
+    ctg_visitor v = {
+        .version = CTG_VISITOR_VERSION, .contingency = on_contingency, .list = on_list, .payload = j
+    };
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_source src = ctg_source_callback(input_read, &j->in, j->in.size);
+    ctg_error err;
+    int rc;
+
+    opts.source_name = j->in.name;
+    rc = ctg_read_stream(&src, &v, &opts, &err);
+    if (rc != CTG_OK && rc != CTG_ESTOPPED)
+        return report_abort(&j->rep), cli_report(rc, &err);
+    /* A read to the end found no contingency to stream: small, resolved whole. */
+    if (rc == CTG_OK || j->whole)
+        return resolve_whole(j);
+    return resolve_streamed(j);
+}
+
+static int open_report(job *j, const char *path, const char *format)
+{
+    ctg_error err;
+    int rc;
+
+    if (path == NULL)
+        return CLI_OK;
+    j->rep.json = format != NULL && strcmp(format, "json") == 0;
+    rc =
+        cli_outfile_open(&j->rep.out, path, 1, (j->wopts.flags & CTG_WRITE_BREAK_LINKS) != 0, &err);
+    if (rc != CTG_OK) {
+        int status = cli_report(rc, &err);
+
+        links_hint(rc, &err);
+        return status;
+    }
+    j->rep.open = true;
+    j->ropts.report = on_event;
+    j->ropts.payload = &j->rep;
+    return CLI_OK;
+}
+
+static int resolve(const ctg_network *net, const cli_args *args, const char *const *values)
+{
+    job j;
+    ctg_error err;
+    int status;
+
+    memset(&j, 0, sizeof j);
+    j.net = net;
+    j.out = args->pos[1];
+    j.wopts = (ctg_write_options)CTG_WRITE_OPTIONS_INIT;
+    j.wopts.flags = (args->flags & FLAG_COMPACT ? CTG_WRITE_COMPACT : 0) |
+                    (args->flags & FLAG_BREAK_LINKS ? CTG_WRITE_BREAK_LINKS : 0);
+    j.wopts.temp_file = cli_signals_temp_file; /* removed if a signal ends us */
+    j.ropts.version = CTG_RESOLVE_OPTIONS_VERSION;
+    cli_progress_init(&j.progress, !args->no_progress, NULL);
+    if (input_open(&j.in, args->pos[0], &j.progress, &err) != CTG_OK)
+        return cli_report(CTG_EIO, &err);
+    status = open_report(&j, values[OPT_REPORT], values[OPT_REPORT_FORMAT]);
+    if (status == CLI_OK)
+        status = resolve_list(&j);
+    cli_progress_done(&j.progress);
+    input_close(&j.in);
+    free(j.name);
+    return status;
+}
+
+/* Usage errors of the arguments together; NULL when they fit. */
+static const char *check_args(const cli_args *args, const char *const *values, const char **arg)
+{
+    const char *format = values[OPT_REPORT_FORMAT], *rep = values[OPT_REPORT];
+
+    *arg = NULL;
+    if (values[OPT_NETWORK] == NULL)
+        return "missing --network NET";
+    if (args->npos != 2)
+        return args->npos < 2 ? "missing LIST or OUT" : "too many arguments";
+    if (format != NULL && strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
+        return *arg = format, "unknown report format (text or json)";
+    if (format != NULL && rep == NULL)
+        return "--report-format without --report";
+    if (strcmp(values[OPT_NETWORK], "-") == 0 && strcmp(args->pos[0], "-") == 0)
+        return "NET and LIST cannot both be stdin";
+    if (rep != NULL && strcmp(rep, "-") == 0 && strcmp(args->pos[1], "-") == 0)
+        return "the report and OUT cannot both be stdout";
+    return NULL;
+}
+
+int cli_resolve(const cli_command *cmd, int argc, char **argv)
+{
+    const char *values[OPT_COUNT] = { NULL, NULL, NULL }, *problem, *arg;
+    cli_options opts = { resolve_flags, resolve_valued, values };
+    ctg_network *net = NULL;
+    cli_args args;
+    int status = cli_parse_options(cmd, argc, argv, &opts, &args);
+
+    if (status != CLI_OK)
+        return status;
+    if (args.help)
+        return cli_help(cmd);
+    if ((problem = check_args(&args, values, &arg)) != NULL)
+        return cli_usage_error(cmd, problem, arg);
+    cli_signals_catch_pipe();
+    status = cli_read_network(&net, values[OPT_NETWORK], !args.no_progress);
+    if (status == CLI_OK)
+        status = resolve(net, &args, values);
+    ctg_network_free(net);
+    return cli_flush_stdout(status);
+}
