@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/internal.h"
 #include "ctg/common.h"
 
 /* Under AddressSanitizer the free part of every chunk is poisoned and each request unpoisons
@@ -43,7 +44,7 @@ typedef struct ctg_arena_bump {
 } ctg_arena_bump;
 
 /* A new arena that allocates through `a` (copied; NULL = malloc). NULL when out of memory. */
-ctg_arena *ctg_arena_new(const ctg_allocator *a);
+CTG_INTERNAL ctg_arena *ctg_arena_new(const ctg_allocator *a);
 
 /* ctg_arena_new_ex flags. */
 enum {
@@ -52,23 +53,23 @@ enum {
     CTG_ARENA_EXACT = 1u << 0
 };
 /* As ctg_arena_new, with CTG_ARENA_* flags. */
-ctg_arena *ctg_arena_new_ex(const ctg_allocator *a, unsigned flags);
+CTG_INTERNAL ctg_arena *ctg_arena_new_ex(const ctg_allocator *a, unsigned flags);
 /* Frees every block and the arena itself. Accepts NULL. */
-void ctg_arena_release(ctg_arena *arena);
+CTG_INTERNAL void ctg_arena_release(ctg_arena *arena);
 /* The allocator the arena was made with (never NULL; a copy owned by the arena). */
-const ctg_allocator *ctg_arena_allocator(const ctg_arena *arena);
+CTG_INTERNAL const ctg_allocator *ctg_arena_allocator(const ctg_arena *arena);
 
 /* `size` bytes aligned to `align` (a power of two <= 16), or NULL. Not zeroed. */
-void *ctg_arena_alloc(ctg_arena *arena, size_t size, size_t align);
+CTG_INTERNAL void *ctg_arena_alloc(ctg_arena *arena, size_t size, size_t align);
 /* count * size zeroed bytes, max-aligned; NULL on overflow or out of memory. */
-void *ctg_arena_calloc(ctg_arena *arena, size_t count, size_t size);
+CTG_INTERNAL void *ctg_arena_calloc(ctg_arena *arena, size_t count, size_t size);
 /* A NUL-terminated copy of `len` bytes of `s`, or NULL. */
-char *ctg_arena_strndup(ctg_arena *arena, const char *s, size_t len);
+CTG_INTERNAL char *ctg_arena_strndup(ctg_arena *arena, const char *s, size_t len);
 /* A copy of the NUL-terminated `s`, or NULL for NULL; on out of memory returns NULL and sets
  * *ok to false, so that a builder can copy many fields and check once. */
-const char *ctg_arena_strdup_or_flag(ctg_arena *arena, const char *s, bool *ok);
+CTG_INTERNAL const char *ctg_arena_strdup_or_flag(ctg_arena *arena, const char *s, bool *ok);
 /* A copy of `size` bytes of `p`, max-aligned, or NULL (also NULL, without error, for size 0). */
-void *ctg_arena_memdup(ctg_arena *arena, const void *p, size_t size);
+CTG_INTERNAL void *ctg_arena_memdup(ctg_arena *arena, const void *p, size_t size);
 /* Copies up to 16 bytes with two possibly overlapping moves: ids are short, and a call to
  * memcpy costs more than the copy. */
 static inline void ctg_copy_short(char *dst, const char *src, size_t len)
@@ -117,11 +118,11 @@ static inline void *ctg_arena_alloc_fast(ctg_arena *arena, size_t size, size_t a
 
 /* Hands a block allocated with the arena's allocator over to the arena, which releases it
  * (with `size`) in ctg_arena_release. On failure (CTG_ENOMEM) the block is released at once. */
-int ctg_arena_adopt(ctg_arena *arena, void *block, size_t size);
+CTG_INTERNAL int ctg_arena_adopt(ctg_arena *arena, void *block, size_t size);
 /* Frees everything allocated so far but keeps the newest chunk for reuse: pointers into the
  * arena become invalid. For readers that reuse one arena per streamed item. */
-void ctg_arena_reset(ctg_arena *arena);
+CTG_INTERNAL void ctg_arena_reset(ctg_arena *arena);
 /* Bytes the arena holds from its allocator (blocks + adopted), for statistics. */
-size_t ctg_arena_footprint(const ctg_arena *arena);
+CTG_INTERNAL size_t ctg_arena_footprint(const ctg_arena *arena);
 
 #endif

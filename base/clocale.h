@@ -6,12 +6,14 @@
 
 #include <locale.h>
 
+#include "base/internal.h"
+
 /* The process-wide "C" locale object, made on first use (thread-safe) and never freed;
  * (locale_t)0 when it could not be made. */
-locale_t ctg_c_locale(void);
+CTG_INTERNAL locale_t ctg_c_locale(void);
 
 /* The C library's description of `errnum` in the "C" locale: English whatever the process's
  * locale, and safe from any thread (unlike strerror). Never NULL. */
-const char *ctg_strerror(int errnum);
+CTG_INTERNAL const char *ctg_strerror(int errnum);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "base/internal.h"
 #include "ctg/error.h"
 
 #if defined(__GNUC__)
@@ -32,22 +33,22 @@ typedef struct ctg_error_place {
  * err->path to `path` (NULL: kept; "" for the root or for an error about no place) and the
  * message to `fmt` formatted, cut at CTG_ERROR_MESSAGE_MAX - 1 bytes (NULL: kept; the
  * arguments may not point into err->message). err->source is left alone. Returns `code`. */
-int ctg_error_set(ctg_error *err, int code, const ctg_error_place *at, const char *path,
-                  const char *fmt, ...) CTG_PRINTF(5, 6);
+CTG_INTERNAL int ctg_error_set(ctg_error *err, int code, const ctg_error_place *at,
+                               const char *path, const char *fmt, ...) CTG_PRINTF(5, 6);
 /* ctg_error_set with the arguments of `fmt` in `ap`. */
-int ctg_error_vset(ctg_error *err, int code, const ctg_error_place *at, const char *path,
-                   const char *fmt, va_list ap) CTG_PRINTF(5, 0);
+CTG_INTERNAL int ctg_error_vset(ctg_error *err, int code, const ctg_error_place *at,
+                                const char *path, const char *fmt, va_list ap) CTG_PRINTF(5, 0);
 
 /* Sets err->source to `name`; a name longer than the field keeps its tail behind "...",
  * where the file name is. */
-void ctg_error_set_source(ctg_error *err, const char *name);
+CTG_INTERNAL void ctg_error_set_source(ctg_error *err, const char *name);
 /* The same into the `cap` (at least 4) bytes at `dst`, for a name kept until an error. */
-void ctg_error_keep_tail(char *dst, size_t cap, const char *name);
+CTG_INTERNAL void ctg_error_keep_tail(char *dst, size_t cap, const char *name);
 
 /* Appends "/" and the `seg_len` bytes of `seg` as one JSON Pointer segment (RFC 6901: "~" as
  * "~0", "/" as "~1") to the `len` bytes of `path`, a CTG_ERROR_PATH_MAX buffer; what does
  * not fit is cut (a "~" or "/" with room for one byte left stays as it is). Keeps `path`
  * terminated; returns its new length. */
-size_t ctg_error_path_append(char *path, size_t len, const char *seg, size_t seg_len);
+CTG_INTERNAL size_t ctg_error_path_append(char *path, size_t len, const char *seg, size_t seg_len);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/internal.h"
 #include "ctg/common.h"
 #include "ctg/error.h"
 #include "ctg/io.h"
@@ -32,57 +33,58 @@ typedef int (*ctg_window_fn)(void *ctx, size_t done, size_t want, char **win, si
 typedef struct ctg_emitter {
     /* Private to emit.c; in the header only so that callers can embed the struct. */
     ctg_sink_fn sink;
-    ctg_window_fn window;       /* set: `buf` is the window's memory, not the emitter's */
+    ctg_window_fn window; /* set: `buf` is the window's memory, not the emitter's */
     void *ctx;
     const ctg_allocator *alloc;
     bool compact;
     char *buf;
     size_t len;
     size_t cap;
-    int status;                 /* first failure, sticky */
+    int status; /* first failure, sticky */
     ctg_error *err;
-    unsigned obj_depth;         /* open objects: the indent level of the pretty layout */
-    unsigned depth;             /* open containers */
+    unsigned obj_depth; /* open objects: the indent level of the pretty layout */
+    unsigned depth;     /* open containers */
     unsigned char frame[CTG_EMIT_MAX_DEPTH]; /* per open container: no item yet, is an object */
-    bool after_key;             /* the next value follows a key */
+    bool after_key;                          /* the next value follows a key */
 } ctg_emitter;
 
 /* Prepares `e` to emit to `sink`. `err` receives sink and memory failures. */
-int ctg_emit_init(ctg_emitter *e, ctg_sink_fn sink, void *ctx, bool compact,
-                  const ctg_allocator *a, ctg_error *err);
+CTG_INTERNAL int ctg_emit_init(ctg_emitter *e, ctg_sink_fn sink, void *ctx, bool compact,
+                               const ctg_allocator *a, ctg_error *err);
 /* As ctg_emit_init, writing in place into the memory `window` lends, with no buffer of its own
  * (for outputs that are memory already). Asks for a first window: CTG_OK or its failure. */
-int ctg_emit_init_window(ctg_emitter *e, ctg_window_fn window, void *ctx, bool compact,
-                         const ctg_allocator *a, ctg_error *err);
+CTG_INTERNAL int ctg_emit_init_window(ctg_emitter *e, ctg_window_fn window, void *ctx, bool compact,
+                                      const ctg_allocator *a, ctg_error *err);
 /* Flushes what is buffered; returns the first failure of the whole emission, or CTG_OK. */
-int ctg_emit_finish(ctg_emitter *e);
+CTG_INTERNAL int ctg_emit_finish(ctg_emitter *e);
 /* Releases the emitter's buffer. Accepts a zeroed or disposed emitter. */
-void ctg_emit_dispose(ctg_emitter *e);
+CTG_INTERNAL void ctg_emit_dispose(ctg_emitter *e);
 
 /* Records a failure of a writer above the emitter (a rule broken, a handler's error): the
  * first failure sticks, `msg` goes to err->message, and later calls do nothing. */
-void ctg_emit_fail(ctg_emitter *e, int code, const char *msg);
+CTG_INTERNAL void ctg_emit_fail(ctg_emitter *e, int code, const char *msg);
 
-void ctg_emit_object_begin(ctg_emitter *e);
-void ctg_emit_object_end(ctg_emitter *e);
-void ctg_emit_array_begin(ctg_emitter *e);
-void ctg_emit_array_end(ctg_emitter *e);
+CTG_INTERNAL void ctg_emit_object_begin(ctg_emitter *e);
+CTG_INTERNAL void ctg_emit_object_end(ctg_emitter *e);
+CTG_INTERNAL void ctg_emit_array_begin(ctg_emitter *e);
+CTG_INTERNAL void ctg_emit_array_end(ctg_emitter *e);
 /* A member name; the next call emits its value. */
-void ctg_emit_key(ctg_emitter *e, const char *key, size_t len);
-void ctg_emit_string(ctg_emitter *e, const char *s, size_t len);
+CTG_INTERNAL void ctg_emit_key(ctg_emitter *e, const char *key, size_t len);
+CTG_INTERNAL void ctg_emit_string(ctg_emitter *e, const char *s, size_t len);
 /* Java Double.toString layout (spec section 7). */
-void ctg_emit_double(ctg_emitter *e, double v);
-void ctg_emit_int(ctg_emitter *e, int64_t v);
+CTG_INTERNAL void ctg_emit_double(ctg_emitter *e, double v);
+CTG_INTERNAL void ctg_emit_int(ctg_emitter *e, int64_t v);
 /* A number whose text `s` (`n` bytes) is already what ctg_emit_int or ctg_emit_double would
  * write for its value: written as it is. */
-void ctg_emit_number_text(ctg_emitter *e, const char *s, size_t n);
-void ctg_emit_bool(ctg_emitter *e, bool v);
-void ctg_emit_null(ctg_emitter *e);
+CTG_INTERNAL void ctg_emit_number_text(ctg_emitter *e, const char *s, size_t n);
+CTG_INTERNAL void ctg_emit_bool(ctg_emitter *e, bool v);
+CTG_INTERNAL void ctg_emit_null(ctg_emitter *e);
 
 /* As ctg_emit_key for a name of the format's key tables (json/key.h): the writers' hot path. */
-void ctg_emit_name_key(ctg_emitter *e, const ctg_key *name);
+CTG_INTERNAL void ctg_emit_name_key(ctg_emitter *e, const ctg_key *name);
 /* A member whose value is a string: ctg_emit_name_key then ctg_emit_string, in one piece. */
-void ctg_emit_member_string(ctg_emitter *e, const ctg_key *name, const char *s, size_t len);
+CTG_INTERNAL void ctg_emit_member_string(ctg_emitter *e, const ctg_key *name, const char *s,
+                                         size_t len);
 
 /* A member of an object whose members are all strings. */
 typedef struct ctg_emit_member {
@@ -92,7 +94,8 @@ typedef struct ctg_emit_member {
 } ctg_emit_member;
 /* An object of `count` string members, in one piece: as ctg_emit_object_begin, then
  * ctg_emit_member_string for each, then ctg_emit_object_end, with the same output. */
-void ctg_emit_string_object(ctg_emitter *e, const ctg_emit_member *members, size_t count);
+CTG_INTERNAL void ctg_emit_string_object(ctg_emitter *e, const ctg_emit_member *members,
+                                         size_t count);
 
 /* Convenience for NUL-terminated literals. */
 #define CTG_EMIT_KEY(e, lit) ctg_emit_key((e), (lit), sizeof(lit) - 1)

@@ -15,15 +15,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/internal.h"
 #include "ctg/common.h"
 #include "json/lexer.h"
 
 typedef struct ctg_keyset_entry {
-    size_t off;     /* in the set's text */
+    size_t off; /* in the set's text */
     size_t len;
     uint64_t hash;
     uint32_t group;
-    ctg_mark mark;  /* where the string was read, for the error naming both places */
+    ctg_mark mark; /* where the string was read, for the error naming both places */
 } ctg_keyset_entry;
 
 #define CTG_KEYSET_SMALL 8
@@ -33,27 +34,27 @@ typedef struct ctg_keyset {
     const ctg_allocator *alloc;
     ctg_keyset_entry *items; /* `count` in the order added; room for `cap` (a power of two) */
     size_t count, cap;
-    uint32_t *slots;         /* 2 * cap: index + 1 into items, 0 = free */
-    char *text;              /* the strings' bytes, in the order added */
+    uint32_t *slots; /* 2 * cap: index + 1 into items, 0 = free */
+    char *text;      /* the strings' bytes, in the order added */
     size_t text_len, text_cap;
-    size_t probes;           /* slots looked at so far: what flooding would inflate (tests) */
+    size_t probes; /* slots looked at so far: what flooding would inflate (tests) */
     ctg_keyset_entry small_items[CTG_KEYSET_SMALL];
     uint32_t small_slots[2 * CTG_KEYSET_SMALL];
     char small_text[128];
 } ctg_keyset;
 
-void ctg_keyset_init(ctg_keyset *s, const ctg_allocator *a);
+CTG_INTERNAL void ctg_keyset_init(ctg_keyset *s, const ctg_allocator *a);
 /* Releases the set's memory; the set is then as after init. */
-void ctg_keyset_dispose(ctg_keyset *s);
+CTG_INTERNAL void ctg_keyset_dispose(ctg_keyset *s);
 
 /* Adds `n` bytes at `str` to `group`, read at `mark`. Returns CTG_OK, CTG_ENOMEM (the set
  * unchanged), or 1 when the group holds them already: then *first is that entry (borrowed until
  * the set changes) and nothing is added. */
-int ctg_keyset_add(ctg_keyset *s, uint32_t group, const char *str, size_t n,
-                   const ctg_mark *mark, const ctg_keyset_entry **first);
+CTG_INTERNAL int ctg_keyset_add(ctg_keyset *s, uint32_t group, const char *str, size_t n,
+                                const ctg_mark *mark, const ctg_keyset_entry **first);
 
 /* Removes the entries added after the first `count`, last first. */
-void ctg_keyset_truncate(ctg_keyset *s, size_t count);
+CTG_INTERNAL void ctg_keyset_truncate(ctg_keyset *s, size_t count);
 
 /* The bytes of `e`, an entry of `s`. */
 static inline const char *ctg_keyset_text(const ctg_keyset *s, const ctg_keyset_entry *e)
@@ -63,6 +64,7 @@ static inline const char *ctg_keyset_text(const ctg_keyset *s, const ctg_keyset_
 
 /* The keyed hash, exposed for its test: SipHash with `c` compression and `d` finalization
  * rounds of the 16-byte key k0, k1 (SipHash-2-4 is c = 2, d = 4). */
-uint64_t ctg_siphash(uint64_t k0, uint64_t k1, const void *data, size_t len, int c, int d);
+CTG_INTERNAL uint64_t ctg_siphash(uint64_t k0, uint64_t k1, const void *data, size_t len, int c,
+                                  int d);
 
 #endif

@@ -25,16 +25,17 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/internal.h"
 #include "ctg/common.h"
 #include "ctg/error.h"
 
 typedef enum ctg_tok {
-    CTG_TOK_EOF = 0,      /* after the root value: only whitespace remained */
+    CTG_TOK_EOF = 0, /* after the root value: only whitespace remained */
     CTG_TOK_OBJECT_BEGIN,
     CTG_TOK_OBJECT_END,
     CTG_TOK_ARRAY_BEGIN,
     CTG_TOK_ARRAY_END,
-    CTG_TOK_KEY,          /* an object member name; the ':' is consumed with it */
+    CTG_TOK_KEY, /* an object member name; the ':' is consumed with it */
     CTG_TOK_STRING,
     CTG_TOK_NUMBER,
     CTG_TOK_TRUE,
@@ -48,16 +49,16 @@ typedef struct ctg_token {
      * buffer or the lexer's scratch; valid until the next ctg_lexer_next call. */
     const char *str;
     size_t len;
-    bool has_nul;         /* the decoded string holds U+0000 */
+    bool has_nul; /* the decoded string holds U+0000 */
     /* NUMBER: the value (finite; overflow is a syntax error) and its source text. */
     double number;
-    bool is_integer;      /* no fraction and no exponent */
+    bool is_integer; /* no fraction and no exponent */
     const char *raw;
     size_t raw_len;
     /* Position of the token's first byte. column = offset - line_start + 1. */
     size_t offset;
-    size_t line_start;    /* offset of the first byte of the token's line */
-    unsigned line;        /* 1-based */
+    size_t line_start; /* offset of the first byte of the token's line */
+    unsigned line;     /* 1-based */
 } ctg_token;
 
 /* Where a token was, kept for errors reported later (missing fields, duplicate keys). Lines
@@ -100,45 +101,45 @@ typedef struct ctg_lex_limits {
 typedef struct ctg_lexer {
     /* Private to lexer.c; in the header only so that callers can embed the struct. */
     ctg_lex_source src;
-    ctg_lex_limits lim;       /* with the defaults filled in (no limit = SIZE_MAX) */
+    ctg_lex_limits lim; /* with the defaults filled in (no limit = SIZE_MAX) */
     const ctg_allocator *alloc;
-    const char *win;          /* first byte of the window: src.data or buf */
-    const char *cur;          /* next byte to scan */
-    const char *end;          /* end of valid bytes */
-    const char *tok;          /* start of the token being scanned: a refill keeps it */
-    char *buf;                /* refill mode: owned buffer */
+    const char *win; /* first byte of the window: src.data or buf */
+    const char *cur; /* next byte to scan */
+    const char *end; /* end of valid bytes */
+    const char *tok; /* start of the token being scanned: a refill keeps it */
+    char *buf;       /* refill mode: owned buffer */
     size_t cap;
-    size_t base;              /* stream offset of the first byte of the window */
-    bool eof;                 /* nothing follows `end` */
-    bool over;                /* input goes on past max_document_size */
+    size_t base; /* stream offset of the first byte of the window */
+    bool eof;    /* nothing follows `end` */
+    bool over;   /* input goes on past max_document_size */
     unsigned line;
     size_t line_start;
     size_t depth;
     unsigned char stack_small[8]; /* the container stack while it fits in 64 bits */
-    unsigned char *stack;     /* one bit per open container: 1 = object; NULL = stack_small */
-    size_t stack_cap;         /* bytes */
-    int state;                /* what the grammar expects next */
-    char *scratch;            /* decoded strings with escapes, keys kept across a refill */
+    unsigned char *stack;         /* one bit per open container: 1 = object; NULL = stack_small */
+    size_t stack_cap;             /* bytes */
+    int state;                    /* what the grammar expects next */
+    char *scratch;                /* decoded strings with escapes, keys kept across a refill */
     size_t scratch_cap;
-    int status;               /* after EOF or an error: the result that repeats */
-    ctg_error err;            /* the error that repeats */
+    int status;    /* after EOF or an error: the result that repeats */
+    ctg_error err; /* the error that repeats */
 } ctg_lexer;
 
 /* Prepares `lx` over `src`; `a` may be NULL (malloc) and must outlive the lexer.
  * Returns CTG_OK or CTG_ENOMEM. */
-int ctg_lexer_init(ctg_lexer *lx, const ctg_lex_source *src, const ctg_lex_limits *lim,
-                   const ctg_allocator *a);
+CTG_INTERNAL int ctg_lexer_init(ctg_lexer *lx, const ctg_lex_source *src, const ctg_lex_limits *lim,
+                                const ctg_allocator *a);
 /* Releases the lexer's buffers. Accepts a zeroed or disposed lexer. */
-void ctg_lexer_dispose(ctg_lexer *lx);
+CTG_INTERNAL void ctg_lexer_dispose(ctg_lexer *lx);
 
 /* Reads the next token into `tok`. On failure returns CTG_ESYNTAX, CTG_ELIMIT, CTG_EIO or
  * CTG_ENOMEM and fills `err` (code, line, column, offset, message; not source or path).
  * After EOF or an error, further calls repeat the same result. */
-int ctg_lexer_next(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
+CTG_INTERNAL int ctg_lexer_next(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
 
 /* The hot path of an array: ctg_lexer_next, quicker on an item's opening bracket and on the
  * array's end. */
-int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
+CTG_INTERNAL int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
 
 /* What ctg_lexer_member returns when it read a member's key, or another token. */
 enum { CTG_LEX_OTHER = 0, CTG_LEX_KEY = 1 };
@@ -158,30 +159,31 @@ typedef struct ctg_lex_member {
  * exactly it, it is matched in place. Returns CTG_LEX_KEY (with every field of `m` set),
  * CTG_LEX_OTHER (the token in `val`; `m` not written) or a negative status (filling `err` as
  * ctg_lexer_next does). */
-int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_lex_member *m,
-                     ctg_token *val, ctg_error *err);
+CTG_INTERNAL int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len,
+                                  ctg_lex_member *m, ctg_token *val, ctg_error *err);
 
 /* With `tok` the first token of a value, consumes the rest of that value (nested containers
  * included), leaving `tok` on its last token. */
-int ctg_lexer_skip_value(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
+CTG_INTERNAL int ctg_lexer_skip_value(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
 
 /* Current nesting depth (open containers). */
-size_t ctg_lexer_depth(const ctg_lexer *lx);
+CTG_INTERNAL size_t ctg_lexer_depth(const ctg_lexer *lx);
 
 /* Bytes consumed so far (stream offset of the next unread byte). */
-size_t ctg_lexer_offset(const ctg_lexer *lx);
+CTG_INTERNAL size_t ctg_lexer_offset(const ctg_lexer *lx);
 
 /* Locale-independent, correctly rounded parse of a JSON number's text. false when the text is
  * not a JSON number or the value overflows to infinity. */
-bool ctg_parse_double(const char *s, size_t len, double *out);
+CTG_INTERNAL bool ctg_parse_double(const char *s, size_t len, double *out);
 
 /* Checks that s[0..len) is exactly one JSON number (RFC 8259 grammar). On failure sets *bad to
  * the index of the offending byte (len when the text ends too early) and *why to a constant
  * message. *is_integer: no fraction and no exponent. */
-bool ctg_number_check(const char *s, size_t len, bool *is_integer, size_t *bad, const char **why);
+CTG_INTERNAL bool ctg_number_check(const char *s, size_t len, bool *is_integer, size_t *bad,
+                                   const char **why);
 
 /* Parses a JSON integer's text into int64; false when it is not an integer or overflows. */
-bool ctg_parse_int64(const char *s, size_t len, int64_t *out);
+CTG_INTERNAL bool ctg_parse_int64(const char *s, size_t len, int64_t *out);
 
 /* Equality of two byte runs of length n, for keys a few bytes long: two overlapping word
  * compares beat a call to memcmp. */

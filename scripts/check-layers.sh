@@ -5,16 +5,19 @@
 # The library's folders are layers, lowest first: a file may include headers of its own layer
 # and of the layers below it, never of one above. Among modules (a .c file and the .h of the
 # same name are one module) there is no cycle: no two files include each other, directly or
-# through others (tsort finds the cycles). With OBJECT_DIR (the ctg_objects folder of a build),
+# through others (tsort finds the cycles). With OBJECT_DIRs (the ctg_objects and
+# ctg_network_objects folders of a build),
 # no object calls a function defined in a layer above its own either: calls through the
 # public headers are not includes of a layer. json-c is included by ext/jsonc_bridge.c only,
-# zlib by io/zhooks.h only. Prints each violation and exits 1.
-#   scripts/check-layers.sh [SOURCE_DIR [OBJECT_DIR]]
+# zlib by io/zhooks.h only, RE2 by network/regex.cc only. Prints each violation and exits 1.
+# network/ and iidm/ are libctg_network's, above libctg's layers.
+#   scripts/check-layers.sh [SOURCE_DIR [OBJECT_DIR...]]
 set -eu
 export LC_ALL=C
-objects=${2:-}
 cd "${1:-.}"
-layers="base model json io ext format"
+[ $# -gt 0 ] && shift
+objects="$*"
+layers="base model json io ext format network iidm"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -30,7 +33,7 @@ rank() {
 # Every quoted include names its header from the source root ("json/lexer.h") or is public
 # ("ctg/io.h"): a relative or same-folder spelling would escape the checks below.
 for l in $layers; do
-    for f in "$l"/*.c "$l"/*.h; do
+    for f in "$l"/*.c "$l"/*.cc "$l"/*.h; do
         [ -e "$f" ] || continue
         sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
             while read -r inc; do
@@ -45,7 +48,7 @@ done >"$tmp/spelling"
 
 # "module dependency" pairs: one per include of a library header by a library file.
 for l in $layers; do
-    for f in "$l"/*.c "$l"/*.h; do
+    for f in "$l"/*.c "$l"/*.cc "$l"/*.h; do
         [ -e "$f" ] || continue
         sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)\.h".*/\1/p' "$f" |
             while read -r dep; do
@@ -74,6 +77,9 @@ for l in $layers; do
         grep -vx 'ext/jsonc_bridge.c' | sed 's/$/ includes json-c: only ext\/jsonc_bridge.c may/'
     grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*<zlib.h>' "$l"/*.[ch] 2>/dev/null |
         grep -vx 'io/zhooks.h' | sed 's/$/ includes zlib: only io\/zhooks.h may/'
+    grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*<re2/' "$l"/*.[ch] "$l"/*.cc \
+        2>/dev/null | grep -vx 'network/regex.cc' |
+        sed 's/$/ includes RE2: only network\/regex.cc may/'
 done | sed 's/^/check-layers: /' >"$tmp/deps" || true
 if [ -s "$tmp/deps" ]; then
     cat "$tmp/deps"
@@ -83,13 +89,15 @@ fi
 # Calls: "symbol object" for what each object defines and what it uses, of the objects whose
 # source still exists (a build folder keeps the objects of removed files).
 if [ -n "$objects" ]; then
-    for l in $layers; do
-        for o in "$objects/$l"/*.o; do
-            src="$l/$(basename "${o%.o}")"
-            [ -e "$o" ] && [ -e "$src" ] || continue
-            nm --defined-only -g "$o" | awk -v f="$src" '$2 ~ /[TDRB]/ { print $3, f }' \
-                >>"$tmp/defs"
-            nm -u "$o" | awk -v f="$src" '{ print $2, f }' >>"$tmp/uses"
+    for dir in $objects; do
+        for l in $layers; do
+            for o in "$dir/$l"/*.o; do
+                src="$l/$(basename "${o%.o}")"
+                [ -e "$o" ] && [ -e "$src" ] || continue
+                nm --defined-only -g "$o" | awk -v f="$src" '$2 ~ /[TDRB]/ { print $3, f }' \
+                    >>"$tmp/defs"
+                nm -u "$o" | awk -v f="$src" '{ print $2, f }' >>"$tmp/uses"
+            done
         done
     done
     sort -o "$tmp/defs" "$tmp/defs" 2>/dev/null || :
@@ -112,6 +120,7 @@ if ! tsort "$tmp/edges" >/dev/null 2>"$tmp/loops"; then
     status=1
 fi
 [ $status -eq 0 ] &&
-    echo "check-layers: $(for l in $layers; do ls "$l" | sed "s|^|$l/|"; done | sed 's/\.[ch]$//' | sort -u |
+    echo "check-layers: $(for l in $layers; do [ -d "$l" ] && ls "$l" | sed "s|^|$l/|"; done |
+        sed 's/\.[ch]$//; s/\.cc$//' | sort -u |
         wc -l) modules, $(wc -l <"$tmp/edges") includes, top-down, no cycle"
 exit $status

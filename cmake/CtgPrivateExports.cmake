@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: MPL-2.0
+# The private exports of libctg (base/internal.h): the names of the functions its own headers
+# declare CTG_INTERNAL, which the version script puts under the node CTG_PRIVATE_<SOVERSION>
+# for libctg_network. The mark and the name stand on one line; a declaration written otherwise
+# is missed here and reported by the `symbols` test (scripts/check-symbols.sh reads the
+# headers its own way). Configuring again follows an edited header.
+#   ctg_private_exports(OUT_VAR DIR...)  -> "name1;\n    name2;..." for the map, sorted
+function(ctg_private_exports out)
+  set(headers "")
+  foreach(dir IN LISTS ARGN)
+    file(GLOB found CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.h)
+    list(APPEND headers ${found})
+  endforeach()
+  set(names "")
+  foreach(header IN LISTS headers)
+    file(STRINGS ${header} lines REGEX "^CTG_INTERNAL .*[ *]ctg_[A-Za-z0-9_]+\\(")
+    foreach(line IN LISTS lines)
+      string(REGEX REPLACE "^CTG_INTERNAL [^(]*[ *](ctg_[A-Za-z0-9_]+)\\(.*" "\\1" name
+        "${line}")
+      list(APPEND names ${name})
+    endforeach()
+  endforeach()
+  list(REMOVE_DUPLICATES names)
+  list(SORT names)
+  string(REPLACE ";" ";\n    " text "${names}")
+  set(${out} "${text};" PARENT_SCOPE)
+endfunction()
