@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/internal.h"
 #include "ctg/io.h"
 #include "ctg/model.h"
 #include "base/arena.h"
@@ -71,13 +72,13 @@ struct ctg_reader {
 };
 
 /* Prepares `rd` over `src`; `err` must be non-NULL. Returns CTG_OK or CTG_ENOMEM. */
-int ctg_reader_init(ctg_reader *rd, const ctg_lex_source *src, const ctg_read_options *opts,
+CTG_INTERNAL int ctg_reader_init(ctg_reader *rd, const ctg_lex_source *src, const ctg_read_options *opts,
                     ctg_arena *arena, ctg_error *err);
 /* Sizes the item stack for an input of about `input_size` bytes, so that the contingency array
  * does not grow (and get copied) a dozen times. Only a hint: failure is not an error. */
-void ctg_reader_reserve(ctg_reader *rd, size_t input_size);
+CTG_INTERNAL void ctg_reader_reserve(ctg_reader *rd, size_t input_size);
 /* Releases the reader's own buffers (not the arena). Accepts a zeroed reader. */
-void ctg_reader_dispose(ctg_reader *rd);
+CTG_INTERNAL void ctg_reader_dispose(ctg_reader *rd);
 
 /* Moves to the next token. */
 static inline int ctg_reader_next(ctg_reader *rd)
@@ -93,13 +94,13 @@ static inline ctg_mark ctg_reader_mark(const ctg_reader *rd)
 }
 
 /* Fails with `code` at the current token and the current path; formats `fmt` only now. */
-int ctg_reader_fail(ctg_reader *rd, int code, const char *fmt, ...)
+CTG_INTERNAL int ctg_reader_fail(ctg_reader *rd, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 /* As ctg_reader_fail, at `mark`, with `key` appended to the current path (NULL: none). */
-int ctg_reader_fail_at(ctg_reader *rd, const ctg_mark *mark, const char *key, int code,
+CTG_INTERNAL int ctg_reader_fail_at(ctg_reader *rd, const ctg_mark *mark, const char *key, int code,
                        const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
@@ -107,18 +108,18 @@ int ctg_reader_fail_at(ctg_reader *rd, const ctg_mark *mark, const char *key, in
     ;
 /* As ctg_reader_fail_at, with the path `path` (a JSON Pointer kept from earlier in the read,
  * ctg_reader_path's output) in place of the current one: an error found after the fact. */
-int ctg_reader_fail_path(ctg_reader *rd, const ctg_mark *mark, const char *path, int code,
+CTG_INTERNAL int ctg_reader_fail_path(ctg_reader *rd, const ctg_mark *mark, const char *path, int code,
                          const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 /* Fails with CTG_ESCHEMA: "expected <what> for "<key>", got <current token>". */
-int ctg_reader_type_error(ctg_reader *rd, const char *what);
+CTG_INTERNAL int ctg_reader_type_error(ctg_reader *rd, const char *what);
 /* Writes the current path as a JSON Pointer into `buf` (CTG_ERROR_PATH_MAX bytes). */
-void ctg_reader_path(const ctg_reader *rd, char *buf);
+CTG_INTERNAL void ctg_reader_path(const ctg_reader *rd, char *buf);
 /* Fails with CTG_ENOMEM. */
-int ctg_reader_nomem(ctg_reader *rd);
+CTG_INTERNAL int ctg_reader_nomem(ctg_reader *rd);
 
 /* The object field loop: with rd->tok on '{', reads every member. Unknown and duplicate keys
  * are rejected (a duplicate names both positions); for each known key it moves to the value,
@@ -130,15 +131,15 @@ typedef struct ctg_object_def {
     unsigned count;              /* at most 32 */
     ctg_field_fn field;
 } ctg_object_def;
-int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsigned *seen);
+CTG_INTERNAL int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsigned *seen);
 
 /* Fails with CTG_ESCHEMA "missing required field" for `key` of the object that began at
  * `start` (path: current path + key). */
-int ctg_reader_missing(ctg_reader *rd, const ctg_mark *start, const char *key);
+CTG_INTERNAL int ctg_reader_missing(ctg_reader *rd, const ctg_mark *start, const char *key);
 
 /* The shared array reader: with rd->tok on '[', reads every item with `h` and returns them
  * as one contiguous, arena-owned array (NULL when empty). */
-int ctg_read_array(ctg_reader *rd, const ctg_handler *h, void **items, size_t *count);
+CTG_INTERNAL int ctg_read_array(ctg_reader *rd, const ctg_handler *h, void **items, size_t *count);
 
 /* Where the items of an array go instead of being kept: each finished item (in a scratch
  * buffer, valid for the call) is handed to `each`. With `arena` (may be NULL), every item is
@@ -153,17 +154,17 @@ typedef struct ctg_item_sink {
 
 /* The same array reader, handing the items to `sink`; rd->arena is rd->arena again on return,
  * whatever happened. */
-int ctg_read_array_to(ctg_reader *rd, const ctg_handler *h, const ctg_item_sink *sink,
+CTG_INTERNAL int ctg_read_array_to(ctg_reader *rd, const ctg_handler *h, const ctg_item_sink *sink,
                       size_t *count);
 
 /* Copies the current string token into the arena. `key` names the field for errors; U+0000
  * inside the string is rejected. */
-int ctg_read_string(ctg_reader *rd, const char **out, const char *key);
+CTG_INTERNAL int ctg_read_string(ctg_reader *rd, const char **out, const char *key);
 /* As ctg_read_string, but null gives NULL. */
-int ctg_read_opt_string(ctg_reader *rd, const char **out, const char *key);
+CTG_INTERNAL int ctg_read_opt_string(ctg_reader *rd, const char **out, const char *key);
 
 /* Path bookkeeping used by the object loop and the array reader. */
-int ctg_reader_grow_frames(ctg_reader *rd);
+CTG_INTERNAL int ctg_reader_grow_frames(ctg_reader *rd);
 static inline int ctg_reader_push_frame(ctg_reader *rd)
 {
     ctg_path_frame *f;

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+#ifndef CTG_IIDM_JIIDM_H
+#define CTG_IIDM_JIIDM_H
+
+/* Private to the JIIDM importer (iidm/jiidm*.c): the state of one read and the shape of the
+ * elements it reads. The entry point, ctg_jiidm_read, is declared in iidm/iidm_internal.h.
+ *
+ * The importer reads straight off the lexer's tokens, through json/reader.h's path frames and
+ * error helpers: one member loop (jiidm_elem.c) serves every element kind, described by a row
+ * of jiidm_kinds.c. An element becomes a table object as soon as its first child array (or its
+ * aliases or properties) comes, or at its end, as PowSyBl's own streaming reader does: its
+ * attributes come first in every file PowSyBl writes. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctg/network.h"
+#include "base/arena.h"
+#include "iidm/iidm_internal.h"
+#include "iidm/topology.h"
+#include "json/reader.h"
+
+/* How an element is placed, which decides what it needs and how it is added. */
+typedef enum jx_shape {
+    JX_ROOT = 0,    /* the network itself */
+    JX_SUBNET,      /* a subnetwork (1.11+, one level) */
+    JX_SUBSTATION,
+    JX_VLEVEL,
+    JX_NBTOPO,      /* nodeBreakerTopology: not an identifiable, holds arrays */
+    JX_BBTOPO,      /* busBreakerTopology */
+    JX_BUS,         /* declared bus of a bus-breaker level */
+    JX_SWITCH,
+    JX_INJECTION,   /* one terminal in the enclosing voltage level */
+    JX_BRANCH,      /* voltageLevelId1/2 (3 for a three-winding transformer) */
+    JX_TIE,         /* a tie line: two boundary lines (inline halves up to 1.9) */
+    JX_HVDC,        /* converterStation1/2 */
+    JX_PLAIN        /* an identifiable without placement (area, DC objects) */
+} jx_shape;
+
+/* Where an array of elements may stand. */
+enum {
+    JX_IN_NETWORK = 1u << 0,
+    JX_IN_SUBNET = 1u << 1,
+    JX_IN_SUBSTATION = 1u << 2,
+    JX_IN_VLEVEL = 1u << 3,
+    JX_IN_NBTOPO = 1u << 4,
+    JX_IN_BBTOPO = 1u << 5
+};
+
+/* One array member name and what its items are. */
+typedef struct jx_kind {
+    const char *array;             /* the JSON member, e.g. "generators" */
+    const char *element;           /* PowSyBl's element name, for version messages */
+    unsigned char array_len;
+    unsigned char shape;           /* jx_shape */
+    unsigned char type;            /* ctg_identifiable_type */
+    unsigned char converter;       /* ctg_converter_kind */
+    unsigned char legs;            /* JX_BRANCH: 2 or 3 */
+    unsigned char min_minor;       /* first IIDM 1.x that has it */
+    unsigned char max_minor;       /* last IIDM 1.x that has it */
+    unsigned char where;           /* JX_IN_* */
+} jx_kind;
+
+/* The kind of array `key` (`len` bytes) inside a container of kind `in` (JX_IN_*), NULL when
+ * the name is not an element array there. */
+const jx_kind *jx_kind_find(const char *key, size_t len, unsigned in);
+
+/* The kinds that are no identifiables but still elements: the root and the topologies. */
+extern const jx_kind jx_root_kind, jx_subnet_kind, jx_nbtopo_kind, jx_bbtopo_kind;
+
+/* The state of one JIIDM read. */
+typedef struct jx_read {
+    ctg_reader rd;          /* the lexer, the live JSON path, error helpers */
+    ctg_network *net;       /* NULL until the root's attributes are read */
+    ctg_arena *scratch;     /* strings of the element being read; reset after each one */
+    const ctg_iidm_input *in;
+    ctg_iidm_read_options opts;
+    unsigned minor;         /* IIDM 1.minor */
+    char version[16];       /* "1.minor" as the file wrote it */
+    size_t next_progress;   /* lexer offset of the next progress report */
+    ctg_nb_graph graph;     /* the node-breaker levels' nodes and switches */
+} jx_read;
+
+/* What the enclosing elements give the one being read. */
+typedef struct jx_scope {
+    const ctg_net_object *substation; /* NULL outside one */
+    const ctg_net_object *vlevel;     /* NULL outside one */
+    const ctg_net_object *subnet;     /* the subnetwork being read, NULL for the root */
+    unsigned in;                      /* JX_IN_* of the container */
+} jx_scope;
+
+/* Reads the element whose '{' is rd.tok, of kind `k`, in `scope`; returns with rd.tok on its
+ * '}'. */
+int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope);
+
+/* Reads the array whose '[' is rd.tok: each item an element of kind `k`. */
+int jx_read_elements(jx_read *x, const jx_kind *k, const jx_scope *scope);
+
+/* Creates the network from the root element's id and version (jiidm.c). */
+int jx_create_network(jx_read *x, const char *id, const ctg_mark *at);
+
+/* Parses `version` (the string token) into x->minor; errors at the current token. */
+int jx_set_version(jx_read *x);
+
+#endif

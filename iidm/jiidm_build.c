@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* Turning a JIIDM element into a table object: what each shape needs, the references it makes
+ * (checked here first, so that an unknown voltage level or a duplicate id gets a message at
+ * the member that named it), and the order of its terminals in their voltage levels. */
+
+#include "iidm/jiidm.h"
+
+#include <string.h>
+
+#include "iidm/jiidm_el.h"
+
+static unsigned container_of(const jx_kind *k)
+{
+    switch (k->shape) {
+    case JX_ROOT: return JX_IN_NETWORK;
+    case JX_SUBNET: return JX_IN_SUBNET;
+    case JX_SUBSTATION: return JX_IN_SUBSTATION;
+    case JX_VLEVEL: return JX_IN_VLEVEL;
+    case JX_NBTOPO: return JX_IN_NBTOPO;
+    case JX_BBTOPO: return JX_IN_BBTOPO;
+    default: return 0;
+    }
+}
+
+void jx_el_init(jx_el *el, const jx_kind *k, const jx_scope *scope, ctg_mark start)
+{
+    el->k = k;
+    el->scope = scope;
+    el->inner = *scope;
+    el->in = container_of(k);
+    el->inner.in = el->in;
+    el->seen = 0;
+    el->start = start;
+    el->obj = NULL;
+    el->created = false;
+    el->discarded = false;
+}
+
+/* ---- errors ---------------------------------------------------------------------------- */
+
+static int missing(jx_read *x, const jx_el *el, jx_key key)
+{
+    return ctg_reader_missing(&x->rd, &el->start, jx_key_names[key]);
+}
+
+/* An error about member `key`, at that member. */
+static int bad_ref(jx_read *x, const jx_el *el, jx_key key, const char *what)
+{
+    return ctg_reader_fail_at(&x->rd, &el->marks[key], jx_key_names[key], CTG_ESCHEMA,
+                              "unknown %s \"%s\"", what, el->s[key]);
+}
+
+/* The builder refused: its message, at the element. */
+static int refused(jx_read *x, const jx_el *el, int rc, const ctg_error *e)
+{
+    if (rc == CTG_ENOMEM)
+        return ctg_reader_nomem(&x->rd);
+    return ctg_reader_fail_at(&x->rd, &el->start, NULL, CTG_ESCHEMA, "%s", e->message);
+}
+
+/* The object member `key` names, which must be of `type`. */
+static int ref(jx_read *x, const jx_el *el, jx_key key, ctg_identifiable_type type,
+               const char *what, const ctg_net_object **out)
+{
+    const char *id = el->s[key];
+    const ctg_net_object *o;
+
+    if (!jx_el_has(el, key))
+        return missing(x, el, key);
+    o = ctg_network_find(x->net, id, strlen(id));
+    if (!o || o->type != type)
+        return bad_ref(x, el, key, what);
+    *out = o;
+    return CTG_OK;
+}
+
+/* ---- terminals ------------------------------------------------------------------------- */
+
+/* Where terminal `side` (0: the only one) stands in voltage level `vl`: its node in a
+ * node-breaker level (recorded for the level's buses), else the rank of its bus, since
+ * PowSyBl lists a bus-breaker level's connectables bus by bus. */
+static int terminal(jx_read *x, const jx_el *el, unsigned side, const ctg_net_object *vl,
+                    uint32_t *order)
+{
+    jx_key node = side ? (jx_key)(JK_NODE1 + side - 1) : JK_NODE;
+    jx_key cbus = side ? (jx_key)(JK_CBUS1 + side - 1) : JK_CBUS;
+    jx_key bus = side ? (jx_key)(JK_BUS1 + side - 1) : JK_BUS;
+    const char *b = jx_el_has(el, cbus) ? el->s[cbus] : jx_el_has(el, bus) ? el->s[bus] : NULL;
+    const ctg_net_object *o;
+
+    *order = CTG_NET_NO_ORDER;
+    if (vl->container->topology == CTG_TOPOLOGY_NODE_BREAKER) {
+        if (!jx_el_has(el, node))
+            return missing(x, el, node);
+        *order = el->u[node];
+        return ctg_nb_graph_node(&x->graph, vl->type_index, *order) == CTG_OK
+                   ? CTG_OK : ctg_reader_nomem(&x->rd);
+    }
+    if (b && (o = ctg_network_find(x->net, b, strlen(b))) && o->type == CTG_IDENTIFIABLE_BUS
+        && o->voltage_levels[0] == vl)
+        *order = o->type_index;
+    return CTG_OK;
+}
+
+/* ---- shapes ---------------------------------------------------------------------------- */
+
+static int spec_vlevel(jx_read *x, jx_el *el, ctg_net_spec *sp)
+{
+    if (!jx_el_has(el, JK_NOMINAL_V))
+        return missing(x, el, JK_NOMINAL_V);
+    if (!jx_el_has(el, JK_TOPOLOGY))
+        return missing(x, el, JK_TOPOLOGY);
+    sp->substation = el->scope->substation ? el->scope->substation->id : NULL;
+    sp->nominal_v = el->nominal_v;
+    sp->topology = (ctg_topology_kind)el->u[JK_TOPOLOGY];
+    return CTG_OK;
+}
+
+static int spec_injection(jx_read *x, jx_el *el, ctg_net_spec *sp)
+{
+    const ctg_net_object *vl = el->scope->vlevel;
+
+    sp->voltage_levels[0] = vl->id;
+    sp->converter_kind = (ctg_converter_kind)el->k->converter;
+    return terminal(x, el, 0, vl, &sp->order[0]);
+}
+
+/* Same node at both ends: PowSyBl drops such a switch in files before 1.8. */
+static bool dropped_switch(const jx_read *x, const jx_el *el)
+{
+    if (x->minor >= 8)
+        return false;
+    if (jx_el_has(el, JK_NODE1) && jx_el_has(el, JK_NODE2))
+        return el->u[JK_NODE1] == el->u[JK_NODE2];
+    return jx_el_has(el, JK_BUS1) && jx_el_has(el, JK_BUS2)
+           && strcmp(el->s[JK_BUS1], el->s[JK_BUS2]) == 0;
+}
+
+static int spec_switch(jx_read *x, jx_el *el, ctg_net_spec *sp)
+{
+    const ctg_net_object *vl = el->scope->vlevel;
+    bool merges;
+
+    sp->voltage_levels[0] = vl->id;
+    if (vl->container->topology != CTG_TOPOLOGY_NODE_BREAKER)
+        return CTG_OK;
+    if (!jx_el_has(el, JK_NODE1))
+        return missing(x, el, JK_NODE1);
+    if (!jx_el_has(el, JK_NODE2))
+        return missing(x, el, JK_NODE2);
+    merges = !(jx_el_has(el, JK_OPEN) && el->u[JK_OPEN])
+             && !(jx_el_has(el, JK_RETAINED) && el->u[JK_RETAINED]);
+    if (ctg_nb_graph_edge(&x->graph, vl->type_index, el->u[JK_NODE1], el->u[JK_NODE2], merges)
+        != CTG_OK)
+        return ctg_reader_nomem(&x->rd);
+    return CTG_OK;
+}
+
+static int spec_branch(jx_read *x, jx_el *el, ctg_net_spec *sp)
+{
+    for (unsigned i = 0; i < el->k->legs; i++) {
+        const ctg_net_object *vl;
+        int rc = ref(x, el, (jx_key)(JK_VL1 + i), CTG_IDENTIFIABLE_VOLTAGE_LEVEL,
+                     "voltage level", &vl);
+        if (rc == CTG_OK)
+            rc = terminal(x, el, i + 1, vl, &sp->order[i]);
+        if (rc != CTG_OK)
+            return rc;
+        sp->voltage_levels[i] = vl->id;
+    }
+    if (el->k->type != CTG_IDENTIFIABLE_LINE && el->scope->substation)
+        sp->substation = el->scope->substation->id;
+    return CTG_OK;
+}
+
+static int spec_refs(jx_read *x, jx_el *el, ctg_net_spec *sp, jx_key k1,
+                     ctg_identifiable_type type, const char *what)
+{
+    for (unsigned i = 0; i < 2; i++) {
+        const ctg_net_object *o;
+        int rc = ref(x, el, (jx_key)(k1 + i), type, what, &o);
+        if (rc != CTG_OK)
+            return rc;
+        sp->refs[i] = o->id;
+    }
+    return CTG_OK;
+}
+
+/* ---- adding ---------------------------------------------------------------------------- */
+
+static int add(jx_read *x, jx_el *el, const ctg_net_spec *sp, const ctg_net_object **out)
+{
+    ctg_error e;
+    int rc;
+
+    if (ctg_network_find(x->net, sp->id, strlen(sp->id)))
+        return ctg_reader_fail_at(&x->rd, &el->marks[JK_ID], "id", CTG_ESCHEMA,
+                                  "duplicate id \"%s\"", sp->id);
+    rc = ctg_network_add(x->net, sp, out, &e);
+    return rc == CTG_OK ? CTG_OK : refused(x, el, rc, &e);
+}
+
+/* A tie line before 1.10: both halves inline, created as boundary lines when it is read. */
+static int add_halves(jx_read *x, jx_el *el, ctg_net_spec *tie)
+{
+    for (unsigned i = 0; i < 2; i++) {
+        ctg_net_spec sp = CTG_NET_SPEC_INIT;
+        const ctg_net_object *vl, *bl;
+        jx_key id = (jx_key)(JK_ID_1 + i);
+        int rc = ref(x, el, (jx_key)(JK_VL1 + i), CTG_IDENTIFIABLE_VOLTAGE_LEVEL,
+                     "voltage level", &vl);
+
+        if (rc == CTG_OK && !jx_el_has(el, id))
+            rc = missing(x, el, id);
+        if (rc == CTG_OK)
+            rc = terminal(x, el, i + 1, vl, &sp.order[0]);
+        if (rc != CTG_OK)
+            return rc;
+        sp.type = CTG_IDENTIFIABLE_BOUNDARY_LINE;
+        sp.id = el->s[id];
+        sp.name = jx_el_has(el, (jx_key)(JK_NAME_1 + i)) ? el->s[JK_NAME_1 + i] : NULL;
+        sp.voltage_levels[0] = vl->id;
+        sp.subnetwork = tie->subnetwork;
+        el->marks[JK_ID] = el->marks[id];
+        if ((rc = add(x, el, &sp, &bl)) != CTG_OK)
+            return rc;
+        tie->refs[i] = bl->id;
+    }
+    return CTG_OK;
+}
+
+static int spec_tie(jx_read *x, jx_el *el, ctg_net_spec *sp)
+{
+    ctg_mark id_mark = el->marks[JK_ID];
+    int rc;
+
+    if (x->minor >= 10)
+        return spec_refs(x, el, sp, x->minor >= 16 ? JK_BL1 : JK_DL1,
+                         CTG_IDENTIFIABLE_BOUNDARY_LINE, "boundary line");
+    rc = add_halves(x, el, sp);
+    el->marks[JK_ID] = id_mark;
+    return rc;
+}
+
+static int fill_spec(jx_read *x, jx_el *el, ctg_net_spec *sp)
+{
+    switch (el->k->shape) {
+    case JX_SUBSTATION:
+        sp->country = jx_el_has(el, JK_COUNTRY) ? el->s[JK_COUNTRY] : NULL;
+        return CTG_OK;
+    case JX_VLEVEL: return spec_vlevel(x, el, sp);
+    case JX_BUS: sp->voltage_levels[0] = el->scope->vlevel->id; return CTG_OK;
+    case JX_SWITCH: return spec_switch(x, el, sp);
+    case JX_INJECTION: return spec_injection(x, el, sp);
+    case JX_BRANCH: return spec_branch(x, el, sp);
+    case JX_TIE: return spec_tie(x, el, sp);
+    case JX_HVDC:
+        return spec_refs(x, el, sp, JK_CS1, CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION,
+                         "converter station");
+    default:
+        if (el->k->type == CTG_IDENTIFIABLE_OVERLOAD_MANAGEMENT_SYSTEM && el->scope->substation)
+            sp->substation = el->scope->substation->id;
+        return CTG_OK;
+    }
+}
+
+/* The scope children of an identifiable container see. */
+static void open_scope(jx_el *el)
+{
+    switch (el->k->shape) {
+    case JX_SUBNET: el->inner.subnet = el->obj; break;
+    case JX_SUBSTATION: el->inner.substation = el->obj; break;
+    case JX_VLEVEL: el->inner.vlevel = el->obj; break;
+    default: break;
+    }
+}
+
+static int create_object(jx_read *x, jx_el *el)
+{
+    ctg_net_spec sp = CTG_NET_SPEC_INIT;
+    int rc;
+
+    if (!jx_el_has(el, JK_ID))
+        return missing(x, el, JK_ID);
+    sp.type = (ctg_identifiable_type)el->k->type;
+    sp.id = el->s[JK_ID];
+    sp.name = jx_el_has(el, JK_NAME) ? el->s[JK_NAME] : NULL;
+    sp.subnetwork = el->scope->subnet ? el->scope->subnet->id : NULL;
+    if ((rc = fill_spec(x, el, &sp)) != CTG_OK)
+        return rc;
+    if (el->k->shape == JX_SWITCH && dropped_switch(x, el)) {
+        el->discarded = true;
+        return CTG_OK;
+    }
+    if ((rc = add(x, el, &sp, &el->obj)) != CTG_OK)
+        return rc;
+    open_scope(el);
+    return CTG_OK;
+}
+
+int jx_el_create(jx_read *x, jx_el *el)
+{
+    int rc = CTG_OK;
+
+    if (el->created)
+        return CTG_OK;
+    el->created = true;
+    if (el->k->shape == JX_ROOT) {
+        if (!jx_el_has(el, JK_ID))
+            return missing(x, el, JK_ID);
+        rc = jx_create_network(x, el->s[JK_ID], &el->start);
+        el->obj = rc == CTG_OK ? ctg_network_root(x->net) : NULL;
+    } else if (el->k->shape != JX_NBTOPO && el->k->shape != JX_BBTOPO) {
+        rc = create_object(x, el);
+    }
+    /* The element's strings are in the table now (or no longer needed). */
+    ctg_arena_reset(x->scratch);
+    return rc;
+}

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The one member loop of the JIIDM importer: reads any element's members off the token
+ * stream, keeps the few the table needs (ids, references, terminals' nodes and buses, nominal
+ * voltage, country), skips the rest without looking inside, and adds the element to the table
+ * before its first child array, as PowSyBl's streaming reader creates it. */
+
+#include "iidm/jiidm.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "iidm/jiidm_el.h"
+
+/* ---- keys ------------------------------------------------------------------------------ */
+
+const char *const jx_key_names[JK_COUNT] = {
+    [JK_ID] = "id", [JK_NAME] = "name", [JK_NODE] = "node", [JK_NODE1] = "node1",
+    [JK_NODE2] = "node2", [JK_NODE3] = "node3", [JK_BUS] = "bus", [JK_BUS1] = "bus1",
+    [JK_BUS2] = "bus2", [JK_BUS3] = "bus3", [JK_CBUS] = "connectableBus",
+    [JK_CBUS1] = "connectableBus1", [JK_CBUS2] = "connectableBus2",
+    [JK_CBUS3] = "connectableBus3", [JK_VL1] = "voltageLevelId1", [JK_VL2] = "voltageLevelId2",
+    [JK_VL3] = "voltageLevelId3", [JK_CS1] = "converterStation1", [JK_CS2] = "converterStation2",
+    [JK_DL1] = "danglingLineId1", [JK_DL2] = "danglingLineId2", [JK_BL1] = "boundaryLineId1",
+    [JK_BL2] = "boundaryLineId2", [JK_ID_1] = "id_1", [JK_ID_2] = "id_2",
+    [JK_NAME_1] = "name_1", [JK_NAME_2] = "name_2", [JK_COUNTRY] = "country",
+    [JK_NOMINAL_V] = "nominalV", [JK_TOPOLOGY] = "topologyKind", [JK_OPEN] = "open",
+    [JK_RETAINED] = "retained", [JK_ALIASES] = "aliases", [JK_PROPERTIES] = "properties",
+    [JK_VERSION] = "version", [JK_NBTOPO] = "nodeBreakerTopology",
+    [JK_BBTOPO] = "busBreakerTopology",
+};
+
+static inline bool is(const char *s, size_t n, const char *lit)
+{
+    return ctg_short_eq(s, lit, n);
+}
+
+/* Keys a few bytes long, told apart by their length first. */
+static jx_key key_short(const char *s, size_t n)
+{
+    switch (n) {
+    case 2: return is(s, n, "id") ? JK_ID : JK_OTHER;
+    case 3: return is(s, n, "bus") ? JK_BUS : JK_OTHER;
+    case 4:
+        if (is(s, n, "name")) return JK_NAME;
+        if (is(s, n, "node")) return JK_NODE;
+        if (is(s, n, "open")) return JK_OPEN;
+        if (is(s, 3, "bus") && s[3] >= '1' && s[3] <= '3') return (jx_key)(JK_BUS1 + s[3] - '1');
+        if (is(s, 3, "id_") && (s[3] == '1' || s[3] == '2')) return (jx_key)(JK_ID_1 + s[3] - '1');
+        return JK_OTHER;
+    case 5:
+        if (is(s, 4, "node") && s[4] >= '1' && s[4] <= '3')
+            return (jx_key)(JK_NODE1 + s[4] - '1');
+        return JK_OTHER;
+    case 6:
+        if (is(s, 5, "name_") && (s[5] == '1' || s[5] == '2'))
+            return (jx_key)(JK_NAME_1 + s[5] - '1');
+        return JK_OTHER;
+    case 7:
+        if (is(s, n, "country")) return JK_COUNTRY;
+        if (is(s, n, "aliases")) return JK_ALIASES;
+        if (is(s, n, "version")) return JK_VERSION;
+        return JK_OTHER;
+    case 8:
+        if (is(s, n, "nominalV")) return JK_NOMINAL_V;
+        if (is(s, n, "retained")) return JK_RETAINED;
+        return JK_OTHER;
+    default: return JK_OTHER;
+    }
+}
+
+/* Keys ending in a side digit, and the topology objects. */
+static jx_key key_long(const char *s, size_t n)
+{
+    char d = s[n - 1];
+    unsigned side = (unsigned)(d - '1');
+
+    switch (n) {
+    case 10: return is(s, n, "properties") ? JK_PROPERTIES : JK_OTHER;
+    case 12: return is(s, n, "topologyKind") ? JK_TOPOLOGY : JK_OTHER;
+    case 14: return is(s, n, "connectableBus") ? JK_CBUS : JK_OTHER;
+    case 15:
+        if (side > 2) return JK_OTHER;
+        if (is(s, 14, "voltageLevelId")) return (jx_key)(JK_VL1 + side);
+        if (is(s, 14, "connectableBus")) return (jx_key)(JK_CBUS1 + side);
+        if (side < 2 && is(s, 14, "boundaryLineId")) return (jx_key)(JK_BL1 + side);
+        return JK_OTHER;
+    case 16:
+        return side < 2 && is(s, 15, "danglingLineId") ? (jx_key)(JK_DL1 + side) : JK_OTHER;
+    case 17:
+        return side < 2 && is(s, 16, "converterStation") ? (jx_key)(JK_CS1 + side) : JK_OTHER;
+    case 18: return is(s, n, "busBreakerTopology") ? JK_BBTOPO : JK_OTHER;
+    case 19: return is(s, n, "nodeBreakerTopology") ? JK_NBTOPO : JK_OTHER;
+    default: return JK_OTHER;
+    }
+}
+
+jx_key jx_key_of(const char *s, size_t n)
+{
+    return n <= 8 ? key_short(s, n) : key_long(s, n);
+}
+
+/* ---- values ---------------------------------------------------------------------------- */
+
+static int read_str(jx_read *x, jx_el *el, jx_key key)
+{
+    ctg_reader *rd = &x->rd;
+    int rc = ctg_read_string(rd, &el->s[key], jx_key_names[key]);
+
+    if (rc == CTG_OK && rd->tok.len == 0 && key != JK_NAME && key != JK_NAME_1
+        && key != JK_NAME_2)
+        return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must not be empty", jx_key_names[key]);
+    return rc;
+}
+
+static int read_node(jx_read *x, jx_el *el, jx_key key)
+{
+    ctg_reader *rd = &x->rd;
+    int64_t v;
+
+    if (rd->tok.type != CTG_TOK_NUMBER)
+        return ctg_reader_type_error(rd, "integer");
+    if (!rd->tok.is_integer || !ctg_parse_int64(rd->tok.raw, rd->tok.raw_len, &v) || v < 0
+        || v >= (int64_t)CTG_NET_NO_ORDER)
+        return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must be a node number (0 to %u)",
+                               jx_key_names[key], CTG_NET_NO_ORDER - 1);
+    el->u[key] = (uint32_t)v;
+    return CTG_OK;
+}
+
+static int read_bool(jx_read *x, jx_el *el, jx_key key)
+{
+    ctg_reader *rd = &x->rd;
+
+    if (rd->tok.type != CTG_TOK_TRUE && rd->tok.type != CTG_TOK_FALSE)
+        return ctg_reader_type_error(rd, "boolean");
+    el->u[key] = rd->tok.type == CTG_TOK_TRUE;
+    return CTG_OK;
+}
+
+static int read_nominal_v(jx_read *x, jx_el *el)
+{
+    ctg_reader *rd = &x->rd;
+
+    if (rd->tok.type != CTG_TOK_NUMBER)
+        return ctg_reader_type_error(rd, "number");
+    el->nominal_v = rd->tok.number;
+    return CTG_OK;
+}
+
+static int read_topology(jx_read *x, jx_el *el)
+{
+    ctg_reader *rd = &x->rd;
+    const ctg_token *t = &rd->tok;
+
+    if (t->type != CTG_TOK_STRING)
+        return ctg_reader_type_error(rd, "string");
+    if (t->len == 12 && is(t->str, 12, "NODE_BREAKER"))
+        el->u[JK_TOPOLOGY] = CTG_TOPOLOGY_NODE_BREAKER;
+    else if (t->len == 11 && is(t->str, 11, "BUS_BREAKER"))
+        el->u[JK_TOPOLOGY] = CTG_TOPOLOGY_BUS_BREAKER;
+    else
+        return ctg_reader_fail(rd, CTG_ESCHEMA,
+                               "\"topologyKind\" must be \"NODE_BREAKER\" or \"BUS_BREAKER\"");
+    return CTG_OK;
+}
+
+/* A key that only some versions have: PowSyBl's own words when the file's is not one. */
+static int version_gate(jx_read *x, const char *what, unsigned lo, unsigned hi)
+{
+    if (x->minor < lo)
+        return ctg_reader_fail(&x->rd, CTG_ESCHEMA, "%s is not supported for IIDM version %s. "
+                               "IIDM version should be >= 1.%u", what, x->version, lo);
+    if (x->minor > hi)
+        return ctg_reader_fail(&x->rd, CTG_ESCHEMA, "%s is not supported for IIDM version %s. "
+                               "IIDM version should be <= 1.%u", what, x->version, hi);
+    return CTG_OK;
+}
+
+static int key_gate(jx_read *x, jx_key key)
+{
+    switch (key) {
+    case JK_DL1:
+    case JK_DL2: return version_gate(x, jx_key_names[key], 10, 15);
+    case JK_BL1:
+    case JK_BL2: return version_gate(x, jx_key_names[key], 16, 255);
+    case JK_ID_1:
+    case JK_ID_2: return version_gate(x, jx_key_names[key], 0, 9);
+    default: return CTG_OK;
+    }
+}
+
+/* An attribute the table keeps; rd.tok on its value. */
+static int read_attribute(jx_read *x, jx_el *el, jx_key key)
+{
+    int rc = key_gate(x, key);
+
+    if (rc != CTG_OK)
+        return rc;
+    switch (key) {
+    case JK_NODE:
+    case JK_NODE1:
+    case JK_NODE2:
+    case JK_NODE3: rc = read_node(x, el, key); break;
+    case JK_OPEN:
+    case JK_RETAINED: rc = read_bool(x, el, key); break;
+    case JK_NOMINAL_V: rc = read_nominal_v(x, el); break;
+    case JK_TOPOLOGY: rc = read_topology(x, el); break;
+    case JK_VERSION:
+        rc = el->k->shape == JX_ROOT ? jx_set_version(x) : ctg_lexer_skip_value(
+                 &x->rd.lex, &x->rd.tok, x->rd.err);
+        break;
+    default: rc = read_str(x, el, key); break;
+    }
+    if (rc == CTG_OK) {
+        el->seen |= (uint64_t)1 << key;
+        el->marks[key] = el->key_mark;
+    }
+    return rc;
+}
+
+/* ---- the member loop ------------------------------------------------------------------- */
+
+/* Member arrays of containers that hold nothing the table needs. */
+static bool skipped_array(const char *s, size_t n)
+{
+    return (n == 10 && is(s, n, "extensions")) || (n == 16 && is(s, n, "geographicalTags"))
+           || (n == 18 && is(s, n, "voltageAngleLimits"));
+}
+
+/* A member that is neither an attribute of ours nor a known array: skipped, except an array
+ * of an unknown name in a container, which PowSyBl rejects too. `name` is the key, copied. */
+static int other_member(jx_read *x, jx_el *el, const char *name, size_t n)
+{
+    ctg_reader *rd = &x->rd;
+
+    if (rd->tok.type == CTG_TOK_ARRAY_BEGIN && el->in != 0 && el->in != JX_IN_NBTOPO
+        && el->in != JX_IN_BBTOPO && !skipped_array(name, n)) {
+        if (el->k->shape == JX_SUBNET && n == 11 && is(name, n, "subnetworks"))
+            return ctg_reader_fail(rd, CTG_ESCHEMA, "a subnetwork cannot hold subnetworks");
+        return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown element \"%.*s\" in \"%s\"", (int)n,
+                               name, el->k->element);
+    }
+    return ctg_lexer_skip_value(&rd->lex, &rd->tok, rd->err);
+}
+
+/* A child array: its elements once this one is in the table. */
+static int child_array(jx_read *x, jx_el *el, const jx_kind *k)
+{
+    int rc = version_gate(x, k->element, k->min_minor, k->max_minor);
+
+    if (rc == CTG_OK)
+        rc = jx_el_create(x, el);
+    if (rc != CTG_OK)
+        return rc;
+    if (el->discarded)
+        return ctg_lexer_skip_value(&x->rd.lex, &x->rd.tok, x->rd.err);
+    return jx_read_elements(x, k, &el->inner);
+}
+
+static int structural(jx_read *x, jx_el *el, jx_key key)
+{
+    int rc = jx_el_create(x, el);
+
+    if (rc != CTG_OK)
+        return rc;
+    if (el->discarded)
+        return ctg_lexer_skip_value(&x->rd.lex, &x->rd.tok, x->rd.err);
+    switch (key) {
+    case JK_ALIASES: return jx_read_aliases(x, el);
+    case JK_PROPERTIES: return jx_read_properties(x, el);
+    default: break;
+    }
+    if (el->k->shape != JX_VLEVEL)
+        return ctg_lexer_skip_value(&x->rd.lex, &x->rd.tok, x->rd.err);
+    if (x->rd.tok.type != CTG_TOK_OBJECT_BEGIN)
+        return ctg_reader_type_error(&x->rd, "object");
+    return jx_read_element(x, key == JK_NBTOPO ? &jx_nbtopo_kind : &jx_bbtopo_kind, &el->inner);
+}
+
+/* One member, its key in m (valid until the value is read). */
+static int member(jx_read *x, jx_el *el, const ctg_lex_member *m)
+{
+    ctg_reader *rd = &x->rd;
+    ctg_path_frame *f = ctg_reader_top_frame(rd);
+    jx_key key = jx_key_of(m->key.str, m->key.len);
+    const jx_kind *k = NULL;
+    char name[64];
+    size_t n = m->key.len < sizeof(name) ? m->key.len : sizeof(name);
+    int rc;
+
+    if (m->key.len > x->opts.max_name_len)
+        return ctg_reader_fail(rd, CTG_ELIMIT, "member name longer than %zu bytes",
+                               x->opts.max_name_len);
+    el->key_mark = (ctg_mark){ m->key.offset, m->key.line_start, m->key.line };
+    if (key == JK_OTHER && el->in)
+        k = jx_kind_find(m->key.str, m->key.len, el->in);
+    f->key = key != JK_OTHER ? jx_key_names[key] : k ? k->array : NULL;
+    f->key_len = f->key ? strlen(f->key) : 0;
+    if (key == JK_OTHER && !k && el->in)
+        memcpy(name, m->key.str, n);
+    if (!m->value_ready && (rc = ctg_reader_next(rd)) != CTG_OK)
+        return rc;
+    if (k)
+        return child_array(x, el, k);
+    if (key == JK_OTHER)
+        return other_member(x, el, name, n);
+    if (key == JK_ALIASES || key == JK_PROPERTIES || key == JK_NBTOPO || key == JK_BBTOPO)
+        return structural(x, el, key);
+    if (el->created)
+        return ctg_lexer_skip_value(&rd->lex, &rd->tok, rd->err); /* too late to matter */
+    return read_attribute(x, el, key);
+}
+
+static int report_progress(jx_read *x)
+{
+    size_t at = ctg_lexer_offset(&x->rd.lex);
+
+    if (at < x->next_progress)
+        return CTG_OK;
+    x->next_progress = at + ((size_t)1 << 20);
+    return ctg_iidm_progress(x->in, at, x->rd.err);
+}
+
+int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope)
+{
+    ctg_reader *rd = &x->rd;
+    ctg_lex_member m;
+    jx_el el;
+    int rc;
+
+    if (rd->tok.type != CTG_TOK_OBJECT_BEGIN)
+        return ctg_reader_type_error(rd, "object");
+    jx_el_init(&el, k, scope, ctg_reader_mark(rd));
+    if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
+        return rc;
+    while ((rc = ctg_lexer_member(&rd->lex, el.seen ? NULL : "id", el.seen ? 0 : 2, &m,
+                                  &rd->tok, rd->err)) == CTG_LEX_KEY) {
+        if ((rc = member(x, &el, &m)) != CTG_OK)
+            return rc;
+        ctg_reader_top_frame(rd)->key = NULL;
+    }
+    if (rc != CTG_LEX_OTHER)
+        return rc;
+    if ((rc = jx_el_create(x, &el)) != CTG_OK)
+        return rc;
+    ctg_reader_pop_frame(rd);
+    return x->in->src->refill ? CTG_OK : report_progress(x);
+}
+
+int jx_read_elements(jx_read *x, const jx_kind *k, const jx_scope *scope)
+{
+    ctg_reader *rd = &x->rd;
+    size_t i = 0;
+    int rc;
+
+    if (rd->tok.type != CTG_TOK_ARRAY_BEGIN)
+        return ctg_reader_type_error(rd, "array");
+    if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
+        return rc;
+    ctg_reader_top_frame(rd)->is_array = true;
+    while ((rc = ctg_lexer_item(&rd->lex, &rd->tok, rd->err)) == CTG_OK
+           && rd->tok.type != CTG_TOK_ARRAY_END) {
+        ctg_reader_top_frame(rd)->index = i++;
+        if ((rc = jx_read_element(x, k, scope)) != CTG_OK)
+            return rc;
+    }
+    if (rc != CTG_OK)
+        return rc;
+    ctg_reader_pop_frame(rd);
+    return CTG_OK;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The element arrays of JIIDM: their member names, what their items are, where they may stand
+ * and in which IIDM versions (the 1.16 renames: shunt -> shuntCompensator, danglingLine ->
+ * boundaryLine; the version gates of XIIDM's schemas). */
+
+#include "iidm/jiidm.h"
+
+#include <string.h>
+
+#define K(arr, el, shape, type, conv, legs, lo, hi, where)                                 \
+    { arr, el, (unsigned char)(sizeof(arr) - 1), shape, CTG_IDENTIFIABLE_##type,          \
+      CTG_CONVERTER_##conv, legs, lo, hi, where }
+
+#define NET (JX_IN_NETWORK | JX_IN_SUBNET)
+#define SUB JX_IN_SUBSTATION
+#define VL JX_IN_VLEVEL
+
+const jx_kind jx_root_kind = K("", "network", JX_ROOT, NETWORK, NONE, 0, 0, 255, 0);
+const jx_kind jx_subnet_kind = K("subnetworks", "network", JX_SUBNET, NETWORK, NONE, 0, 11, 255,
+                                 JX_IN_NETWORK);
+const jx_kind jx_nbtopo_kind = K("nodeBreakerTopology", "nodeBreakerTopology", JX_NBTOPO,
+                                 NETWORK, NONE, 0, 0, 255, VL);
+const jx_kind jx_bbtopo_kind = K("busBreakerTopology", "busBreakerTopology", JX_BBTOPO, NETWORK,
+                                 NONE, 0, 0, 255, VL);
+
+/* In the order PowSyBl writes them. 255: still there in the newest version. */
+static const jx_kind kinds[] = {
+    K("substations", "substation", JX_SUBSTATION, SUBSTATION, NONE, 0, 0, 255, NET),
+    K("voltageLevels", "voltageLevel", JX_VLEVEL, VOLTAGE_LEVEL, NONE, 0, 0, 255, NET | SUB),
+    K("twoWindingsTransformers", "twoWindingsTransformer", JX_BRANCH, TWO_WINDINGS_TRANSFORMER,
+      NONE, 2, 0, 255, SUB),
+    K("threeWindingsTransformers", "threeWindingsTransformer", JX_BRANCH,
+      THREE_WINDINGS_TRANSFORMER, NONE, 3, 0, 255, SUB),
+    K("overloadManagementSystems", "overloadManagementSystem", JX_PLAIN,
+      OVERLOAD_MANAGEMENT_SYSTEM, NONE, 0, 12, 255, SUB),
+    K("busbarSections", "busbarSection", JX_INJECTION, BUSBAR_SECTION, NONE, 0, 0, 255,
+      JX_IN_NBTOPO),
+    K("switches", "switch", JX_SWITCH, SWITCH, NONE, 0, 0, 255, JX_IN_NBTOPO | JX_IN_BBTOPO),
+    K("buses", "bus", JX_BUS, BUS, NONE, 0, 0, 255, JX_IN_BBTOPO),
+    K("generators", "generator", JX_INJECTION, GENERATOR, NONE, 0, 0, 255, VL),
+    K("batteries", "battery", JX_INJECTION, BATTERY, NONE, 0, 0, 255, VL),
+    K("loads", "load", JX_INJECTION, LOAD, NONE, 0, 0, 255, VL),
+    K("shunts", "shunt", JX_INJECTION, SHUNT_COMPENSATOR, NONE, 0, 0, 15, VL),
+    K("shuntCompensators", "shuntCompensator", JX_INJECTION, SHUNT_COMPENSATOR, NONE, 0, 16, 255,
+      VL),
+    K("danglingLines", "danglingLine", JX_INJECTION, BOUNDARY_LINE, NONE, 0, 0, 15, VL),
+    K("boundaryLines", "boundaryLine", JX_INJECTION, BOUNDARY_LINE, NONE, 0, 16, 255, VL),
+    K("staticVarCompensators", "staticVarCompensator", JX_INJECTION, STATIC_VAR_COMPENSATOR, NONE,
+      0, 0, 255, VL),
+    K("vscConverterStations", "vscConverterStation", JX_INJECTION, HVDC_CONVERTER_STATION, VSC, 0,
+      0, 255, VL),
+    K("lccConverterStations", "lccConverterStation", JX_INJECTION, HVDC_CONVERTER_STATION, LCC, 0,
+      0, 255, VL),
+    K("voltageSourceConverters", "voltageSourceConverter", JX_INJECTION,
+      VOLTAGE_SOURCE_CONVERTER, NONE, 0, 15, 255, VL),
+    K("lineCommutatedConverters", "lineCommutatedConverter", JX_INJECTION,
+      LINE_COMMUTATED_CONVERTER, NONE, 0, 15, 255, VL),
+    K("grounds", "ground", JX_INJECTION, GROUND, NONE, 0, 12, 255, VL),
+    K("lines", "line", JX_BRANCH, LINE, NONE, 2, 0, 255, NET),
+    K("tieLines", "tieLine", JX_TIE, TIE_LINE, NONE, 0, 0, 255, NET),
+    K("hvdcLines", "hvdcLine", JX_HVDC, HVDC_LINE, NONE, 0, 0, 255, NET),
+    K("dcNodes", "dcNode", JX_PLAIN, DC_NODE, NONE, 0, 15, 255, NET),
+    K("dcSwitches", "dcSwitch", JX_PLAIN, DC_SWITCH, NONE, 0, 15, 255, NET),
+    K("dcGrounds", "dcGround", JX_PLAIN, DC_GROUND, NONE, 0, 15, 255, NET),
+    K("dcLines", "dcLine", JX_PLAIN, DC_LINE, NONE, 0, 15, 255, NET),
+    K("areas", "area", JX_PLAIN, AREA, NONE, 0, 13, 255, NET),
+    /* Network-level transformers: only from 1.11 (checked by the caller's version gate). */
+    K("twoWindingsTransformers", "twoWindingsTransformer", JX_BRANCH, TWO_WINDINGS_TRANSFORMER,
+      NONE, 2, 11, 255, NET),
+    K("threeWindingsTransformers", "threeWindingsTransformer", JX_BRANCH,
+      THREE_WINDINGS_TRANSFORMER, NONE, 3, 11, 255, NET),
+};
+
+const jx_kind *jx_kind_find(const char *key, size_t len, unsigned in)
+{
+    if (len == jx_subnet_kind.array_len && (in & jx_subnet_kind.where)
+        && memcmp(key, jx_subnet_kind.array, len) == 0)
+        return &jx_subnet_kind;
+    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+        const jx_kind *k = &kinds[i];
+        if (k->array_len == len && (k->where & in) && memcmp(k->array, key, len) == 0)
+            return k;
+    }
+    return NULL;
+}
