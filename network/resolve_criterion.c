@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* Spec section 5: the six criterion lists. Every object of the scanned type, in enumeration
+ * order, goes through country, nominal voltage, properties and regex (each only when present,
+ * stopping at the first that rejects it); one that passes becomes one contingency named by its
+ * id. A criterion that cannot be evaluated fails only when an object reaches it, as in
+ * PowSyBl. */
+
+#include <math.h>
+#include <string.h>
+
+#include "network/regex.h"
+#include "network/resolve_int.h"
+
+/* How a scanned type is placed, as the criteria see it. */
+typedef enum group {
+    G_INJECTION, /* GENERATOR, LOAD, BATTERY, SHUNT, SVC, BUSBAR_SECTION, BOUNDARY_LINE, station */
+    G_SWITCH,
+    G_CONVERTER, /* LINE_COMMUTATED_CONVERTER, VOLTAGE_SOURCE_CONVERTER (AC/DC, terminal 1) */
+    G_LINE,
+    G_TIE_LINE,
+    G_HVDC_LINE,
+    G_TWT,
+    G_THREE_WT,
+    G_BUS,
+    G_OTHER
+} group;
+
+static group group_of(ctg_identifiable_type t)
+{
+    switch (t) {
+    case CTG_IDENTIFIABLE_GENERATOR:
+    case CTG_IDENTIFIABLE_LOAD:
+    case CTG_IDENTIFIABLE_BATTERY:
+    case CTG_IDENTIFIABLE_SHUNT_COMPENSATOR:
+    case CTG_IDENTIFIABLE_STATIC_VAR_COMPENSATOR:
+    case CTG_IDENTIFIABLE_BUSBAR_SECTION:
+    case CTG_IDENTIFIABLE_BOUNDARY_LINE:
+    case CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION: return G_INJECTION;
+    case CTG_IDENTIFIABLE_SWITCH: return G_SWITCH;
+    case CTG_IDENTIFIABLE_LINE_COMMUTATED_CONVERTER:
+    case CTG_IDENTIFIABLE_VOLTAGE_SOURCE_CONVERTER: return G_CONVERTER;
+    case CTG_IDENTIFIABLE_LINE: return G_LINE;
+    case CTG_IDENTIFIABLE_TIE_LINE: return G_TIE_LINE;
+    case CTG_IDENTIFIABLE_HVDC_LINE: return G_HVDC_LINE;
+    case CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER: return G_TWT;
+    case CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER: return G_THREE_WT;
+    case CTG_IDENTIFIABLE_BUS: return G_BUS;
+    default: return G_OTHER;
+    }
+}
+
+/* The regex of a regexCriterion, compiled when the first object reaches it. */
+typedef struct lazy_regex {
+    ctg_regex *re;
+} lazy_regex;
+
+static const char *country_of_vl(const ctg_net_object *vl)
+{
+    if (vl == NULL || vl->substation == NULL || vl->substation->container == NULL)
+        return NULL;
+    return vl->substation->container->country;
+}
+
+static bool in_set(const char *s, const char *const *set, size_t n)
+{
+    for (size_t i = 0; s != NULL && i < n; i++)
+        if (strcmp(s, set[i]) == 0)
+            return true;
+    return false;
+}
+
+/* SINGLE_COUNTRY: the country by scanned type (table 5.3), absent for the other types. */
+static bool single_country(const ctg_criterion *c, const ctg_net_object *obj)
+{
+    const char *country = NULL;
+    group g = group_of(obj->type);
+
+    if (c->country_count[0] == 0)
+        return true;
+    if (g == G_INJECTION || g == G_SWITCH || g == G_CONVERTER)
+        country = country_of_vl(obj->voltage_levels[0]);
+    else if ((g == G_TWT || g == G_THREE_WT) && obj->substation != NULL)
+        country = obj->substation->container->country;
+    return in_set(country, c->countries[0], c->country_count[0]);
+}
+
+/* TWO_COUNTRY: symmetric but for the positional check of absent countries (5.3). */
+static bool two_country(const ctg_criterion *c, const ctg_net_object *obj)
+{
+    const char *const *c1 = c->countries[0], *const *c2 = c->countries[1];
+    size_t n1 = c->country_count[0], n2 = c->country_count[1];
+    group g = group_of(obj->type);
+    const char *a1, *a2;
+
+    if (g != G_LINE && g != G_TIE_LINE && g != G_HVDC_LINE)
+        return false;
+    a1 = country_of_vl(obj->voltage_levels[0]);
+    a2 = country_of_vl(obj->voltage_levels[1]);
+    if ((n1 > 0 && a1 == NULL) || (n2 > 0 && a2 == NULL))
+        return false;
+    if (n1 == 0 && n2 == 0)
+        return true;
+    if (n1 == 0)
+        return in_set(a1, c2, n2) || in_set(a2, c2, n2);
+    if (n2 == 0)
+        return in_set(a1, c1, n1) || in_set(a2, c1, n1);
+    return (in_set(a1, c1, n1) && in_set(a2, c2, n2)) ||
+           (in_set(a2, c1, n1) && in_set(a1, c2, n2));
+}
+
+static bool in_interval(const ctg_voltage_interval *iv, const ctg_net_object *vl)
+{
+    double v;
+
+    if (vl == NULL || vl->container == NULL)
+        return false;
+    v = vl->container->nominal_v;
+    if (isnan(v) || v < 0)
+        return false;
+    if (iv->has_low && !(v > iv->low || (iv->low_closed && v == iv->low)))
+        return false;
+    if (iv->has_high && !(v < iv->high || (iv->high_closed && v == iv->high)))
+        return false;
+    return true;
+}
+
+/* Every interval that is set contains the voltage of at least one of the `n` levels. */
+static bool intervals_met(const ctg_criterion *c, const ctg_net_object *obj, size_t n)
+{
+    for (int k = 0; k < 3; k++) {
+        bool met = false;
+
+        if (!c->intervals[k].set)
+            continue;
+        for (size_t s = 0; s < n && !met; s++)
+            met = in_interval(&c->intervals[k], obj->voltage_levels[s]);
+        if (!met)
+            return false;
+    }
+    return true;
+}
+
+/* Nominal-voltage criteria (5.4): SINGLE looks at side 1 or the one voltage level. */
+static bool nominal_voltage(const ctg_criterion *c, const ctg_net_object *obj)
+{
+    group g = group_of(obj->type);
+
+    switch (c->type) {
+    case CTG_CRITERION_SINGLE_NOMINAL_VOLTAGE:
+        if (g == G_TWT || g == G_THREE_WT || g == G_OTHER)
+            return false;
+        return c->intervals[0].set && in_interval(&c->intervals[0], obj->voltage_levels[0]);
+    case CTG_CRITERION_TWO_NOMINAL_VOLTAGE:
+        if (g != G_LINE && g != G_TIE_LINE && g != G_TWT && g != G_HVDC_LINE)
+            return false;
+        return intervals_met(c, obj, 2);
+    default: /* THREE_NOMINAL_VOLTAGE */
+        return g == G_THREE_WT && intervals_met(c, obj, 3);
+    }
+}
+
+/* The property test on one object (5.5): its value is one of the accepted ones. */
+static bool has_property(const ctg_criterion *c, const ctg_net_object *o)
+{
+    const char *v = o != NULL ? ctg_net_object_property(o, c->property_key) : NULL;
+
+    return in_set(v, c->property_values, c->property_value_count);
+}
+
+static bool property_on(const ctg_criterion *c, const ctg_net_object *vl)
+{
+    if (vl == NULL)
+        return false;
+    return has_property(c, c->equipment_to_check == CTG_CHECK_VOLTAGE_LEVEL ? vl : vl->substation);
+}
+
+/* PROPERTY with VOLTAGE_LEVEL or SUBSTATION on a branch (2 sides) or a 3WT (3 legs). */
+static int property_sides(rs_ctx *ctx, const ctg_criterion *c, const ctg_net_object *obj,
+                          size_t sides, bool *pass)
+{
+    size_t met = 0, need;
+
+    if (c->side_to_check == CTG_SIDE_NONE)
+        return ctg_rs_fail(ctx, "property criterion on \"%.64s\": sideToCheck is required for "
+                                "%s", obj->id, ctg_identifiable_type_name(obj->type));
+    if (c->side_to_check == CTG_SIDE_ALL_THREE && sides == 2)
+        return ctg_rs_fail(ctx, "property criterion on \"%.64s\": only ONE or BOTH sides can be "
+                                "checked on %s", obj->id, ctg_identifiable_type_name(obj->type));
+    need = c->side_to_check == CTG_SIDE_ONE ? 1 : c->side_to_check == CTG_SIDE_BOTH ? 2 : 3;
+    for (size_t s = 0; s < sides; s++)
+        met += property_on(c, obj->voltage_levels[s]);
+    *pass = met >= need;
+    return CTG_OK;
+}
+
+static int property(rs_ctx *ctx, const ctg_criterion *c, const ctg_net_object *obj, bool *pass)
+{
+    group g = group_of(obj->type);
+
+    if (c->type != CTG_CRITERION_PROPERTY)
+        return ctg_rs_fail(ctx, "%s criterion among the property criteria, reached by \"%.64s\"",
+                           ctg_criterion_type_name(c->type), obj->id);
+    if (c->equipment_to_check == CTG_CHECK_SELF) {
+        *pass = has_property(c, obj);
+        return CTG_OK;
+    }
+    if (g == G_INJECTION || g == G_SWITCH || g == G_CONVERTER) {
+        *pass = property_on(c, obj->voltage_levels[0]);
+        return CTG_OK;
+    }
+    if (g == G_LINE || g == G_TWT || g == G_HVDC_LINE)
+        return property_sides(ctx, c, obj, 2, pass);
+    if (g == G_THREE_WT)
+        return property_sides(ctx, c, obj, 3, pass);
+    return ctg_rs_fail(ctx, "property criterion on \"%.64s\": the voltage level or substation "
+                            "of a %s cannot be checked", obj->id,
+                       ctg_identifiable_type_name(obj->type));
+}
+
+static int regex(rs_ctx *ctx, const ctg_criterion *c, const ctg_net_object *obj,
+                 lazy_regex *lr, bool *pass)
+{
+    char why[160];
+
+    if (c->type != CTG_CRITERION_REGEX || c->regex == NULL)
+        return ctg_rs_fail(ctx, "regex criterion without a regex, reached by \"%.64s\"", obj->id);
+    if (lr->re == NULL) {
+        lr->re = ctg_regex_compile(c->regex, strlen(c->regex), ctx->alloc, why, sizeof why);
+        if (lr->re == NULL && strcmp(why, "out of memory") == 0)
+            return ctg_rs_nomem(ctx);
+        if (lr->re == NULL)
+            return ctg_rs_fail(ctx, "invalid regex \"%.48s\" (reached by \"%.48s\"): %s",
+                               c->regex, obj->id, why);
+    }
+    *pass = ctg_regex_find(lr->re, obj->id, strlen(obj->id));
+    return CTG_OK;
+}
+
+/* Steps 1 and 2 of the pipeline; a criterion of a type no slot takes fails when reached. */
+static int country_and_voltage(rs_ctx *ctx, const ctg_criteria *cr, const ctg_net_object *obj,
+                               bool *pass)
+{
+    const ctg_criterion *c = cr->country, *v = cr->nominal_voltage;
+    size_t mark;
+    int rc = CTG_OK;
+
+    if (c != NULL && c->type != CTG_CRITERION_SINGLE_COUNTRY &&
+        c->type != CTG_CRITERION_TWO_COUNTRY) {
+        mark = ctg_rs_path_push(ctx, "countryCriterion");
+        rc = ctg_rs_fail(ctx, "a %s criterion cannot select contingencies (reached by \"%.64s\")",
+                         ctg_criterion_type_name(c->type), obj->id);
+        ctg_rs_path_pop(ctx, mark);
+        return rc;
+    }
+    *pass = c == NULL || (c->type == CTG_CRITERION_SINGLE_COUNTRY ? single_country(c, obj)
+                                                                  : two_country(c, obj));
+    if (!*pass || v == NULL)
+        return CTG_OK;
+    if (v->type != CTG_CRITERION_SINGLE_NOMINAL_VOLTAGE &&
+        v->type != CTG_CRITERION_TWO_NOMINAL_VOLTAGE &&
+        v->type != CTG_CRITERION_THREE_NOMINAL_VOLTAGE) {
+        mark = ctg_rs_path_push(ctx, "nominalVoltageCriterion");
+        rc = ctg_rs_fail(ctx, "a %s criterion cannot select contingencies (reached by \"%.64s\")",
+                         ctg_criterion_type_name(v->type), obj->id);
+        ctg_rs_path_pop(ctx, mark);
+        return rc;
+    }
+    *pass = nominal_voltage(v, obj);
+    return CTG_OK;
+}
+
+/* The whole pipeline on one object: *pass when every present criterion accepts it. */
+static int filter(rs_ctx *ctx, const ctg_criteria *cr, const ctg_net_object *obj,
+                  lazy_regex *lr, bool *pass)
+{
+    int rc = country_and_voltage(ctx, cr, obj, pass);
+    size_t mark;
+
+    for (size_t i = 0; rc == CTG_OK && *pass && i < cr->property_count; i++) {
+        mark = ctg_rs_path_push(ctx, "propertyCriteria");
+        ctg_rs_path_push_index(ctx, i);
+        rc = property(ctx, &cr->properties[i], obj, pass);
+        ctg_rs_path_pop(ctx, mark);
+    }
+    if (rc == CTG_OK && *pass && cr->regex != NULL) {
+        mark = ctg_rs_path_push(ctx, "regexCriterion");
+        rc = regex(ctx, cr->regex, obj, lr, pass);
+        ctg_rs_path_pop(ctx, mark);
+    }
+    return rc;
+}
+
+static ctg_identifiable_type scanned_type(ctg_list_kind kind, const ctg_criteria *cr)
+{
+    switch (kind) {
+    case CTG_LIST_LINE_CRITERION: return CTG_IDENTIFIABLE_LINE;
+    case CTG_LIST_HVDC_CRITERION: return CTG_IDENTIFIABLE_HVDC_LINE;
+    case CTG_LIST_TIE_LINE_CRITERION: return CTG_IDENTIFIABLE_TIE_LINE;
+    case CTG_LIST_TWT_CRITERION: return CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER;
+    case CTG_LIST_THREE_WT_CRITERION: return CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER;
+    default: return cr->identifiable_type;
+    }
+}
+
+static int scan(rs_ctx *ctx, const ctg_criteria *cr, ctg_identifiable_type type, bool injection)
+{
+    size_t n = ctg_network_count(ctx->net, type);
+    lazy_regex lr = { NULL };
+    int rc = CTG_OK;
+
+    for (size_t i = 0; rc == CTG_OK && i < n; i++) {
+        const ctg_net_object *obj = ctg_network_object_at(ctx->net, type, i);
+        bool pass = false;
+
+        rc = filter(ctx, cr, obj, &lr, &pass);
+        if (rc == CTG_OK && pass) {
+            /* What cannot be an element is the identifiableType's fault. */
+            size_t mark = injection ? ctg_rs_path_push(ctx, "identifiableType") : ctx->path_len;
+
+            rc = ctg_rs_emit_one(ctx, obj, obj->id);
+            ctg_rs_path_pop(ctx, mark);
+        }
+    }
+    ctg_regex_free(lr.re);
+    return rc;
+}
+
+int ctg_rs_criterion(rs_ctx *ctx, const ctg_list *list)
+{
+    const ctg_criteria *cr = ctg_list_criteria(list);
+    bool injection = ctg_list_get_kind(list) == CTG_LIST_INJECTION_CRITERION;
+    ctg_identifiable_type type;
+
+    if (cr == NULL)
+        return ctg_error_set(ctx->err, CTG_EINVAL, NULL, ctx->path, "a criterion list without "
+                                                                    "criteria");
+    type = scanned_type(ctg_list_get_kind(list), cr);
+    if (type == CTG_IDENTIFIABLE_BUS || type == CTG_IDENTIFIABLE_DC_BUS) {
+        size_t mark = ctg_rs_path_push(ctx, "identifiableType");
+        int rc = ctg_rs_fail(ctx, "objects of type %s cannot be enumerated",
+                             ctg_identifiable_type_name(type));
+
+        ctg_rs_path_pop(ctx, mark);
+        return rc;
+    }
+    return scan(ctx, cr, type, injection);
+}
