@@ -106,4 +106,12 @@ void bench_net_put_tenths(bench_bytes *b, long long v10);
 int bench_net_write_xiidm(const bench_net *net, bench_bytes *out);
 int bench_net_write_jiidm(const bench_net *net, bench_bytes *out);
 
+/* The lists resolved against it (gen_netlists.c) and the contingencies they must give. */
+int bench_net_list_lines(bench_bytes *out);
+size_t bench_net_expect_lines(const bench_net *net);
+int bench_net_list_property(bench_bytes *out);
+size_t bench_net_expect_property(const bench_net *net);
+int bench_net_list_ids(const bench_net *net, size_t n, bench_bytes *out);
+int bench_net_list_default(const bench_net *net, size_t n, bench_bytes *out, size_t *valid);
+
 #endif
