@@ -518,6 +518,7 @@ int ctg_xiidm_read(ctg_network **out, const ctg_iidm_input *in, ctg_error *err)
         XML_ParserFree(r->parser);
     current_alloc = NULL;
     ctg_mem_release(in->opts->allocator, r->text, r->text_cap);
+    ctg_xiidm_nb_dispose(r);
     if (rc != CTG_OK)
         ctg_network_free(r->net);
     else

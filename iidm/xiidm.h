@@ -85,6 +85,8 @@ typedef enum xattr {
     XA_NAME_1,
     XA_NAME_2,
     XA_VALUE,
+    XA_OPEN,
+    XA_RETAINED,
     XA_COUNT
 } xattr;
 
@@ -109,6 +111,16 @@ typedef struct xframe {
     uint32_t counts[XK_COUNT]; /* children seen per kind, for the next child's index */
 } xframe;
 
+/* A piece of node-breaker topology kept until the document ends: a terminal at node `a`
+ * (b == XTOPO_TERMINAL) or a switch or internal connection between nodes a and b. */
+#define XTOPO_TERMINAL UINT32_MAX
+typedef struct xtopo_item {
+    uint32_t level; /* index in xreader.levels */
+    uint32_t a;
+    uint32_t b;
+    uint32_t joins; /* 1: joins its nodes in the bus-breaker view (closed, not retained) */
+} xtopo_item;
+
 /* One read. */
 typedef struct xreader {
     XML_Parser parser;
@@ -130,6 +142,10 @@ typedef struct xreader {
     const ctg_net_object *subnetwork; /* the open subnetwork, else NULL */
     const char *attrs[XA_COUNT];      /* the current element's attributes, NULL = absent */
     const char *local;                /* the current element's local name, in its start */
+    const ctg_net_object **levels; /* the node-breaker voltage levels, in document order */
+    size_t nlevels, levels_cap;
+    xtopo_item *topo;       /* their topology, for the calculated buses */
+    size_t ntopo, topo_cap;
     char *text;             /* an alias' text */
     size_t text_len;
     size_t text_cap;
@@ -152,9 +168,15 @@ int ctg_xiidm_end(xreader *r);
 
 /* Collects the text of the element being read into r->text (on) or stops (off). */
 void ctg_xiidm_collect_text(xreader *r, bool on);
-/* Node-breaker topology (xiidm_topo.c): an internal connection; the end of a voltage level. */
+/* Node-breaker topology (xiidm_topo.c): an internal connection (always joins its nodes). */
 int ctg_xiidm_nb_internal(xreader *r, bool *follow);
-int ctg_xiidm_nb_level_end(xreader *r);
+/* A node-breaker voltage level starts; a switch of it joins two nodes (or not); a terminal of
+ * an object stands at `node` of node-breaker level `vl`. */
+int ctg_xiidm_nb_level(xreader *r, const ctg_net_object *vl);
+int ctg_xiidm_nb_switch(xreader *r, uint32_t n1, uint32_t n2, bool joins);
+int ctg_xiidm_nb_terminal(xreader *r, const ctg_net_object *vl, uint32_t node);
+/* Releases what the topology kept. */
+void ctg_xiidm_nb_dispose(xreader *r);
 /* The document has ended well: completes the network. */
 int ctg_xiidm_finish(xreader *r);
 

@@ -112,6 +112,10 @@ static int add(xreader *r, ctg_net_spec *s, const ctg_net_object **out)
     if (rc != CTG_OK)
         return refused(r, s, &why);
     r->frames[r->nframes - 1].obj = o;
+    for (int i = 0; i < 3; i++)
+        if (s->order[i] != CTG_NET_NO_ORDER && o->voltage_levels[i]
+            && ctg_xiidm_nb_terminal(r, o->voltage_levels[i], s->order[i]) != CTG_OK)
+            return r->rc;
     if (out)
         *out = o;
     return CTG_OK;
@@ -235,7 +239,9 @@ static int start_voltage_level(xreader *r)
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "bad topologyKind '%.40s'", kind);
     s.substation = r->substation ? r->substation->id : NULL;
     r->topology = s.topology;
-    return add(r, &s, &r->vl);
+    if (add(r, &s, &r->vl) != CTG_OK)
+        return r->rc;
+    return s.topology == CTG_TOPOLOGY_NODE_BREAKER ? ctg_xiidm_nb_level(r, r->vl) : CTG_OK;
 }
 
 /* ---- equipment ---- */
@@ -293,6 +299,11 @@ static int start_bus(xreader *r)
     return add(r, &s, NULL);
 }
 
+static bool is_true(const char *v)
+{
+    return v && strcmp(v, "true") == 0;
+}
+
 /* Before 1.8, PowSyBl drops a switch whose two ends are the same node or bus. */
 static bool same_ends(const xreader *r)
 {
@@ -325,7 +336,9 @@ static int start_switch(xreader *r, bool *follow)
     s.voltage_levels[0] = r->vl->id;
     if (add(r, &s, NULL) != CTG_OK)
         return r->rc;
-    return CTG_OK;
+    if (r->topology != CTG_TOPOLOGY_NODE_BREAKER)
+        return CTG_OK;
+    return ctg_xiidm_nb_switch(r, n1, n2, !is_true(attr(r, XA_OPEN)) && !is_true(attr(r, XA_RETAINED)));
 }
 
 /* A branch of two or three terminals, each in the voltage level its voltageLevelIdN names. */
@@ -662,8 +675,6 @@ int ctg_xiidm_end(xreader *r)
         r->substation = NULL;
         break;
     case XK_VOLTAGE_LEVEL:
-        if (r->nframes >= 2 && f->obj == r->vl)
-            rc = ctg_xiidm_nb_level_end(r);
         r->vl = NULL;
         break;
     case XK_NETWORK:

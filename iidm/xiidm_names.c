@@ -74,6 +74,8 @@ static const char *const attr_names[XA_COUNT] = {
     [XA_NAME_1] = "name_1",
     [XA_NAME_2] = "name_2",
     [XA_VALUE] = "value",
+    [XA_OPEN] = "open",
+    [XA_RETAINED] = "retained",
 };
 
 const char *ctg_xiidm_kind_name(xkind k)
@@ -134,6 +136,8 @@ static const unsigned char attr_by_first[][8] = {
     ['i' - 'a'] = { XA_ID, XA_ID_1, XA_ID_2, XA_COUNT },
     ['n' - 'a'] = { XA_NAME, XA_NODE, XA_NODE1, XA_NODE2, XA_NODE3, XA_NOMINAL_V, XA_NAME_1,
                     XA_NAME_2 },
+    ['o' - 'a'] = { XA_OPEN, XA_COUNT },
+    ['r' - 'a'] = { XA_RETAINED, XA_COUNT },
     ['t' - 'a'] = { XA_TOPOLOGY_KIND, XA_COUNT },
     ['v' - 'a'] = { XA_VL1, XA_VL2, XA_VL3, XA_VALUE, XA_COUNT },
     ['z' - 'a'] = { XA_COUNT },

@@ -184,7 +184,7 @@ static int resolve_lists(rs_ctx *ctx, const ctg_list *list)
     size_t n = ctg_list_child_count(list);
 
     for (size_t i = 0; i < n; i++) {
-        size_t mark = ctg_rs_path_push(ctx, "lists");
+        size_t mark = ctg_rs_path_push(ctx, "contingencyLists");
         int rc;
 
         ctg_rs_path_push_index(ctx, i);

@@ -1,127 +1,200 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* The equipment table. First cut: the network and its root; the builders, the index and the
- * enumeration follow. */
+/* The equipment table: creation, the read-only queries, and the small builders (aliases,
+ * properties, calculated buses). ctg_network_add and the placement rules are in build.c. */
 
 #include <string.h>
 
 #include "base/alloc.h"
 #include "base/error_set.h"
 #include "network/table.h"
+#include "network/table_impl.h"
 
-struct ctg_network {
-    ctg_allocator alloc;
-    ctg_net_object root;
-};
+int ctg_net_vec_reserve(ctg_network *net, ctg_net_vec *v, size_t extra)
+{
+    size_t need, cap, old_bytes, bytes;
 
-int ctg_network_new(ctg_network **out, const char *id, const ctg_allocator *alloc,
-                    ctg_error *err)
+    if (!ctg_size_add(v->len, extra, &need))
+        return CTG_ENOMEM;
+    if (need <= v->cap)
+        return CTG_OK;
+    if (!ctg_grow_capacity(v->cap, need, 16, CTG_NET_MAX_OBJECTS, &cap))
+        return CTG_ENOMEM;
+    old_bytes = v->cap * sizeof *v->items;
+    bytes = cap * sizeof *v->items;
+    ctg_net_object **items = ctg_mem_resize(net->alloc, v->items, old_bytes, bytes);
+    if (items == NULL)
+        return CTG_ENOMEM;
+    v->items = items;
+    v->cap = cap;
+    return CTG_OK;
+}
+
+static void vec_dispose(ctg_network *net, ctg_net_vec *v)
+{
+    ctg_mem_release(net->alloc, v->items, v->cap * sizeof *v->items);
+}
+
+int ctg_net_arena_grow(ctg_network *net, void **items, size_t len, size_t size)
+{
+    /* Full when len is 0 or a power of two: the capacity is len rounded up to one. */
+    if (len != 0 && (len & (len - 1)) != 0)
+        return CTG_OK;
+    size_t cap = len ? len * 2 : 1;
+    void *grown = ctg_arena_calloc(net->arena, cap, size);
+    if (grown == NULL)
+        return CTG_ENOMEM;
+    if (len)
+        memcpy(grown, *items, len * size);
+    *items = grown;
+    return CTG_OK;
+}
+
+static int nomem(ctg_error *err)
+{
+    return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
+}
+
+/* The root object and the first slots: a new network holds its root from the start. */
+static int add_root(ctg_network *net, const char *id)
+{
+    size_t len = strlen(id);
+    ctg_net_object *root = ctg_arena_calloc(net->arena, 1, sizeof *root);
+    char *copy = ctg_arena_strndup(net->arena, id, len);
+
+    if (root == NULL || copy == NULL || ctg_net_vec_reserve(net, &net->docs, 1) != CTG_OK ||
+        ctg_net_vec_reserve(net, &net->types[CTG_IDENTIFIABLE_NETWORK], 1) != CTG_OK ||
+        ctg_net_index_reserve(net, 1) != CTG_OK)
+        return CTG_ENOMEM;
+    root->id = copy;
+    root->type = CTG_IDENTIFIABLE_NETWORK;
+    net->docs.items[net->docs.len++] = root;
+    net->types[CTG_IDENTIFIABLE_NETWORK].items[net->types[CTG_IDENTIFIABLE_NETWORK].len++] = root;
+    ctg_net_index_insert(net, ctg_net_hash(copy, len), 0);
+    return CTG_OK;
+}
+
+int ctg_network_new(ctg_network **out, const char *id, const ctg_allocator *alloc, ctg_error *err)
 {
     if (out)
         *out = NULL;
-    if (!out || !id || !*id)
+    if (out == NULL)
+        return ctg_error_set(err, CTG_EINVAL, NULL, "", "no place for the new network");
+    if (id == NULL || *id == '\0')
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "a network needs a non-empty id");
-    ctg_allocator a = alloc ? *alloc : (ctg_allocator){ 0 };
-    ctg_network *net = ctg_mem_alloc(&a, sizeof *net);
-    if (!net)
-        return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
-    memset(net, 0, sizeof *net);
-    net->alloc = a;
+    ctg_arena *arena = ctg_arena_new(alloc);
+    if (arena == NULL)
+        return nomem(err);
+    ctg_network *net = ctg_arena_calloc(arena, 1, sizeof *net);
+    if (net == NULL) {
+        ctg_arena_release(arena);
+        return nomem(err);
+    }
+    net->arena = arena;
+    net->alloc = ctg_arena_allocator(arena);
+    if (add_root(net, id) != CTG_OK) {
+        ctg_network_free(net);
+        return nomem(err);
+    }
     *out = net;
     return CTG_OK;
 }
 
 void ctg_network_free(ctg_network *net)
 {
-    if (net)
-        ctg_mem_release(&net->alloc, net, sizeof *net);
-}
-
-int ctg_network_add(ctg_network *net, const ctg_net_spec *spec, const ctg_net_object **out,
-                    ctg_error *err)
-{
-    (void)net, (void)spec, (void)out;
-    return ctg_error_set(err, CTG_EUNSUPPORTED, NULL, "", "not built yet");
-}
-
-int ctg_network_add_alias(ctg_network *net, const char *id, const char *alias, ctg_error *err)
-{
-    (void)net, (void)id, (void)alias;
-    return ctg_error_set(err, CTG_EUNSUPPORTED, NULL, "", "not built yet");
-}
-
-int ctg_network_set_property(ctg_network *net, const char *id, const char *key,
-                             const char *value, ctg_error *err)
-{
-    (void)net, (void)id, (void)key, (void)value;
-    return ctg_error_set(err, CTG_EUNSUPPORTED, NULL, "", "not built yet");
-}
-
-int ctg_network_add_calculated_bus(ctg_network *net, const char *voltage_level_id,
-                                   const char *bus_id, ctg_error *err)
-{
-    (void)net, (void)voltage_level_id, (void)bus_id;
-    return ctg_error_set(err, CTG_EUNSUPPORTED, NULL, "", "not built yet");
+    if (net == NULL)
+        return;
+    vec_dispose(net, &net->docs);
+    for (size_t t = 0; t < CTG_IDENTIFIABLE_TYPE_COUNT; t++)
+        vec_dispose(net, &net->types[t]);
+    vec_dispose(net, &net->vsc);
+    ctg_mem_release(net->alloc, net->aliases, net->alias_cap * sizeof *net->aliases);
+    ctg_mem_release(net->alloc, net->slots, net->slot_cap * sizeof *net->slots);
+    ctg_arena_release(net->arena); /* the network itself too */
 }
 
 const ctg_net_object *ctg_network_root(const ctg_network *net)
 {
-    return net ? &net->root : NULL;
+    return net ? net->docs.items[0] : NULL;
 }
 
 size_t ctg_network_count(const ctg_network *net, ctg_identifiable_type type)
 {
-    (void)net, (void)type;
-    return 0;
+    if (net == NULL || (unsigned)type >= CTG_IDENTIFIABLE_TYPE_COUNT)
+        return 0;
+    size_t n = net->types[type].len;
+    return type == CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION ? n + net->vsc.len : n;
 }
 
 const ctg_net_object *ctg_network_object_at(const ctg_network *net, ctg_identifiable_type type,
                                             size_t i)
 {
-    (void)net, (void)type, (void)i;
+    if (net == NULL || (unsigned)type >= CTG_IDENTIFIABLE_TYPE_COUNT)
+        return NULL;
+    const ctg_net_vec *v = &net->types[type];
+    if (i < v->len)
+        return v->items[i];
+    if (type == CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION && i - v->len < net->vsc.len)
+        return net->vsc.items[i - v->len];
     return NULL;
 }
 
 size_t ctg_network_object_count(const ctg_network *net)
 {
-    return net ? 1 : 0;
+    return net ? net->docs.len : 0;
 }
 
 const ctg_net_object *ctg_network_object_by_doc(const ctg_network *net, size_t i)
 {
-    return net && i == 0 ? &net->root : NULL;
+    return net && i < net->docs.len ? net->docs.items[i] : NULL;
 }
 
 const ctg_net_object *ctg_network_find(const ctg_network *net, const char *id, size_t len)
 {
-    (void)net, (void)id, (void)len;
-    return NULL;
+    if (net == NULL || id == NULL)
+        return NULL;
+    return ctg_net_lookup(net, id, len);
+}
+
+ctg_net_object *ctg_network_find_mut(ctg_network *net, const char *id, size_t len)
+{
+    if (net == NULL || id == NULL)
+        return NULL;
+    return ctg_net_lookup(net, id, len);
 }
 
 const char *ctg_net_object_property(const ctg_net_object *obj, const char *key)
 {
-    (void)obj, (void)key;
+    if (obj == NULL || key == NULL)
+        return NULL;
+    for (size_t i = 0; i < obj->property_count; i++)
+        if (strcmp(obj->properties[i].key, key) == 0)
+            return obj->properties[i].value;
     return NULL;
 }
 
 const char *ctg_network_iidm_version(const ctg_network *net)
 {
-    (void)net;
-    return NULL;
+    return net ? net->iidm_version : NULL;
 }
 
 int ctg_network_set_iidm_version(ctg_network *net, const char *version)
 {
-    (void)net, (void)version;
+    if (net == NULL || version == NULL)
+        return CTG_EINVAL;
+    char *copy = ctg_arena_strndup(net->arena, version, strlen(version));
+    if (copy == NULL)
+        return CTG_ENOMEM;
+    net->iidm_version = copy;
     return CTG_OK;
 }
 
 size_t ctg_network_memory_size(const ctg_network *net)
 {
-    return net ? sizeof *net : 0;
-}
-
-int ctg_network_write_json(const ctg_network *net, ctg_buf *buf, ctg_error *err)
-{
-    (void)net, (void)buf;
-    return ctg_error_set(err, CTG_EUNSUPPORTED, NULL, "", "not built yet");
+    if (net == NULL)
+        return 0;
+    size_t n = net->docs.cap + net->vsc.cap;
+    for (size_t t = 0; t < CTG_IDENTIFIABLE_TYPE_COUNT; t++)
+        n += net->types[t].cap;
+    return ctg_arena_footprint(net->arena) + n * sizeof(ctg_net_object *) +
+           net->alias_cap * sizeof *net->aliases + net->slot_cap * sizeof *net->slots;
 }

@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* ctg_network_add: where each type of object may stand, checked before anything changes.
+ *
+ * An add runs in three steps: plan (every reference resolved and every rule checked, nothing
+ * allocated), reserve (room in every vector, index and member list the object goes into),
+ * then make the object in the arena and commit, which cannot fail. A failure at any step
+ * leaves the network as it was: what the arena gave to an object never committed is only
+ * unreachable, and released with the network. */
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/error_set.h"
+#include "network/table.h"
+#include "network/table_impl.h"
+
+enum {
+    F_CONNECTABLE = 1u << 0, /* a member of each of its voltage levels */
+    F_SUBSTATION = 1u << 1,  /* may stand in a substation */
+    F_NEEDS_SUBSTATION = 1u << 2,
+    F_REFS = 1u << 3,         /* made of two objects of `ref_type` */
+    F_BUS_BREAKER = 1u << 4,  /* only in a bus-breaker voltage level */
+    F_NODE_BREAKER = 1u << 5, /* only in a node-breaker voltage level */
+    F_CONTAINER = 1u << 6
+};
+
+typedef struct rule {
+    unsigned char vl_min, vl_max;
+    unsigned char flags;
+    ctg_identifiable_type ref_type;
+} rule;
+
+#define INJECTION                                                                                  \
+    {                                                                                              \
+        1, 1, F_CONNECTABLE, CTG_IDENTIFIABLE_NETWORK                                              \
+    }
+#define PLAIN                                                                                      \
+    {                                                                                              \
+        0, 0, 0, CTG_IDENTIFIABLE_NETWORK                                                          \
+    }
+
+/* Per type: how many voltage levels it takes, and what else. */
+static const rule rules[CTG_IDENTIFIABLE_TYPE_COUNT] = {
+    [CTG_IDENTIFIABLE_NETWORK] = PLAIN,
+    [CTG_IDENTIFIABLE_SUBSTATION] = { 0, 0, F_CONTAINER, CTG_IDENTIFIABLE_NETWORK },
+    [CTG_IDENTIFIABLE_VOLTAGE_LEVEL] = { 0, 0, F_CONTAINER | F_SUBSTATION,
+                                         CTG_IDENTIFIABLE_NETWORK },
+    [CTG_IDENTIFIABLE_AREA] = PLAIN,
+    [CTG_IDENTIFIABLE_HVDC_LINE] = { 0, 0, F_REFS, CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION },
+    [CTG_IDENTIFIABLE_BUS] = { 1, 1, F_BUS_BREAKER, CTG_IDENTIFIABLE_NETWORK },
+    [CTG_IDENTIFIABLE_SWITCH] = { 1, 1, 0, CTG_IDENTIFIABLE_NETWORK },
+    [CTG_IDENTIFIABLE_BUSBAR_SECTION] = { 1, 1, F_CONNECTABLE | F_NODE_BREAKER,
+                                          CTG_IDENTIFIABLE_NETWORK },
+    [CTG_IDENTIFIABLE_LINE] = { 2, 2, F_CONNECTABLE, CTG_IDENTIFIABLE_NETWORK },
+    [CTG_IDENTIFIABLE_TIE_LINE] = { 0, 0, F_REFS, CTG_IDENTIFIABLE_BOUNDARY_LINE },
+    [CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER] = { 2, 2, F_CONNECTABLE | F_SUBSTATION,
+                                                    CTG_IDENTIFIABLE_NETWORK },
+    [CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER] = { 3, 3, F_CONNECTABLE | F_SUBSTATION,
+                                                      CTG_IDENTIFIABLE_NETWORK },
+    [CTG_IDENTIFIABLE_GENERATOR] = INJECTION,
+    [CTG_IDENTIFIABLE_BATTERY] = INJECTION,
+    [CTG_IDENTIFIABLE_LOAD] = INJECTION,
+    [CTG_IDENTIFIABLE_SHUNT_COMPENSATOR] = INJECTION,
+    [CTG_IDENTIFIABLE_BOUNDARY_LINE] = INJECTION,
+    [CTG_IDENTIFIABLE_STATIC_VAR_COMPENSATOR] = INJECTION,
+    [CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION] = INJECTION,
+    [CTG_IDENTIFIABLE_OVERLOAD_MANAGEMENT_SYSTEM] = { 0, 0, F_NEEDS_SUBSTATION,
+                                                      CTG_IDENTIFIABLE_NETWORK },
+    [CTG_IDENTIFIABLE_GROUND] = INJECTION,
+    [CTG_IDENTIFIABLE_DC_NODE] = PLAIN,
+    [CTG_IDENTIFIABLE_DC_SWITCH] = PLAIN,
+    [CTG_IDENTIFIABLE_DC_GROUND] = PLAIN,
+    [CTG_IDENTIFIABLE_DC_LINE] = PLAIN,
+    [CTG_IDENTIFIABLE_LINE_COMMUTATED_CONVERTER] = { 1, 2, F_CONNECTABLE,
+                                                     CTG_IDENTIFIABLE_NETWORK },
+    [CTG_IDENTIFIABLE_VOLTAGE_SOURCE_CONVERTER] = { 1, 2, F_CONNECTABLE, CTG_IDENTIFIABLE_NETWORK },
+    [CTG_IDENTIFIABLE_DC_BUS] = PLAIN,
+};
+
+/* Everything an add resolved before it changes anything. */
+typedef struct plan {
+    const ctg_net_spec *spec;
+    const char *type; /* its type's name, for messages */
+    size_t id_len, name_len;
+    uint64_t hash;
+    const rule *rule;
+    ctg_net_object *vl[3];
+    ctg_net_object *substation, *subnetwork, *refs[2];
+    ctg_net_object *in[3]; /* the distinct voltage levels it is a member of */
+    uint32_t key[3];       /* and its order in each: its lowest terminal there */
+    size_t n_in;
+    ctg_net_vec *vec; /* where it is enumerated */
+} plan;
+
+/* CTG_EINVAL with "<TYPE> "<id>": <fmt formatted>". */
+static int fail(const plan *p, ctg_error *err, const char *fmt, ...) CTG_PRINTF(3, 4);
+static int fail(const plan *p, ctg_error *err, const char *fmt, ...)
+{
+    char what[CTG_ERROR_MESSAGE_MAX];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return ctg_error_set(err, CTG_EINVAL, NULL, "", "%s \"%s\": %s", p->type, p->spec->id, what);
+}
+
+static const char *name_of(ctg_identifiable_type type)
+{
+    return ctg_identifiable_type_name(type);
+}
+
+/* The object `id` names, which must be of type `want`; `what` names it in messages. */
+static int resolve(const ctg_network *net, const plan *p, const char *id,
+                   ctg_identifiable_type want, const char *what, ctg_net_object **out,
+                   ctg_error *err)
+{
+    ctg_net_object *obj = ctg_net_lookup(net, id, strlen(id));
+
+    if (obj == NULL)
+        return fail(p, err, "unknown %s \"%s\"", what, id);
+    if (obj->type != want)
+        return fail(p, err, "\"%s\" is a %s, not a %s", id, name_of(obj->type), name_of(want));
+    *out = obj;
+    return CTG_OK;
+}
+
+/* Its voltage levels: [0, vl_min) required, [vl_min, vl_max) optional, none after. */
+static int plan_voltage_levels(const ctg_network *net, plan *p, ctg_error *err)
+{
+    const ctg_net_spec *s = p->spec;
+    int rc;
+
+    for (unsigned i = 0; i < 3; i++) {
+        const char *id = s->voltage_levels[i];
+        if (id == NULL && i < p->rule->vl_min)
+            return fail(p, err, "needs voltage level %u (voltage_levels[%u])", i + 1, i);
+        if (id == NULL)
+            continue;
+        if (i >= p->rule->vl_max)
+            return p->rule->vl_max == 0
+                       ? fail(p, err, "stands in no voltage level (voltage_levels[%u] is set)", i)
+                       : fail(p, err, "has no voltage level %u (voltage_levels[%u] is set)", i + 1,
+                              i);
+        if (i > 0 && p->vl[i - 1] == NULL)
+            return fail(p, err, "voltage level %u is set without voltage level %u", i + 1, i);
+        rc = resolve(net, p, id, CTG_IDENTIFIABLE_VOLTAGE_LEVEL, "voltage level", &p->vl[i], err);
+        if (rc != CTG_OK)
+            return rc;
+    }
+    return CTG_OK;
+}
+
+/* The topology its voltage level must have, for buses and busbar sections. */
+static int plan_topology(plan *p, ctg_error *err)
+{
+    if (!(p->rule->flags & (F_BUS_BREAKER | F_NODE_BREAKER)))
+        return CTG_OK;
+    ctg_topology_kind want =
+        p->rule->flags & F_BUS_BREAKER ? CTG_TOPOLOGY_BUS_BREAKER : CTG_TOPOLOGY_NODE_BREAKER;
+    if (p->vl[0]->container->topology == want)
+        return CTG_OK;
+    return fail(p, err, "voltage level \"%s\" is %s; a %s stands in a %s one", p->vl[0]->id,
+                want == CTG_TOPOLOGY_BUS_BREAKER ? "NODE_BREAKER" : "BUS_BREAKER", p->type,
+                want == CTG_TOPOLOGY_BUS_BREAKER ? "BUS_BREAKER" : "NODE_BREAKER");
+}
+
+/* Its substation: optional or required by type; a transformer's voltage levels stand in it. */
+static int plan_substation(const ctg_network *net, plan *p, ctg_error *err)
+{
+    const char *id = p->spec->substation;
+    unsigned flags = p->rule->flags;
+
+    if (id == NULL)
+        return flags & F_NEEDS_SUBSTATION ? fail(p, err, "needs its substation") : CTG_OK;
+    if (!(flags & (F_SUBSTATION | F_NEEDS_SUBSTATION)))
+        return fail(p, err, "stands in no substation (substation is set)");
+    int rc = resolve(net, p, id, CTG_IDENTIFIABLE_SUBSTATION, "substation", &p->substation, err);
+    if (rc != CTG_OK)
+        return rc;
+    for (unsigned i = 0; i < 3 && p->vl[i]; i++)
+        if (p->vl[i]->substation != p->substation)
+            return fail(p, err, "voltage level \"%s\" is not in substation \"%s\"", p->vl[i]->id,
+                        p->substation->id);
+    return CTG_OK;
+}
+
+/* A tie line's two boundary lines, an HVDC line's two converter stations: distinct, and not
+ * in another tie line or on another HVDC line yet. */
+static int plan_refs(const ctg_network *net, plan *p, ctg_error *err)
+{
+    const ctg_net_spec *s = p->spec;
+
+    if (!(p->rule->flags & F_REFS))
+        return s->refs[0] || s->refs[1] ? fail(p, err, "takes no references (refs is set)")
+                                        : CTG_OK;
+    bool tie = p->rule->ref_type == CTG_IDENTIFIABLE_BOUNDARY_LINE;
+    const char *what = tie ? "boundary line" : "converter station";
+    for (unsigned i = 0; i < 2; i++) {
+        if (s->refs[i] == NULL)
+            return fail(p, err, "needs %s %u (refs[%u])", what, i + 1, i);
+        int rc = resolve(net, p, s->refs[i], p->rule->ref_type, what, &p->refs[i], err);
+        if (rc != CTG_OK)
+            return rc;
+        const ctg_net_object *taken = p->refs[i]->refs[0];
+        if (taken)
+            return fail(p, err, "%s \"%s\" is already %s \"%s\"", what, p->refs[i]->id,
+                        tie ? "paired in tie line" : "on HVDC line", taken->id);
+    }
+    if (p->refs[0] == p->refs[1])
+        return fail(p, err, "%s 1 and 2 are both \"%s\"", what, p->refs[0]->id);
+    p->vl[0] = (ctg_net_object *)p->refs[0]->voltage_levels[0];
+    p->vl[1] = (ctg_net_object *)p->refs[1]->voltage_levels[0];
+    return CTG_OK;
+}
+
+/* The subnetwork owning it: one level only, so a subnetwork cannot own one. The root's id
+ * names the root, which owns what has no subnetwork. */
+static int plan_subnetwork(const ctg_network *net, plan *p, ctg_error *err)
+{
+    const char *id = p->spec->subnetwork;
+    if (id == NULL)
+        return CTG_OK;
+    int rc = resolve(net, p, id, CTG_IDENTIFIABLE_NETWORK, "subnetwork", &p->subnetwork, err);
+    if (rc != CTG_OK)
+        return rc;
+    if (p->subnetwork == net->docs.items[0])
+        p->subnetwork = NULL;
+    else if (p->spec->type == CTG_IDENTIFIABLE_NETWORK)
+        return fail(p, err, "a subnetwork cannot own subnetworks (\"%s\" is one)", id);
+    return CTG_OK;
+}
+
+/* What only some types take: a converter kind, a country, a topology. */
+static int plan_details(plan *p, ctg_error *err)
+{
+    const ctg_net_spec *s = p->spec;
+    ctg_identifiable_type t = s->type;
+
+    if (t == CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION) {
+        if (s->converter_kind != CTG_CONVERTER_LCC && s->converter_kind != CTG_CONVERTER_VSC)
+            return fail(p, err, "needs its converter kind, LCC or VSC");
+    } else if (s->converter_kind != CTG_CONVERTER_NONE) {
+        return fail(p, err, "is no converter station (converter_kind is set)");
+    }
+    if (s->country && t != CTG_IDENTIFIABLE_SUBSTATION)
+        return fail(p, err, "has no country of its own (country is set)");
+    if (s->country && !ctg_country_is_valid(s->country, strlen(s->country)))
+        return fail(p, err, "\"%s\" is not an ISO 3166-1 alpha-2 country code", s->country);
+    if (t == CTG_IDENTIFIABLE_VOLTAGE_LEVEL && s->topology != CTG_TOPOLOGY_BUS_BREAKER &&
+        s->topology != CTG_TOPOLOGY_NODE_BREAKER)
+        return fail(p, err, "unknown topology kind %d", (int)s->topology);
+    return CTG_OK;
+}
+
+/* The voltage levels it is a member of, each once, at its lowest terminal there. */
+static void plan_members(plan *p)
+{
+    if (!(p->rule->flags & F_CONNECTABLE))
+        return;
+    for (unsigned i = 0; i < 3 && p->vl[i]; i++) {
+        uint32_t key = p->spec->order[i];
+        size_t j = 0;
+        while (j < p->n_in && p->in[j] != p->vl[i])
+            j++;
+        if (j == p->n_in) {
+            p->in[p->n_in] = p->vl[i];
+            p->key[p->n_in++] = key;
+        } else if (key < p->key[j]) {
+            p->key[j] = key;
+        }
+    }
+}
+
+/* Its id: non-empty and new among ids and aliases. */
+static int plan_id(const ctg_network *net, plan *p, ctg_error *err)
+{
+    const char *id = p->spec->id;
+
+    if (id == NULL || *id == '\0')
+        return ctg_error_set(err, CTG_EINVAL, NULL, "", "a %s needs a non-empty id", p->type);
+    p->id_len = strlen(id);
+    p->hash = ctg_net_hash(id, p->id_len);
+    uint32_t ref = ctg_net_index_find(net, id, p->id_len, p->hash);
+    if (ref == CTG_NET_REF_NONE)
+        return CTG_OK;
+    const ctg_net_object *other = ctg_net_ref_object(net, ref);
+    if (ref & CTG_NET_REF_ALIAS)
+        return fail(p, err, "the id is already an alias of %s \"%s\"", name_of(other->type),
+                    other->id);
+    return fail(p, err, "the id is already used by a %s", name_of(other->type));
+}
+
+static int make_plan(const ctg_network *net, const ctg_net_spec *s, plan *p, ctg_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->spec = s;
+    if (s->version > CTG_NET_SPEC_VERSION)
+        return ctg_error_set(err, CTG_EINVAL, NULL, "", "unknown ctg_net_spec version %u",
+                             s->version);
+    if ((unsigned)s->type >= CTG_IDENTIFIABLE_TYPE_COUNT)
+        return ctg_error_set(err, CTG_EINVAL, NULL, "", "unknown identifiable type %d",
+                             (int)s->type);
+    p->type = name_of(s->type);
+    p->rule = &rules[s->type];
+    int rc = plan_id(net, p, err);
+    if (rc == CTG_OK)
+        rc = plan_voltage_levels(net, p, err);
+    if (rc == CTG_OK)
+        rc = plan_refs(net, p, err);
+    if (rc == CTG_OK && p->vl[0])
+        rc = plan_topology(p, err);
+    if (rc == CTG_OK)
+        rc = plan_substation(net, p, err);
+    if (rc == CTG_OK)
+        rc = plan_subnetwork(net, p, err);
+    if (rc == CTG_OK)
+        rc = plan_details(p, err);
+    if (rc == CTG_OK)
+        plan_members(p);
+    return rc;
+}
+
+/* Room for one more member in `box` (with its order key for a voltage level). */
+static int box_reserve(ctg_network *net, ctg_net_box *box, bool keys)
+{
+    size_t n = box->pub.member_count, cap;
+
+    if (n < box->member_cap)
+        return CTG_OK;
+    if (!ctg_grow_capacity(box->member_cap, n + 1, 4, CTG_NET_MAX_OBJECTS, &cap))
+        return CTG_ENOMEM;
+    const ctg_net_object **members =
+        ctg_arena_alloc(net->arena, cap * sizeof *members, sizeof(void *));
+    uint32_t *k = keys ? ctg_arena_alloc(net->arena, cap * sizeof *k, sizeof *k) : NULL;
+    if (members == NULL || (keys && k == NULL))
+        return CTG_ENOMEM;
+    if (n) {
+        memcpy(members, box->pub.members, n * sizeof *members);
+        if (keys)
+            memcpy(k, box->keys, n * sizeof *k);
+    }
+    box->pub.members = members;
+    box->keys = k;
+    box->member_cap = cap;
+    return CTG_OK;
+}
+
+static ctg_net_box *box_of(const ctg_net_object *obj)
+{
+    return (ctg_net_box *)obj->container;
+}
+
+/* Room everywhere the object goes: after this, the commit cannot fail. */
+static int reserve(ctg_network *net, plan *p)
+{
+    const ctg_net_spec *s = p->spec;
+    bool vsc = s->type == CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION &&
+               s->converter_kind == CTG_CONVERTER_VSC;
+
+    p->vec = vsc ? &net->vsc : &net->types[s->type];
+    if (net->docs.len >= CTG_NET_MAX_OBJECTS || ctg_net_vec_reserve(net, &net->docs, 1) ||
+        ctg_net_vec_reserve(net, p->vec, 1) || ctg_net_index_reserve(net, 1))
+        return CTG_ENOMEM;
+    for (size_t i = 0; i < p->n_in; i++)
+        if (box_reserve(net, box_of(p->in[i]), true) != CTG_OK)
+            return CTG_ENOMEM;
+    if (s->type == CTG_IDENTIFIABLE_VOLTAGE_LEVEL && p->substation &&
+        box_reserve(net, box_of(p->substation), false) != CTG_OK)
+        return CTG_ENOMEM;
+    if (s->type == CTG_IDENTIFIABLE_BUS) {
+        ctg_net_box *box = box_of(p->vl[0]);
+        void *buses = (void *)box->pub.buses;
+        if (ctg_net_arena_grow(net, &buses, box->pub.bus_count, sizeof(void *)) != CTG_OK)
+            return CTG_ENOMEM;
+        box->pub.buses = buses;
+    }
+    return CTG_OK;
+}
+
+/* The object in the arena, with its strings and container; NULL when out of memory. */
+static ctg_net_object *make_object(ctg_network *net, const plan *p)
+{
+    const ctg_net_spec *s = p->spec;
+    ctg_net_object *obj = ctg_arena_calloc(net->arena, 1, sizeof *obj);
+    char *id = ctg_arena_strndup(net->arena, s->id, p->id_len);
+    char *name = s->name ? ctg_arena_strndup(net->arena, s->name, strlen(s->name)) : NULL;
+    ctg_net_box *box =
+        p->rule->flags & F_CONTAINER ? ctg_arena_calloc(net->arena, 1, sizeof *box) : NULL;
+    char *country =
+        s->country ? ctg_arena_strndup(net->arena, s->country, strlen(s->country)) : NULL;
+
+    if (obj == NULL || id == NULL || (s->name && name == NULL) ||
+        ((p->rule->flags & F_CONTAINER) && box == NULL) || (s->country && country == NULL))
+        return NULL;
+    obj->id = id;
+    obj->name = name;
+    obj->type = s->type;
+    obj->converter_kind = s->converter_kind;
+    obj->subnetwork = p->subnetwork;
+    for (unsigned i = 0; i < 3; i++)
+        obj->voltage_levels[i] = p->vl[i];
+    obj->substation = p->substation;
+    obj->refs[0] = p->refs[0];
+    obj->refs[1] = p->refs[1];
+    if (box) {
+        box->pub.country = country;
+        box->pub.nominal_v = s->type == CTG_IDENTIFIABLE_VOLTAGE_LEVEL ? s->nominal_v : NAN;
+        box->pub.topology = s->topology;
+        obj->container = &box->pub;
+    }
+    return obj;
+}
+
+/* Inserts `obj` among the members of `box`, after those of a lower or equal key: an append
+ * when objects come in ascending order, as a file's node order mostly does. */
+static void box_insert(ctg_net_box *box, const ctg_net_object *obj, uint32_t key)
+{
+    const ctg_net_object **members = (const ctg_net_object **)box->pub.members;
+    size_t n = box->pub.member_count, lo = 0, hi = n;
+
+    if (n == 0 || box->keys[n - 1] <= key) {
+        lo = n;
+    } else {
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (box->keys[mid] <= key)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        memmove(members + lo + 1, members + lo, (n - lo) * sizeof *members);
+        memmove(box->keys + lo + 1, box->keys + lo, (n - lo) * sizeof *box->keys);
+    }
+    members[lo] = obj;
+    box->keys[lo] = key;
+    box->pub.member_count = n + 1;
+}
+
+static void commit(ctg_network *net, const plan *p, ctg_net_object *obj)
+{
+    ctg_identifiable_type t = obj->type;
+
+    obj->doc_index = (uint32_t)net->docs.len;
+    net->docs.items[net->docs.len++] = obj;
+    obj->type_index = (uint32_t)p->vec->len;
+    if (p->vec == &net->vsc)
+        obj->type_index += (uint32_t)net->types[t].len;
+    else if (t == CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION)
+        for (size_t i = 0; i < net->vsc.len; i++) /* the VSC stations come after this one */
+            net->vsc.items[i]->type_index++;
+    p->vec->items[p->vec->len++] = obj;
+    ctg_net_index_insert(net, p->hash, obj->doc_index);
+    for (size_t i = 0; i < p->n_in; i++)
+        box_insert(box_of(p->in[i]), obj, p->key[i]);
+    if (t == CTG_IDENTIFIABLE_VOLTAGE_LEVEL && p->substation) {
+        ctg_net_box *box = box_of(p->substation);
+        ((const ctg_net_object **)box->pub.members)[box->pub.member_count++] = obj;
+    }
+    if (t == CTG_IDENTIFIABLE_BUS) {
+        ctg_net_box *box = box_of(p->vl[0]);
+        ((const ctg_net_object **)box->pub.buses)[box->pub.bus_count++] = obj;
+    }
+    if (p->rule->flags & F_REFS) {
+        p->refs[0]->refs[0] = obj;
+        p->refs[1]->refs[0] = obj;
+    }
+}
+
+int ctg_network_add_obj(ctg_network *net, const ctg_net_spec *spec, ctg_net_object **out,
+                        ctg_error *err)
+{
+    plan p;
+
+    if (out)
+        *out = NULL;
+    if (net == NULL || spec == NULL)
+        return ctg_error_set(err, CTG_EINVAL, NULL, "", "no network or no spec");
+    int rc = make_plan(net, spec, &p, err);
+    if (rc != CTG_OK)
+        return rc;
+    ctg_net_object *obj = NULL;
+    if (reserve(net, &p) != CTG_OK || (obj = make_object(net, &p)) == NULL)
+        return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory adding %s \"%s\"", p.type,
+                             spec->id);
+    commit(net, &p, obj);
+    if (out)
+        *out = obj;
+    return CTG_OK;
+}
+
+int ctg_network_add(ctg_network *net, const ctg_net_spec *spec, const ctg_net_object **out,
+                    ctg_error *err)
+{
+    ctg_net_object *obj = NULL;
+    int rc = ctg_network_add_obj(net, spec, &obj, err);
+
+    if (out)
+        *out = obj;
+    return rc;
+}

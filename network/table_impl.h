@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+#ifndef CTG_NETWORK_TABLE_IMPL_H
+#define CTG_NETWORK_TABLE_IMPL_H
+
+/* Private to the table's own files (table.c, index.c, build.c): the layout of a ctg_network.
+ *
+ * Objects, containers, strings, properties and aliases live in the arena, so a network is one
+ * release and nothing is allocated per object; the few growing vectors (document order, per
+ * type, the alias table, the hash index) come from the allocator hooks directly, where a
+ * resize can often grow in place. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "ctg/network.h"
+
+/* A growing vector of objects, memory from the allocator hooks. */
+typedef struct ctg_net_vec {
+    ctg_net_object **items;
+    size_t len, cap;
+} ctg_net_vec;
+
+/* The container of a SUBSTATION or VOLTAGE_LEVEL: the public part and what grows it. */
+typedef struct ctg_net_box {
+    ctg_net_container pub;
+    uint32_t *keys; /* VOLTAGE_LEVEL: the order key of each member (its lowest terminal) */
+    size_t member_cap;
+} ctg_net_box;
+
+/* One alias: its text and the document index of its object. */
+typedef struct ctg_net_alias {
+    const char *text;
+    uint32_t doc;
+} ctg_net_alias;
+
+/* A slot of the index: 0 when empty, else (hash >> 32) << 32 | (ref + 1), where ref is a
+ * document index, or CTG_NET_REF_ALIAS | an index into `aliases`. */
+#define CTG_NET_REF_ALIAS 0x80000000u
+#define CTG_NET_REF_NONE UINT32_MAX
+/* Objects and aliases both stay below 2^31 - 1, which the refs need. */
+#define CTG_NET_MAX_OBJECTS 0x7ffffffeu
+
+struct ctg_network {
+    ctg_arena *arena;
+    const ctg_allocator *alloc; /* the arena's copy */
+    ctg_net_vec docs;           /* every object, by document index; [0] the root */
+    /* Per type in enumeration order; HVDC_CONVERTER_STATION holds the LCC stations. */
+    ctg_net_vec types[CTG_IDENTIFIABLE_TYPE_COUNT];
+    ctg_net_vec vsc; /* the VSC stations, enumerated after the LCC ones */
+    ctg_net_alias *aliases;
+    size_t alias_len, alias_cap;
+    uint64_t *slots; /* the id and alias index, open addressing, a power of two */
+    size_t slot_cap, slot_used;
+    const char *iidm_version;
+};
+
+/* Whether the NUL-terminated `text` is the `len` bytes at `s` (which may hold a NUL: then it
+ * is no id, key or name of ours). */
+static inline bool ctg_net_same(const char *text, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (text[i] != s[i] || text[i] == '\0')
+            return false;
+    return text[len] == '\0';
+}
+
+/* The index (index.c). */
+uint64_t ctg_net_hash(const char *s, size_t len);
+/* The ref (document index, or CTG_NET_REF_ALIAS | alias index) of `s`, CTG_NET_REF_NONE. */
+uint32_t ctg_net_index_find(const ctg_network *net, const char *s, size_t len, uint64_t hash);
+/* Room for `extra` more keys, so that the inserts that follow cannot fail; CTG_ENOMEM. */
+int ctg_net_index_reserve(ctg_network *net, size_t extra);
+/* Adds a key known to be absent, after a reserve. */
+void ctg_net_index_insert(ctg_network *net, uint64_t hash, uint32_t ref);
+/* The object a ref names. */
+ctg_net_object *ctg_net_ref_object(const ctg_network *net, uint32_t ref);
+
+/* Room for `extra` more items in `v`; CTG_ENOMEM with `v` unchanged. */
+int ctg_net_vec_reserve(ctg_network *net, ctg_net_vec *v, size_t extra);
+/* Room for one more item in an arena array of `len` items whose capacity is the next power of
+ * two (0: none), the one the arena's arrays of properties and aliases keep: *items moves
+ * to a new copy when full. CTG_ENOMEM leaves it as it was. */
+int ctg_net_arena_grow(ctg_network *net, void **items, size_t len, size_t size);
+
+/* The object `s` names (an id or an alias), mutable, NULL when none. */
+ctg_net_object *ctg_net_lookup(const ctg_network *net, const char *s, size_t len);
+
+#endif
