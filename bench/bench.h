@@ -211,6 +211,7 @@ typedef struct bench_net_report {
     size_t alloc_peak;  /* the import's peak of live bytes, through counting allocator hooks */
     bool dumps_equal;   /* both imports' ctg_network_write_json, byte for byte */
     size_t dump_bytes;
+    char dump_diff[256]; /* where they differ, "" when equal */
     bench_net_scaling_point scaling[BENCH_NET_MAX_SCALING];
     size_t scaling_count;
 } bench_net_report;

@@ -26,6 +26,7 @@ typedef struct net_input {
     size_t memory_size;
     bool dumps_equal;
     size_t dump_bytes;
+    char dump_diff[256]; /* "" when the dumps are equal */
     char why[BENCH_WHY_MAX];
 } net_input;
 

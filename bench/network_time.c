@@ -215,6 +215,7 @@ int bench_network_run(bench_report *rep, const bench_net_case *c, int runs, bool
     r->alloc_peak = in.counter.peak;
     r->dumps_equal = in.dumps_equal;
     r->dump_bytes = in.dump_bytes;
+    snprintf(r->dump_diff, sizeof r->dump_diff, "%s", in.dump_diff);
     bench_net_input_dispose(&in);
     if (rc == 0)
         rc = scaling(r, quick, quick ? 3 : 5);
