@@ -56,8 +56,9 @@ static void print_net_help(void)
            "  %-22s criterion list, 100,000 ID_BASED identifiers, a default list of 1,000,000\n"
            "  %-22s contingencies (net-quick: 10,000 and 100,000), each read once beforehand;\n"
            "  %-22s runners xiidm-import, expat-floor, jiidm-import, jiidm-memchr-floor,\n"
-           "  %-22s resolve-n1-lines, resolve-property, resolve-id-based, resolve-default\n",
-           "", "", "", "", "");
+           "  %-22s jiidm-memchr-absent, resolve-n1-lines, resolve-property,\n"
+           "  %-22s resolve-id-based, resolve-default\n",
+           "", "", "", "", "", "");
 }
 
 static void print_help(void)

@@ -14,7 +14,7 @@
 
 static size_t run_bytes(const net_input *in, int i)
 {
-    return i <= BENCH_NET_EXPAT ? in->xml.len : i <= BENCH_NET_MEMCHR ? in->json.len : 0;
+    return i <= BENCH_NET_EXPAT ? in->xml.len : i <= BENCH_NET_ABSENT ? in->json.len : 0;
 }
 
 static size_t run_items(const net_input *in, const bench_net_case *c, int i)
