@@ -254,6 +254,24 @@ static void reactive_limits(jw *w, uint64_t h)
     obj_end(w);
 }
 
+static void reactive_curve(jw *w, uint64_t h)
+{
+    long long max_p = (long long)(h % 15000) + 1000;
+
+    key(w, "reactiveCapabilityCurve");
+    obj_begin(w, false);
+    arr_begin(w, "points");
+    for (int i = 0; i < BENCH_NET_CURVE_POINTS; i++) {
+        obj_begin(w, true);
+        tenths(w, "p", max_p * i / 2);
+        tenths(w, "minQ", -(long long)(h % 5000) - 10 + 100 * i);
+        tenths(w, "maxQ", (long long)(h % 5000) + 10 - 100 * i);
+        obj_end(w);
+    }
+    arr_end(w);
+    obj_end(w);
+}
+
 static void generators(jw *w, size_t vl)
 {
     static const char *const sources[] = { "NUCLEAR", "HYDRO", "THERMAL", "WIND", "SOLAR" };
@@ -275,7 +293,10 @@ static void generators(jw *w, size_t vl)
     state(w, h, "");
     if (fuel != NULL)
         properties(w, "fuel", fuel);
-    reactive_limits(w, h);
+    if (BENCH_NET_CURVE(h))
+        reactive_curve(w, h);
+    else
+        reactive_limits(w, h);
     obj_end(w);
     arr_end(w);
 }
@@ -430,12 +451,10 @@ static void side(jw *w, size_t vl, uint32_t term, const char *s)
 
 static void tap_changer(jw *w, size_t sub)
 {
-    static const char *const rho[] = { "0.95", "1.0", "1.05" };
-
     key(w, "ratioTapChanger");
     obj_begin(w, false);
     integer(w, "lowTapPosition", 0);
-    integer(w, "tapPosition", 1);
+    integer(w, "tapPosition", 8);
     raw(w, "targetDeadband", "0.0");
     raw(w, "loadTapChangingCapabilities", "true");
     raw(w, "regulating", "true");
@@ -447,13 +466,14 @@ static void tap_changer(jw *w, size_t sub)
     str(w, "side", "TWO");
     obj_end(w);
     arr_begin(w, "steps");
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < BENCH_NET_TAP_STEPS; i++) {
         obj_begin(w, true);
         raw(w, "r", "0.0");
         raw(w, "x", "0.0");
         raw(w, "g", "0.0");
         raw(w, "b", "0.0");
-        raw(w, "rho", rho[i]);
+        key(w, "rho");
+        bench_net_put_hundredths(w->b, 92 + i);
         obj_end(w);
     }
     arr_end(w);

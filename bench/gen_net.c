@@ -93,7 +93,7 @@ bool bench_net_line_limits(size_t line)
 
 int bench_net_temporary_limits(uint64_t h, int side)
 {
-    return (side == 1 ? h % 2 == 0 : h % 3 == 0) ? 3 : 0;
+    return side == 1 || h % 4 != 0 ? 3 : 0;
 }
 
 uint32_t bench_net_node(const bench_net *net, size_t vl, uint32_t term)
@@ -330,6 +330,21 @@ void bench_net_put_extra_id(bench_bytes *b, const bench_net *net, const bench_ne
     bench_net_put_vl_id(b, net, x->vl);
     bench_put_str(b, kinds[x->kind]);
     bench_put_number(b, x->index, 0);
+}
+
+void bench_net_put_hundredths(bench_bytes *b, long long v100)
+{
+    if (v100 % 10 == 0) {
+        bench_net_put_tenths(b, v100 / 10);
+        return;
+    }
+    if (v100 < 0) {
+        BENCH_PUT(b, "-");
+        v100 = -v100;
+    }
+    bench_put_number(b, (size_t)(v100 / 100), 0);
+    BENCH_PUT(b, ".");
+    bench_put_number(b, (size_t)(v100 % 100), 2);
 }
 
 void bench_net_put_tenths(bench_bytes *b, long long v10)

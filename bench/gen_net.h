@@ -102,6 +102,14 @@ size_t bench_net_last_name(const bench_bytes *b, bool closed, char *out, size_t 
 /* A number with one decimal, Java's form of a double: v10 / 10 ("85.3", "-2.0"). */
 void bench_net_put_tenths(bench_bytes *b, long long v10);
 
+/* The same with two decimals, Java's shortest form: "0.92", "1.0", "1.05". */
+void bench_net_put_hundredths(bench_bytes *b, long long v100);
+/* Steps of a ratio tap changer (rho 0.92 to 1.08) and points of a reactive curve. */
+#define BENCH_NET_TAP_STEPS 17
+#define BENCH_NET_CURVE_POINTS 3
+/* Whether the generator of level `h`'s hash has a reactive capability curve (else min/max). */
+#define BENCH_NET_CURVE(h) ((h) % 3 != 0)
+
 /* The two documents. 0 or -1 (out of memory). */
 int bench_net_write_xiidm(const bench_net *net, bench_bytes *out);
 int bench_net_write_jiidm(const bench_net *net, bench_bytes *out);

@@ -164,6 +164,26 @@ static void put_limits_child(xw *w, uint64_t h)
     PUT(w, "\"/>\n");
 }
 
+static void put_curve(xw *w, uint64_t h)
+{
+    long long max_p = (long long)(h % 15000) + 1000;
+
+    indent(w, 4);
+    PUT(w, "<iidm:reactiveCapabilityCurve>\n");
+    for (int i = 0; i < BENCH_NET_CURVE_POINTS; i++) {
+        indent(w, 5);
+        PUT(w, "<iidm:point p=\"");
+        bench_net_put_tenths(w->b, max_p * i / 2);
+        PUT(w, "\" minQ=\"");
+        bench_net_put_tenths(w->b, -(long long)(h % 5000) - 10 + 100 * i);
+        PUT(w, "\" maxQ=\"");
+        bench_net_put_tenths(w->b, (long long)(h % 5000) + 10 - 100 * i);
+        PUT(w, "\"/>\n");
+    }
+    indent(w, 4);
+    PUT(w, "</iidm:reactiveCapabilityCurve>\n");
+}
+
 static void put_generator(xw *w, size_t vl)
 {
     static const char *const sources[] = { "NUCLEAR", "HYDRO", "THERMAL", "WIND", "SOLAR" };
@@ -188,7 +208,10 @@ static void put_generator(xw *w, size_t vl)
     PUT(w, ">\n");
     if (fuel != NULL)
         put_property(w, 4, "fuel", fuel);
-    put_limits_child(w, h);
+    if (BENCH_NET_CURVE(h))
+        put_curve(w, h);
+    else
+        put_limits_child(w, h);
     indent(w, 3);
     PUT(w, "</iidm:generator>\n");
 }
@@ -342,11 +365,11 @@ static void put_side(xw *w, size_t vl, uint32_t term, const char *side)
     put_terminal(w, vl, term, side);
 }
 
-/* The ratio tap changer PowSyBl writes for a regulating transformer: three steps. */
+/* The ratio tap changer PowSyBl writes for a regulating transformer: +-8 taps. */
 static void put_tap_changer(xw *w, size_t sub)
 {
     indent(w, 3);
-    PUT(w, "<iidm:ratioTapChanger lowTapPosition=\"0\" tapPosition=\"1\" targetDeadband=\"0.0\" "
+    PUT(w, "<iidm:ratioTapChanger lowTapPosition=\"0\" tapPosition=\"8\" targetDeadband=\"0.0\" "
            "loadTapChangingCapabilities=\"true\" regulating=\"true\" regulationMode=\"VOLTAGE\" "
            "regulationValue=\"");
     bench_put_number(w->b, (size_t)bench_net_kv(w->net, 2 * sub + 1), 0);
@@ -355,11 +378,10 @@ static void put_tap_changer(xw *w, size_t sub)
     PUT(w, "<iidm:terminalRef id=\"");
     bench_net_put_sub_id(w->b, w->net, sub);
     PUT(w, "_TR\" side=\"TWO\"/>\n");
-    for (int i = 0; i < 3; i++) {
-        static const char *const rho[] = { "0.95", "1.0", "1.05" };
+    for (int i = 0; i < BENCH_NET_TAP_STEPS; i++) {
         indent(w, 4);
         PUT(w, "<iidm:step r=\"0.0\" x=\"0.0\" g=\"0.0\" b=\"0.0\" rho=\"");
-        bench_put_str(w->b, rho[i]);
+        bench_net_put_hundredths(w->b, 92 + i);
         PUT(w, "\"/>\n");
     }
     indent(w, 3);
