@@ -205,7 +205,7 @@ typedef struct bench_net_report {
     size_t xml_bytes, json_bytes;
     int warmup, runs;
     bench_result results[BENCH_NET_RUNNERS];
-    size_t items[BENCH_NET_RUNNERS]; /* what ns/item counts (0: MB/s only) */
+    size_t items[BENCH_NET_RUNNERS];         /* what ns/item counts (0: MB/s only) */
     size_t contingencies[BENCH_NET_RUNNERS]; /* a resolve's result, checked before timing */
     bool memory_known;
     size_t memory_size; /* ctg_network_memory_size after the XIIDM import */

@@ -171,8 +171,9 @@ static void switch_item(jw *w, size_t vl, const char *what, size_t n, bool break
                         uint32_t n2)
 {
     obj_begin(w, true);
-    ID_MEMBER(w, "id", (bench_net_put_vl_id(w->b, w->net, vl), bench_put_str(w->b, what),
-                        bench_put_number(w->b, n, 0)));
+    ID_MEMBER(w, "id",
+              (bench_net_put_vl_id(w->b, w->net, vl), bench_put_str(w->b, what),
+               bench_put_number(w->b, n, 0)));
     name(w);
     str(w, "kind", breaker ? "BREAKER" : "DISCONNECTOR");
     if (breaker)
@@ -192,8 +193,9 @@ static void node_breaker(jw *w, size_t vl)
     arr_begin(w, "busbarSections");
     for (size_t i = 0; i < bbs; i++) {
         obj_begin(w, true);
-        ID_MEMBER(w, "id", (bench_net_put_vl_id(w->b, w->net, vl), PUT(w, "_BBS"),
-                            bench_put_number(w->b, i + 1, 0)));
+        ID_MEMBER(w, "id",
+                  (bench_net_put_vl_id(w->b, w->net, vl), PUT(w, "_BBS"),
+                   bench_put_number(w->b, i + 1, 0)));
         integer(w, "node", i);
         obj_end(w);
     }
@@ -490,7 +492,7 @@ static void transformer(jw *w, size_t sub)
     obj_begin(w, true);
     ID_MEMBER(w, "id", (bench_net_put_sub_id(w->b, w->net, sub), PUT(w, "_TR")));
     name(w);
-raw(w, "r", "0.2");
+    raw(w, "r", "0.2");
     tenths(w, "x", (long long)(h % 400) + 20);
     raw(w, "b", "3.2E-5");
     kv_value(w, "ratedU1", hv);

@@ -31,7 +31,8 @@ unsigned bench_net_country(const bench_net *net, size_t sub)
 {
     unsigned c = 0;
 
-    while (c + 1 < BENCH_NET_COUNTRIES && (uint64_t)sub * 100 >= (uint64_t)country_share[c] * net->subs)
+    while (c + 1 < BENCH_NET_COUNTRIES &&
+           (uint64_t)sub * 100 >= (uint64_t)country_share[c] * net->subs)
         c++;
     return c;
 }
@@ -189,7 +190,8 @@ static int build_lines(bench_net *net)
     if (net->lines == NULL || net->terminals == NULL)
         return -1;
     for (size_t v = 0; v < net->vls; v++)
-        net->terminals[v] = BENCH_NET_INJECTIONS + (net->first_extra[v + 1] - net->first_extra[v]) + 1;
+        net->terminals[v] =
+            BENCH_NET_INJECTIONS + (net->first_extra[v + 1] - net->first_extra[v]) + 1;
     for (size_t i = 0; i < net->line_count; i++) {
         size_t s = i / BENCH_NET_LINES_PER_SUB, k = i % BENCH_NET_LINES_PER_SUB;
         bench_net_line *l = &net->lines[i];

@@ -71,10 +71,10 @@ uint64_t bench_net_hash(const bench_net *net, uint64_t a, uint64_t b);
 unsigned bench_net_country(const bench_net *net, size_t sub); /* index into the names */
 const char *bench_net_country_name(unsigned country);
 const char *bench_net_region(const bench_net *net, size_t sub);
-int bench_net_kv(const bench_net *net, size_t vl);  /* nominal voltage, kV */
-int bench_net_topology(const bench_net *net, size_t vl); /* NET_TOPO_* */
-int bench_net_compensator(const bench_net *net, size_t vl); /* NET_COMP_* */
-size_t bench_net_busbars(const bench_net *net, size_t vl);  /* node-breaker levels */
+int bench_net_kv(const bench_net *net, size_t vl);           /* nominal voltage, kV */
+int bench_net_topology(const bench_net *net, size_t vl);     /* NET_TOPO_* */
+int bench_net_compensator(const bench_net *net, size_t vl);  /* NET_COMP_* */
+size_t bench_net_busbars(const bench_net *net, size_t vl);   /* node-breaker levels */
 const char *bench_net_fuel(const bench_net *net, size_t vl); /* the generator's, or NULL */
 bool bench_net_line_owner(size_t line);                      /* has an "owner" property */
 bool bench_net_line_limits(size_t line);                     /* has current limits */

@@ -93,7 +93,7 @@ int bench_net_list_ids(const bench_net *net, size_t n, bench_bytes *out)
                    "  \"name\" : \"ids\",\n  \"identifiers\" : [");
     for (size_t i = 0; i < n && !out->failed; i++) {
         bench_put_str(out, i == 0 ? " {\n    \"type\" : \"ID_BASED\",\n    \"identifier\" : \""
-                              : ", {\n    \"type\" : \"ID_BASED\",\n    \"identifier\" : \"");
+                                  : ", {\n    \"type\" : \"ID_BASED\",\n    \"identifier\" : \"");
         put_object_id(out, net, i, &type);
         BENCH_PUT(out, "\"\n  }");
     }

@@ -87,7 +87,7 @@ static void put_switch(xw *w, size_t vl, const char *what, size_t n, bool breake
     bench_put_number(w->b, n, 0);
     put_name(w);
     bench_put_str(w->b, breaker ? "\" kind=\"BREAKER\" retained=\"true\" open=\"false\" node1=\""
-                   : "\" kind=\"DISCONNECTOR\" open=\"false\" node1=\"");
+                                : "\" kind=\"DISCONNECTOR\" open=\"false\" node1=\"");
     bench_put_number(w->b, n1, 0);
     PUT(w, "\" node2=\"");
     bench_put_number(w->b, n2, 0);
@@ -272,7 +272,8 @@ static void put_compensator(xw *w, size_t vl)
         put_limits_child(w, h);
     }
     indent(w, 3);
-    bench_put_str(w->b, comp == NET_COMP_SHUNT ? "</iidm:shuntCompensator>\n" : "</iidm:battery>\n");
+    bench_put_str(w->b,
+                  comp == NET_COMP_SHUNT ? "</iidm:shuntCompensator>\n" : "</iidm:battery>\n");
 }
 
 static void put_extra(xw *w, const bench_net_extra *x, uint32_t term)
@@ -344,7 +345,8 @@ static void put_voltage_level(xw *w, size_t vl)
     bench_net_put_tenths(w->b, kv * 9);
     PUT(w, "\" highVoltageLimit=\"");
     bench_net_put_tenths(w->b, kv * 11);
-    bench_put_str(w->b, node ? "\" topologyKind=\"NODE_BREAKER\">\n" : "\" topologyKind=\"BUS_BREAKER\">\n");
+    bench_put_str(w->b, node ? "\" topologyKind=\"NODE_BREAKER\">\n"
+                             : "\" topologyKind=\"BUS_BREAKER\">\n");
     if (node)
         put_node_breaker(w, vl);
     else

@@ -38,9 +38,9 @@ typedef struct bench_options {
     const bench_gen_case *cases[BENCH_MAX_CASES];
     size_t case_count;
     const bench_net_case *net_case; /* --cases naming a network case */
-    unsigned sections;     /* 0: not given */
-    const char *generate;  /* --generate CASE */
-    const char *rss_child; /* hidden: --rss-child MODE FILE COUNT */
+    unsigned sections;              /* 0: not given */
+    const char *generate;           /* --generate CASE */
+    const char *rss_child;          /* hidden: --rss-child MODE FILE COUNT */
     const char *rss_path, *rss_count;
 } bench_options;
 
@@ -151,8 +151,8 @@ static int add_case(bench_options *opts, const char *name)
 
 static int add_section(bench_options *opts, const char *name)
 {
-    static const char *const names[] = { "cases",    "absent",  "scaling",
-                                         "memory",   "flooding", "network" };
+    static const char *const names[] = { "cases",  "absent",   "scaling",
+                                         "memory", "flooding", "network" };
 
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(names[i], name) == 0) {
@@ -275,9 +275,9 @@ static int generate(const char *name)
 
     if (c == NULL && net == 1 && !colliding && strcmp(name, "keys-random") != 0)
         return usage_error("unknown case", name);
-    if (net == -1 || (net == 1 && (c != NULL ? bench_gen_generate(c, &bytes)
-                                             : bench_flood_doc(&bytes, BENCH_KEY_MAX,
-                                                               colliding)) != 0)) {
+    if (net == -1 ||
+        (net == 1 && (c != NULL ? bench_gen_generate(c, &bytes)
+                                : bench_flood_doc(&bytes, BENCH_KEY_MAX, colliding)) != 0)) {
         fprintf(stderr, "contingency-bench: out of memory\n");
         rc = 1;
     } else if (fwrite(bytes.data, 1, bytes.len, stdout) != bytes.len || fflush(stdout) != 0) {

@@ -24,8 +24,8 @@ static const bench_net_case cases[] = {
       "10,000 substations (FR/DE/IT/ES/BE), 20,000 voltage levels, 50,000 lines and "
       "transformers, 100,000 injections, a fifth node-breaker; ~104 MB XIIDM, ~135 MB JIIDM",
       10000, 100000, 1000000, BENCH_CASE_DEFAULT, 5 },
-    { "net-quick", "net10k's shape at 100 substations (--quick), ~1 MB XIIDM", 100, 10000,
-      100000, BENCH_CASE_QUICK, 3 },
+    { "net-quick", "net10k's shape at 100 substations (--quick), ~1 MB XIIDM", 100, 10000, 100000,
+      BENCH_CASE_QUICK, 3 },
 };
 
 const bench_net_case *bench_net_cases(size_t *count)
@@ -167,8 +167,7 @@ static int import(net_input *in, const bench_bytes *doc, ctg_iidm_format format,
     opts.format = format;
     opts.allocator = alloc;
     if (ctg_iidm_read(&net, &src, &opts, &err) != CTG_OK)
-        return why(in, BENCH_FAIL, format == CTG_IIDM_XML ? "XIIDM import" : "JIIDM import",
-                   &err);
+        return why(in, BENCH_FAIL, format == CTG_IIDM_XML ? "XIIDM import" : "JIIDM import", &err);
     if (keep != NULL)
         *keep = net;
     else
@@ -357,7 +356,8 @@ static void object_at(const ctg_buf *a, size_t at, char *out, size_t size)
     static const char key[] = "\"id\" : \"";
     size_t i = at, n = 0;
 
-    while (i > 0 && !(i + sizeof key - 1 <= a->len && memcmp(a->data + i, key, sizeof key - 1) == 0))
+    while (i > 0 &&
+           !(i + sizeof key - 1 <= a->len && memcmp(a->data + i, key, sizeof key - 1) == 0))
         i--;
     i += sizeof key - 1;
     while (i + n < a->len && a->data[i + n] != '"' && n + 1 < size)
@@ -382,8 +382,8 @@ static int compare_dumps(net_input *in, const ctg_network *json_net)
         size_t at = first_difference(&a, &b);
         object_at(&a, at, id, sizeof id);
         snprintf(in->dump_diff, sizeof in->dump_diff,
-                 "dumps of %zu and %zu bytes differ first at byte %zu, in object %s", a.len,
-                 b.len, at, id);
+                 "dumps of %zu and %zu bytes differ first at byte %zu, in object %s", a.len, b.len,
+                 at, id);
     }
     in->dumps_equal = rc == BENCH_OK && in->dump_diff[0] == '\0';
     in->dump_bytes = a.len;
@@ -493,14 +493,13 @@ static int check_default(net_input *in)
 static const net_runner runners[BENCH_NET_RUNNERS] = {
     { "xiidm-import", "ctg_iidm_read of the XIIDM bytes in memory + ctg_network_free", run_xiidm,
       check_xiidm },
-    { "expat-floor", "XML_Parse of the same bytes with empty start/end handlers", run_expat,
-      NULL },
+    { "expat-floor", "XML_Parse of the same bytes with empty start/end handlers", run_expat, NULL },
     { "jiidm-import", "ctg_iidm_read of the JIIDM bytes in memory + ctg_network_free", run_jiidm,
       check_jiidm },
     { "jiidm-memchr-floor", "memchr passes over the JIIDM bytes counting '\"' (as memchr-floor)",
       run_memchr, NULL },
-    { "jiidm-memchr-absent", "one memchr pass over the JIIDM bytes for an absent byte",
-      run_absent, check_absent },
+    { "jiidm-memchr-absent", "one memchr pass over the JIIDM bytes for an absent byte", run_absent,
+      check_absent },
     { "resolve-n1-lines", "ctg_resolve of a lineCriterion: FR-FR lines, an end at 225-400 kV",
       run_lines, check_lines },
     { "resolve-property", "ctg_resolve of a lineCriterion: both substations' region = north",

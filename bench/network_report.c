@@ -38,8 +38,8 @@ static void print_scaling(const bench_net_report *r)
            "n1-lines ns/obj", "property ns/obj");
     for (size_t i = 0; i < r->scaling_count; i++) {
         const bench_net_scaling_point *p = &r->scaling[i];
-        printf("%12zu %10zu %5d %6d %16.3f %16.3f\n", p->substations, p->objects, p->runs,
-               p->batch, p->lines_ns_per_object, p->property_ns_per_object);
+        printf("%12zu %10zu %5d %6d %16.3f %16.3f\n", p->substations, p->objects, p->runs, p->batch,
+               p->lines_ns_per_object, p->property_ns_per_object);
     }
     printf("all sizes timed in the same rounds; a sample of a small network is a batch of "
            "resolves\n\n");
@@ -102,8 +102,8 @@ void bench_net_print_json(const bench_net_report *r)
         const bench_net_scaling_point *p = &r->scaling[i];
         printf("%s{\"substations\":%zu,\"objects\":%zu,\"runs\":%d,\"batch\":%d,"
                "\"lines_ns_per_object\":%.4f,\"property_ns_per_object\":%.4f}",
-               i ? "," : "", p->substations, p->objects, p->runs, p->batch,
-               p->lines_ns_per_object, p->property_ns_per_object);
+               i ? "," : "", p->substations, p->objects, p->runs, p->batch, p->lines_ns_per_object,
+               p->property_ns_per_object);
     }
     printf("]}");
 }

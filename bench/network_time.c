@@ -49,8 +49,7 @@ static int prepare(net_input *in, const bench_net_case *c, bench_net_report *r)
         r->items[i] = run_items(in, c, i);
         r->contingencies[i] = i >= BENCH_NET_LINES ? in->expect[i - BENCH_NET_LINES] : 0;
         if (rc != BENCH_OK) {
-            fprintf(stderr, "contingency-bench: %s: %s: %s\n", c->name, runners[i].name,
-                    in->why);
+            fprintf(stderr, "contingency-bench: %s: %s: %s\n", c->name, runners[i].name, in->why);
             return -1;
         }
     }
@@ -82,8 +81,8 @@ static int time_rounds(net_input *in, bench_net_report *r)
     for (int round = 0; round < r->warmup + r->runs && rc == 0; round++) {
         for (size_t k = 0; k < n && rc == 0; k++) {
             size_t i = (k + (size_t)round) % n;
-            double *ms = round < r->warmup ? &ignored
-                                           : &samples[i * runs + (size_t)(round - r->warmup)];
+            double *ms =
+                round < r->warmup ? &ignored : &samples[i * runs + (size_t)(round - r->warmup)];
             rc = time_one(&runners[i], in, ms);
         }
     }
@@ -115,8 +114,8 @@ static int point_init(scale_point *p, bench_net_scaling_point *out, size_t subs,
         size_t n = 0;
         if (bench_net_resolve(&p->in, k, &n) != BENCH_OK || n != p->in.expect[k]) {
             if (n != p->in.expect[k])
-                snprintf(p->in.why, sizeof p->in.why, "list %d: %zu contingencies, expected %zu",
-                         k, n, p->in.expect[k]);
+                snprintf(p->in.why, sizeof p->in.why, "list %d: %zu contingencies, expected %zu", k,
+                         n, p->in.expect[k]);
             return -1;
         }
     }

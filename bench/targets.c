@@ -233,13 +233,13 @@ static void network_targets(target_list *l, const bench_report *rep)
     double speed = x > 0 ? e / x : 0, json = m > 0 ? j / m : 0, touch = a > 0 ? j / a : 0;
     double size = n->xml_bytes > 0 ? (double)n->memory_size / (double)n->xml_bytes : 0;
     double peak = n->xml_bytes > 0 ? (double)n->alloc_peak / (double)n->xml_bytes : 0;
-    double ids = n->items[BENCH_NET_IDS] > 0 ? n->results[BENCH_NET_IDS].median_ms * 1e6 /
-                                                   (double)n->items[BENCH_NET_IDS]
-                                             : 0;
+    double ids = n->items[BENCH_NET_IDS] > 0
+                     ? n->results[BENCH_NET_IDS].median_ms * 1e6 / (double)n->items[BENCH_NET_IDS]
+                     : 0;
 
     add(l, judge(n->done, n->dumps_equal),
-        "%s: XIIDM and JIIDM imports give the same table (ctg_network_write_json dumps)%s%s",
-        name, n->dumps_equal ? "" : ": ", n->dump_diff);
+        "%s: XIIDM and JIIDM imports give the same table (ctg_network_write_json dumps)%s%s", name,
+        n->dumps_equal ? "" : ": ", n->dump_diff);
     add(l, judge(full, speed >= 0.6),
         "%s: xiidm-import speed / expat-floor speed: %.2f (target >= 0.6 on net10k)", name, speed);
     add(l, judge(full, json <= 3), "%s: jiidm-import / jiidm-memchr-floor: %.2fx (target <= 3x)",
@@ -251,8 +251,10 @@ static void network_targets(target_list *l, const bench_report *rep)
         "%s: ctg_network_memory_size: %.3fx the XIIDM file (target <= 0.5x)", name, size);
     add(l, judge(full, peak <= 0.5),
         "%s: XIIDM import's allocator peak: %.3fx the XIIDM file (target <= 0.5x)", name, peak);
-    add(l, judge(full, ids <= 200), "%s: ID_BASED resolution: %.1f ns per identifier "
-        "(target <= 200 ns)", name, ids);
+    add(l, judge(full, ids <= 200),
+        "%s: ID_BASED resolution: %.1f ns per identifier "
+        "(target <= 200 ns)",
+        name, ids);
 }
 
 /* Slowest over fastest ns per object of a resolve over the scaling networks; 0 when fewer
@@ -262,8 +264,8 @@ static double net_spread(const bench_net_report *n, bool property)
     double lo = 0, hi = 0;
 
     for (size_t i = 0; i < n->scaling_count; i++) {
-        double v = property ? n->scaling[i].property_ns_per_object
-                            : n->scaling[i].lines_ns_per_object;
+        double v =
+            property ? n->scaling[i].property_ns_per_object : n->scaling[i].lines_ns_per_object;
         lo = i == 0 || v < lo ? v : lo;
         hi = i == 0 || v > hi ? v : hi;
     }
