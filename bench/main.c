@@ -333,6 +333,32 @@ static int run_cases(const bench_options *opts, bench_report *rep)
     return 0;
 }
 
+/* The network case of a full run, or of --quick; NULL when the section is not built. */
+static const bench_net_case *default_net_case(bool quick)
+{
+    size_t n;
+    const bench_net_case *all = bench_net_cases(&n);
+
+    for (size_t i = 0; i < n; i++) {
+        if (all[i].flags & (quick ? BENCH_CASE_QUICK : BENCH_CASE_DEFAULT))
+            return &all[i];
+    }
+    return NULL;
+}
+
+static int run_network(const bench_options *opts, bench_report *rep)
+{
+    const bench_net_case *c = opts->net_case ? opts->net_case : default_net_case(opts->quick);
+
+    if (c == NULL) {
+        /* built with -DCTG_BUILD_NETWORK=OFF: no network to import */
+        fprintf(stderr, "contingency-bench: no network section (built without libctg_network)\n");
+        return 0;
+    }
+    progress("contingency-bench: network section, %s", c->name);
+    return bench_network_run(rep, c, opts->repeat, opts->quick);
+}
+
 static int run_sections(const bench_options *opts, bench_report *rep)
 {
     static const size_t sizes[] = { 10000, 100000, 1000000, 10000000 };
@@ -371,20 +397,8 @@ static int run_sections(const bench_options *opts, bench_report *rep)
             return -1;
     }
     reset_heap();
-    if (s & SECTION_NETWORK) {
-        const bench_net_case *c = opts->net_case;
-        if (c == NULL)
-            c = bench_net_case_find(opts->quick ? "net-quick" : "net10k");
-        if (c == NULL) {
-            /* built with -DCTG_BUILD_NETWORK=OFF: no network to import */
-            fprintf(stderr, "contingency-bench: no network section (built without "
-                            "libctg_network)\n");
-        } else {
-            progress("contingency-bench: network section, %s", c->name);
-            if (bench_network_run(rep, c, opts->repeat, opts->quick) != 0)
-                return -1;
-        }
-    }
+    if ((s & SECTION_NETWORK) && run_network(opts, rep) != 0)
+        return -1;
     return 0;
 }
 

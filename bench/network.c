@@ -21,8 +21,8 @@ static volatile size_t sink;
 
 static const bench_net_case cases[] = {
     { "net10k",
-      "10,000 substations (FR/DE/IT/ES/BE), 20,000 voltage levels, 50,000 lines and "
-      "transformers, 100,000 injections, a fifth node-breaker; ~104 MB XIIDM, ~135 MB JIIDM",
+      "10,000 substations in 5 countries, 20,000 voltage levels, 50,000 branches, 100,000 "
+      "injections; ~104 MB XIIDM, ~135 MB JIIDM",
       10000, 100000, 1000000, BENCH_CASE_DEFAULT, 5 },
     { "net-quick", "net10k's shape at 100 substations (--quick), ~1 MB XIIDM", 100, 10000, 100000,
       BENCH_CASE_QUICK, 3 },
