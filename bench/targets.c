@@ -239,7 +239,7 @@ static void network_targets(target_list *l, const bench_report *rep)
 
     add(l, judge(n->done, n->dumps_equal),
         "%s: XIIDM and JIIDM imports give the same table (ctg_network_write_json dumps)%s%s", name,
-        n->dumps_equal ? "" : ": ", n->dump_diff);
+        n->dump_diff[0] != '\0' ? ": " : "", n->dump_diff);
     add(l, judge(full, speed >= 0.6),
         "%s: xiidm-import speed / expat-floor speed: %.2f (target >= 0.6 on net10k)", name, speed);
     add(l, judge(full, json <= 3), "%s: jiidm-import / jiidm-memchr-floor: %.2fx (target <= 3x)",
