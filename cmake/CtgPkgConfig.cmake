@@ -30,3 +30,14 @@ if(CTG_MATH_LIB)
   string(APPEND CTG_PC_LIBS_PRIVATE " -lm")
 endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/ctg.pc.in ${PROJECT_BINARY_DIR}/ctg.pc @ONLY)
+
+# ctg-network.pc: libctg_network on top of ctg.pc; its static use needs libexpat, RE2 and,
+# for the RE2 wrapper, the C++ runtime.
+if(CTG_BUILD_NETWORK)
+  set(CTG_NETWORK_PC_LIBS_PRIVATE "-lstdc++")
+  if(CTG_MATH_LIB)
+    string(APPEND CTG_NETWORK_PC_LIBS_PRIVATE " -lm")
+  endif()
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/ctg-network.pc.in ${PROJECT_BINARY_DIR}/ctg-network.pc
+    @ONLY)
+endif()

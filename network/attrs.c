@@ -96,7 +96,7 @@ int ctg_network_set_property_obj(ctg_network *net, ctg_net_object *obj, const ch
     size_t i = 0;
     while (i < obj->property_count && !ctg_net_same(props[i].key, key, key_len))
         i++;
-    char *v = ctg_arena_strndup(net->arena, value, value_len);
+    const char *v = ctg_net_pool_string(net, value, value_len);
     if (v == NULL)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
     if (i < obj->property_count) {
@@ -104,7 +104,7 @@ int ctg_network_set_property_obj(ctg_network *net, ctg_net_object *obj, const ch
         return CTG_OK;
     }
     void *list = props;
-    char *k = ctg_arena_strndup(net->arena, key, key_len);
+    const char *k = ctg_net_pool_string(net, key, key_len);
     if (k == NULL ||
         ctg_net_arena_grow(net, &list, obj->property_count, sizeof(ctg_net_property)) != CTG_OK)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");

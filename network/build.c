@@ -324,28 +324,32 @@ static int make_plan(const ctg_network *net, const ctg_net_spec *s, plan *p, ctg
     return rc;
 }
 
-/* Room for one more member in `box` (with its order key for a voltage level). */
+/* Room for one more member in `box` (with its order key for a voltage level). Either array
+ * may have grown when the other fails: each keeps its own capacity. */
 static int box_reserve(ctg_network *net, ctg_net_box *box, bool keys)
 {
     size_t n = box->pub.member_count, cap;
 
-    if (n < box->member_cap)
-        return CTG_OK;
-    if (!ctg_grow_capacity(box->member_cap, n + 1, 4, CTG_NET_MAX_OBJECTS, &cap))
-        return CTG_ENOMEM;
-    const ctg_net_object **members =
-        ctg_arena_alloc(net->arena, cap * sizeof *members, sizeof(void *));
-    uint32_t *k = keys ? ctg_arena_alloc(net->arena, cap * sizeof *k, sizeof *k) : NULL;
-    if (members == NULL || (keys && k == NULL))
-        return CTG_ENOMEM;
-    if (n) {
-        memcpy(members, box->pub.members, n * sizeof *members);
-        if (keys)
-            memcpy(k, box->keys, n * sizeof *k);
+    if (n == box->member_cap) {
+        if (!ctg_grow_capacity(box->member_cap, n + 1, 4, CTG_NET_MAX_OBJECTS, &cap))
+            return CTG_ENOMEM;
+        void *m = ctg_mem_resize(net->alloc, (void *)box->pub.members,
+                                 box->member_cap * sizeof(void *), cap * sizeof(void *));
+        if (m == NULL)
+            return CTG_ENOMEM;
+        box->pub.members = m;
+        box->member_cap = cap;
     }
-    box->pub.members = members;
-    box->keys = k;
-    box->member_cap = cap;
+    if (keys && n == box->key_cap) {
+        if (!ctg_grow_capacity(box->key_cap, n + 1, 4, CTG_NET_MAX_OBJECTS, &cap))
+            return CTG_ENOMEM;
+        uint32_t *k =
+            ctg_mem_resize(net->alloc, box->keys, box->key_cap * sizeof *k, cap * sizeof *k);
+        if (k == NULL)
+            return CTG_ENOMEM;
+        box->keys = k;
+        box->key_cap = cap;
+    }
     return CTG_OK;
 }
 

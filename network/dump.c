@@ -146,6 +146,16 @@ static void write_network(const dump *d, const ctg_net_object *obj)
         id_array(d->e, "subnetworks", (const ctg_net_object *const *)v->items + 1, v->len - 1);
 }
 
+/* A tie line's boundary lines or an HVDC line's converter stations, then their levels. */
+static void write_pair(ctg_emitter *e, const ctg_net_object *obj)
+{
+    bool tie = obj->type == CTG_IDENTIFIABLE_TIE_LINE;
+
+    member(e, tie ? "boundaryLine1" : "converterStation1", obj->refs[0]->id);
+    member(e, tie ? "boundaryLine2" : "converterStation2", obj->refs[1]->id);
+    side_levels(e, obj, 2);
+}
+
 /* The placement fields of `obj`'s type, as the goldens name them. */
 static void write_placement(const dump *d, const ctg_net_object *obj)
 {
@@ -173,13 +183,9 @@ static void write_placement(const dump *d, const ctg_net_object *obj)
         member(e, "substation", id_of(obj->substation));
         break;
     case CTG_IDENTIFIABLE_TIE_LINE:
-    case CTG_IDENTIFIABLE_HVDC_LINE: {
-        bool tie = obj->type == CTG_IDENTIFIABLE_TIE_LINE;
-        member(e, tie ? "boundaryLine1" : "converterStation1", obj->refs[0]->id);
-        member(e, tie ? "boundaryLine2" : "converterStation2", obj->refs[1]->id);
-        side_levels(e, obj, 2);
+    case CTG_IDENTIFIABLE_HVDC_LINE:
+        write_pair(e, obj);
         break;
-    }
     case CTG_IDENTIFIABLE_BOUNDARY_LINE:
         member(e, "voltageLevel", id_of(obj->voltage_levels[0]));
         key(e, "paired");
@@ -279,6 +285,8 @@ static void write_index(dump *d)
             ctg_emit_object_begin(e);
             member(e, "id", objs[i]->id);
             member(e, "type", "BUS");
+            if (objs[i]->name)
+                member(e, "name", objs[i]->name);
             if (objs[i]->subnetwork)
                 member(e, "subnetwork", objs[i]->subnetwork->id);
             member(e, "voltageLevel", objs[i]->voltage_levels[0]->id);

@@ -75,13 +75,19 @@ static int add_root(ctg_network *net, const char *id)
 
 int ctg_network_new(ctg_network **out, const char *id, const ctg_allocator *alloc, ctg_error *err)
 {
+    return ctg_network_new_ex(out, id, alloc, 0, err);
+}
+
+int ctg_network_new_ex(ctg_network **out, const char *id, const ctg_allocator *alloc,
+                       unsigned arena_flags, ctg_error *err)
+{
     if (out)
         *out = NULL;
     if (out == NULL)
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "no place for the new network");
     if (id == NULL || *id == '\0')
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "a network needs a non-empty id");
-    ctg_arena *arena = ctg_arena_new(alloc);
+    ctg_arena *arena = ctg_arena_new_ex(alloc, arena_flags);
     if (arena == NULL)
         return nomem(err);
     ctg_network *net = ctg_arena_calloc(arena, 1, sizeof *net);
@@ -99,16 +105,29 @@ int ctg_network_new(ctg_network **out, const char *id, const ctg_allocator *allo
     return CTG_OK;
 }
 
+/* The member arrays of the containers of `v` (substations or voltage levels). */
+static void boxes_dispose(ctg_network *net, const ctg_net_vec *v)
+{
+    for (size_t i = 0; i < v->len; i++) {
+        ctg_net_box *box = (ctg_net_box *)v->items[i]->container;
+        ctg_mem_release(net->alloc, (void *)box->pub.members, box->member_cap * sizeof(void *));
+        ctg_mem_release(net->alloc, box->keys, box->key_cap * sizeof *box->keys);
+    }
+}
+
 void ctg_network_free(ctg_network *net)
 {
     if (net == NULL)
         return;
+    boxes_dispose(net, &net->types[CTG_IDENTIFIABLE_SUBSTATION]);
+    boxes_dispose(net, &net->types[CTG_IDENTIFIABLE_VOLTAGE_LEVEL]);
     vec_dispose(net, &net->docs);
     for (size_t t = 0; t < CTG_IDENTIFIABLE_TYPE_COUNT; t++)
         vec_dispose(net, &net->types[t]);
     vec_dispose(net, &net->vsc);
     ctg_mem_release(net->alloc, net->aliases, net->alias_cap * sizeof *net->aliases);
     ctg_mem_release(net->alloc, net->slots, net->slot_cap * sizeof *net->slots);
+    ctg_mem_release(net->alloc, net->pool, net->pool_cap * sizeof *net->pool);
     ctg_arena_release(net->arena); /* the network itself too */
 }
 
@@ -192,9 +211,16 @@ size_t ctg_network_memory_size(const ctg_network *net)
 {
     if (net == NULL)
         return 0;
-    size_t n = net->docs.cap + net->vsc.cap;
+    size_t n = net->docs.cap + net->vsc.cap, keys = 0;
     for (size_t t = 0; t < CTG_IDENTIFIABLE_TYPE_COUNT; t++)
         n += net->types[t].cap;
+    for (int t = CTG_IDENTIFIABLE_SUBSTATION; t <= CTG_IDENTIFIABLE_VOLTAGE_LEVEL; t++)
+        for (size_t i = 0; i < net->types[t].len; i++) {
+            const ctg_net_box *box = (const ctg_net_box *)net->types[t].items[i]->container;
+            n += box->member_cap;
+            keys += box->key_cap;
+        }
     return ctg_arena_footprint(net->arena) + n * sizeof(ctg_net_object *) +
-           net->alias_cap * sizeof *net->aliases + net->slot_cap * sizeof *net->slots;
+           keys * sizeof(uint32_t) + net->alias_cap * sizeof *net->aliases +
+           net->slot_cap * sizeof *net->slots + net->pool_cap * sizeof *net->pool;
 }

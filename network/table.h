@@ -18,6 +18,11 @@
  * CTG_OK, CTG_EINVAL (NULL argument) or CTG_ENOMEM. */
 int ctg_network_set_iidm_version(ctg_network *net, const char *version);
 
+/* ctg_network_new with CTG_ARENA_* flags (base/arena.h): CTG_ARENA_EXACT gives every arena
+ * request its own allocation, for the allocation-failure sweeps of the tests. */
+int ctg_network_new_ex(ctg_network **out, const char *id, const ctg_allocator *alloc,
+                       unsigned arena_flags, ctg_error *err);
+
 /* ctg_network_add that hands out the new object mutable (for the _obj calls below). */
 int ctg_network_add_obj(ctg_network *net, const ctg_net_spec *spec, ctg_net_object **out,
                         ctg_error *err);

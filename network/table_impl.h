@@ -26,7 +26,9 @@ typedef struct ctg_net_vec {
 typedef struct ctg_net_box {
     ctg_net_container pub;
     uint32_t *keys; /* VOLTAGE_LEVEL: the order key of each member (its lowest terminal) */
-    size_t member_cap;
+    /* The members and keys come from the allocator hooks, not the arena: a resize often
+     * grows in place, where the arena would keep every outgrown copy. */
+    size_t member_cap, key_cap;
 } ctg_net_box;
 
 /* One alias: its text and the document index of its object. */
@@ -42,6 +44,18 @@ typedef struct ctg_net_alias {
 /* Objects and aliases both stay below 2^31 - 1, which the refs need. */
 #define CTG_NET_MAX_OBJECTS 0x7ffffffeu
 
+/* A slot of the string pool: a short property key or value, kept once. */
+typedef struct ctg_net_pooled {
+    const char *text; /* NULL: empty slot */
+    uint32_t hash;
+    uint32_t len;
+} ctg_net_pooled;
+
+/* Property keys repeat on every object that has them, and short values often ("CGMES.
+ * originalClass": "ACLineSegment"): strings up to this long are kept once. Longer ones (ids
+ * of other models, free text) are mostly unique, and a pool slot would cost more. */
+#define CTG_NET_POOL_MAX_LEN 32
+
 struct ctg_network {
     ctg_arena *arena;
     const ctg_allocator *alloc; /* the arena's copy */
@@ -53,6 +67,8 @@ struct ctg_network {
     size_t alias_len, alias_cap;
     uint64_t *slots; /* the id and alias index, open addressing, a power of two */
     size_t slot_cap, slot_used;
+    ctg_net_pooled *pool; /* open addressing, a power of two, at most 3/4 full */
+    size_t pool_cap, pool_used;
     const char *iidm_version;
 };
 
@@ -83,6 +99,10 @@ int ctg_net_vec_reserve(ctg_network *net, ctg_net_vec *v, size_t extra);
  * two (0: none), the one the arena's arrays of properties and aliases keep: *items moves
  * to a new copy when full. CTG_ENOMEM leaves it as it was. */
 int ctg_net_arena_grow(ctg_network *net, void **items, size_t len, size_t size);
+
+/* A copy of the `len` bytes at `s` in the arena, shared with every equal string when short
+ * (the pool); NULL when out of memory. */
+const char *ctg_net_pool_string(ctg_network *net, const char *s, size_t len);
 
 /* The object `s` names (an id or an alias), mutable, NULL when none. */
 ctg_net_object *ctg_net_lookup(const ctg_network *net, const char *s, size_t len);

@@ -57,6 +57,11 @@ expected_files() {
     echo "$libdir/libctg.so"
     echo "$libdir/libctg.so.$soversion"
     echo "$libdir/libctg.so.$version"
+    echo "$libdir/libctg_network.a"
+    echo "$libdir/libctg_network.so"
+    echo "$libdir/libctg_network.so.$soversion"
+    echo "$libdir/libctg_network.so.$version"
+    echo "$libdir/pkgconfig/ctg-network.pc"
     echo "$libdir/cmake/ctg/ctgConfig.cmake"
     echo "$libdir/cmake/ctg/ctgConfigVersion.cmake"
     echo "$libdir/cmake/ctg/ctgTargets.cmake"
@@ -212,6 +217,79 @@ check_examples() {
     done
 }
 
+# ---- a consumer of ctg::network and ctg-network ---------------------------------------------
+
+# A C program that builds a network, looks an object up and dumps the table.
+network_consumer() {
+    local dir=$1
+    mkdir -p "$dir"
+    cat >"$dir/net.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <ctg/network.h>
+int main(void)
+{
+    ctg_network *net = NULL;
+    ctg_net_spec s = CTG_NET_SPEC_INIT;
+    ctg_buf buf = CTG_BUF_INIT;
+    if (ctg_network_new(&net, "n", NULL, NULL) != CTG_OK)
+        return 1;
+    s.type = CTG_IDENTIFIABLE_VOLTAGE_LEVEL;
+    s.id = "VL";
+    s.nominal_v = 400.0;
+    if (ctg_network_add(net, &s, NULL, NULL) != CTG_OK || !ctg_network_find(net, "VL", 2) ||
+        ctg_network_write_json(net, &buf, NULL) != CTG_OK)
+        return 1;
+    printf("%zu objects, %s\n", ctg_network_object_count(net),
+           strstr(buf.data, "\"VOLTAGE_LEVEL\" : 1") ? "counted" : "not counted");
+    ctg_buf_dispose(&buf);
+    ctg_network_free(net);
+    return 0;
+}
+EOF
+    cat >"$dir/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(net_consumer C)
+option(STATIC "link ctg::network_static" OFF)
+find_package(ctg REQUIRED)
+add_executable(net net.c)
+if(STATIC)
+  target_link_libraries(net PRIVATE ctg::network_static)
+else()
+  target_link_libraries(net PRIVATE ctg::network)
+endif()
+EOF
+}
+
+# Built with CMake (ctg::network, ctg::network_static) and with pkg-config (ctg-network, and
+# --static with both libraries of ctg linked statically), each run.
+check_network_consumer() {
+    local root=$1 libdir=$2 how dir pc
+    pc="env PKG_CONFIG_PATH=$root/$libdir/pkgconfig pkg-config"
+    for how in shared static; do
+        dir=$work/net-cmake-$how
+        network_consumer "$dir/src"
+        check "ctg::network consumer ($how): CMake build against the moved prefix" \
+            sh -c "cmake -S '$dir/src' -B '$dir/b' -DCMAKE_PREFIX_PATH='$root' \
+                -DSTATIC=$([ $how = static ] && echo ON || echo OFF) && cmake --build '$dir/b'"
+        check "ctg::network consumer ($how): runs" \
+            sh -c "test \"\$(LD_LIBRARY_PATH='$root/$libdir' '$dir/b/net')\" = '2 objects, counted'"
+        dir=$work/net-pc-$how
+        network_consumer "$dir"
+        if [ $how = static ]; then
+            check "ctg-network consumer (static): built with pkg-config --static" \
+                sh -c "cc -o '$dir/net' '$dir/net.c' \$($pc --cflags ctg-network) \
+                    '$root/$libdir/libctg_network.a' '$root/$libdir/libctg.a' \
+                    \$($pc --static --libs ctg-network | sed 's/ -lctg_network / /; s/ -lctg / /')"
+        else
+            check "ctg-network consumer (shared): built with pkg-config" \
+                sh -c "cc -o '$dir/net' '$dir/net.c' \$($pc --cflags --libs ctg-network)"
+        fi
+        check "ctg-network consumer ($how): runs" \
+            sh -c "test \"\$(LD_LIBRARY_PATH='$root/$libdir' '$dir/net')\" = '2 objects, counted'"
+    done
+}
+
 # ---- one install ---------------------------------------------------------------------------
 
 # install_and_check LIBDIR prefix|destdir
@@ -236,6 +314,7 @@ install_and_check() {
     check_tree "$moved" "$libdir" "$stage"
     check_pkgconfig "$moved" "$libdir"
     check_examples "$moved" "$libdir"
+    check_network_consumer "$moved" "$libdir"
 }
 
 install_and_check lib prefix
