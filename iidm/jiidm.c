@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "base/error_set.h"
-#include "iidm/jiidm_el.h"
 #include "network/table.h"
 
 /* The newest IIDM version this library reads: 1.17. */

@@ -7,7 +7,6 @@
 
 #include <string.h>
 
-#include "iidm/jiidm_el.h"
 
 static unsigned container_of(const jx_kind *k)
 {
@@ -67,7 +66,7 @@ static int ref(jx_read *x, const jx_el *el, jx_key key, ctg_identifiable_type ty
 
     if (!jx_el_has(el, key))
         return missing(x, el, key);
-    o = ctg_network_find(x->net, id, strlen(id));
+    o = ctg_network_find(x->net, id, el->len[key]);
     if (!o || o->type != type)
         return bad_ref(x, el, key, what);
     *out = o;
@@ -85,7 +84,7 @@ static int terminal(jx_read *x, const jx_el *el, unsigned side, const ctg_net_ob
     jx_key node = side ? (jx_key)(JK_NODE1 + side - 1) : JK_NODE;
     jx_key cbus = side ? (jx_key)(JK_CBUS1 + side - 1) : JK_CBUS;
     jx_key bus = side ? (jx_key)(JK_BUS1 + side - 1) : JK_BUS;
-    const char *b = jx_el_has(el, cbus) ? el->s[cbus] : jx_el_has(el, bus) ? el->s[bus] : NULL;
+    jx_key which = jx_el_has(el, cbus) ? cbus : jx_el_has(el, bus) ? bus : JK_OTHER;
     const ctg_net_object *o;
 
     *order = CTG_NET_NO_ORDER;
@@ -96,7 +95,8 @@ static int terminal(jx_read *x, const jx_el *el, unsigned side, const ctg_net_ob
         return ctg_nb_graph_node(&x->graph, vl->type_index, *order) == CTG_OK
                    ? CTG_OK : ctg_reader_nomem(&x->rd);
     }
-    if (b && (o = ctg_network_find(x->net, b, strlen(b))) && o->type == CTG_IDENTIFIABLE_BUS
+    if (which != JK_OTHER && (o = ctg_network_find(x->net, el->s[which], el->len[which]))
+        && o->type == CTG_IDENTIFIABLE_BUS
         && o->voltage_levels[0] == vl)
         *order = o->type_index;
     return CTG_OK;
@@ -156,10 +156,40 @@ static int spec_switch(jx_read *x, jx_el *el, ctg_net_spec *sp)
     return CTG_OK;
 }
 
+/* An AC/DC converter of the detailed DC model: terminal 1, and terminal 2 when the element
+ * places one, both in its voltage level. */
+static int spec_acdc(jx_read *x, jx_el *el, ctg_net_spec *sp)
+{
+    const ctg_net_object *vl = el->scope->vlevel;
+    int rc = terminal(x, el, 1, vl, &sp->order[0]);
+
+    sp->voltage_levels[0] = vl->id;
+    if (rc != CTG_OK
+        || !(jx_el_has(el, JK_NODE2) || jx_el_has(el, JK_BUS2) || jx_el_has(el, JK_CBUS2)))
+        return rc;
+    sp->voltage_levels[1] = vl->id;
+    return terminal(x, el, 2, vl, &sp->order[1]);
+}
+
+/* An internal connection joins two nodes in the bus-breaker view; it is no object. */
+static int add_internal(jx_read *x, jx_el *el)
+{
+    const ctg_net_object *vl = el->scope->vlevel;
+
+    if (!jx_el_has(el, JK_NODE1))
+        return missing(x, el, JK_NODE1);
+    if (!jx_el_has(el, JK_NODE2))
+        return missing(x, el, JK_NODE2);
+    if (ctg_nb_graph_edge(&x->graph, vl->type_index, el->u[JK_NODE1], el->u[JK_NODE2], true)
+        != CTG_OK)
+        return ctg_reader_nomem(&x->rd);
+    return CTG_OK;
+}
+
 static int spec_branch(jx_read *x, jx_el *el, ctg_net_spec *sp)
 {
     for (unsigned i = 0; i < el->k->legs; i++) {
-        const ctg_net_object *vl;
+        const ctg_net_object *vl = NULL;
         int rc = ref(x, el, (jx_key)(JK_VL1 + i), CTG_IDENTIFIABLE_VOLTAGE_LEVEL,
                      "voltage level", &vl);
         if (rc == CTG_OK)
@@ -177,7 +207,7 @@ static int spec_refs(jx_read *x, jx_el *el, ctg_net_spec *sp, jx_key k1,
                      ctg_identifiable_type type, const char *what)
 {
     for (unsigned i = 0; i < 2; i++) {
-        const ctg_net_object *o;
+        const ctg_net_object *o = NULL;
         int rc = ref(x, el, (jx_key)(k1 + i), type, what, &o);
         if (rc != CTG_OK)
             return rc;
@@ -188,15 +218,17 @@ static int spec_refs(jx_read *x, jx_el *el, ctg_net_spec *sp, jx_key k1,
 
 /* ---- adding ---------------------------------------------------------------------------- */
 
-static int add(jx_read *x, jx_el *el, const ctg_net_spec *sp, const ctg_net_object **out)
+static int add(jx_read *x, jx_el *el, const ctg_net_spec *sp, size_t id_len,
+               const ctg_net_object **out)
 {
     ctg_error e;
     int rc;
 
-    if (ctg_network_find(x->net, sp->id, strlen(sp->id)))
+    /* The builder checks for a duplicate; the id is looked up again only when it refused. */
+    rc = ctg_network_add(x->net, sp, out, &e);
+    if (rc == CTG_EINVAL && ctg_network_find(x->net, sp->id, id_len))
         return ctg_reader_fail_at(&x->rd, &el->marks[JK_ID], "id", CTG_ESCHEMA,
                                   "duplicate id \"%s\"", sp->id);
-    rc = ctg_network_add(x->net, sp, out, &e);
     return rc == CTG_OK ? CTG_OK : refused(x, el, rc, &e);
 }
 
@@ -205,7 +237,7 @@ static int add_halves(jx_read *x, jx_el *el, ctg_net_spec *tie)
 {
     for (unsigned i = 0; i < 2; i++) {
         ctg_net_spec sp = CTG_NET_SPEC_INIT;
-        const ctg_net_object *vl, *bl;
+        const ctg_net_object *vl = NULL, *bl = NULL;
         jx_key id = (jx_key)(JK_ID_1 + i);
         int rc = ref(x, el, (jx_key)(JK_VL1 + i), CTG_IDENTIFIABLE_VOLTAGE_LEVEL,
                      "voltage level", &vl);
@@ -222,7 +254,7 @@ static int add_halves(jx_read *x, jx_el *el, ctg_net_spec *tie)
         sp.voltage_levels[0] = vl->id;
         sp.subnetwork = tie->subnetwork;
         el->marks[JK_ID] = el->marks[id];
-        if ((rc = add(x, el, &sp, &bl)) != CTG_OK)
+        if ((rc = add(x, el, &sp, el->len[id], &bl)) != CTG_OK)
             return rc;
         tie->refs[i] = bl->id;
     }
@@ -252,6 +284,7 @@ static int fill_spec(jx_read *x, jx_el *el, ctg_net_spec *sp)
     case JX_BUS: sp->voltage_levels[0] = el->scope->vlevel->id; return CTG_OK;
     case JX_SWITCH: return spec_switch(x, el, sp);
     case JX_INJECTION: return spec_injection(x, el, sp);
+    case JX_ACDC: return spec_acdc(x, el, sp);
     case JX_BRANCH: return spec_branch(x, el, sp);
     case JX_TIE: return spec_tie(x, el, sp);
     case JX_HVDC:
@@ -292,7 +325,7 @@ static int create_object(jx_read *x, jx_el *el)
         el->discarded = true;
         return CTG_OK;
     }
-    if ((rc = add(x, el, &sp, &el->obj)) != CTG_OK)
+    if ((rc = add(x, el, &sp, el->len[JK_ID], &el->obj)) != CTG_OK)
         return rc;
     open_scope(el);
     return CTG_OK;
@@ -300,20 +333,27 @@ static int create_object(jx_read *x, jx_el *el)
 
 int jx_el_create(jx_read *x, jx_el *el)
 {
+    /* Errors name the element, not the member that made it come into the table. */
+    ctg_path_frame *f = ctg_reader_top_frame(&x->rd), keep = *f;
     int rc = CTG_OK;
 
     if (el->created)
         return CTG_OK;
     el->created = true;
+    f->key = NULL;
     if (el->k->shape == JX_ROOT) {
         if (!jx_el_has(el, JK_ID))
             return missing(x, el, JK_ID);
         rc = jx_create_network(x, el->s[JK_ID], &el->start);
         el->obj = rc == CTG_OK ? ctg_network_root(x->net) : NULL;
+    } else if (el->k->shape == JX_INTERNAL) {
+        rc = add_internal(x, el);
     } else if (el->k->shape != JX_NBTOPO && el->k->shape != JX_BBTOPO) {
         rc = create_object(x, el);
     }
     /* The element's strings are in the table now (or no longer needed). */
     ctg_arena_reset(x->scratch);
+    if (rc == CTG_OK)
+        *ctg_reader_top_frame(&x->rd) = keep;
     return rc;
 }

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iidm/jiidm_el.h"
 
 /* ---- keys ------------------------------------------------------------------------------ */
 
@@ -83,9 +82,8 @@ static jx_key key_long(const char *s, size_t n)
         if (is(s, 14, "voltageLevelId")) return (jx_key)(JK_VL1 + side);
         if (is(s, 14, "connectableBus")) return (jx_key)(JK_CBUS1 + side);
         if (side < 2 && is(s, 14, "boundaryLineId")) return (jx_key)(JK_BL1 + side);
+        if (side < 2 && is(s, 14, "danglingLineId")) return (jx_key)(JK_DL1 + side);
         return JK_OTHER;
-    case 16:
-        return side < 2 && is(s, 15, "danglingLineId") ? (jx_key)(JK_DL1 + side) : JK_OTHER;
     case 17:
         return side < 2 && is(s, 16, "converterStation") ? (jx_key)(JK_CS1 + side) : JK_OTHER;
     case 18: return is(s, n, "busBreakerTopology") ? JK_BBTOPO : JK_OTHER;
@@ -106,6 +104,7 @@ static int read_str(jx_read *x, jx_el *el, jx_key key)
     ctg_reader *rd = &x->rd;
     int rc = ctg_read_string(rd, &el->s[key], jx_key_names[key]);
 
+    el->len[key] = rd->tok.len;
     if (rc == CTG_OK && rd->tok.len == 0 && key != JK_NAME && key != JK_NAME_1
         && key != JK_NAME_2)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must not be empty", jx_key_names[key]);
@@ -294,8 +293,9 @@ static int member(jx_read *x, jx_el *el, const ctg_lex_member *m)
     el->key_mark = (ctg_mark){ m->key.offset, m->key.line_start, m->key.line };
     if (key == JK_OTHER && el->in)
         k = jx_kind_find(m->key.str, m->key.len, el->in);
+    /* A known key is spelt as the token: its length is the token's. */
     f->key = key != JK_OTHER ? jx_key_names[key] : k ? k->array : NULL;
-    f->key_len = f->key ? strlen(f->key) : 0;
+    f->key_len = f->key ? m->key.len : 0;
     if (key == JK_OTHER && !k && el->in)
         memcpy(name, m->key.str, n);
     if (!m->value_ready && (rc = ctg_reader_next(rd)) != CTG_OK)

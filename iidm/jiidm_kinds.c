@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* The element arrays of JIIDM: their member names, what their items are, where they may stand
  * and in which IIDM versions (the 1.16 renames: shunt -> shuntCompensator, danglingLine ->
- * boundaryLine; the version gates of XIIDM's schemas). */
+ * boundaryLine; the version gates of XIIDM's schemas). Transformers stand in substations only:
+ * PowSyBl rejects them at the network level in every version, whatever the 1.11+ schemas say. */
 
 #include "iidm/jiidm.h"
 
@@ -51,9 +52,11 @@ static const jx_kind kinds[] = {
       0, 255, VL),
     K("lccConverterStations", "lccConverterStation", JX_INJECTION, HVDC_CONVERTER_STATION, LCC, 0,
       0, 255, VL),
-    K("voltageSourceConverters", "voltageSourceConverter", JX_INJECTION,
+    K("internalConnections", "internalConnection", JX_INTERNAL, NETWORK, NONE, 0, 0, 255,
+      JX_IN_NBTOPO),
+    K("voltageSourceConverters", "voltageSourceConverter", JX_ACDC,
       VOLTAGE_SOURCE_CONVERTER, NONE, 0, 15, 255, VL),
-    K("lineCommutatedConverters", "lineCommutatedConverter", JX_INJECTION,
+    K("lineCommutatedConverters", "lineCommutatedConverter", JX_ACDC,
       LINE_COMMUTATED_CONVERTER, NONE, 0, 15, 255, VL),
     K("grounds", "ground", JX_INJECTION, GROUND, NONE, 0, 12, 255, VL),
     K("lines", "line", JX_BRANCH, LINE, NONE, 2, 0, 255, NET),
@@ -64,11 +67,6 @@ static const jx_kind kinds[] = {
     K("dcGrounds", "dcGround", JX_PLAIN, DC_GROUND, NONE, 0, 15, 255, NET),
     K("dcLines", "dcLine", JX_PLAIN, DC_LINE, NONE, 0, 15, 255, NET),
     K("areas", "area", JX_PLAIN, AREA, NONE, 0, 13, 255, NET),
-    /* Network-level transformers: only from 1.11 (checked by the caller's version gate). */
-    K("twoWindingsTransformers", "twoWindingsTransformer", JX_BRANCH, TWO_WINDINGS_TRANSFORMER,
-      NONE, 2, 11, 255, NET),
-    K("threeWindingsTransformers", "threeWindingsTransformer", JX_BRANCH,
-      THREE_WINDINGS_TRANSFORMER, NONE, 3, 11, 255, NET),
 };
 
 const jx_kind *jx_kind_find(const char *key, size_t len, unsigned in)

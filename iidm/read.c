@@ -43,8 +43,8 @@ static bool complete_options(const ctg_iidm_read_options *in, ctg_iidm_read_opti
         *o = *in;
     else
         memset(o, 0, sizeof *o);
-    if (o->version > CTG_IIDM_READ_OPTIONS_VERSION || o->format < CTG_IIDM_AUTO
-        || o->format > CTG_IIDM_JSON || o->max_depth > IIDM_MAX_DEPTH_LIMIT)
+    if (o->version > CTG_IIDM_READ_OPTIONS_VERSION || o->format < CTG_IIDM_AUTO ||
+        o->format > CTG_IIDM_JSON || o->max_depth > IIDM_MAX_DEPTH_LIMIT)
         return false;
     o->max_depth = o->max_depth ? o->max_depth : 256;
     o->max_name_len = o->max_name_len ? o->max_name_len : 1024;
@@ -110,8 +110,8 @@ static int peek(replay *rp, ctg_error *err)
 
     do {
         got = 0;
-        int rc = rp->inner->refill(rp->inner->ctx, rp->buf + rp->len, PEEK_CAP - rp->len, &got,
-                                   err);
+        int rc =
+            rp->inner->refill(rp->inner->ctx, rp->buf + rp->len, PEEK_CAP - rp->len, &got, err);
         if (rc != CTG_OK)
             return rc;
         if (got > PEEK_CAP - rp->len)
@@ -173,12 +173,13 @@ int ctg_iidm_read(ctg_network **out, const ctg_source *src, const ctg_iidm_read_
     if (!src)
         return fail_plain(err, "<input>", CTG_EINVAL, "NULL source");
     if (!complete_options(opts, &o))
-        return fail_plain(err, "<input>", CTG_EINVAL, "unknown read options version or format, "
+        return fail_plain(err, "<input>", CTG_EINVAL,
+                          "unknown read options version or format, "
                           "or max_depth above 1048576");
     rc = ctg_input_open(&in, src, o.allocator, err);
     if (rc != CTG_OK)
-        return fail_plain(err, o.source_name ? o.source_name
-                                             : ctg_source_name(src, own, sizeof own), rc, NULL);
+        return fail_plain(
+            err, o.source_name ? o.source_name : ctg_source_name(src, own, sizeof own), rc, NULL);
     rc = read_input(out, in, &o, err);
     if (rc != CTG_OK)
         ctg_error_set_source(err, o.source_name ? o.source_name : ctg_input_name(in));

@@ -5,7 +5,6 @@
 #include "iidm/topology.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -74,29 +73,65 @@ int ctg_nb_graph_edge(ctg_nb_graph *g, uint32_t vl, uint32_t n1, uint32_t n2, bo
     return CTG_OK;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* One pass of a byte-wise radix sort of `n` keys from `src` to `dst`, on the byte at `shift`;
+ * false (nothing moved) when every key has the same byte there. */
+static bool radix_pass(const uint64_t *src, uint64_t *dst, size_t n, unsigned shift)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
+    size_t count[256] = { 0 }, at = 0;
+
+    for (size_t i = 0; i < n; i++)
+        count[(src[i] >> shift) & 0xFF]++;
+    if (count[(src[0] >> shift) & 0xFF] == n)
+        return false;
+    for (size_t d = 0; d < 256; d++) {
+        size_t c = count[d];
+        count[d] = at;
+        at += c;
+    }
+    for (size_t i = 0; i < n; i++)
+        dst[count[(src[i] >> shift) & 0xFF]++] = src[i];
+    return true;
 }
 
-/* Sorts the nodes and drops repeats. */
-static size_t unique_nodes(ctg_nb_graph *g)
+/* Sorts the nodes (a radix sort: most of a key's bytes are the same everywhere, and their
+ * passes are skipped) and drops repeats. CTG_OK or CTG_ENOMEM. */
+static int unique_nodes(ctg_nb_graph *g)
 {
-    size_t n = 0;
+    size_t n = g->node_count, kept = 0, bytes = n * sizeof(uint64_t);
+    uint64_t *tmp = ctg_mem_alloc(g->alloc, bytes), *src = g->nodes, *dst = tmp;
 
-    qsort(g->nodes, g->node_count, sizeof(uint64_t), cmp_u64);
-    for (size_t i = 0; i < g->node_count; i++)
-        if (n == 0 || g->nodes[n - 1] != g->nodes[i])
-            g->nodes[n++] = g->nodes[i];
-    g->node_count = n;
-    return n;
+    if (!tmp)
+        return CTG_ENOMEM;
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        if (radix_pass(src, dst, n, shift)) {
+            uint64_t *t = src;
+            src = dst;
+            dst = t;
+        }
+    }
+    if (src != g->nodes)
+        memcpy(g->nodes, src, bytes);
+    ctg_mem_release(g->alloc, tmp, bytes);
+    for (size_t i = 0; i < n; i++)
+        if (kept == 0 || g->nodes[kept - 1] != g->nodes[i])
+            g->nodes[kept++] = g->nodes[i];
+    g->node_count = kept;
+    return CTG_OK;
 }
 
+/* The position of `key`, which is there. */
 static size_t position(const ctg_nb_graph *g, uint64_t key)
 {
-    const uint64_t *p = bsearch(&key, g->nodes, g->node_count, sizeof(uint64_t), cmp_u64);
-    return (size_t)(p - g->nodes);
+    size_t lo = 0, hi = g->node_count;
+
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (g->nodes[mid] <= key)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 static size_t root(uint32_t *up, size_t i)
@@ -161,8 +196,10 @@ int ctg_nb_graph_add_buses(ctg_nb_graph *g, ctg_network *net, ctg_error *err)
     uint32_t *up;
     int rc;
 
-    if (unique_nodes(g) == 0)
+    if (g->node_count == 0)
         return CTG_OK;
+    if (unique_nodes(g) != CTG_OK)
+        return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
     if (g->node_count > UINT32_MAX || !ctg_size_mul(g->node_count, sizeof(*up), &bytes)
         || !(up = ctg_mem_alloc(g->alloc, bytes)))
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");

@@ -32,6 +32,9 @@ typedef union block_head {
 } block_head;
 
 static _Thread_local const ctg_allocator *current_alloc;
+/* Set when a block could not be had: libexpat 2.5 reports some failed allocations as other
+ * errors (one in a namespace binding is "unbound prefix"), which are then CTG_ENOMEM. */
+static _Thread_local bool alloc_failed;
 
 static void *xml_malloc(size_t size)
 {
@@ -39,8 +42,10 @@ static void *xml_malloc(size_t size)
     if (!ctg_size_add(size, sizeof(block_head), &total))
         return NULL;
     block_head *b = ctg_mem_alloc(current_alloc, total);
-    if (!b)
+    if (!b) {
+        alloc_failed = true;
         return NULL;
+    }
     b->h.a = current_alloc;
     b->h.size = total;
     return b + 1;
@@ -63,8 +68,10 @@ static void *xml_realloc(void *p, size_t size)
     if (!ctg_size_add(size, sizeof(block_head), &total))
         return NULL;
     block_head *n = ctg_mem_resize(b->h.a, b, b->h.size, total);
-    if (!n)
+    if (!n) {
+        alloc_failed = true;
         return NULL;
+    }
     n->h.size = total;
     return n + 1;
 }
@@ -79,8 +86,8 @@ static size_t append_path(xreader *r, char *path)
     for (size_t i = 0; i < r->nframes; i++) {
         const xframe *f = &r->frames[i];
         char seg[64];
-        const char *name = f->kind == XK_OTHER && r->local ? r->local
-                                                            : ctg_xiidm_kind_name(f->kind);
+        const char *name =
+            f->kind == XK_OTHER && r->local ? r->local : ctg_xiidm_kind_name(f->kind);
         if (i == 0)
             snprintf(seg, sizeof seg, "%.50s", name);
         else
@@ -185,14 +192,20 @@ static int read_root_name(xreader *r, const char *uri, size_t uri_len, const cha
     unsigned minor = 0;
 
     if (uri == NULL)
-        return ctg_xiidm_fail(r, CTG_EUNSUPPORTED, "root element '%s' has no namespace: not "
-                              "an IIDM network", local);
+        return ctg_xiidm_fail(r, CTG_EUNSUPPORTED,
+                              "root element '%s' has no namespace: not "
+                              "an IIDM network",
+                              local);
     if (!namespace_version(uri, uri_len, &minor))
-        return ctg_xiidm_fail(r, CTG_EUNSUPPORTED, "unknown namespace '%.*s': not an IIDM "
-                              "network", (int)(uri_len > 120 ? 120 : uri_len), uri);
+        return ctg_xiidm_fail(r, CTG_EUNSUPPORTED,
+                              "unknown namespace '%.*s': not an IIDM "
+                              "network",
+                              (int)(uri_len > 120 ? 120 : uri_len), uri);
     if (minor > 17)
-        return ctg_xiidm_fail(r, CTG_EUNSUPPORTED, "IIDM version 1.%u is newer than this "
-                              "library's (1.17)", minor);
+        return ctg_xiidm_fail(r, CTG_EUNSUPPORTED,
+                              "IIDM version 1.%u is newer than this "
+                              "library's (1.17)",
+                              minor);
     if (strcmp(local, "network") != 0)
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "root element '%s' is not 'network'", local);
     r->minor = minor;
@@ -216,8 +229,8 @@ static const char *split_name(const char *name, size_t *uri_len)
 
 static bool is_iidm_uri(const xreader *r, const char *uri, size_t n)
 {
-    return (n == r->ns_len[0] && memcmp(uri, r->ns[0], n) == 0)
-           || (n == r->ns_len[1] && memcmp(uri, r->ns[1], n) == 0);
+    return (n == r->ns_len[0] && memcmp(uri, r->ns[0], n) == 0) ||
+           (n == r->ns_len[1] && memcmp(uri, r->ns[1], n) == 0);
 }
 
 /* Checks the names and values of an element against the limits. The whole start tag is
@@ -237,13 +250,12 @@ static bool check_lengths(xreader *r, const char *local, const char **atts)
         size_t ul;
         const char *an = split_name(atts[i], &ul);
         if (strlen(an) > o->max_name_len) {
-            ctg_xiidm_fail(r, CTG_ELIMIT, "attribute name longer than %zu bytes",
-                           o->max_name_len);
+            ctg_xiidm_fail(r, CTG_ELIMIT, "attribute name longer than %zu bytes", o->max_name_len);
             return false;
         }
         if (strlen(atts[i + 1]) > o->max_value_len) {
-            ctg_xiidm_fail(r, CTG_ELIMIT, "value of attribute '%.64s' longer than %zu bytes",
-                           an, o->max_value_len);
+            ctg_xiidm_fail(r, CTG_ELIMIT, "value of attribute '%.64s' longer than %zu bytes", an,
+                           o->max_value_len);
             return false;
         }
     }
@@ -332,9 +344,8 @@ static void XMLCALL on_doctype(void *ud, const XML_Char *name, const XML_Char *s
     ctg_xiidm_fail(ud, CTG_ESYNTAX, "DOCTYPE declarations are not accepted");
 }
 
-static int XMLCALL on_external_entity(XML_Parser p, const XML_Char *context,
-                                      const XML_Char *base, const XML_Char *sysid,
-                                      const XML_Char *pubid)
+static int XMLCALL on_external_entity(XML_Parser p, const XML_Char *context, const XML_Char *base,
+                                      const XML_Char *sysid, const XML_Char *pubid)
 {
     (void)context;
     (void)base;
@@ -359,8 +370,8 @@ static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
         size_t cap;
         const ctg_allocator *a = r->in->opts->allocator;
         char *t;
-        if (!ctg_grow_capacity(r->text_cap, r->text_len + n + 1, 64, SIZE_MAX, &cap)
-            || !(t = ctg_mem_resize(a, r->text, r->text_cap, cap))) {
+        if (!ctg_grow_capacity(r->text_cap, r->text_len + n + 1, 64, SIZE_MAX, &cap) ||
+            !(t = ctg_mem_resize(a, r->text, r->text_cap, cap))) {
             ctg_xiidm_fail(r, CTG_ENOMEM, "out of memory");
             return;
         }
@@ -398,6 +409,7 @@ static XML_Parser make_parser(xreader *r)
     XML_Parser p;
 
     current_alloc = r->in->opts->allocator;
+    alloc_failed = false;
     p = XML_ParserCreate_MM(NULL, &xml_memory, sep);
     if (!p)
         return NULL;
@@ -417,7 +429,7 @@ static int parse_failure(xreader *r)
 
     if (r->rc != CTG_OK)
         return r->rc;
-    if (e == XML_ERROR_NO_MEMORY)
+    if (e == XML_ERROR_NO_MEMORY || alloc_failed)
         return ctg_xiidm_fail(r, CTG_ENOMEM, "out of memory");
 #if XML_MAJOR_VERSION > 2 || (XML_MAJOR_VERSION == 2 && XML_MINOR_VERSION >= 4)
     if (e == XML_ERROR_AMPLIFICATION_LIMIT_BREACH)
@@ -474,7 +486,8 @@ static int feed_refill(xreader *r)
             return r->rc = rc;
         }
         if (got > FEED_CHUNK)
-            return r->rc = ctg_error_set(r->err, CTG_EIO, NULL, "", "read callback overran "
+            return r->rc = ctg_error_set(r->err, CTG_EIO, NULL, "",
+                                         "read callback overran "
                                          "its buffer");
         fed += got;
         if (over_size(r, fed) != CTG_OK)
@@ -512,13 +525,14 @@ int ctg_xiidm_read(ctg_network **out, const ctg_iidm_input *in, ctg_error *err)
     memset(r, 0, sizeof *r);
     r->in = in;
     r->err = err;
+    ctg_nb_graph_init(&r->graph, in->opts->allocator);
     rc = parse_all(r);
     current_alloc = in->opts->allocator;
     if (r->parser)
         XML_ParserFree(r->parser);
     current_alloc = NULL;
     ctg_mem_release(in->opts->allocator, r->text, r->text_cap);
-    ctg_xiidm_nb_dispose(r);
+    ctg_nb_graph_dispose(&r->graph);
     if (rc != CTG_OK)
         ctg_network_free(r->net);
     else

@@ -13,6 +13,7 @@
 
 #include "ctg/network.h"
 #include "iidm/iidm_internal.h"
+#include "iidm/topology.h"
 
 /* The elements of the IIDM namespaces the importer knows: everything else of those
  * namespaces inside a container is an error, inside an equipment it is skipped. */
@@ -32,8 +33,8 @@ typedef enum xkind {
     XK_SHUNT,             /* the name before 1.16 */
     XK_SHUNT_COMPENSATOR, /* the name from 1.16 */
     XK_STATIC_VAR_COMPENSATOR,
-    XK_DANGLING_LINE,     /* the name before 1.16 */
-    XK_BOUNDARY_LINE,     /* the name from 1.16 */
+    XK_DANGLING_LINE, /* the name before 1.16 */
+    XK_BOUNDARY_LINE, /* the name from 1.16 */
     XK_LCC_CONVERTER_STATION,
     XK_VSC_CONVERTER_STATION,
     XK_GROUND,
@@ -66,8 +67,14 @@ typedef enum xattr {
     XA_NODE1,
     XA_NODE2,
     XA_NODE3,
+    XA_BUS,
     XA_BUS1,
     XA_BUS2,
+    XA_BUS3,
+    XA_CBUS,
+    XA_CBUS1,
+    XA_CBUS2,
+    XA_CBUS3,
     XA_VL1,
     XA_VL2,
     XA_VL3,
@@ -107,46 +114,33 @@ const char *ctg_xiidm_attr_name(xattr a);
 typedef struct xframe {
     xkind kind;
     uint32_t index;            /* 1-based among the parent's children of its kind */
-    const ctg_net_object *obj; /* the object it made, NULL when none */
+    ctg_net_object *obj;       /* the object it made, NULL when none */
     uint32_t counts[XK_COUNT]; /* children seen per kind, for the next child's index */
 } xframe;
-
-/* A piece of node-breaker topology kept until the document ends: a terminal at node `a`
- * (b == XTOPO_TERMINAL) or a switch or internal connection between nodes a and b. */
-#define XTOPO_TERMINAL UINT32_MAX
-typedef struct xtopo_item {
-    uint32_t level; /* index in xreader.levels */
-    uint32_t a;
-    uint32_t b;
-    uint32_t joins; /* 1: joins its nodes in the bus-breaker view (closed, not retained) */
-} xtopo_item;
 
 /* One read. */
 typedef struct xreader {
     XML_Parser parser;
     const ctg_iidm_input *in;
     ctg_error *err;
-    int rc;                 /* the first failure; CTG_OK while all is well */
-    ctg_network *net;       /* NULL until the root element */
-    unsigned minor;         /* IIDM version 1.<minor> */
-    const char *ns[2];      /* the IIDM namespaces of the file's version */
+    int rc;            /* the first failure; CTG_OK while all is well */
+    ctg_network *net;  /* NULL until the root element */
+    unsigned minor;    /* IIDM version 1.<minor> */
+    const char *ns[2]; /* the IIDM namespaces of the file's version */
     size_t ns_len[2];
     char ns_buf[2][64];
-    size_t depth;           /* open elements, all of them */
-    size_t skip_until;      /* > 0: inside a skipped subtree opened at that depth */
+    size_t depth;      /* open elements, all of them */
+    size_t skip_until; /* > 0: inside a skipped subtree opened at that depth */
     xframe frames[XIIDM_MAX_FRAMES];
     size_t nframes;
-    const ctg_net_object *substation; /* the open substation, else NULL */
-    const ctg_net_object *vl;         /* the open voltage level, else NULL */
-    ctg_topology_kind topology;       /* of `vl` */
-    const ctg_net_object *subnetwork; /* the open subnetwork, else NULL */
-    const char *attrs[XA_COUNT];      /* the current element's attributes, NULL = absent */
-    const char *local;                /* the current element's local name, in its start */
-    const ctg_net_object **levels; /* the node-breaker voltage levels, in document order */
-    size_t nlevels, levels_cap;
-    xtopo_item *topo;       /* their topology, for the calculated buses */
-    size_t ntopo, topo_cap;
-    char *text;             /* an alias' text */
+    ctg_net_object *substation;  /* the open substation, else NULL */
+    ctg_net_object *vl;          /* the open voltage level, else NULL */
+    ctg_topology_kind topology;  /* of `vl` */
+    ctg_net_object *subnetwork;  /* the open subnetwork, else NULL */
+    const char *attrs[XA_COUNT]; /* the current element's attributes, NULL = absent */
+    const char *local;           /* the current element's local name, in its start */
+    ctg_nb_graph graph;          /* node-breaker topology, for the calculated buses */
+    char *text;                  /* an alias' text */
     size_t text_len;
     size_t text_cap;
 } xreader;
@@ -170,13 +164,10 @@ int ctg_xiidm_end(xreader *r);
 void ctg_xiidm_collect_text(xreader *r, bool on);
 /* Node-breaker topology (xiidm_topo.c): an internal connection (always joins its nodes). */
 int ctg_xiidm_nb_internal(xreader *r, bool *follow);
-/* A node-breaker voltage level starts; a switch of it joins two nodes (or not); a terminal of
- * an object stands at `node` of node-breaker level `vl`. */
-int ctg_xiidm_nb_level(xreader *r, const ctg_net_object *vl);
+/* A switch of the open node-breaker level joins two nodes (or not); a terminal of an object
+ * stands at `node` of node-breaker level `vl`. */
 int ctg_xiidm_nb_switch(xreader *r, uint32_t n1, uint32_t n2, bool joins);
 int ctg_xiidm_nb_terminal(xreader *r, const ctg_net_object *vl, uint32_t node);
-/* Releases what the topology kept. */
-void ctg_xiidm_nb_dispose(xreader *r);
 /* The document has ended well: completes the network. */
 int ctg_xiidm_finish(xreader *r);
 

@@ -49,18 +49,51 @@ static int node_of(xreader *r, xattr a, uint32_t *out)
     return CTG_OK;
 }
 
-/* The node of a terminal when its voltage level `vl` is node-breaker, else no order. */
-static int order_in(xreader *r, const char *vl, xattr node_attr, uint32_t *out)
+/* The attributes that place one terminal: its node, or its connectable bus (bus when the
+ * file gives no connectableBus). */
+typedef struct xterm {
+    xattr node, cbus, bus;
+} xterm;
+
+static const xterm terminal_of[4] = {
+    { XA_NODE, XA_CBUS, XA_BUS },
+    { XA_NODE1, XA_CBUS1, XA_BUS1 },
+    { XA_NODE2, XA_CBUS2, XA_BUS2 },
+    { XA_NODE3, XA_CBUS3, XA_BUS3 },
+};
+
+/* Where a terminal stands in its voltage level `vl`, as PowSyBl lists a level's connectables:
+ * a node-breaker level by node, a bus-breaker one by the order its buses were declared in
+ * (buses come in document order, so a bus's document index orders them). */
+static int order_at(xreader *r, const ctg_net_object *o, const xterm *t, uint32_t *out)
 {
-    const ctg_net_object *o;
+    const char *vl = o ? o->id : NULL;
+    const char *bus;
+    const ctg_net_object *b;
 
     *out = CTG_NET_NO_ORDER;
-    if (!r->attrs[node_attr])
-        return CTG_OK; /* a bus-breaker terminal: bus and connectableBus are not kept */
-    o = vl ? ctg_network_find(r->net, vl, strlen(vl)) : NULL;
-    if (o && o->container && o->container->topology == CTG_TOPOLOGY_NODE_BREAKER)
-        return node_of(r, node_attr, out);
+    if (!o || !o->container || o->type != CTG_IDENTIFIABLE_VOLTAGE_LEVEL)
+        return CTG_OK; /* the table says what is wrong */
+    if (o->container->topology == CTG_TOPOLOGY_NODE_BREAKER)
+        return node_of(r, t->node, out);
+    bus = r->attrs[t->cbus] ? r->attrs[t->cbus] : r->attrs[t->bus];
+    if (!bus)
+        return missing(r, t->cbus);
+    b = ctg_network_find(r->net, bus, strlen(bus));
+    if (!b || b->type != CTG_IDENTIFIABLE_BUS || b->voltage_levels[0] != o)
+        return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown bus '%.100s' in voltage level '%.100s'", bus,
+                              vl);
+    *out = b->doc_index;
     return CTG_OK;
+}
+
+/* order_at for the voltage level named `vl`; an injection's is the open one, found already. */
+static int order_in(xreader *r, const char *vl, const xterm *t, uint32_t *out)
+{
+    const ctg_net_object *o = r->vl && vl == r->vl->id ? r->vl
+                              : vl                     ? ctg_network_find(r->net, vl, strlen(vl))
+                                                       : NULL;
+    return order_at(r, o, t, out);
 }
 
 static const char *subnetwork_id(const xreader *r)
@@ -81,40 +114,41 @@ static int refused(xreader *r, const ctg_net_spec *s, const ctg_error *why)
     if (ctg_network_find(r->net, s->id, strlen(s->id)))
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "duplicate id '%.100s'", s->id);
     for (int i = 0; i < 3; i++)
-        if (s->voltage_levels[i] && !known_as(r, s->voltage_levels[i], CTG_IDENTIFIABLE_VOLTAGE_LEVEL))
+        if (s->voltage_levels[i] &&
+            !known_as(r, s->voltage_levels[i], CTG_IDENTIFIABLE_VOLTAGE_LEVEL))
             return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown voltage level '%.100s'",
                                   s->voltage_levels[i]);
     if (s->substation && !known_as(r, s->substation, CTG_IDENTIFIABLE_SUBSTATION))
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown substation '%.100s'", s->substation);
     for (int i = 0; i < 2; i++) {
-        if (s->type == CTG_IDENTIFIABLE_TIE_LINE
-            && !known_as(r, s->refs[i], CTG_IDENTIFIABLE_BOUNDARY_LINE))
+        if (s->type == CTG_IDENTIFIABLE_TIE_LINE &&
+            !known_as(r, s->refs[i], CTG_IDENTIFIABLE_BOUNDARY_LINE))
             return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown boundary line '%.100s'", s->refs[i]);
-        if (s->type == CTG_IDENTIFIABLE_HVDC_LINE
-            && !known_as(r, s->refs[i], CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION))
-            return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown converter station '%.100s'",
-                                  s->refs[i]);
+        if (s->type == CTG_IDENTIFIABLE_HVDC_LINE &&
+            !known_as(r, s->refs[i], CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION))
+            return ctg_xiidm_fail(r, CTG_ESCHEMA, "unknown converter station '%.100s'", s->refs[i]);
     }
     return ctg_xiidm_fail(r, CTG_ESCHEMA, "%s", why->message);
 }
 
 /* Adds the object of `s` and makes it the current frame's. */
-static int add(xreader *r, ctg_net_spec *s, const ctg_net_object **out)
+static int add(xreader *r, ctg_net_spec *s, ctg_net_object **out)
 {
     ctg_error why;
-    const ctg_net_object *o = NULL;
+    ctg_net_object *o = NULL;
     int rc;
 
     s->subnetwork = subnetwork_id(r);
-    rc = ctg_network_add(r->net, s, &o, &why);
+    rc = ctg_network_add_obj(r->net, s, &o, &why);
     if (rc == CTG_ENOMEM)
         return ctg_xiidm_fail(r, CTG_ENOMEM, "out of memory");
     if (rc != CTG_OK)
         return refused(r, s, &why);
     r->frames[r->nframes - 1].obj = o;
     for (int i = 0; i < 3; i++)
-        if (s->order[i] != CTG_NET_NO_ORDER && o->voltage_levels[i]
-            && ctg_xiidm_nb_terminal(r, o->voltage_levels[i], s->order[i]) != CTG_OK)
+        if (s->order[i] != CTG_NET_NO_ORDER && o->voltage_levels[i] &&
+            o->voltage_levels[i]->container->topology == CTG_TOPOLOGY_NODE_BREAKER &&
+            ctg_xiidm_nb_terminal(r, o->voltage_levels[i], s->order[i]) != CTG_OK)
             return r->rc;
     if (out)
         *out = o;
@@ -136,14 +170,18 @@ static int spec_of(xreader *r, ctg_identifiable_type t, ctg_net_spec *s)
 
 static int too_old(xreader *r, const char *what, unsigned since)
 {
-    return ctg_xiidm_fail(r, CTG_ESCHEMA, "%s is not supported for IIDM version 1.%u (1.%u "
-                          "or newer)", what, r->minor, since);
+    return ctg_xiidm_fail(r, CTG_ESCHEMA,
+                          "%s is not supported for IIDM version 1.%u (1.%u "
+                          "or newer)",
+                          what, r->minor, since);
 }
 
 static int too_new(xreader *r, const char *what, unsigned until)
 {
-    return ctg_xiidm_fail(r, CTG_ESCHEMA, "%s is not supported for IIDM version 1.%u (1.%u "
-                          "or older)", what, r->minor, until);
+    return ctg_xiidm_fail(r, CTG_ESCHEMA,
+                          "%s is not supported for IIDM version 1.%u (1.%u "
+                          "or older)",
+                          what, r->minor, until);
 }
 
 static int unknown_child(xreader *r)
@@ -176,9 +214,8 @@ static int start_root(xreader *r)
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "empty id");
     rc = ctg_network_new(&r->net, id, r->in->opts->allocator, &why);
     if (rc != CTG_OK)
-        return ctg_xiidm_fail(r, rc == CTG_ENOMEM ? CTG_ENOMEM : CTG_ESCHEMA, "%s",
-                              why.message);
-    r->frames[0].obj = ctg_network_root(r->net);
+        return ctg_xiidm_fail(r, rc == CTG_ENOMEM ? CTG_ENOMEM : CTG_ESCHEMA, "%s", why.message);
+    r->frames[0].obj = ctg_network_find_mut(r->net, id, strlen(id));
     return set_version(r);
 }
 
@@ -228,8 +265,8 @@ static int start_voltage_level(xreader *r)
     ctg_net_spec s;
     const char *kind;
 
-    if (spec_of(r, CTG_IDENTIFIABLE_VOLTAGE_LEVEL, &s) != CTG_OK
-        || nominal_v(r, &s.nominal_v) != CTG_OK || need(r, XA_TOPOLOGY_KIND, &kind) != CTG_OK)
+    if (spec_of(r, CTG_IDENTIFIABLE_VOLTAGE_LEVEL, &s) != CTG_OK ||
+        nominal_v(r, &s.nominal_v) != CTG_OK || need(r, XA_TOPOLOGY_KIND, &kind) != CTG_OK)
         return r->rc;
     if (strcmp(kind, "NODE_BREAKER") == 0)
         s.topology = CTG_TOPOLOGY_NODE_BREAKER;
@@ -239,9 +276,7 @@ static int start_voltage_level(xreader *r)
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "bad topologyKind '%.40s'", kind);
     s.substation = r->substation ? r->substation->id : NULL;
     r->topology = s.topology;
-    if (add(r, &s, &r->vl) != CTG_OK)
-        return r->rc;
-    return s.topology == CTG_TOPOLOGY_NODE_BREAKER ? ctg_xiidm_nb_level(r, r->vl) : CTG_OK;
+    return add(r, &s, &r->vl);
 }
 
 /* ---- equipment ---- */
@@ -254,7 +289,7 @@ static int start_injection(xreader *r, ctg_identifiable_type t, ctg_converter_ki
         return r->rc;
     s.voltage_levels[0] = r->vl->id;
     s.converter_kind = ck;
-    if (r->topology == CTG_TOPOLOGY_NODE_BREAKER && node_of(r, XA_NODE, &s.order[0]) != CTG_OK)
+    if (order_in(r, r->vl->id, &terminal_of[0], &s.order[0]) != CTG_OK)
         return r->rc;
     return add(r, &s, NULL);
 }
@@ -268,13 +303,15 @@ static int start_converter(xreader *r, ctg_identifiable_type t)
         return too_old(r, ctg_xiidm_kind_name(r->frames[r->nframes - 1].kind), 15);
     if (spec_of(r, t, &s) != CTG_OK)
         return r->rc;
-    s.voltage_levels[0] = s.voltage_levels[1] = r->vl->id;
-    if (r->topology == CTG_TOPOLOGY_NODE_BREAKER
-        && (node_of(r, XA_NODE1, &s.order[0]) != CTG_OK
-            || (attr(r, XA_NODE2) && node_of(r, XA_NODE2, &s.order[1]) != CTG_OK)))
+    s.voltage_levels[0] = r->vl->id;
+    if (order_in(r, r->vl->id, &terminal_of[1], &s.order[0]) != CTG_OK)
         return r->rc;
-    if (!attr(r, XA_NODE2) && !attr(r, XA_BUS2) && r->topology == CTG_TOPOLOGY_BUS_BREAKER)
-        s.voltage_levels[1] = NULL;
+    /* The second AC terminal is optional. */
+    if (attr(r, XA_NODE2) || attr(r, XA_BUS2) || attr(r, XA_CBUS2)) {
+        s.voltage_levels[1] = r->vl->id;
+        if (order_in(r, r->vl->id, &terminal_of[2], &s.order[1]) != CTG_OK)
+            return r->rc;
+    }
     return add(r, &s, NULL);
 }
 
@@ -282,8 +319,8 @@ static int start_busbar_section(xreader *r)
 {
     ctg_net_spec s;
 
-    if (spec_of(r, CTG_IDENTIFIABLE_BUSBAR_SECTION, &s) != CTG_OK
-        || node_of(r, XA_NODE, &s.order[0]) != CTG_OK)
+    if (spec_of(r, CTG_IDENTIFIABLE_BUSBAR_SECTION, &s) != CTG_OK ||
+        node_of(r, XA_NODE, &s.order[0]) != CTG_OK)
         return r->rc;
     s.voltage_levels[0] = r->vl->id;
     return add(r, &s, NULL);
@@ -322,8 +359,8 @@ static int start_switch(xreader *r, bool *follow)
 
     if (spec_of(r, CTG_IDENTIFIABLE_SWITCH, &s) != CTG_OK)
         return r->rc;
-    if (r->topology == CTG_TOPOLOGY_NODE_BREAKER
-        && (node_of(r, XA_NODE1, &n1) != CTG_OK || node_of(r, XA_NODE2, &n2) != CTG_OK))
+    if (r->topology == CTG_TOPOLOGY_NODE_BREAKER &&
+        (node_of(r, XA_NODE1, &n1) != CTG_OK || node_of(r, XA_NODE2, &n2) != CTG_OK))
         return r->rc;
     if (r->topology == CTG_TOPOLOGY_BUS_BREAKER && !attr(r, XA_BUS1))
         return missing(r, XA_BUS1);
@@ -338,21 +375,21 @@ static int start_switch(xreader *r, bool *follow)
         return r->rc;
     if (r->topology != CTG_TOPOLOGY_NODE_BREAKER)
         return CTG_OK;
-    return ctg_xiidm_nb_switch(r, n1, n2, !is_true(attr(r, XA_OPEN)) && !is_true(attr(r, XA_RETAINED)));
+    return ctg_xiidm_nb_switch(r, n1, n2,
+                               !is_true(attr(r, XA_OPEN)) && !is_true(attr(r, XA_RETAINED)));
 }
 
 /* A branch of two or three terminals, each in the voltage level its voltageLevelIdN names. */
 static int start_branch(xreader *r, ctg_identifiable_type t, int sides)
 {
     static const xattr vls[3] = { XA_VL1, XA_VL2, XA_VL3 };
-    static const xattr nodes[3] = { XA_NODE1, XA_NODE2, XA_NODE3 };
     ctg_net_spec s;
 
     if (spec_of(r, t, &s) != CTG_OK)
         return r->rc;
     for (int i = 0; i < sides; i++)
-        if (need(r, vls[i], &s.voltage_levels[i]) != CTG_OK
-            || order_in(r, s.voltage_levels[i], nodes[i], &s.order[i]) != CTG_OK)
+        if (need(r, vls[i], &s.voltage_levels[i]) != CTG_OK ||
+            order_in(r, s.voltage_levels[i], &terminal_of[i + 1], &s.order[i]) != CTG_OK)
             return r->rc;
     if (t != CTG_IDENTIFIABLE_LINE)
         s.substation = r->substation->id;
@@ -366,14 +403,13 @@ static int inline_half(xreader *r, int side, const char **out)
     static const xattr ids[2] = { XA_ID_1, XA_ID_2 };
     static const xattr names[2] = { XA_NAME_1, XA_NAME_2 };
     static const xattr vls[2] = { XA_VL1, XA_VL2 };
-    static const xattr nodes[2] = { XA_NODE1, XA_NODE2 };
     static const ctg_net_spec init = CTG_NET_SPEC_INIT;
     ctg_net_spec s = init;
 
     s.type = CTG_IDENTIFIABLE_BOUNDARY_LINE;
     s.name = attr(r, names[side]);
-    if (need(r, ids[side], &s.id) != CTG_OK || need(r, vls[side], &s.voltage_levels[0]) != CTG_OK
-        || order_in(r, s.voltage_levels[0], nodes[side], &s.order[0]) != CTG_OK)
+    if (need(r, ids[side], &s.id) != CTG_OK || need(r, vls[side], &s.voltage_levels[0]) != CTG_OK ||
+        order_in(r, s.voltage_levels[0], &terminal_of[side + 1], &s.order[0]) != CTG_OK)
         return r->rc;
     *out = s.id;
     return add(r, &s, NULL);
@@ -399,8 +435,8 @@ static int start_hvdc_line(xreader *r)
 {
     ctg_net_spec s;
 
-    if (spec_of(r, CTG_IDENTIFIABLE_HVDC_LINE, &s) != CTG_OK
-        || need(r, XA_CS1, &s.refs[0]) != CTG_OK || need(r, XA_CS2, &s.refs[1]) != CTG_OK)
+    if (spec_of(r, CTG_IDENTIFIABLE_HVDC_LINE, &s) != CTG_OK ||
+        need(r, XA_CS1, &s.refs[0]) != CTG_OK || need(r, XA_CS2, &s.refs[1]) != CTG_OK)
         return r->rc;
     return add(r, &s, NULL);
 }
@@ -424,14 +460,14 @@ static int start_dc(xreader *r, ctg_identifiable_type t)
 
 /* ---- properties and aliases ---- */
 
-static const ctg_net_object *owner(const xreader *r)
+static ctg_net_object *owner(const xreader *r)
 {
     return r->nframes >= 2 ? r->frames[r->nframes - 2].obj : NULL;
 }
 
 static int start_property(xreader *r)
 {
-    const ctg_net_object *o = owner(r);
+    ctg_net_object *o = owner(r);
     const char *key, *value;
     ctg_error why;
     int rc;
@@ -440,7 +476,7 @@ static int start_property(xreader *r)
         return r->rc;
     if (!o)
         return CTG_OK;
-    rc = ctg_network_set_property(r->net, o->id, key, value, &why);
+    rc = ctg_network_set_property_obj(r->net, o, key, strlen(key), value, strlen(value), &why);
     if (rc != CTG_OK)
         return ctg_xiidm_fail(r, rc == CTG_ENOMEM ? CTG_ENOMEM : CTG_ESCHEMA, "%s",
                               rc == CTG_ENOMEM ? "out of memory" : why.message);
@@ -449,7 +485,7 @@ static int start_property(xreader *r)
 
 static int add_alias(xreader *r)
 {
-    const ctg_net_object *o = owner(r);
+    ctg_net_object *o = owner(r);
     const char *alias = r->text ? r->text : "";
     ctg_error why;
     int rc;
@@ -460,7 +496,7 @@ static int add_alias(xreader *r)
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "empty alias");
     if (ctg_network_find(r->net, alias, strlen(alias)))
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "duplicate id or alias '%.100s'", alias);
-    rc = ctg_network_add_alias(r->net, o->id, alias, &why);
+    rc = ctg_network_add_alias_obj(r->net, o, alias, r->text_len, &why);
     if (rc != CTG_OK)
         return ctg_xiidm_fail(r, rc == CTG_ENOMEM ? CTG_ENOMEM : CTG_ESCHEMA, "%s",
                               rc == CTG_ENOMEM ? "out of memory" : why.message);
@@ -564,8 +600,10 @@ static int in_voltage_level(xreader *r, xkind k, bool *follow)
     case XK_BUS_BREAKER_TOPOLOGY:
     case XK_NODE_BREAKER_TOPOLOGY:
         if ((k == XK_NODE_BREAKER_TOPOLOGY) != (r->topology == CTG_TOPOLOGY_NODE_BREAKER))
-            return ctg_xiidm_fail(r, CTG_ESCHEMA, "%s in a voltage level of the other "
-                                  "topology kind", ctg_xiidm_kind_name(k));
+            return ctg_xiidm_fail(r, CTG_ESCHEMA,
+                                  "%s in a voltage level of the other "
+                                  "topology kind",
+                                  ctg_xiidm_kind_name(k));
         return CTG_OK;
     case XK_GENERATOR:
         return start_injection(r, CTG_IDENTIFIABLE_GENERATOR, CTG_CONVERTER_NONE);

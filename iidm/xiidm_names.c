@@ -55,8 +55,14 @@ static const char *const attr_names[XA_COUNT] = {
     [XA_NODE1] = "node1",
     [XA_NODE2] = "node2",
     [XA_NODE3] = "node3",
+    [XA_BUS] = "bus",
     [XA_BUS1] = "bus1",
     [XA_BUS2] = "bus2",
+    [XA_BUS3] = "bus3",
+    [XA_CBUS] = "connectableBus",
+    [XA_CBUS1] = "connectableBus1",
+    [XA_CBUS2] = "connectableBus2",
+    [XA_CBUS3] = "connectableBus3",
     [XA_VL1] = "voltageLevelId1",
     [XA_VL2] = "voltageLevelId2",
     [XA_VL3] = "voltageLevelId3",
@@ -130,8 +136,8 @@ xkind ctg_xiidm_kind(const char *s, size_t n)
 }
 
 static const unsigned char attr_by_first[][8] = {
-    ['b' - 'a'] = { XA_BUS1, XA_BUS2, XA_BL1, XA_BL2, XA_COUNT },
-    ['c' - 'a'] = { XA_COUNTRY, XA_CS1, XA_CS2, XA_COUNT },
+    ['b' - 'a'] = { XA_BUS, XA_BUS1, XA_BUS2, XA_BUS3, XA_BL1, XA_BL2, XA_COUNT },
+    ['c' - 'a'] = { XA_COUNTRY, XA_CS1, XA_CS2, XA_CBUS, XA_CBUS1, XA_CBUS2, XA_CBUS3 },
     ['d' - 'a'] = { XA_DL1, XA_DL2, XA_COUNT },
     ['i' - 'a'] = { XA_ID, XA_ID_1, XA_ID_2, XA_COUNT },
     ['n' - 'a'] = { XA_NAME, XA_NODE, XA_NODE1, XA_NODE2, XA_NODE3, XA_NOMINAL_V, XA_NAME_1,
@@ -143,15 +149,27 @@ static const unsigned char attr_by_first[][8] = {
     ['z' - 'a'] = { XA_COUNT },
 };
 
+/* The length of each attribute name, so that most candidates are told apart by it. */
+static const unsigned char attr_lens[XA_COUNT] = {
+    [XA_ID] = 2,    [XA_NAME] = 4,   [XA_NODE] = 4,     [XA_NODE1] = 5,     [XA_NODE2] = 5,
+    [XA_NODE3] = 5, [XA_BUS] = 3,    [XA_BUS1] = 4,     [XA_BUS2] = 4,      [XA_BUS3] = 4,
+    [XA_CBUS] = 14, [XA_CBUS1] = 15, [XA_CBUS2] = 15,   [XA_CBUS3] = 15,    [XA_VL1] = 15,
+    [XA_VL2] = 15,  [XA_VL3] = 15,   [XA_COUNTRY] = 7,  [XA_NOMINAL_V] = 8, [XA_TOPOLOGY_KIND] = 12,
+    [XA_CS1] = 17,  [XA_CS2] = 17,   [XA_DL1] = 15,     [XA_DL2] = 15,      [XA_BL1] = 15,
+    [XA_BL2] = 15,  [XA_ID_1] = 4,   [XA_ID_2] = 4,     [XA_NAME_1] = 6,    [XA_NAME_2] = 6,
+    [XA_VALUE] = 5, [XA_OPEN] = 4,   [XA_RETAINED] = 8,
+};
+
 xattr ctg_xiidm_attr(const char *s)
 {
     if (s[0] < 'a' || s[0] > 'z')
         return XA_COUNT;
     const unsigned char *c = attr_by_first[s[0] - 'a'];
+    size_t n = strlen(s);
     for (size_t i = 0; i < 8 && c[i] != XA_COUNT; i++) {
         if (c[i] == XA_ID && i > 0)
             break; /* a row left zero by the initializer */
-        if (strcmp(attr_names[c[i]], s) == 0)
+        if (attr_lens[c[i]] == n && memcmp(attr_names[c[i]], s, n) == 0)
             return (xattr)c[i];
     }
     return XA_COUNT;

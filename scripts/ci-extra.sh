@@ -37,8 +37,10 @@ prefix=${CTG_BUILD_PREFIX:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
 fuzz_seconds=${CTG_FUZZ_SECONDS:-60}
 selected=" ${CTG_EXTRA_JOBS:-valgrind locale tsan coverage fuzz install docs m32 m32-asan} "
-# The fuzz targets, from the one list of them (CTG_FUZZ_TARGETS in CMakeLists.txt).
-fuzz_targets=$(sed -n 's/^set(CTG_FUZZ_TARGETS \(.*\))$/\1/p' CMakeLists.txt)
+# The fuzz targets, from the one list of them (CTG_FUZZ_TARGETS in CMakeLists.txt, with the
+# network library's appended to it).
+fuzz_targets=$(sed -n -e 's/^set(CTG_FUZZ_TARGETS \(.*\))$/\1/p' \
+    -e 's/^ *list(APPEND CTG_FUZZ_TARGETS \(.*\))$/\1/p' CMakeLists.txt | tr '\n' ' ')
 [ -n "$fuzz_targets" ] || { echo "no CTG_FUZZ_TARGETS in CMakeLists.txt"; exit 1; }
 failed=()
 timings=()

@@ -12,7 +12,9 @@
  * The format is told by the content, not the name, and gzip data is decompressed.
  * Errors are `source:line:column: error: <element path>: <message>`: ctg_error.path holds the
  * path of the offending element, as `/network/substation[2]/voltageLevel[1]/generator[3]`
- * for XML, and as a JSON Pointer for JIIDM.
+ * for XML (local names; each index counts the siblings of that name, from 1; "" before the
+ * root element), and as a JSON Pointer for JIIDM. XML with a DOCTYPE is refused (CTG_ESYNTAX):
+ * IIDM has none, and no entity is ever declared or read from outside.
  *
  * Threads: different reads are independent.
  */
