@@ -32,20 +32,47 @@ void ctg_rs_dispose(rs_ctx *ctx)
     memset(ctx, 0, sizeof *ctx);
 }
 
-size_t ctg_rs_path_push(rs_ctx *ctx, const char *seg)
+/* Appends "/" and `len` bytes that need no escaping, when they fit; else through the escaping,
+ * cutting append of error_set.h. Paths are built for every item, used only on failure: the
+ * common case must cost a copy, not a formatted print. */
+static size_t push_plain(rs_ctx *ctx, const char *seg, size_t len)
 {
     size_t old = ctx->path_len;
 
-    ctx->path_len = ctg_error_path_append(ctx->path, ctx->path_len, seg, strlen(seg));
+    if (old + 1 + len < CTG_ERROR_PATH_MAX) {
+        ctx->path[old] = '/';
+        memcpy(ctx->path + old + 1, seg, len);
+        ctx->path_len = old + 1 + len;
+        ctx->path[ctx->path_len] = '\0';
+    } else {
+        ctx->path_len = ctg_error_path_append(ctx->path, old, seg, len);
+    }
     return old;
+}
+
+size_t ctg_rs_path_push(rs_ctx *ctx, const char *seg)
+{
+    size_t len = strlen(seg);
+
+    if (memchr(seg, '~', len) != NULL || memchr(seg, '/', len) != NULL) {
+        size_t old = ctx->path_len;
+
+        ctx->path_len = ctg_error_path_append(ctx->path, old, seg, len);
+        return old;
+    }
+    return push_plain(ctx, seg, len);
 }
 
 size_t ctg_rs_path_push_index(rs_ctx *ctx, size_t index)
 {
     char num[24];
+    size_t i = sizeof num;
 
-    snprintf(num, sizeof num, "%zu", index);
-    return ctg_rs_path_push(ctx, num);
+    do {
+        num[--i] = (char)('0' + index % 10);
+        index /= 10;
+    } while (index > 0);
+    return push_plain(ctx, num + i, sizeof num - i);
 }
 
 void ctg_rs_path_pop(rs_ctx *ctx, size_t len)
@@ -219,9 +246,12 @@ int ctg_rs_list(rs_ctx *ctx, const ctg_list *list)
     }
 }
 
+/* A contingency without extensions (every produced one) skips the extension copy. */
 static int add_to_list(void *target, const ctg_contingency *c, ctg_error *err)
 {
-    int rc = ctg_list_add_contingency_copy(target, c);
+    int rc = c->extension_count == 0
+                 ? ctg_list_add_contingency(target, c->id, c->name, c->elements, c->element_count)
+                 : ctg_list_add_contingency_copy(target, c);
 
     if (rc == CTG_ENOMEM)
         return ctg_error_set(err, rc, NULL, NULL, "out of memory");
@@ -229,6 +259,13 @@ static int add_to_list(void *target, const ctg_contingency *c, ctg_error *err)
         return ctg_error_set(err, rc, NULL, NULL, "contingency \"%.64s\" cannot be copied",
                              c->id);
     return CTG_OK;
+}
+
+int ctg_rs_finish(ctg_error *err, int rc, const char *source)
+{
+    if (rc != CTG_OK)
+        ctg_error_set_source(err, source);
+    return rc;
 }
 
 /* Checks what ctg_resolve and ctg_resolve_check are given. */
@@ -255,15 +292,15 @@ int ctg_resolve(ctg_list **out, const ctg_network *net, const ctg_list *list,
     if (err == NULL)
         err = &local;
     if (out == NULL)
-        return ctg_error_set(err, CTG_EINVAL, NULL, "", "NULL out");
+        return ctg_rs_finish(err, ctg_error_set(err, CTG_EINVAL, NULL, "", "NULL out"), "<list>");
     *out = NULL;
     rc = ctg_rs_check_args(net, list, opts, err);
     if (rc != CTG_OK)
-        return rc;
+        return ctg_rs_finish(err, rc, "<list>");
     rc = ctg_list_new(&res, CTG_LIST_DEFAULT, ctg_list_name(list),
                       opts != NULL ? opts->allocator : NULL);
     if (rc != CTG_OK)
-        return ctg_error_set(err, rc, NULL, "", "out of memory");
+        return ctg_rs_finish(err, ctg_error_set(err, rc, NULL, "", "out of memory"), "<list>");
     ctg_rs_init(&ctx, net, opts, err);
     ctx.sink.add = add_to_list;
     ctx.sink.target = res;
@@ -271,7 +308,7 @@ int ctg_resolve(ctg_list **out, const ctg_network *net, const ctg_list *list,
     ctg_rs_dispose(&ctx);
     if (rc != CTG_OK) {
         ctg_list_free(res);
-        return rc;
+        return ctg_rs_finish(err, rc, "<list>");
     }
     *out = res;
     return CTG_OK;

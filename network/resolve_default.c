@@ -40,7 +40,8 @@ static bool sided_accepts(ctg_element_type t, ctg_identifiable_type ot)
 {
     switch (t) {
     case CTG_ELEMENT_LINE: return ot == CTG_IDENTIFIABLE_LINE;
-    case CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER: return ot == CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER;
+    case CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER:
+        return ot == CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER;
     case CTG_ELEMENT_TIE_LINE: return ot == CTG_IDENTIFIABLE_TIE_LINE;
     case CTG_ELEMENT_HVDC_LINE: return ot == CTG_IDENTIFIABLE_HVDC_LINE;
     case CTG_ELEMENT_BRANCH:
@@ -251,15 +252,16 @@ int ctg_resolve_check(const ctg_network *net, const ctg_contingency *c,
     if (err == NULL)
         err = &local;
     if (valid == NULL)
-        return ctg_error_set(err, CTG_EINVAL, NULL, "", "NULL valid");
+        return ctg_rs_finish(err, ctg_error_set(err, CTG_EINVAL, NULL, "", "NULL valid"),
+                             "<contingency>");
     *valid = false;
     rc = ctg_rs_check_args(net, c, opts, err);
     if (rc != CTG_OK)
-        return rc;
+        return ctg_rs_finish(err, rc, "<contingency>");
     ctg_rs_init(&ctx, net, opts, err);
     rc = ctg_rs_check(&ctx, c, valid);
     ctg_rs_dispose(&ctx);
     if (rc != CTG_OK)
         *valid = false;
-    return rc;
+    return ctg_rs_finish(err, rc, "<contingency>");
 }

@@ -57,6 +57,9 @@ typedef struct rs_ctx {
 void ctg_rs_init(rs_ctx *ctx, const ctg_network *net, const ctg_resolve_options *opts,
                  ctg_error *err);
 void ctg_rs_dispose(rs_ctx *ctx);
+/* Names the input of a failed evaluation in err->source (the list itself has no file name:
+ * "<list>"; a stream read names its source); returns `rc`. */
+int ctg_rs_finish(ctg_error *err, int rc, const char *source);
 /* CTG_EINVAL for a NULL network or list, or options newer than the library. */
 int ctg_rs_check_args(const ctg_network *net, const void *what,
                       const ctg_resolve_options *opts, ctg_error *err);

@@ -7,14 +7,10 @@
 
 #include "network/resolve_int.h"
 
-/* Deeper than this, the error paths of streamed items name the innermost positions only. */
-#define STREAM_DEPTH_MAX 64
-
 typedef struct rs_stream {
     rs_ctx ctx;
     ctg_error err;          /* the evaluation's error, kept apart from the reader's */
     int rc;                 /* the evaluation's status once a callback failed */
-    size_t chain[STREAM_DEPTH_MAX]; /* per depth: the position of the list being read */
     size_t depth, index;    /* the list whose contingencies are being counted */
     size_t count;           /* contingencies of that list seen so far */
     bool counting;
@@ -25,16 +21,15 @@ static int add_to_writer(void *target, const ctg_contingency *c, ctg_error *err)
     return ctg_stream_writer_add(target, c, err);
 }
 
-/* The path of the list `h` is in: "/contingencyLists/i" per level below the root. */
+/* The path of the list `h` describes: "" for the root, "/contingencyLists/i" for a list in it.
+ * A stream header names its own position only, not its parents': a list nested deeper has the
+ * paths of its items relative to itself (resolve.h says so). */
 static void list_path(rs_stream *s, const ctg_stream_header *h)
 {
-    size_t d = h->depth < STREAM_DEPTH_MAX ? h->depth : STREAM_DEPTH_MAX - 1;
-
-    s->chain[d] = h->index;
     ctg_rs_path_pop(&s->ctx, 0);
-    for (size_t k = 1; k <= d; k++) {
+    if (h->depth == 1) {
         ctg_rs_path_push(&s->ctx, "contingencyLists");
-        ctg_rs_path_push_index(&s->ctx, s->chain[k]);
+        ctg_rs_path_push_index(&s->ctx, h->index);
     }
 }
 
@@ -91,7 +86,7 @@ int ctg_resolve_stream(const ctg_network *net, const ctg_source *src,
     if (rc == CTG_OK && w == NULL)
         rc = ctg_error_set(err, CTG_EINVAL, NULL, "", "NULL stream writer");
     if (rc != CTG_OK)
-        return rc;
+        return ctg_rs_finish(err, rc, "<input>");
     memset(&s, 0, sizeof s);
     ctg_rs_init(&s.ctx, net, opts, &s.err);
     s.ctx.sink.add = add_to_writer;
@@ -102,7 +97,11 @@ int ctg_resolve_stream(const ctg_network *net, const ctg_source *src,
     rc = ctg_read_stream(src, &v, read_opts, err);
     ctg_rs_dispose(&s.ctx);
     if (s.rc != CTG_OK) { /* the evaluation stopped the read: its error, not "stopped" */
+        char source[CTG_ERROR_SOURCE_MAX];
+
+        memcpy(source, err->source, sizeof source); /* the reader's name for the input */
         *err = s.err;
+        memcpy(err->source, source, sizeof source);
         return s.rc;
     }
     return rc;

@@ -68,8 +68,9 @@ typedef struct ctg_resolve_options {
  * Failures of PowSyBl's evaluation (spec: an object that cannot be a contingency element, an
  * empty id, a BUS injection criterion, a property criterion without a usable side, a null or
  * invalid regex, a converter station without HVDC line) fail with CTG_ESCHEMA: err.path is
- * the JSON Pointer of the list item ("/lists/1/regexCriterion") and the message names the
- * equipment id; no list is returned.
+ * the JSON Pointer of the list item in the input ("/contingencyLists/1/regexCriterion",
+ * "/identifiers/3", "/contingencies/4/elements/0") and the message names the equipment id;
+ * no list is returned.
  * @param[out] out the new list, NULL on failure; the caller owns it (ctg_list_free).
  * @return CTG_OK, CTG_ESCHEMA, CTG_EINVAL, CTG_ENOMEM or CTG_ESTOPPED.
  */
@@ -78,8 +79,8 @@ CTG_API int ctg_resolve(ctg_list **out, const ctg_network *net, const ctg_list *
 
 /**
  * The validity check of one contingency of a `default` list: *valid is true when every
- * element exists in `net` with its type and side. An empty element id fails (CTG_ESCHEMA), as
- * it does in PowSyBl. `report`, when set, gets the DROPPED event of an invalid one.
+ * element exists in `net` with its type and side. An empty element id fails (CTG_ESCHEMA, path
+ * "/elements/N"), as it does in PowSyBl. `report`, when set, gets the DROPPED event of an invalid one.
  */
 CTG_API int ctg_resolve_check(const ctg_network *net, const ctg_contingency *c,
                               const ctg_resolve_options *opts, bool *valid, ctg_error *err);
@@ -88,6 +89,8 @@ CTG_API int ctg_resolve_check(const ctg_network *net, const ctg_contingency *c,
  * Resolves the list read from `src` into `w` as it is read: contingencies of `default` lists
  * go through the validity filter one by one, in constant memory beyond the network; other
  * lists are resolved whole as they end. `w` is left open: the caller closes (or aborts) it.
+ * Error paths and report paths are those of ctg_resolve, except in a list nested two levels
+ * deep or more, where they are relative to that list (the stream names no list's parents).
  * @return as ctg_resolve, plus the read's errors (read_opts: NULL for defaults).
  */
 CTG_API int ctg_resolve_stream(const ctg_network *net, const ctg_source *src,

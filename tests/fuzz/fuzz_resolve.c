@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* Fuzz target: a fuzzed list, read from memory, resolved against a fixed network built in
- * code (every placement the evaluation looks at: countries and none, a voltage level without
- * substation, a 3WT, a tie line, LCC and VSC stations, a ground, properties, an alias, a
- * calculated bus). A success must be a `default` list of the input's name whose produced
- * elements all exist; a failure must leave no list and a complete error, with a path for
- * CTG_ESCHEMA. The stream form must give the same bytes or the same error. */
+ * code for each input (every placement the evaluation looks at: countries and none, a voltage
+ * level without substation, a 3WT, a tie line, LCC and VSC stations, a ground, properties, an
+ * alias, a calculated bus). A success must be a `default` list of the input's name whose
+ * produced elements all exist; a failure must leave no list and a complete error, with a path
+ * for CTG_ESCHEMA. The stream form must give the same bytes or the same error. */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -81,16 +81,14 @@ static void build(ctg_network *net)
         ctg_fuzz_fail("network: alias, property or calculated bus refused");
 }
 
-/* Built on the first input and kept: the evaluation only reads it. */
-static const ctg_network *network(void)
+/* Built anew for each input (a few microseconds), so that nothing outlives a run. */
+static ctg_network *network(void)
 {
-    static ctg_network *net;
+    ctg_network *net = NULL;
 
-    if (net == NULL) {
-        if (ctg_network_new(&net, "fuzz", NULL, NULL) != CTG_OK)
-            ctg_fuzz_fail("network: cannot create");
-        build(net);
-    }
+    if (ctg_network_new(&net, "fuzz", NULL, NULL) != CTG_OK)
+        ctg_fuzz_fail("network: cannot create");
+    build(net);
     return net;
 }
 
@@ -141,6 +139,8 @@ static void check_stream(const ctg_network *net, const uint8_t *data, size_t siz
         src_rc = ctg_stream_writer_close(w, &err);
     else
         ctg_stream_writer_abort(w);
+    if (src_rc != CTG_OK)
+        ctg_fuzz_check_error(src_rc, &err);
     if ((rc == CTG_OK) != (src_rc == CTG_OK))
         ctg_fuzz_fail("resolve %s, resolve_stream %s", ctg_status_name(rc),
                       ctg_status_name(src_rc));
@@ -153,7 +153,7 @@ static void check_stream(const ctg_network *net, const uint8_t *data, size_t siz
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const ctg_network *net = network();
+    ctg_network *net;
     ctg_resolve_options opts = { CTG_RESOLVE_OPTIONS_VERSION, NULL, count_events, NULL };
     ctg_list *in = NULL, *out = NULL;
     size_t events = 0;
@@ -162,6 +162,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (ctg_list_read_buffer(&in, data, size, NULL, &err) != CTG_OK)
         return 0;
+    net = network();
     opts.payload = &events;
     out = (ctg_list *)&opts; /* must be replaced */
     rc = ctg_resolve(&out, net, in, &opts, &err);
@@ -183,5 +184,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_stream(net, data, size, in, out, rc);
     ctg_list_free(out);
     ctg_list_free(in);
+    ctg_network_free(net);
     return 0;
 }
