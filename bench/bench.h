@@ -82,6 +82,8 @@ int bench_prepare(const bench_runner *runners, size_t n, bench_input *in, bench_
 /* The clock of bench_time: the thread's CPU time (default) or the wall clock. */
 void bench_set_clock(bool cpu);
 bool bench_clock_is_cpu(void);
+/* Now, by that clock, in nanoseconds. */
+long long bench_now_ns(void);
 
 /* Times the supported runners of out[0..n-1]: `warmup` untimed rounds, then `runs` timed ones;
  * every round runs each runner once, so all get the same number of runs. -1 when a run
@@ -170,6 +172,65 @@ typedef struct bench_memory_case {
     size_t count;
 } bench_memory_case;
 
+/* ---- the network section (network.c) ---- */
+
+/* The runners of the network section: imports and their floors, then resolves. */
+enum {
+    BENCH_NET_XIIDM,
+    BENCH_NET_EXPAT,
+    BENCH_NET_JIIDM,
+    BENCH_NET_MEMCHR,
+    BENCH_NET_ABSENT,
+    BENCH_NET_LINES,
+    BENCH_NET_PROPERTY,
+    BENCH_NET_IDS,
+    BENCH_NET_DEFAULT,
+    BENCH_NET_RUNNERS
+};
+
+/* One network size of the scaling curve: a resolve's median over the network's objects. */
+typedef struct bench_net_scaling_point {
+    size_t substations, objects;
+    int runs, batch;
+    double lines_ns_per_object;    /* the N-1 lineCriterion; 0 when not run */
+    double property_ns_per_object; /* the property criterion list */
+} bench_net_scaling_point;
+
+#define BENCH_NET_MAX_SCALING 3
+
+typedef struct bench_net_report {
+    bool done;
+    const char *name, *summary; /* the network case */
+    size_t substations, objects;
+    size_t xml_bytes, json_bytes;
+    int warmup, runs;
+    bench_result results[BENCH_NET_RUNNERS];
+    size_t items[BENCH_NET_RUNNERS];         /* what ns/item counts (0: MB/s only) */
+    size_t contingencies[BENCH_NET_RUNNERS]; /* a resolve's result, checked before timing */
+    bool memory_known;
+    size_t memory_size; /* ctg_network_memory_size after the XIIDM import */
+    size_t alloc_peak;  /* the import's peak of live bytes, through counting allocator hooks */
+    bool dumps_equal;   /* both imports' ctg_network_write_json, byte for byte */
+    size_t dump_bytes;
+    char dump_diff[256]; /* where they differ, "" when equal */
+    bench_net_scaling_point scaling[BENCH_NET_MAX_SCALING];
+    size_t scaling_count;
+} bench_net_report;
+
+/* A network case: the synthetic network of `substations` substations. */
+typedef struct bench_net_case {
+    const char *name;
+    const char *summary;
+    size_t substations;
+    size_t identifiers;   /* of the ID_BASED list */
+    size_t contingencies; /* of the default list */
+    unsigned flags;       /* BENCH_CASE_QUICK, BENCH_CASE_DEFAULT */
+    int runs;
+} bench_net_case;
+
+const bench_net_case *bench_net_cases(size_t *count);
+const bench_net_case *bench_net_case_find(const char *name);
+
 #define BENCH_MAX_MEMORY_CASES 2
 #define BENCH_MAX_CASES 16
 
@@ -185,6 +246,7 @@ typedef struct bench_report {
     size_t scaling_count;
     bench_memory_case memory[BENCH_MAX_MEMORY_CASES]; /* in the order measured */
     size_t memory_case_count;                         /* 0: the memory section did not run */
+    bench_net_report network;
 } bench_report;
 
 /* The sections (absent.c, flood.c, scaling.c, memory.c); each returns 0 or -1 after printing
@@ -202,10 +264,21 @@ int bench_memory_run(bench_report *rep, const bench_gen_case *c, bool with_jsonc
 /* The hidden child mode of the memory section: `--rss-child MODE FILE COUNT`; exit status. */
 int bench_memory_child(const char *mode, const char *path, const char *count);
 
+/* The network section: imports, floors and resolves of `c`, then the scaling curve over
+ * networks of `scaling_count` sizes (objects: about 10k, 100k, 1M; --quick: smaller).
+ * `runs` 0: the case's. 0, or -1 after printing why. */
+int bench_network_run(bench_report *rep, const bench_net_case *c, int runs, bool quick);
+/* `--generate` of a network case's documents ("net10k.xiidm", "net10k.jiidm"); 1 when `name`
+ * is none of them, else 0 or -1 (out of memory). */
+int bench_network_generate(const char *name, bench_bytes *out);
+
 /* Output (report.c). */
 void bench_print_header(const bench_report *rep, const char *command);
 void bench_print_tables(const bench_report *rep);
 void bench_print_json(const bench_report *rep);
 void bench_print_targets(const bench_report *rep);
+/* The network section's table, and its member of the --json object (network_report.c). */
+void bench_net_print(const bench_net_report *r);
+void bench_net_print_json(const bench_net_report *r);
 
 #endif

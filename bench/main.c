@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* contingency-bench: times ctg against json-c and the memchr floor on generated lists, then
  * measures the absent-field cost, reads of colliding against random keys (hash flooding), the
- * scaling curve and the peak memory of a full and a streamed load. */
+ * scaling curve and the peak memory of a full and a streamed load; then imports of a synthetic
+ * network (XIIDM, JIIDM) and resolves of lists against it. */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,8 @@ enum {
     SECTION_SCALING = 1u << 2,
     SECTION_MEMORY = 1u << 3,
     SECTION_FLOODING = 1u << 4,
-    SECTION_ALL = 0x1Fu
+    SECTION_NETWORK = 1u << 5,
+    SECTION_ALL = 0x3Fu
 };
 
 /* Keys of the flooding section's documents: BENCH_KEY_MAX, or this with --quick. */
@@ -35,11 +37,29 @@ typedef struct bench_options {
     int repeat; /* 0: the default of each case and section */
     const bench_gen_case *cases[BENCH_MAX_CASES];
     size_t case_count;
-    unsigned sections;     /* 0: not given */
-    const char *generate;  /* --generate CASE */
-    const char *rss_child; /* hidden: --rss-child MODE FILE COUNT */
+    const bench_net_case *net_case; /* --cases naming a network case */
+    unsigned sections;              /* 0: not given */
+    const char *generate;           /* --generate CASE */
+    const char *rss_child;          /* hidden: --rss-child MODE FILE COUNT */
     const char *rss_path, *rss_count;
 } bench_options;
+
+/* The network section's cases and runners. */
+static void print_net_help(void)
+{
+    size_t n;
+    const bench_net_case *nets = bench_net_cases(&n);
+
+    for (size_t i = 0; i < n; i++)
+        printf("  %-22s network section: %s\n", nets[i].name, nets[i].summary);
+    printf("  %-22s resolved against it: a lineCriterion (N-1 of FR at 225-400 kV), a property\n"
+           "  %-22s criterion list, 100,000 ID_BASED identifiers, a default list of 1,000,000\n"
+           "  %-22s contingencies (net-quick: 10,000 and 100,000), each read once beforehand;\n"
+           "  %-22s runners xiidm-import, expat-floor, jiidm-import, jiidm-memchr-floor,\n"
+           "  %-22s jiidm-memchr-absent, resolve-n1-lines, resolve-property,\n"
+           "  %-22s resolve-id-based, resolve-default\n",
+           "", "", "", "", "", "");
+}
 
 static void print_help(void)
 {
@@ -49,21 +69,25 @@ static void print_help(void)
 
     printf("usage: contingency-bench [--json] [--quick] [--repeat N] [--cases LIST]\n"
            "                         [--sections LIST] [--no-malloc-tuning] [--wall-clock]\n"
-           "       contingency-bench --generate CASE > FILE\n\n"
+           "       contingency-bench --generate CASE > FILE\n"
+           "       contingency-bench --generate NETCASE.xiidm|NETCASE.jiidm > FILE\n\n"
            "Times each runner on each case in interleaved rounds (each round runs every runner\n"
            "once) and reports the median, min and max; then the absent-field cost, reads of\n"
            "65,536 keys colliding in an unkeyed hash against random ones, the scaling curve and\n"
-           "the peak RSS of processes that load or stream b1m and ext100k. Ends with the\n"
-           "targets.\n\n"
+           "the peak RSS of processes that load or stream b1m and ext100k; then the network\n"
+           "section: a synthetic network imported from XIIDM and JIIDM against their floors,\n"
+           "lists resolved against it, and resolves over networks of 10k, 100k and 1M\n"
+           "objects. Ends with the targets.\n\n"
            "  --json              one JSON object instead of the tables\n"
-           "  --quick             b10k, mixed10k, ext10k and kinds, small lists and 8,192 keys\n"
-           "                      elsewhere, 3 runs: checks that everything still works (CI)\n"
+           "  --quick             b10k, mixed10k, ext10k, kinds and net-quick, small lists,\n"
+           "                      8,192 keys and small networks elsewhere, 3 runs: checks that\n"
+           "                      everything still works (CI)\n"
            "  --repeat N          timed runs of each case, the absent-field and the flooding\n"
            "                      benchmarks\n"
            "                      (default: b10k, kinds 31; mixed100k, ext100k 21; b1m 3;\n"
-           "                      absent, flooding 21)\n"
+           "                      absent, flooding 21; net10k 5)\n"
            "  --cases LIST        comma-separated cases (alone, it runs only the case tables)\n"
-           "  --sections LIST     of cases,absent,scaling,memory,flooding (default: all)\n"
+           "  --sections LIST     of cases,absent,scaling,memory,flooding,network (default: all)\n"
            "  --no-malloc-tuning  keep glibc's malloc settings (default: no mmap and no trim,\n"
            "                      so freed memory is reused between runs, not faulted in again)\n"
            "  --wall-clock        time runs by the wall clock (default: the thread's CPU time,\n"
@@ -75,6 +99,7 @@ static void print_help(void)
     printf("\ncases:\n");
     for (size_t i = 0; i < n; i++)
         printf("  %-22s %s\n", cases[i].name, cases[i].summary);
+    print_net_help();
     printf("  %-22s %s\n  %-22s %s\n", "keys-colliding",
            "--generate only: the flooding section's 65,536 colliding keys, ~4.2 MB", "keys-random",
            "--generate only: its 65,536 random keys of the same length");
@@ -112,6 +137,10 @@ static int add_case(bench_options *opts, const char *name)
 {
     const bench_gen_case *c = bench_gen_find(name);
 
+    if (c == NULL && bench_net_case_find(name) != NULL) {
+        opts->net_case = bench_net_case_find(name);
+        return 0;
+    }
     if (c == NULL)
         return usage_error("unknown case", name);
     if (opts->case_count == BENCH_MAX_CASES)
@@ -122,7 +151,8 @@ static int add_case(bench_options *opts, const char *name)
 
 static int add_section(bench_options *opts, const char *name)
 {
-    static const char *const names[] = { "cases", "absent", "scaling", "memory", "flooding" };
+    static const char *const names[] = { "cases",  "absent",   "scaling",
+                                         "memory", "flooding", "network" };
 
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(names[i], name) == 0) {
@@ -241,10 +271,13 @@ static int generate(const char *name)
     bench_bytes bytes = BENCH_BYTES_INIT;
     int rc = 0;
 
-    if (c == NULL && !colliding && strcmp(name, "keys-random") != 0)
+    int net = c == NULL ? bench_network_generate(name, &bytes) : 1;
+
+    if (c == NULL && net == 1 && !colliding && strcmp(name, "keys-random") != 0)
         return usage_error("unknown case", name);
-    if ((c != NULL ? bench_gen_generate(c, &bytes)
-                   : bench_flood_doc(&bytes, BENCH_KEY_MAX, colliding)) != 0) {
+    if (net == -1 ||
+        (net == 1 && (c != NULL ? bench_gen_generate(c, &bytes)
+                                : bench_flood_doc(&bytes, BENCH_KEY_MAX, colliding)) != 0)) {
         fprintf(stderr, "contingency-bench: out of memory\n");
         rc = 1;
     } else if (fwrite(bytes.data, 1, bytes.len, stdout) != bytes.len || fflush(stdout) != 0) {
@@ -300,6 +333,32 @@ static int run_cases(const bench_options *opts, bench_report *rep)
     return 0;
 }
 
+/* The network case of a full run, or of --quick; NULL when the section is not built. */
+static const bench_net_case *default_net_case(bool quick)
+{
+    size_t n;
+    const bench_net_case *all = bench_net_cases(&n);
+
+    for (size_t i = 0; i < n; i++) {
+        if (all[i].flags & (quick ? BENCH_CASE_QUICK : BENCH_CASE_DEFAULT))
+            return &all[i];
+    }
+    return NULL;
+}
+
+static int run_network(const bench_options *opts, bench_report *rep)
+{
+    const bench_net_case *c = opts->net_case ? opts->net_case : default_net_case(opts->quick);
+
+    if (c == NULL) {
+        /* built with -DCTG_BUILD_NETWORK=OFF: no network to import */
+        fprintf(stderr, "contingency-bench: no network section (built without libctg_network)\n");
+        return 0;
+    }
+    progress("contingency-bench: network section, %s", c->name);
+    return bench_network_run(rep, c, opts->repeat, opts->quick);
+}
+
 static int run_sections(const bench_options *opts, bench_report *rep)
 {
     static const size_t sizes[] = { 10000, 100000, 1000000, 10000000 };
@@ -337,6 +396,9 @@ static int run_sections(const bench_options *opts, bench_report *rep)
             bench_memory_run(rep, bench_gen_find(opts->quick ? "ext10k" : "ext100k"), true) != 0)
             return -1;
     }
+    reset_heap();
+    if ((s & SECTION_NETWORK) && run_network(opts, rep) != 0)
+        return -1;
     return 0;
 }
 
@@ -384,8 +446,11 @@ int main(int argc, char **argv)
         return bench_memory_child(opts.rss_child, opts.rss_path, opts.rss_count);
     if (opts.generate != NULL)
         return generate(opts.generate);
+    if (opts.sections == 0 && (opts.case_count > 0 || opts.net_case != NULL))
+        opts.sections = (opts.case_count > 0 ? SECTION_CASES : 0) |
+                        (opts.net_case != NULL ? SECTION_NETWORK : 0);
     if (opts.sections == 0)
-        opts.sections = opts.case_count > 0 ? SECTION_CASES : SECTION_ALL;
+        opts.sections = SECTION_ALL;
     if (opts.case_count == 0)
         default_cases(&opts);
     rep.quick = opts.quick;

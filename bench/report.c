@@ -238,6 +238,8 @@ void bench_print_tables(const bench_report *rep)
         print_scaling(rep);
     for (size_t i = 0; i < rep->memory_case_count; i++)
         print_memory(&rep->memory[i]);
+    if (rep->network.done)
+        bench_net_print(&rep->network);
 }
 
 void bench_print_targets(const bench_report *rep)
@@ -245,7 +247,7 @@ void bench_print_targets(const bench_report *rep)
     bench_target t[BENCH_MAX_TARGETS];
     size_t n = bench_targets(rep, t, BENCH_MAX_TARGETS);
 
-    printf("targets (issues 4 and 9; medians of this run):\n");
+    printf("targets (issues 4, 9 and 12; medians of this run):\n");
     for (size_t i = 0; i < n; i++)
         printf("  %s: %s\n", t[i].text, bench_target_status(&t[i]));
 }
@@ -416,6 +418,8 @@ void bench_print_json(const bench_report *rep)
         json_scaling(rep);
     if (rep->memory_case_count > 0)
         json_memory(rep);
+    if (rep->network.done)
+        bench_net_print_json(&rep->network);
     json_targets(rep);
     printf("}\n");
 }

@@ -83,7 +83,7 @@ bool bench_clock_is_cpu(void)
 
 /* The thread's CPU time counts its own work, page faults included, but not the time the
  * scheduler gives to other processes: on a shared machine that is what varies run to run. */
-static long long now_ns(void)
+long long bench_now_ns(void)
 {
     struct timespec ts;
 
@@ -100,7 +100,7 @@ static int compare_double(const void *a, const void *b)
 
 int bench_time_batch(const bench_runner *r, bench_input *in, int reps, double *ms)
 {
-    long long start = now_ns();
+    long long start = bench_now_ns();
 
     for (int i = 0; i < reps; i++) {
         if (r->run(in) != BENCH_OK) {
@@ -108,7 +108,7 @@ int bench_time_batch(const bench_runner *r, bench_input *in, int reps, double *m
             return -1;
         }
     }
-    *ms = (double)(now_ns() - start) / 1e6 / reps;
+    *ms = (double)(bench_now_ns() - start) / 1e6 / reps;
     return 0;
 }
 
