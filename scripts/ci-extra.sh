@@ -104,6 +104,7 @@ job_valgrind() {
                 "tests/fuzz/seeds tests/fuzz/regress"
         done
         echo "$dir/threads.log $prefix/tests/ctg_threads"
+        echo "$dir/threads-network.log $prefix/tests/ctg_threads_network"
     } >"$dir/commands"
     # The pathological tests shrink tenfold and the random allocation failures run 60 seeds
     # instead of 300 (CTG_TEST_QUICK): valgrind is ~30 times slower.
@@ -133,9 +134,12 @@ job_locale() {
 job_tsan() {
     cmake -S . -B "$prefix-tsan" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
         -DCTG_TSAN=ON -DCTG_BUILD_CLI=OFF -DCTG_BUILD_BENCH=OFF >/dev/null || return 1
-    cmake --build "$prefix-tsan" -j "$jobs" --target ctg_threads || return 1
-    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:exitcode=66:suppressions=$PWD/tests/tsan.supp" \
-        "$prefix-tsan/tests/ctg_threads"
+    cmake --build "$prefix-tsan" -j "$jobs" --target ctg_threads ctg_threads_network || return 1
+    local t
+    for t in ctg_threads ctg_threads_network; do
+        TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:exitcode=66:suppressions=$PWD/tests/tsan.supp" \
+            "$prefix-tsan/tests/$t" || return 1
+    done
 }
 
 # ---- 4. coverage -----------------------------------------------------------------------------
