@@ -133,14 +133,15 @@ typedef struct xreader {
     size_t skip_until; /* > 0: inside a skipped subtree opened at that depth */
     xframe frames[XIIDM_MAX_FRAMES];
     size_t nframes;
-    ctg_net_object *substation;  /* the open substation, else NULL */
-    ctg_net_object *vl;          /* the open voltage level, else NULL */
-    ctg_topology_kind topology;  /* of `vl` */
-    ctg_net_object *subnetwork;  /* the open subnetwork, else NULL */
-    const char *attrs[XA_COUNT]; /* the current element's attributes, NULL = absent */
-    const char *local;           /* the current element's local name, in its start */
-    ctg_nb_graph graph;          /* node-breaker topology, for the calculated buses */
-    char *text;                  /* an alias' text */
+    ctg_net_object *substation;     /* the open substation, else NULL */
+    ctg_net_object *vl;             /* the open voltage level, else NULL */
+    ctg_topology_kind topology;     /* of `vl` */
+    ctg_net_object *subnetwork;     /* the open subnetwork, else NULL */
+    const struct xterm *by_node[3]; /* the spec's sides placed by their node, else NULL */
+    const char *attrs[XA_COUNT];    /* the current element's attributes, NULL = absent */
+    const char *local;              /* the current element's local name, in its start */
+    ctg_nb_graph graph;             /* node-breaker topology, for the calculated buses */
+    char *text;                     /* an alias' text */
     size_t text_len;
     size_t text_cap;
 } xreader;

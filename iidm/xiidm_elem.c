@@ -87,13 +87,43 @@ static int order_at(xreader *r, const ctg_net_object *o, const xterm *t, uint32_
     return CTG_OK;
 }
 
-/* order_at for the voltage level named `vl`; an injection's is the open one, found already. */
-static int order_in(xreader *r, const char *vl, const xterm *t, uint32_t *out)
+/* order_at for the voltage level named `vl`, side `side` of the spec. An injection's level is
+ * the open one, found already. For a branch's, the level is not looked up: a terminal with a
+ * node is taken as node-breaker (add() checks the level once the table has found it), one
+ * with a bus must name a bus of that level. Only a failure looks further. */
+static int order_in(xreader *r, const char *vl, const xterm *t, int side, uint32_t *out)
 {
-    const ctg_net_object *o = r->vl && vl == r->vl->id ? r->vl
-                              : vl                     ? ctg_network_find(r->net, vl, strlen(vl))
-                                                       : NULL;
-    return order_at(r, o, t, out);
+    const ctg_net_object *o, *b;
+    const char *bus;
+
+    if (r->vl && vl == r->vl->id)
+        return order_at(r, r->vl, t, out);
+    *out = CTG_NET_NO_ORDER;
+    if (!vl)
+        return CTG_OK;
+    if (r->attrs[t->node]) {
+        r->by_node[side] = t;
+        return node_of(r, t->node, out);
+    }
+    bus = r->attrs[t->cbus] ? r->attrs[t->cbus] : r->attrs[t->bus];
+    b = bus ? ctg_network_find(r->net, bus, strlen(bus)) : NULL;
+    if (b && b->type == CTG_IDENTIFIABLE_BUS && strcmp(b->voltage_levels[0]->id, vl) == 0) {
+        *out = b->doc_index;
+        return CTG_OK;
+    }
+    o = ctg_network_find(r->net, vl, strlen(vl));
+    return order_at(r, o, t, out); /* says what is wrong, or leaves it to the table */
+}
+
+/* A terminal placed by its node must stand in a node-breaker level. */
+static int check_nodes(xreader *r, const ctg_net_object *o)
+{
+    for (int i = 0; i < 3; i++) {
+        const xterm *t = r->by_node[i];
+        if (t && o->voltage_levels[i]->container->topology != CTG_TOPOLOGY_NODE_BREAKER)
+            return missing(r, t->cbus);
+    }
+    return CTG_OK;
 }
 
 static const char *subnetwork_id(const xreader *r)
@@ -145,6 +175,9 @@ static int add(xreader *r, ctg_net_spec *s, ctg_net_object **out)
     if (rc != CTG_OK)
         return refused(r, s, &why);
     r->frames[r->nframes - 1].obj = o;
+    if (check_nodes(r, o) != CTG_OK)
+        return r->rc;
+    r->by_node[0] = r->by_node[1] = r->by_node[2] = NULL;
     for (int i = 0; i < 3; i++)
         if (s->order[i] != CTG_NET_NO_ORDER && o->voltage_levels[i] &&
             o->voltage_levels[i]->container->topology == CTG_TOPOLOGY_NODE_BREAKER &&
@@ -162,6 +195,7 @@ static int spec_of(xreader *r, ctg_identifiable_type t, ctg_net_spec *s)
 
     *s = init;
     s->type = t;
+    r->by_node[0] = r->by_node[1] = r->by_node[2] = NULL;
     s->name = attr(r, XA_NAME);
     return need(r, XA_ID, &s->id);
 }
@@ -289,7 +323,7 @@ static int start_injection(xreader *r, ctg_identifiable_type t, ctg_converter_ki
         return r->rc;
     s.voltage_levels[0] = r->vl->id;
     s.converter_kind = ck;
-    if (order_in(r, r->vl->id, &terminal_of[0], &s.order[0]) != CTG_OK)
+    if (order_in(r, r->vl->id, &terminal_of[0], 0, &s.order[0]) != CTG_OK)
         return r->rc;
     return add(r, &s, NULL);
 }
@@ -304,12 +338,12 @@ static int start_converter(xreader *r, ctg_identifiable_type t)
     if (spec_of(r, t, &s) != CTG_OK)
         return r->rc;
     s.voltage_levels[0] = r->vl->id;
-    if (order_in(r, r->vl->id, &terminal_of[1], &s.order[0]) != CTG_OK)
+    if (order_in(r, r->vl->id, &terminal_of[1], 0, &s.order[0]) != CTG_OK)
         return r->rc;
     /* The second AC terminal is optional. */
     if (attr(r, XA_NODE2) || attr(r, XA_BUS2) || attr(r, XA_CBUS2)) {
         s.voltage_levels[1] = r->vl->id;
-        if (order_in(r, r->vl->id, &terminal_of[2], &s.order[1]) != CTG_OK)
+        if (order_in(r, r->vl->id, &terminal_of[2], 1, &s.order[1]) != CTG_OK)
             return r->rc;
     }
     return add(r, &s, NULL);
@@ -389,7 +423,7 @@ static int start_branch(xreader *r, ctg_identifiable_type t, int sides)
         return r->rc;
     for (int i = 0; i < sides; i++)
         if (need(r, vls[i], &s.voltage_levels[i]) != CTG_OK ||
-            order_in(r, s.voltage_levels[i], &terminal_of[i + 1], &s.order[i]) != CTG_OK)
+            order_in(r, s.voltage_levels[i], &terminal_of[i + 1], i, &s.order[i]) != CTG_OK)
             return r->rc;
     if (t != CTG_IDENTIFIABLE_LINE)
         s.substation = r->substation->id;
@@ -409,7 +443,7 @@ static int inline_half(xreader *r, int side, const char **out)
     s.type = CTG_IDENTIFIABLE_BOUNDARY_LINE;
     s.name = attr(r, names[side]);
     if (need(r, ids[side], &s.id) != CTG_OK || need(r, vls[side], &s.voltage_levels[0]) != CTG_OK ||
-        order_in(r, s.voltage_levels[0], &terminal_of[side + 1], &s.order[0]) != CTG_OK)
+        order_in(r, s.voltage_levels[0], &terminal_of[side + 1], 0, &s.order[0]) != CTG_OK)
         return r->rc;
     *out = s.id;
     return add(r, &s, NULL);

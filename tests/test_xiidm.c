@@ -251,6 +251,51 @@ CTG_TEST(xiidm, inline_tie_line_halves)
     ctg_network_free(net);
 }
 
+/* A branch's terminal is placed by what its level's topology needs: a node in a bus-breaker
+ * level, a bus of another level or a bus in a node-breaker level is refused. */
+CTG_TEST(xiidm, branch_terminals_match_their_levels)
+{
+    static const char fmt[] =
+        HEAD "<iidm:network xmlns:iidm=\"http://www.powsybl.org/schema/iidm/1_12\" id=\"b\" "
+        CASE ">\n"
+        "  <iidm:substation id=\"S\">\n"
+        "    <iidm:voltageLevel id=\"A\" nominalV=\"400\" topologyKind=\"BUS_BREAKER\">\n"
+        "      <iidm:busBreakerTopology><iidm:bus id=\"BA\"/></iidm:busBreakerTopology>\n"
+        "    </iidm:voltageLevel>\n"
+        "    <iidm:voltageLevel id=\"N\" nominalV=\"400\" topologyKind=\"NODE_BREAKER\">\n"
+        "      <iidm:nodeBreakerTopology/>\n"
+        "    </iidm:voltageLevel>\n"
+        "  </iidm:substation>\n"
+        "  <iidm:line id=\"L\" voltageLevelId1=\"A\" %s voltageLevelId2=\"N\" %s/>\n"
+        "</iidm:network>\n";
+    static const struct {
+        const char *side1, *side2, *message;
+    } cases[] = {
+        { "bus1=\"BA\"", "node2=\"4\"", NULL },
+        { "node1=\"3\"", "node2=\"4\"", "missing attribute 'connectableBus1'" },
+        { "bus1=\"BX\"", "node2=\"4\"", "unknown bus 'BX' in voltage level 'A'" },
+        { "bus1=\"BA\"", "bus2=\"BA\"", "missing attribute 'node2'" },
+    };
+    char doc[2048];
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ctg_network *net = NULL;
+        ctg_error err;
+        snprintf(doc, sizeof doc, fmt, cases[i].side1, cases[i].side2);
+        int rc = read_text(&net, doc, NULL, &err);
+        CU_ASSERT_EQUAL(rc, cases[i].message ? CTG_ESCHEMA : CTG_OK);
+        if (cases[i].message && rc != CTG_OK) {
+            CU_ASSERT_STRING_EQUAL(err.message, cases[i].message);
+            CU_ASSERT_STRING_EQUAL(err.path, "/network/line[1]");
+            CU_ASSERT_EQUAL(err.line, 11);
+        }
+        if (!cases[i].message && net)
+            CU_ASSERT_STRING_EQUAL(ctg_network_find(net, "N", 1)->container->calculated_buses[0],
+                                   "N_4");
+        ctg_network_free(net);
+    }
+}
+
 /* Before 1.8 a switch with the same bus at both ends is dropped, as PowSyBl does. */
 CTG_TEST(xiidm, same_ends_switch_dropped_before_1_8)
 {
