@@ -95,6 +95,43 @@ const char *cli_input_name(const char *path);
 /* What messages call an output argument: CLI_STDOUT_NAME for "-". */
 const char *cli_output_name(const char *path);
 
+/* LIST read once (listio.c), as convert and resolve read it: until the list's shape is known
+ * every byte read is kept, as a pipe cannot be read twice; the kept start can then be replayed
+ * before the rest, or completed into the whole document. */
+typedef struct cli_input {
+    int fd;
+    bool close_fd;
+    const char *name; /* for errors: the path, or CLI_STDIN_NAME; borrowed */
+    size_t size;      /* a regular file's size, for the progress bar; else 0 */
+    size_t consumed;  /* bytes read from fd */
+    bool eof;
+    bool keep;      /* keep a copy of what is read */
+    size_t replay;  /* > 0: the kept bytes from this offset - 1 are served first */
+    char *kept;     /* the copy, owned */
+    size_t kept_len, kept_cap;
+    cli_progress *progress; /* updated at each read when not NULL; borrowed */
+} cli_input;
+
+/* Opens `path` ("-" is stdin) keeping what is read. On failure nothing is left to close. */
+int cli_input_open(cli_input *in, const char *path, cli_progress *progress, ctg_error *err);
+/* A ctg_source_callback read on a cli_input: the replayed bytes first, then the input. */
+int cli_input_read(void *payload, void *buf, size_t cap, size_t *got);
+/* Stops keeping and frees the copy: the list streams. */
+void cli_input_forget(cli_input *in);
+/* Reads the rest of the input into the copy: then `kept` is the whole document. */
+int cli_input_finish(cli_input *in, ctg_error *err);
+/* Closes the input it opened and frees the copy. */
+void cli_input_close(cli_input *in);
+
+/* Flushes stdout, so that a full disk or a closed pipe is reported, not lost at exit. */
+int cli_stdout_flushed(ctg_error *err);
+/* Writes `list` whole to `out` ("-" is stdout, flushed; a file is replaced atomically). */
+int cli_list_write(const char *out, const ctg_list *list, const ctg_write_options *opts,
+                   ctg_error *err);
+/* Opens a streaming writer of the list `name` on `out` ("-" is stdout); the caller owns it. */
+int cli_list_writer_open(ctg_stream_writer **w, const char *out, const char *name,
+                         const ctg_write_options *opts, ctg_error *err);
+
 /* A text output that is not a list (outfile.c): "-" is stdout, a device or FIFO is written
  * through, any other path is replaced atomically at commit through a temporary file beside it
  * (its signal slot given to cli_signals_temp_file_at). Write failures are kept for commit. */

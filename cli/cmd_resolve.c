@@ -9,12 +9,8 @@
  * last) is read whole from the kept bytes and the rest of the input, and resolved whole. */
 
 #include <errno.h>
-#include <fcntl.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -23,123 +19,6 @@ enum { OPT_NETWORK, OPT_REPORT, OPT_REPORT_FORMAT, OPT_COUNT };
 
 static const char *const resolve_flags[] = { "--compact", "--break-links", NULL };
 static const char *const resolve_valued[] = { "--network", "--report", "--report-format", NULL };
-
-/* ---- the input: read once; its start kept, then replayed, until the list's shape is known */
-
-typedef struct input {
-    int fd;
-    bool close_fd;
-    const char *name; /* for errors: the path, or "<stdin>" */
-    size_t size;      /* a regular file's size, for the progress bar; else 0 */
-    size_t consumed;  /* bytes read from fd */
-    bool eof;
-    bool keep;     /* keep a copy of what is read */
-    size_t replay; /* > 0: the kept bytes from this offset - 1 are served first */
-    char *kept;
-    size_t kept_len, kept_cap;
-    cli_progress *progress;
-} input;
-
-static int input_open(input *in, const char *path, cli_progress *progress, ctg_error *err)
-{
-    struct stat st;
-
-    memset(in, 0, sizeof *in);
-    in->keep = true;
-    in->fd = STDIN_FILENO;
-    in->name = CLI_STDIN_NAME;
-    in->progress = progress;
-    if (strcmp(path, "-") != 0) {
-        in->name = path;
-        in->fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (in->fd < 0)
-            return cli_io_failure(err, path, "cannot open", errno);
-        in->close_fd = true;
-    }
-    if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        in->size = (size_t)st.st_size;
-    return CTG_OK;
-}
-
-static int keep_bytes(input *in, const void *data, size_t len)
-{
-    if (len > in->kept_cap - in->kept_len) {
-        size_t cap = in->kept_cap ? in->kept_cap : 65536;
-        char *p;
-
-        while (cap - in->kept_len < len && cap <= SIZE_MAX / 2)
-            cap *= 2;
-        p = cap - in->kept_len >= len ? realloc(in->kept, cap) : NULL;
-        if (p == NULL) {
-            errno = ENOMEM;
-            return -1;
-        }
-        in->kept = p;
-        in->kept_cap = cap;
-    }
-    memcpy(in->kept + in->kept_len, data, len);
-    in->kept_len += len;
-    return 0;
-}
-
-/* Serves the kept bytes being replayed; false when there are none left. */
-static bool replay_bytes(input *in, void *buf, size_t cap, size_t *got)
-{
-    size_t from = in->replay - 1, n = in->kept_len - from;
-
-    if (n == 0) {
-        in->replay = 0;
-        return false;
-    }
-    n = n < cap ? n : cap;
-    memcpy(buf, in->kept + from, n);
-    in->replay += n;
-    *got = n;
-    return true;
-}
-
-/* The reads' source (ctg_source_callback); draws the progress bar of the bytes of LIST. */
-static int input_read(void *payload, void *buf, size_t cap, size_t *got)
-{
-    input *in = payload;
-    ssize_t n = 0;
-
-    if (in->replay && replay_bytes(in, buf, cap, got))
-        return 0;
-    if (!in->eof) {
-        do
-            n = read(in->fd, buf, cap);
-        while (n < 0 && errno == EINTR);
-    }
-    if (n < 0)
-        return -1;
-    in->eof = n == 0;
-    in->consumed += (size_t)n;
-    *got = (size_t)n;
-    cli_progress_update(in->consumed, in->size, in->progress);
-    return in->keep && n > 0 ? keep_bytes(in, buf, (size_t)n) : 0;
-}
-
-/* Adds the rest of the input to what was kept: then the copy is the whole document. */
-static int input_finish(input *in, ctg_error *err)
-{
-    char chunk[65536];
-    size_t got = 1;
-
-    while (got > 0) {
-        if (input_read(in, chunk, sizeof chunk, &got) != 0)
-            return cli_io_failure(err, in->name, "read failed", errno);
-    }
-    return CTG_OK;
-}
-
-static void input_close(input *in)
-{
-    if (in->close_fd)
-        close(in->fd);
-    free(in->kept);
-    in->kept = NULL;
-}
 
 /* ---- the report ----------------------------------------------------------------------- */
 
@@ -261,7 +140,7 @@ static void report_abort(report *r)
 
 typedef struct job {
     cli_progress progress; /* first: the visitor's payload is also the progress bar's */
-    input in;
+    cli_input in;
     const ctg_network *net;
     const char *out; /* "-" is stdout */
     ctg_write_options wopts;
@@ -338,21 +217,14 @@ static int name_error(const job *j, int rc, ctg_error *err)
     return rc;
 }
 
-static int open_writer(job *j, ctg_stream_writer **w, ctg_error *err)
-{
-    if (to_stdout(j))
-        return ctg_stream_writer_open_fp(w, stdout, j->name, &j->wopts, err);
-    return ctg_stream_writer_open_path(w, j->out, j->name, &j->wopts, err);
-}
-
 /* A `default` list, name first: filtered as it streams, the kept start replayed first. */
 static int resolve_streamed(job *j)
 {
-    ctg_source src = ctg_source_callback(input_read, &j->in, j->in.size);
+    ctg_source src = ctg_source_callback(cli_input_read, &j->in, j->in.size);
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_stream_writer *w = NULL;
     ctg_error err;
-    int rc = open_writer(j, &w, &err);
+    int rc = cli_list_writer_open(&w, j->out, j->name, &j->wopts, &err);
 
     if (rc != CTG_OK)
         return report_abort(&j->rep), report_write(j, rc, &err);
@@ -369,23 +241,11 @@ static int resolve_streamed(job *j)
         return rc == CTG_EIO ? report_write(j, rc, &err) : cli_report(rc, &err);
     }
     rc = ctg_stream_writer_close(w, &err);
-    if (rc == CTG_OK && to_stdout(j) && fflush(stdout) != 0)
-        rc = cli_io_failure(&err, CLI_STDOUT_NAME, "cannot write", errno);
+    if (rc == CTG_OK && to_stdout(j))
+        rc = cli_stdout_flushed(&err);
     if (rc != CTG_OK)
         return report_abort(&j->rep), report_write(j, rc, &err);
     return finish_outputs(j, &err);
-}
-
-static int write_whole(const job *j, const ctg_list *list, ctg_error *err)
-{
-    int rc;
-
-    if (!to_stdout(j))
-        return ctg_list_write_file(j->out, list, &j->wopts, err);
-    rc = ctg_list_write_fp(stdout, list, &j->wopts, err);
-    if (rc == CTG_OK && fflush(stdout) != 0)
-        rc = cli_io_failure(err, CLI_STDOUT_NAME, "cannot write", errno);
-    return rc;
 }
 
 /* Any other list: read whole from the kept bytes and the rest, resolved, written. */
@@ -394,7 +254,7 @@ static int resolve_whole(job *j)
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_list *list = NULL, *resolved = NULL;
     ctg_error err;
-    int rc = input_finish(&j->in, &err);
+    int rc = cli_input_finish(&j->in, &err);
 
     opts.source_name = j->in.name;
     if (rc == CTG_OK)
@@ -408,7 +268,7 @@ static int resolve_whole(job *j)
         rc = cli_io_failure(&err, j->rep.out.name, "cannot write", errno);
     if (rc != CTG_OK)
         return report_abort(&j->rep), cli_report(rc, &err);
-    rc = write_whole(j, resolved, &err);
+    rc = cli_list_write(j->out, resolved, &j->wopts, &err);
     ctg_list_free(resolved);
     if (rc != CTG_OK)
         return report_abort(&j->rep), report_write(j, rc, &err);
@@ -422,7 +282,7 @@ static int resolve_list(job *j)
         .version = CTG_VISITOR_VERSION, .contingency = on_contingency, .list = on_list, .payload = j
     };
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-    ctg_source src = ctg_source_callback(input_read, &j->in, j->in.size);
+    ctg_source src = ctg_source_callback(cli_input_read, &j->in, j->in.size);
     ctg_error err;
     int rc;
 
@@ -473,13 +333,13 @@ static int resolve(const ctg_network *net, const cli_args *args, const char *con
     j.wopts.temp_file = cli_signals_temp_file; /* removed if a signal ends us */
     j.ropts.version = CTG_RESOLVE_OPTIONS_VERSION;
     cli_progress_init(&j.progress, !args->no_progress, NULL);
-    if (input_open(&j.in, args->pos[0], &j.progress, &err) != CTG_OK)
+    if (cli_input_open(&j.in, args->pos[0], &j.progress, &err) != CTG_OK)
         return cli_report(CTG_EIO, &err);
     status = open_report(&j, values[OPT_REPORT], values[OPT_REPORT_FORMAT]);
     if (status == CLI_OK)
         status = resolve_list(&j);
     cli_progress_done(&j.progress);
-    input_close(&j.in);
+    cli_input_close(&j.in);
     free(j.name);
     return status;
 }
