@@ -7,6 +7,9 @@
 #include "cli.h"
 
 #define NO_PROGRESS_OPTION "      --no-progress  no progress bar\n"
+/* The common options of the commands that print nothing but errors. */
+#define QUIET_OPTIONS \
+    "  -q, --quiet        nothing but errors: no progress bar\n" NO_PROGRESS_OPTION
 
 static const cli_command commands[] = {
     {
@@ -39,8 +42,7 @@ static const cli_command commands[] = {
         .options = "      --compact      no whitespace at all\n"
                    "      --break-links  replace a file that has other hard links (they keep\n"
                    "                     the old content)\n"
-                   "  -q, --quiet        nothing but errors: no progress bar\n"
-                   NO_PROGRESS_OPTION,
+                   QUIET_OPTIONS,
         .more_help = cli_convert_versions,
         .run = cli_convert,
     },
@@ -88,8 +90,7 @@ static const cli_command commands[] = {
                    "                     text (the default) or json\n"
                    "      --compact      no whitespace at all in OUT\n"
                    "      --break-links  replace an OUT or a report that has other hard links\n"
-                   "  -q, --quiet        nothing but errors: no progress bar\n"
-                   NO_PROGRESS_OPTION,
+                   QUIET_OPTIONS,
         .run = cli_resolve,
     },
     {

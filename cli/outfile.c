@@ -146,6 +146,16 @@ static void sync_dir(const char *target)
     free(copy);
 }
 
+/* The temporary file is gone (renamed or removed): no signal is to remove it any more. */
+static void forget_temp(cli_outfile *o)
+{
+    if (o->temp)
+        cli_signals_temp_file_at(o->slot, NULL);
+    free(o->temp);
+    free(o->target);
+    o->temp = o->target = NULL;
+}
+
 int cli_outfile_commit(cli_outfile *o, ctg_error *err)
 {
     int e = 0;
@@ -168,13 +178,9 @@ int cli_outfile_commit(cli_outfile *o, ctg_error *err)
         cli_outfile_abort(o);
         return cli_io_failure(err, o->name, "cannot write", e);
     }
-    if (o->temp) {
+    if (o->temp)
         sync_dir(o->target);
-        cli_signals_temp_file_at(o->slot, NULL);
-    }
-    free(o->temp);
-    free(o->target);
-    o->temp = o->target = NULL;
+    forget_temp(o);
     return CTG_OK;
 }
 
@@ -183,11 +189,7 @@ void cli_outfile_abort(cli_outfile *o)
     if (o->fp != NULL && o->fp != stdout)
         fclose(o->fp);
     o->fp = NULL;
-    if (o->temp) {
+    if (o->temp)
         unlink(o->temp);
-        cli_signals_temp_file_at(o->slot, NULL);
-    }
-    free(o->temp);
-    free(o->target);
-    o->temp = o->target = NULL;
+    forget_temp(o);
 }
