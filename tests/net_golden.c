@@ -421,3 +421,59 @@ ctg_network *ctg_test_net_from_golden(const char *golden_path, char *why, size_t
     json_object_put(r.doc);
     return r.net;
 }
+
+ctg_net_spec ctg_test_spec(ctg_identifiable_type type, const char *id, const char *vl1,
+                           const char *vl2, const char *vl3)
+{
+    ctg_net_spec s = CTG_NET_SPEC_INIT;
+
+    s.type = type;
+    s.id = id;
+    s.voltage_levels[0] = vl1;
+    s.voltage_levels[1] = vl2;
+    s.voltage_levels[2] = vl3;
+    return s;
+}
+
+/* One object of the eurostag example: its voltage levels, parent substation, country and
+ * nominal voltage, as its type has them. */
+typedef struct eurostag_row {
+    ctg_identifiable_type type;
+    const char *id, *vl1, *vl2, *substation, *country;
+    double nominal_v;
+} eurostag_row;
+
+#define EU_SUB(id) { CTG_IDENTIFIABLE_SUBSTATION, id, NULL, NULL, NULL, "FR", 0.0 }
+#define EU_VL(id, sub, v) { CTG_IDENTIFIABLE_VOLTAGE_LEVEL, id, NULL, NULL, sub, NULL, v }
+#define EU_IN(type, id, vl1, vl2, sub) { CTG_IDENTIFIABLE_##type, id, vl1, vl2, sub, NULL, 0.0 }
+
+static const eurostag_row eurostag_rows[CTG_TEST_EUROSTAG_COUNT] = {
+    EU_SUB("P1"),
+    EU_VL("VLGEN", "P1", 24.0),
+    EU_IN(BUS, "NGEN", "VLGEN", NULL, NULL),
+    EU_IN(GENERATOR, "GEN", "VLGEN", NULL, NULL),
+    EU_VL("VLHV1", "P1", 380.0),
+    EU_IN(BUS, "NHV1", "VLHV1", NULL, NULL),
+    EU_IN(TWO_WINDINGS_TRANSFORMER, "NGEN_NHV1", "VLGEN", "VLHV1", "P1"),
+    EU_SUB("P2"),
+    EU_VL("VLHV2", "P2", 380.0),
+    EU_IN(BUS, "NHV2", "VLHV2", NULL, NULL),
+    EU_VL("VLLOAD", "P2", 150.0),
+    EU_IN(BUS, "NLOAD", "VLLOAD", NULL, NULL),
+    EU_IN(LOAD, "LOAD", "VLLOAD", NULL, NULL),
+    EU_IN(TWO_WINDINGS_TRANSFORMER, "NHV2_NLOAD", "VLHV2", "VLLOAD", "P2"),
+    EU_IN(LINE, "NHV1_NHV2_1", "VLHV1", "VLHV2", NULL),
+    EU_IN(LINE, "NHV1_NHV2_2", "VLHV1", "VLHV2", NULL),
+};
+
+ctg_net_spec ctg_test_eurostag_spec(size_t i)
+{
+    const eurostag_row *r = &eurostag_rows[i];
+    ctg_net_spec s = ctg_test_spec(r->type, r->id, r->vl1, r->vl2, NULL);
+
+    s.substation = r->substation;
+    s.country = r->country;
+    s.nominal_v = r->nominal_v;
+    s.topology = CTG_TOPOLOGY_BUS_BREAKER;
+    return s;
+}

@@ -45,4 +45,17 @@ bool ctg_test_net_matches_golden(const ctg_network *net, const char *golden_path
  * the network. */
 ctg_network *ctg_test_net_from_golden(const char *golden_path, char *why, size_t size);
 
+/* A spec of `type` (CTG_NET_SPEC_INIT otherwise) standing in the voltage levels `vl1`..`vl3`
+ * (NULL for fewer); the strings are borrowed. */
+ctg_net_spec ctg_test_spec(ctg_identifiable_type type, const char *id, const char *vl1,
+                           const char *vl2, const char *vl3);
+
+/* PowSyBl's eurostag tutorial, example 1 (V1_0/eurostag-tutorial-example1.xml, and
+ * ../shared/testdata/resolve/eurostag.xiidm), object by object in the file's document order:
+ * CTG_TEST_EUROSTAG_COUNT objects below the root "sim1". */
+#define CTG_TEST_EUROSTAG_COUNT 16
+
+/* Object `i` (< CTG_TEST_EUROSTAG_COUNT) of the eurostag example; its strings are static. */
+ctg_net_spec ctg_test_eurostag_spec(size_t i);
+
 #endif

@@ -21,21 +21,7 @@
 static int add(ctg_network *net, ctg_identifiable_type type, const char *id, const char *vl1,
                const char *vl2, const char *vl3, ctg_error *err)
 {
-    ctg_net_spec s = CTG_NET_SPEC_INIT;
-    s.type = type;
-    s.id = id;
-    s.voltage_levels[0] = vl1;
-    s.voltage_levels[1] = vl2;
-    s.voltage_levels[2] = vl3;
-    return ctg_network_add(net, &s, NULL, err);
-}
-
-static int add_substation(ctg_network *net, const char *id, const char *country, ctg_error *err)
-{
-    ctg_net_spec s = CTG_NET_SPEC_INIT;
-    s.type = CTG_IDENTIFIABLE_SUBSTATION;
-    s.id = id;
-    s.country = country;
+    ctg_net_spec s = ctg_test_spec(type, id, vl1, vl2, vl3);
     return ctg_network_add(net, &s, NULL, err);
 }
 
@@ -48,18 +34,6 @@ static int add_vl(ctg_network *net, const char *id, const char *substation, doub
     s.substation = substation;
     s.nominal_v = nominal_v;
     s.topology = topology;
-    return ctg_network_add(net, &s, NULL, err);
-}
-
-static int add_2wt(ctg_network *net, const char *id, const char *vl1, const char *vl2,
-                   const char *substation, ctg_error *err)
-{
-    ctg_net_spec s = CTG_NET_SPEC_INIT;
-    s.type = CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER;
-    s.id = id;
-    s.voltage_levels[0] = vl1;
-    s.voltage_levels[1] = vl2;
-    s.substation = substation;
     return ctg_network_add(net, &s, NULL, err);
 }
 
@@ -80,28 +54,11 @@ static ctg_network *eurostag_ex(const ctg_allocator *alloc, unsigned arena_flags
 {
     ctg_network *net = NULL;
     int rc = ctg_network_new_ex(&net, "sim1", alloc, arena_flags, e);
-#define STEP(call)                                                                                 \
-    do {                                                                                           \
-        if (rc == CTG_OK)                                                                          \
-            rc = (call);                                                                           \
-    } while (0)
-    STEP(add_substation(net, "P1", "FR", e));
-    STEP(add_vl(net, "VLGEN", "P1", 24.0, CTG_TOPOLOGY_BUS_BREAKER, e));
-    STEP(add(net, CTG_IDENTIFIABLE_BUS, "NGEN", "VLGEN", NULL, NULL, e));
-    STEP(add(net, CTG_IDENTIFIABLE_GENERATOR, "GEN", "VLGEN", NULL, NULL, e));
-    STEP(add_vl(net, "VLHV1", "P1", 380.0, CTG_TOPOLOGY_BUS_BREAKER, e));
-    STEP(add(net, CTG_IDENTIFIABLE_BUS, "NHV1", "VLHV1", NULL, NULL, e));
-    STEP(add_2wt(net, "NGEN_NHV1", "VLGEN", "VLHV1", "P1", e));
-    STEP(add_substation(net, "P2", "FR", e));
-    STEP(add_vl(net, "VLHV2", "P2", 380.0, CTG_TOPOLOGY_BUS_BREAKER, e));
-    STEP(add(net, CTG_IDENTIFIABLE_BUS, "NHV2", "VLHV2", NULL, NULL, e));
-    STEP(add_vl(net, "VLLOAD", "P2", 150.0, CTG_TOPOLOGY_BUS_BREAKER, e));
-    STEP(add(net, CTG_IDENTIFIABLE_BUS, "NLOAD", "VLLOAD", NULL, NULL, e));
-    STEP(add(net, CTG_IDENTIFIABLE_LOAD, "LOAD", "VLLOAD", NULL, NULL, e));
-    STEP(add_2wt(net, "NHV2_NLOAD", "VLHV2", "VLLOAD", "P2", e));
-    STEP(add(net, CTG_IDENTIFIABLE_LINE, "NHV1_NHV2_1", "VLHV1", "VLHV2", NULL, e));
-    STEP(add(net, CTG_IDENTIFIABLE_LINE, "NHV1_NHV2_2", "VLHV1", "VLHV2", NULL, e));
-#undef STEP
+
+    for (size_t i = 0; i < CTG_TEST_EUROSTAG_COUNT && rc == CTG_OK; i++) {
+        ctg_net_spec s = ctg_test_eurostag_spec(i);
+        rc = ctg_network_add(net, &s, NULL, e);
+    }
     if (rc != CTG_OK) {
         ctg_network_free(net);
         return NULL;
@@ -201,34 +158,14 @@ CTG_SHARED_TEST(network, golden_diff_in_connectables)
     golden_path(path, sizeof path);
     /* VLHV2 lists a line before its transformer: built with orders. */
     CU_ASSERT_EQUAL_FATAL(ctg_network_new(&net, "sim1", NULL, NULL), CTG_OK);
-    OK(add_substation(net, "P1", "FR", err));
-    OK(add_vl(net, "VLGEN", "P1", 24.0, CTG_TOPOLOGY_BUS_BREAKER, err));
-    OK(add(net, CTG_IDENTIFIABLE_BUS, "NGEN", "VLGEN", NULL, NULL, err));
-    OK(add(net, CTG_IDENTIFIABLE_GENERATOR, "GEN", "VLGEN", NULL, NULL, err));
-    OK(add_vl(net, "VLHV1", "P1", 380.0, CTG_TOPOLOGY_BUS_BREAKER, err));
-    OK(add(net, CTG_IDENTIFIABLE_BUS, "NHV1", "VLHV1", NULL, NULL, err));
-    OK(add_2wt(net, "NGEN_NHV1", "VLGEN", "VLHV1", "P1", err));
-    OK(add_substation(net, "P2", "FR", err));
-    OK(add_vl(net, "VLHV2", "P2", 380.0, CTG_TOPOLOGY_BUS_BREAKER, err));
-    OK(add(net, CTG_IDENTIFIABLE_BUS, "NHV2", "VLHV2", NULL, NULL, err));
-    OK(add_vl(net, "VLLOAD", "P2", 150.0, CTG_TOPOLOGY_BUS_BREAKER, err));
-    OK(add(net, CTG_IDENTIFIABLE_BUS, "NLOAD", "VLLOAD", NULL, NULL, err));
-    OK(add(net, CTG_IDENTIFIABLE_LOAD, "LOAD", "VLLOAD", NULL, NULL, err));
-    s.type = CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER;
-    s.id = "NHV2_NLOAD";
-    s.voltage_levels[0] = "VLHV2";
-    s.voltage_levels[1] = "VLLOAD";
-    s.substation = "P2";
-    s.order[0] = 5;
-    OK(ctg_network_add(net, &s, NULL, err));
-    OK(add(net, CTG_IDENTIFIABLE_LINE, "NHV1_NHV2_1", "VLHV1", "VLHV2", NULL, err));
-    s = (ctg_net_spec)CTG_NET_SPEC_INIT;
-    s.type = CTG_IDENTIFIABLE_LINE;
-    s.id = "NHV1_NHV2_2";
-    s.voltage_levels[0] = "VLHV1";
-    s.voltage_levels[1] = "VLHV2";
-    s.order[1] = 1;
-    OK(ctg_network_add(net, &s, NULL, err));
+    for (size_t i = 0; i < CTG_TEST_EUROSTAG_COUNT; i++) {
+        s = ctg_test_eurostag_spec(i);
+        if (strcmp(s.id, "NHV2_NLOAD") == 0)
+            s.order[0] = 5;
+        if (strcmp(s.id, "NHV1_NHV2_2") == 0)
+            s.order[1] = 1;
+        OK(ctg_network_add(net, &s, NULL, err));
+    }
     CU_ASSERT_FALSE(ctg_test_net_matches_golden(net, path, diff, sizeof diff));
     CU_ASSERT_STRING_EQUAL(diff, "objects/VOLTAGE_LEVEL[2]/connectables[0]: expected "
                                  "\"NHV2_NLOAD\", got \"NHV1_NHV2_2\"");
@@ -269,18 +206,6 @@ static void expect_rejected(ctg_network *net, const ctg_net_spec *s, const char 
         CU_ASSERT_PTR_NULL(ctg_network_find(net, s->id, strlen(s->id)));
 }
 
-static ctg_net_spec spec(ctg_identifiable_type type, const char *id, const char *vl1,
-                         const char *vl2, const char *vl3)
-{
-    ctg_net_spec s = CTG_NET_SPEC_INIT;
-    s.type = type;
-    s.id = id;
-    s.voltage_levels[0] = vl1;
-    s.voltage_levels[1] = vl2;
-    s.voltage_levels[2] = vl3;
-    return s;
-}
-
 CTG_TEST(network, builder_errors)
 {
     ctg_network *net = eurostag(NULL, NULL);
@@ -289,32 +214,32 @@ CTG_TEST(network, builder_errors)
     OK(add_vl(net, "VLFREE", NULL, 20.0, CTG_TOPOLOGY_BUS_BREAKER, err));
     ctg_net_spec s;
 
-    s = spec(CTG_IDENTIFIABLE_LOAD, "", "VLGEN", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "", "VLGEN", NULL, NULL);
     expect_rejected(net, &s, "a LOAD needs a non-empty id");
-    s = spec(CTG_IDENTIFIABLE_LOAD, "GEN", "VLGEN", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "GEN", "VLGEN", NULL, NULL);
     expect_rejected(net, &s, "LOAD \"GEN\": the id is already used by a GENERATOR");
-    s = spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLX", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLX", NULL, NULL);
     expect_rejected(net, &s, "LOAD \"L2\": unknown voltage level \"VLX\"");
-    s = spec(CTG_IDENTIFIABLE_LOAD, "L2", "P1", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L2", "P1", NULL, NULL);
     expect_rejected(net, &s, "LOAD \"L2\": \"P1\" is a SUBSTATION, not a VOLTAGE_LEVEL");
-    s = spec(CTG_IDENTIFIABLE_LOAD, "L2", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L2", NULL, NULL, NULL);
     expect_rejected(net, &s, "LOAD \"L2\": needs voltage level 1 (voltage_levels[0])");
-    s = spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", "VLHV1", NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", "VLHV1", NULL);
     expect_rejected(net, &s, "LOAD \"L2\": has no voltage level 2 (voltage_levels[1] is set)");
-    s = spec(CTG_IDENTIFIABLE_LINE, "L2", "VLGEN", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LINE, "L2", "VLGEN", NULL, NULL);
     expect_rejected(net, &s, "LINE \"L2\": needs voltage level 2 (voltage_levels[1])");
-    s = spec(CTG_IDENTIFIABLE_SUBSTATION, "S3", "VLGEN", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_SUBSTATION, "S3", "VLGEN", NULL, NULL);
     expect_rejected(net, &s,
                     "SUBSTATION \"S3\": stands in no voltage level (voltage_levels[0] is set)");
-    s = spec(CTG_IDENTIFIABLE_BUS, "B2", "VLNB", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_BUS, "B2", "VLNB", NULL, NULL);
     expect_rejected(net, &s,
                     "BUS \"B2\": voltage level \"VLNB\" is NODE_BREAKER; a BUS stands "
                     "in a BUS_BREAKER one");
-    s = spec(CTG_IDENTIFIABLE_BUSBAR_SECTION, "BBS", "VLGEN", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_BUSBAR_SECTION, "BBS", "VLGEN", NULL, NULL);
     expect_rejected(net, &s,
                     "BUSBAR_SECTION \"BBS\": voltage level \"VLGEN\" is BUS_BREAKER; a "
                     "BUSBAR_SECTION stands in a NODE_BREAKER one");
-    s = spec(CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER, "T", "VLGEN", "VLHV2", NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER, "T", "VLGEN", "VLHV2", NULL);
     s.substation = "P1";
     expect_rejected(net, &s,
                     "TWO_WINDINGS_TRANSFORMER \"T\": voltage level \"VLHV2\" is not in "
@@ -323,45 +248,45 @@ CTG_TEST(network, builder_errors)
     expect_rejected(net, &s,
                     "TWO_WINDINGS_TRANSFORMER \"T\": voltage level \"VLFREE\" is not in "
                     "substation \"P1\"");
-    s = spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
     s.substation = "P1";
     expect_rejected(net, &s, "LOAD \"L2\": stands in no substation (substation is set)");
-    s = spec(CTG_IDENTIFIABLE_VOLTAGE_LEVEL, "V", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_VOLTAGE_LEVEL, "V", NULL, NULL, NULL);
     s.substation = "PX";
     expect_rejected(net, &s, "VOLTAGE_LEVEL \"V\": unknown substation \"PX\"");
-    s = spec(CTG_IDENTIFIABLE_SUBSTATION, "S3", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_SUBSTATION, "S3", NULL, NULL, NULL);
     s.country = "ZZ";
     expect_rejected(net, &s,
                     "SUBSTATION \"S3\": \"ZZ\" is not an ISO 3166-1 alpha-2 country "
                     "code");
-    s = spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
     s.country = "FR";
     expect_rejected(net, &s, "LOAD \"L2\": has no country of its own (country is set)");
-    s = spec(CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION, "C", "VLGEN", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION, "C", "VLGEN", NULL, NULL);
     expect_rejected(net, &s, "HVDC_CONVERTER_STATION \"C\": needs its converter kind, LCC or VSC");
-    s = spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
     s.converter_kind = CTG_CONVERTER_VSC;
     expect_rejected(net, &s, "LOAD \"L2\": is no converter station (converter_kind is set)");
-    s = spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
     s.subnetwork = "NX";
     expect_rejected(net, &s, "LOAD \"L2\": unknown subnetwork \"NX\"");
     s.subnetwork = "GEN";
     expect_rejected(net, &s, "LOAD \"L2\": \"GEN\" is a GENERATOR, not a NETWORK");
-    s = spec(CTG_IDENTIFIABLE_OVERLOAD_MANAGEMENT_SYSTEM, "O", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_OVERLOAD_MANAGEMENT_SYSTEM, "O", NULL, NULL, NULL);
     expect_rejected(net, &s, "OVERLOAD_MANAGEMENT_SYSTEM \"O\": needs its substation");
-    s = spec(CTG_IDENTIFIABLE_TIE_LINE, "TL", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_TIE_LINE, "TL", NULL, NULL, NULL);
     expect_rejected(net, &s, "TIE_LINE \"TL\": needs boundary line 1 (refs[0])");
     s.refs[0] = "GEN";
     expect_rejected(net, &s, "TIE_LINE \"TL\": \"GEN\" is a GENERATOR, not a BOUNDARY_LINE");
-    s = spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
     s.refs[1] = "GEN";
     expect_rejected(net, &s, "LOAD \"L2\": takes no references (refs is set)");
-    s = spec(CTG_IDENTIFIABLE_VOLTAGE_LEVEL, "V", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_VOLTAGE_LEVEL, "V", NULL, NULL, NULL);
     s.topology = (ctg_topology_kind)7;
     expect_rejected(net, &s, "VOLTAGE_LEVEL \"V\": unknown topology kind 7");
-    s = spec((ctg_identifiable_type)99, "X", NULL, NULL, NULL);
+    s = ctg_test_spec((ctg_identifiable_type)99, "X", NULL, NULL, NULL);
     expect_rejected(net, &s, "unknown identifiable type 99");
-    s = spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLGEN", NULL, NULL);
     s.version = 2;
     expect_rejected(net, &s, "unknown ctg_net_spec version 2");
     ctg_network_free(net);
@@ -376,7 +301,7 @@ CTG_TEST(network, tie_lines_and_hvdc_lines)
     OK(add(net, CTG_IDENTIFIABLE_BOUNDARY_LINE, "DL1", "VLHV1", NULL, NULL, err));
     OK(add(net, CTG_IDENTIFIABLE_BOUNDARY_LINE, "DL2", "VLHV2", NULL, NULL, err));
     OK(add(net, CTG_IDENTIFIABLE_BOUNDARY_LINE, "DL3", "VLHV2", NULL, NULL, err));
-    s = spec(CTG_IDENTIFIABLE_TIE_LINE, "TL", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_TIE_LINE, "TL", NULL, NULL, NULL);
     s.refs[0] = "DL1";
     s.refs[1] = "DL1";
     expect_rejected(net, &s, "TIE_LINE \"TL\": boundary line 1 and 2 are both \"DL1\"");
@@ -400,7 +325,7 @@ CTG_TEST(network, tie_lines_and_hvdc_lines)
     /* Stations: VSC first, then LCC; LCC stations are enumerated first. */
     const char *ids[] = { "V1", "L1", "V2", "L2" };
     for (unsigned i = 0; i < 4; i++) {
-        s = spec(CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION, ids[i], "VLHV1", NULL, NULL);
+        s = ctg_test_spec(CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION, ids[i], "VLHV1", NULL, NULL);
         s.converter_kind = ids[i][0] == 'V' ? CTG_CONVERTER_VSC : CTG_CONVERTER_LCC;
         OK(ctg_network_add(net, &s, NULL, err));
     }
@@ -413,7 +338,7 @@ CTG_TEST(network, tie_lines_and_hvdc_lines)
         CU_ASSERT_EQUAL(o->type_index, i);
     }
     CU_ASSERT_PTR_NULL(ctg_network_object_at(net, CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION, 4));
-    s = spec(CTG_IDENTIFIABLE_HVDC_LINE, "H", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_HVDC_LINE, "H", NULL, NULL, NULL);
     s.refs[0] = "V1";
     s.refs[1] = "DL3";
     expect_rejected(net, &s,
@@ -443,16 +368,16 @@ CTG_TEST(network, members_in_order)
     } items[] = { { "A", 5 }, { "B", 2 }, { "C", 5 }, { "D", CTG_NET_NO_ORDER },
                   { "E", 0 }, { "F", 7 } };
     for (unsigned i = 0; i < 6; i++) {
-        s = spec(CTG_IDENTIFIABLE_LOAD, items[i].id, "VL", NULL, NULL);
+        s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, items[i].id, "VL", NULL, NULL);
         s.order[0] = items[i].order;
         OK(ctg_network_add(net, &s, NULL, err));
     }
     /* A line with both ends in VL: once, at its lower node. */
-    s = spec(CTG_IDENTIFIABLE_LINE, "LL", "VL", "VL", NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LINE, "LL", "VL", "VL", NULL);
     s.order[0] = 6;
     s.order[1] = 1;
     OK(ctg_network_add(net, &s, NULL, err));
-    s = spec(CTG_IDENTIFIABLE_LINE, "LX", "VL2", "VL", NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LINE, "LX", "VL2", "VL", NULL);
     s.order[0] = 1;
     s.order[1] = 3;
     OK(ctg_network_add(net, &s, NULL, err));
@@ -487,7 +412,7 @@ CTG_TEST(network, aliases_and_properties)
     CU_ASSERT_STRING_EQUAL(e.message, "LOAD \"LOAD\": an alias cannot be empty");
     CU_ASSERT_EQUAL(ctg_network_find(net, "LOAD", 4)->alias_count, 0);
     /* An add whose id is an alias. */
-    ctg_net_spec s = spec(CTG_IDENTIFIABLE_LOAD, "G-alias", "VLLOAD", NULL, NULL);
+    ctg_net_spec s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "G-alias", "VLLOAD", NULL, NULL);
     expect_rejected(net, &s, "LOAD \"G-alias\": the id is already an alias of GENERATOR \"GEN\"");
     /* Properties: set, replaced, looked up through an alias. */
     OK(ctg_network_set_property(net, "G-alias", "b", "1", err));
@@ -519,17 +444,17 @@ CTG_TEST(network, dump_is_exact)
     ctg_network *net = NULL;
     ctg_net_spec s;
     CU_ASSERT_EQUAL_FATAL(ctg_network_new(&net, "root", NULL, NULL), CTG_OK);
-    s = spec(CTG_IDENTIFIABLE_NETWORK, "sub", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_NETWORK, "sub", NULL, NULL, NULL);
     OK(ctg_network_add(net, &s, NULL, err));
-    s = spec(CTG_IDENTIFIABLE_SUBSTATION, "S", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_SUBSTATION, "S", NULL, NULL, NULL);
     s.subnetwork = "sub";
     OK(ctg_network_add(net, &s, NULL, err));
     OK(add_vl(net, "VL", "S", 225.0, CTG_TOPOLOGY_NODE_BREAKER, err));
     OK(ctg_network_add_calculated_bus(net, "VL", "VL_0", err));
-    s = spec(CTG_IDENTIFIABLE_BOUNDARY_LINE, "DL", "VL", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_BOUNDARY_LINE, "DL", "VL", NULL, NULL);
     s.order[0] = 2;
     OK(ctg_network_add(net, &s, NULL, err));
-    s = spec(CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION, "C", "VL", NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION, "C", "VL", NULL, NULL);
     s.converter_kind = CTG_CONVERTER_LCC;
     s.order[0] = 1;
     s.name = "conv";
@@ -586,7 +511,7 @@ CTG_TEST(network, bad_arguments)
 {
     ctg_network *net = (ctg_network *)&net;
     ctg_error err = { 0 };
-    ctg_net_spec s = spec(CTG_IDENTIFIABLE_LOAD, "L", "VL", NULL, NULL);
+    ctg_net_spec s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L", "VL", NULL, NULL);
 
     CU_ASSERT_EQUAL(ctg_network_new(NULL, "n", NULL, &err), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_network_new(&net, "", NULL, &err), CTG_EINVAL);
@@ -634,9 +559,9 @@ CTG_TEST(network, subnetworks)
     ctg_network *net = NULL;
     ctg_net_spec s;
     CU_ASSERT_EQUAL_FATAL(ctg_network_new(&net, "root", NULL, NULL), CTG_OK);
-    s = spec(CTG_IDENTIFIABLE_NETWORK, "sub", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_NETWORK, "sub", NULL, NULL, NULL);
     OK(ctg_network_add(net, &s, NULL, err));
-    s = spec(CTG_IDENTIFIABLE_NETWORK, "sub2", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_NETWORK, "sub2", NULL, NULL, NULL);
     s.subnetwork = "sub";
     expect_rejected(net, &s,
                     "NETWORK \"sub2\": a subnetwork cannot own subnetworks (\"sub\" is "
@@ -645,7 +570,7 @@ CTG_TEST(network, subnetworks)
     const ctg_net_object *sub2 = NULL;
     OK(ctg_network_add(net, &s, &sub2, err));
     CU_ASSERT_PTR_NULL(sub2->subnetwork);
-    s = spec(CTG_IDENTIFIABLE_SUBSTATION, "S", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_SUBSTATION, "S", NULL, NULL, NULL);
     s.subnetwork = "sub2";
     const ctg_net_object *sub = NULL;
     OK(ctg_network_add(net, &s, &sub, err));
@@ -662,7 +587,7 @@ CTG_TEST(network, internal_fast_paths)
     ctg_network *net = eurostag(NULL, NULL);
     ctg_error err = { 0 };
     ctg_net_object *load = NULL;
-    ctg_net_spec s = spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLLOAD", NULL, NULL);
+    ctg_net_spec s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLLOAD", NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(net);
 
     CU_ASSERT_EQUAL(ctg_network_add_obj(net, &s, &load, &err), CTG_OK);
@@ -675,7 +600,7 @@ CTG_TEST(network, internal_fast_paths)
     CU_ASSERT_EQUAL(ctg_network_set_property_obj(net, load, "keyX", 3, "valueX", 5, &err), CTG_OK);
     CU_ASSERT_STRING_EQUAL(ctg_net_object_property(load, "key"), "value");
     ctg_net_object *vl = NULL;
-    s = spec(CTG_IDENTIFIABLE_VOLTAGE_LEVEL, "NB", NULL, NULL, NULL);
+    s = ctg_test_spec(CTG_IDENTIFIABLE_VOLTAGE_LEVEL, "NB", NULL, NULL, NULL);
     s.topology = CTG_TOPOLOGY_NODE_BREAKER;
     CU_ASSERT_EQUAL(ctg_network_add_obj(net, &s, &vl, &err), CTG_OK);
     CU_ASSERT_EQUAL(ctg_net_add_calculated_bus_obj(net, vl, "NB_0xx", 4, &err), CTG_OK);
@@ -688,7 +613,7 @@ CTG_TEST(network, internal_fast_paths)
     for (int i = 0; i < 2000; i++) {
         char id[16];
         snprintf(id, sizeof id, "X%d", i);
-        s = spec(CTG_IDENTIFIABLE_LOAD, id, "VLLOAD", NULL, NULL);
+        s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, id, "VLLOAD", NULL, NULL);
         CU_ASSERT_EQUAL(ctg_network_add(net, &s, NULL, &err), CTG_OK);
     }
     CU_ASSERT(ctg_network_memory_size(net) > before + 2000 * sizeof(ctg_net_object));
@@ -703,7 +628,7 @@ CTG_TEST(network, internal_fast_paths)
 static int sweep_step(ctg_network *net, unsigned i, ctg_error *err)
 {
     char id[32], alias[32];
-    ctg_net_spec s = spec(CTG_IDENTIFIABLE_LOAD, id, "VLLOAD", NULL, NULL);
+    ctg_net_spec s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, id, "VLLOAD", NULL, NULL);
 
     snprintf(id, sizeof id, "LOAD_%u", i);
     snprintf(alias, sizeof alias, "alias_%u", i);

@@ -19,6 +19,7 @@
 #include "ctg/resolve.h"
 #include "ctg/stream.h"
 #include "network/resolve_int.h"
+#include "tests/net_golden.h"
 #include "tests/test_common.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -61,12 +62,8 @@ static void voltage_level(ctg_network *net, const char *id, const char *sub, dou
 static void equipment(ctg_network *net, ctg_identifiable_type type, const char *id,
                       const char *vl1, const char *vl2, const char *sub)
 {
-    ctg_net_spec s = CTG_NET_SPEC_INIT;
+    ctg_net_spec s = ctg_test_spec(type, id, vl1, vl2, NULL);
 
-    s.type = type;
-    s.id = id;
-    s.voltage_levels[0] = vl1;
-    s.voltage_levels[1] = vl2;
     s.substation = sub;
     add(net, &s);
 }
@@ -74,13 +71,8 @@ static void equipment(ctg_network *net, ctg_identifiable_type type, const char *
 static void three_wt(ctg_network *net, const char *id, const char *vl1, const char *vl2,
                      const char *vl3, const char *sub)
 {
-    ctg_net_spec s = CTG_NET_SPEC_INIT;
+    ctg_net_spec s = ctg_test_spec(CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER, id, vl1, vl2, vl3);
 
-    s.type = CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER;
-    s.id = id;
-    s.voltage_levels[0] = vl1;
-    s.voltage_levels[1] = vl2;
-    s.voltage_levels[2] = vl3;
     s.substation = sub;
     add(net, &s);
 }
@@ -99,23 +91,10 @@ static ctg_network *eurostag_in_code(const ctg_allocator *a)
     ctg_network *net = NULL;
 
     CU_ASSERT_EQUAL_FATAL(ctg_network_new(&net, "sim1", a, NULL), CTG_OK);
-    substation(net, "P1", "FR");
-    voltage_level(net, "VLGEN", "P1", 24.0);
-    equipment(net, CTG_IDENTIFIABLE_BUS, "NGEN", "VLGEN", NULL, NULL);
-    equipment(net, CTG_IDENTIFIABLE_GENERATOR, "GEN", "VLGEN", NULL, NULL);
-    voltage_level(net, "VLHV1", "P1", 380.0);
-    equipment(net, CTG_IDENTIFIABLE_BUS, "NHV1", "VLHV1", NULL, NULL);
-    equipment(net, CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER, "NGEN_NHV1", "VLGEN", "VLHV1", "P1");
-    substation(net, "P2", "FR");
-    voltage_level(net, "VLHV2", "P2", 380.0);
-    equipment(net, CTG_IDENTIFIABLE_BUS, "NHV2", "VLHV2", NULL, NULL);
-    voltage_level(net, "VLLOAD", "P2", 150.0);
-    equipment(net, CTG_IDENTIFIABLE_BUS, "NLOAD", "VLLOAD", NULL, NULL);
-    equipment(net, CTG_IDENTIFIABLE_LOAD, "LOAD", "VLLOAD", NULL, NULL);
-    equipment(net, CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER, "NHV2_NLOAD", "VLHV2", "VLLOAD",
-              "P2");
-    equipment(net, CTG_IDENTIFIABLE_LINE, "NHV1_NHV2_1", "VLHV1", "VLHV2", NULL);
-    equipment(net, CTG_IDENTIFIABLE_LINE, "NHV1_NHV2_2", "VLHV1", "VLHV2", NULL);
+    for (size_t i = 0; i < CTG_TEST_EUROSTAG_COUNT; i++) {
+        ctg_net_spec s = ctg_test_eurostag_spec(i);
+        add(net, &s);
+    }
     return net;
 }
 
