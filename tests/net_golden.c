@@ -422,6 +422,20 @@ ctg_network *ctg_test_net_from_golden(const char *golden_path, char *why, size_t
     return r.net;
 }
 
+int ctg_test_read_net(ctg_network **net, const char *text, const ctg_iidm_read_options *o,
+                      ctg_error *err)
+{
+    ctg_source src = ctg_source_buffer(text, strlen(text));
+    return ctg_iidm_read(net, &src, o, err);
+}
+
+int ctg_test_read_net_path(ctg_network **net, const char *path, const ctg_iidm_read_options *o,
+                           ctg_error *err)
+{
+    ctg_source src = ctg_source_path(path);
+    return ctg_iidm_read(net, &src, o, err);
+}
+
 ctg_net_spec ctg_test_spec(ctg_identifiable_type type, const char *id, const char *vl1,
                            const char *vl2, const char *vl3)
 {

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ctg/iidm.h"
 #include "ctg/network.h"
 
 /* Whether `net` matches the golden at `golden_path` (an `ok` one). When not, `diff` (`size`
@@ -44,6 +45,13 @@ bool ctg_test_net_matches_golden(const ctg_network *net, const char *golden_path
  * bytes), when the golden cannot be read or a builder refuses something. The caller frees
  * the network. */
 ctg_network *ctg_test_net_from_golden(const char *golden_path, char *why, size_t size);
+
+/* ctg_iidm_read of the NUL-terminated document `text` (ctg_source_buffer), or of the file at
+ * `path` (ctg_source_path); `o` may be NULL. Returns its status. */
+int ctg_test_read_net(ctg_network **net, const char *text, const ctg_iidm_read_options *o,
+                      ctg_error *err);
+int ctg_test_read_net_path(ctg_network **net, const char *path, const ctg_iidm_read_options *o,
+                           ctg_error *err);
 
 /* A spec of `type` (CTG_NET_SPEC_INIT otherwise) standing in the voltage levels `vl1`..`vl3`
  * (NULL for fewer); the strings are borrowed. */

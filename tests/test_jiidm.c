@@ -21,20 +21,6 @@
 
 /* ---- helpers --------------------------------------------------------------------------- */
 
-static int read_doc(ctg_network **net, const char *doc, const ctg_iidm_read_options *o,
-                    ctg_error *err)
-{
-    ctg_source src = ctg_source_buffer(doc, strlen(doc));
-    return ctg_iidm_read(net, &src, o, err);
-}
-
-static int read_path(ctg_network **net, const char *path, const ctg_iidm_read_options *o,
-                     ctg_error *err)
-{
-    ctg_source src = ctg_source_path(path);
-    return ctg_iidm_read(net, &src, o, err);
-}
-
 static const ctg_net_object *find(const ctg_network *net, const char *id)
 {
     return ctg_network_find(net, id, strlen(id));
@@ -110,7 +96,7 @@ static char *dump_of(const char *path)
     ctg_buf buf = { 0 };
     char *text = NULL;
 
-    if (read_path(&net, path, NULL, NULL) != CTG_OK)
+    if (ctg_test_read_net_path(&net, path, NULL, NULL) != CTG_OK)
         return NULL;
     if (ctg_network_write_json(net, &buf, NULL) == CTG_OK) {
         text = malloc(buf.len + 1);
@@ -174,7 +160,7 @@ static void check_file(corpus *c, const char *path, const char *rel)
         c->no_golden++;
         return;
     }
-    rc = read_path(&net, path, NULL, &err);
+    rc = ctg_test_read_net_path(&net, path, NULL, &err);
     if (!golden_ok(text)) {
         check_rejected(c, rel, rc, &err);
     } else if (rc != CTG_OK) {
@@ -293,7 +279,7 @@ static void check_invalid(const struct invalid *t, const ctg_iidm_read_options *
 
     snprintf(path, sizeof(path), "%s/%s", CTG_TESTDATA("iidm/invalid"), t->file);
     memset(&err, 0, sizeof(err));
-    rc = read_path(&net, path, o, &err);
+    rc = ctg_test_read_net_path(&net, path, o, &err);
     if (rc != t->code || err.line != t->line || err.column != t->column ||
         strcmp(err.path, t->path) != 0 || strcmp(err.message, t->message) != 0)
         ctg_test_report(t->file, &err);
@@ -314,7 +300,7 @@ CTG_TEST(jiidm, root_not_an_object)
     ctg_error err;
 
     o.format = CTG_IIDM_JSON;
-    CU_ASSERT_EQUAL(read_doc(&net, "[ \"version\", \"1.17\" ]", &o, &err), CTG_ESCHEMA);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, "[ \"version\", \"1.17\" ]", &o, &err), CTG_ESCHEMA);
     CU_ASSERT_PTR_NULL(net);
     CU_ASSERT_EQUAL(err.line, 1);
     CU_ASSERT_EQUAL(err.column, 1);
@@ -373,12 +359,12 @@ CTG_TEST(jiidm, depth_limit)
     ctg_error err;
 
     o.max_depth = 9;
-    CU_ASSERT_EQUAL(read_doc(&net, small_net, &o, &err), CTG_ELIMIT);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, small_net, &o, &err), CTG_ELIMIT);
     CU_ASSERT_PTR_NULL(net);
     CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/voltageLevels/0/generators/0");
     CU_ASSERT_EQUAL(err.offset, (size_t)(strstr(small_net, "{\"p\"") - small_net));
     o.max_depth = 10;
-    CU_ASSERT_EQUAL(read_doc(&net, small_net, &o, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, small_net, &o, &err), CTG_OK);
     ctg_network_free(net);
 }
 
@@ -389,12 +375,12 @@ CTG_TEST(jiidm, string_and_name_limits)
     ctg_error err;
 
     o.max_value_len = 3;
-    CU_ASSERT_EQUAL(read_doc(&net, small_net, &o, &err), CTG_ELIMIT);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, small_net, &o, &err), CTG_ELIMIT);
     CU_ASSERT_PTR_NULL(net);
     CU_ASSERT_EQUAL(err.column, 2); /* the first key longer than 3 bytes: "version" */
     o.max_value_len = 0;
     o.max_name_len = 16;
-    CU_ASSERT_EQUAL(read_doc(&net, small_net, &o, &err), CTG_ELIMIT);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, small_net, &o, &err), CTG_ELIMIT);
     CU_ASSERT_STRING_EQUAL(err.message, "member name longer than 16 bytes");
     CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/voltageLevels/0");
 }
@@ -408,7 +394,7 @@ CTG_TEST(jiidm, small_network)
     char buf[256];
     const ctg_net_object *vl, *ld;
 
-    CU_ASSERT_EQUAL_FATAL(read_doc(&net, small_net, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, small_net, NULL, &err), CTG_OK);
     CU_ASSERT_STRING_EQUAL(ctg_network_iidm_version(net), "1.17");
     CU_ASSERT_STRING_EQUAL(ctg_network_root(net)->id, "n");
     vl = find(net, "VL1");
@@ -448,7 +434,7 @@ CTG_TEST(jiidm, tie_line_before_1_10)
     char buf[256];
     const ctg_net_object *tl;
 
-    CU_ASSERT_EQUAL_FATAL(read_doc(&net, old_tie_line, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, old_tie_line, NULL, &err), CTG_OK);
     ids_of(net, CTG_IDENTIFIABLE_BOUNDARY_LINE, buf, sizeof(buf));
     CU_ASSERT_STRING_EQUAL(buf, "DL0 H1 H2");
     tl = find(net, "TL");
@@ -485,7 +471,7 @@ CTG_TEST(jiidm, hvdc_tie_line_and_subnetworks)
     ctg_error err;
     char buf[256];
 
-    CU_ASSERT_EQUAL_FATAL(read_doc(&net, hvdc_and_subnetworks, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, hvdc_and_subnetworks, NULL, &err), CTG_OK);
     ids_of(net, CTG_IDENTIFIABLE_NETWORK, buf, sizeof(buf));
     CU_ASSERT_STRING_EQUAL(buf, "root sn1 sn2");
     ids_of(net, CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION, buf, sizeof(buf));
@@ -511,7 +497,7 @@ CTG_TEST(jiidm, every_version)
         char want[8];
         snprintf(doc, sizeof(doc), "{\"version\":\"1.%u\",\"id\":\"n%u\"}", v, v);
         snprintf(want, sizeof(want), "1.%u", v);
-        CU_ASSERT_EQUAL_FATAL(read_doc(&net, doc, NULL, &err), CTG_OK);
+        CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, doc, NULL, &err), CTG_OK);
         CU_ASSERT_STRING_EQUAL(ctg_network_iidm_version(net), want);
         ctg_network_free(net);
     }
@@ -566,13 +552,13 @@ CTG_TEST(jiidm, progress_and_stop)
     CU_ASSERT_FATAL(strlen(doc) > 2 * 1024 * 1024);
     o.progress = on_progress;
     o.payload = &log;
-    CU_ASSERT_EQUAL(read_doc(&net, doc, &o, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, doc, &o, &err), CTG_OK);
     CU_ASSERT_EQUAL(ctg_network_count(net, CTG_IDENTIFIABLE_LOAD), 60000);
     /* At the end of the first element, then once a MiB. */
     CU_ASSERT_EQUAL(log.calls, (strlen(doc) >> 20) + 1);
     ctg_network_free(net);
     log = (progress_log){ 0, 0, 1 };
-    CU_ASSERT_EQUAL(read_doc(&net, doc, &o, &err), CTG_ESTOPPED);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, doc, &o, &err), CTG_ESTOPPED);
     CU_ASSERT_PTR_NULL(net);
     CU_ASSERT_EQUAL(log.calls, 1);
     free(doc);
@@ -593,7 +579,7 @@ CTG_TEST(jiidm, gzip_file)
     CU_ASSERT_PTR_NOT_NULL_FATAL(gz);
     gzwrite(gz, small_net, (unsigned)strlen(small_net));
     gzclose(gz);
-    CU_ASSERT_EQUAL(read_path(&net, path, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_test_read_net_path(&net, path, NULL, &err), CTG_OK);
     CU_ASSERT_EQUAL(ctg_network_count(net, CTG_IDENTIFIABLE_LOAD), 1);
     ctg_network_free(net);
     ctg_test_scratch_remove(dir);
@@ -617,7 +603,7 @@ CTG_TEST(jiidm, nominal_v_in_a_comma_locale)
     if (!got) {
         printf("\n  [skipped] no de_DE locale installed: nominalV not checked under it\n");
     } else {
-        CU_ASSERT_EQUAL(read_doc(&net, small_net, NULL, &err), CTG_OK);
+        CU_ASSERT_EQUAL(ctg_test_read_net(&net, small_net, NULL, &err), CTG_OK);
         CU_ASSERT_EQUAL(find(net, "VL1")->container->nominal_v, CTG_DOUBLE(225.5));
         ctg_network_free(net);
     }
@@ -644,7 +630,7 @@ static bool sweep_once(const char *doc, size_t fail_at, bool streamed)
         rc = ctg_iidm_read(&net, &src, &o, &err);
         fclose(fp);
     } else {
-        rc = read_doc(&net, doc, &o, &err);
+        rc = ctg_test_read_net(&net, doc, &o, &err);
     }
     if (state.failed) {
         CU_ASSERT_EQUAL(rc, CTG_ENOMEM);

@@ -30,20 +30,6 @@ static ctg_iidm_read_options options(void)
     return o;
 }
 
-static int read_text(ctg_network **net, const char *text, const ctg_iidm_read_options *o,
-                     ctg_error *err)
-{
-    ctg_source src = ctg_source_buffer(text, strlen(text));
-    return ctg_iidm_read(net, &src, o, err);
-}
-
-static int read_path(ctg_network **net, const char *path, const ctg_iidm_read_options *o,
-                     ctg_error *err)
-{
-    ctg_source src = ctg_source_path(path);
-    return ctg_iidm_read(net, &src, o, err);
-}
-
 static const char *id_at(const ctg_network *net, ctg_identifiable_type t, size_t i)
 {
     const ctg_net_object *o = ctg_network_object_at(net, t, i);
@@ -116,7 +102,7 @@ CTG_TEST(xiidm, any_prefix_node_breaker_subnetwork)
     ctg_error err;
     ctg_iidm_read_options o = options();
 
-    CU_ASSERT_EQUAL_FATAL(read_text(&net, nb_doc, &o, &err), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, nb_doc, &o, &err), CTG_OK);
     check_nb(net);
     ctg_network_free(net);
 }
@@ -171,7 +157,7 @@ CTG_TEST(xiidm, gzip_and_any_file_name)
         } else {
             ctg_test_put_file(path, nb_doc);
         }
-        CU_ASSERT_EQUAL(read_path(&net, path, NULL, &err), CTG_OK);
+        CU_ASSERT_EQUAL(ctg_test_read_net_path(&net, path, NULL, &err), CTG_OK);
         if (net)
             check_nb(net);
         ctg_network_free(net);
@@ -187,7 +173,7 @@ CTG_TEST(xiidm, bom_then_xml)
     ctg_network *net = NULL;
     ctg_error err;
 
-    CU_ASSERT_EQUAL_FATAL(read_text(&net, doc, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, doc, NULL, &err), CTG_OK);
     CU_ASSERT_STRING_EQUAL(ctg_network_iidm_version(net), "1.0");
     CU_ASSERT_STRING_EQUAL(ctg_network_root(net)->id, "x");
     ctg_network_free(net);
@@ -203,7 +189,7 @@ CTG_TEST(xiidm, nominal_voltage_under_de_locale)
     if (!setlocale(LC_NUMERIC, "de_DE.UTF-8")) {
         printf("\n  note: de_DE.UTF-8 is not installed; read under the current locale only\n");
     }
-    CU_ASSERT_EQUAL(read_text(&net, nb_doc, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, nb_doc, NULL, &err), CTG_OK);
     if (net)
         CU_ASSERT_EQUAL(ctg_network_find(net, "V", 1)->container->nominal_v, CTG_DOUBLE(63.5));
     ctg_network_free(net);
@@ -235,7 +221,7 @@ CTG_TEST(xiidm, inline_tie_line_halves)
     ctg_network *net = NULL;
     ctg_error err;
 
-    CU_ASSERT_EQUAL_FATAL(read_text(&net, doc, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, doc, NULL, &err), CTG_OK);
     CU_ASSERT_EQUAL(ctg_network_count(net, CTG_IDENTIFIABLE_BOUNDARY_LINE), 3);
     CU_ASSERT_STRING_EQUAL(id_at(net, CTG_IDENTIFIABLE_BOUNDARY_LINE, 0), "DL");
     CU_ASSERT_STRING_EQUAL(id_at(net, CTG_IDENTIFIABLE_BOUNDARY_LINE, 1), "TL.1");
@@ -282,7 +268,7 @@ CTG_TEST(xiidm, branch_terminals_match_their_levels)
         ctg_network *net = NULL;
         ctg_error err;
         snprintf(doc, sizeof doc, fmt, cases[i].side1, cases[i].side2);
-        int rc = read_text(&net, doc, NULL, &err);
+        int rc = ctg_test_read_net(&net, doc, NULL, &err);
         CU_ASSERT_EQUAL(rc, cases[i].message ? CTG_ESCHEMA : CTG_OK);
         if (cases[i].message && rc != CTG_OK) {
             CU_ASSERT_STRING_EQUAL(err.message, cases[i].message);
@@ -316,7 +302,7 @@ CTG_TEST(xiidm, same_ends_switch_dropped_before_1_8)
         ctg_network *net = NULL;
         ctg_error err;
         snprintf(doc, sizeof doc, fmt, minor);
-        CU_ASSERT_EQUAL_FATAL(read_text(&net, doc, NULL, &err), CTG_OK);
+        CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, doc, NULL, &err), CTG_OK);
         CU_ASSERT_EQUAL(ctg_network_count(net, CTG_IDENTIFIABLE_SWITCH), minor == 7 ? 0u : 1u);
         ctg_network_free(net);
     }
@@ -438,9 +424,9 @@ CTG_TEST(xiidm, error_text)
     char text[512];
 
     o.source_name = "grid.xiidm";
-    CU_ASSERT_EQUAL(
-        read_path(&net, CTG_TESTDATA("iidm/invalid/unknown-voltage-level.xml"), &o, &err),
-        CTG_ESCHEMA);
+    CU_ASSERT_EQUAL(ctg_test_read_net_path(
+                        &net, CTG_TESTDATA("iidm/invalid/unknown-voltage-level.xml"), &o, &err),
+                    CTG_ESCHEMA);
     ctg_error_format(&err, text, sizeof text);
     CU_ASSERT_STRING_EQUAL(text, "grid.xiidm:10:5: error: /network/line[1]: unknown voltage "
                                  "level 'VL2'");
@@ -458,15 +444,15 @@ CTG_TEST(xiidm, doctype_and_namespace_refused)
     ctg_network *net = NULL;
     ctg_error err;
 
-    CU_ASSERT_EQUAL(read_text(&net, laughs, NULL, &err), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, laughs, NULL, &err), CTG_ESYNTAX);
     CU_ASSERT_STRING_EQUAL(err.message, "DOCTYPE declarations are not accepted");
-    CU_ASSERT_EQUAL(read_text(&net, plain, NULL, &err), CTG_EUNSUPPORTED);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, plain, NULL, &err), CTG_EUNSUPPORTED);
     CU_ASSERT_STRING_EQUAL(err.message, "root element 'network' has no namespace: not an IIDM "
                                         "network");
-    CU_ASSERT_EQUAL(read_text(&net, other, NULL, &err), CTG_EUNSUPPORTED);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, other, NULL, &err), CTG_EUNSUPPORTED);
     CU_ASSERT_STRING_EQUAL(err.message, "unknown namespace 'http://example.org/iidm/1_0': not "
                                         "an IIDM network");
-    CU_ASSERT_EQUAL(read_text(&net, "", NULL, &err), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, "", NULL, &err), CTG_ESYNTAX);
     CU_ASSERT_PTR_NULL(net);
 }
 
@@ -512,7 +498,7 @@ CTG_TEST(xiidm, progress_can_stop)
 
     o.progress = stop_at_once;
     o.payload = &calls;
-    CU_ASSERT_EQUAL(read_text(&net, nb_doc, &o, &err), CTG_ESTOPPED);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, nb_doc, &o, &err), CTG_ESTOPPED);
     CU_ASSERT_EQUAL(calls, 1);
     CU_ASSERT_EQUAL(ctg_iidm_read(&net, &src, &o, &err), CTG_ESTOPPED);
     CU_ASSERT_EQUAL(calls, 2);
@@ -632,7 +618,7 @@ static void corpus_file(const char *path, const char *rel, const char *golden, c
     bool ok = strstr(g, "\"ok\" : true") != NULL;
     free(g);
     n->read++;
-    int rc = read_path(&net, path, NULL, &err);
+    int rc = ctg_test_read_net_path(&net, path, NULL, &err);
     if (ok && rc != CTG_OK) {
         ctg_error_format(&err, text, sizeof text);
         printf("\n  %s: rejected: %s\n", rel, text);
