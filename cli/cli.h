@@ -123,6 +123,20 @@ int cli_input_finish(cli_input *in, ctg_error *err);
 /* Closes the input it opened and frees the copy. */
 void cli_input_close(cli_input *in);
 
+/* The start of convert's and resolve's state, their visitor's payload: the progress bar first
+ * (the payload is also the bar's), LIST, and whether it is to be read whole. */
+typedef struct cli_list_job {
+    cli_progress progress;
+    cli_input in;
+    bool whole; /* not a `default` list with its name first */
+} cli_list_job;
+
+/* Whether the list of the contingency `h` heads can stream: a `default` list at the top, its
+ * name read before its first contingency. */
+bool cli_list_streams(const ctg_stream_header *h);
+/* A ctg_visitor list callback on a cli_list_job: a list holding lists is read whole; stops. */
+int cli_on_nested_list(const ctg_stream_header *h, const ctg_list *list, void *payload);
+
 /* Flushes stdout, so that a full disk or a closed pipe is reported, not lost at exit. */
 int cli_stdout_flushed(ctg_error *err);
 /* Writes `list` whole to `out` ("-" is stdout, flushed; a file is replaced atomically). */

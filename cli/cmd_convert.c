@@ -22,12 +22,10 @@ static const char *const convert_flags[] = { "--compact", "--break-links", NULL 
 /* ---- the output ----------------------------------------------------------------------- */
 
 typedef struct job {
-    cli_progress progress; /* first: the visitor's payload is also the progress bar's */
-    cli_input in;
-    const char *out;       /* "-" is stdout */
+    cli_list_job base; /* first: the visitor's payload */
+    const char *out;   /* "-" is stdout */
     ctg_write_options opts;
     ctg_stream_writer *writer;
-    bool whole;            /* not a `default` list with its name first: convert it whole */
     int write_rc;
     ctg_error write_err;
 } job;
@@ -61,11 +59,11 @@ static int convert_whole(job *j)
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_list *list = NULL;
     ctg_error err;
-    int rc = cli_input_finish(&j->in, &err);
+    int rc = cli_input_finish(&j->base.in, &err);
 
-    opts.source_name = j->in.name;
+    opts.source_name = j->base.in.name;
     if (rc == CTG_OK)
-        rc = ctg_list_read_buffer(&list, j->in.kept, j->in.kept_len, &opts, &err);
+        rc = ctg_list_read_buffer(&list, j->base.in.kept, j->base.in.kept_len, &opts, &err);
     if (rc != CTG_OK)
         return cli_report(rc, &err);
     rc = cli_list_write(j->out, list, &j->opts, &err);
@@ -79,8 +77,8 @@ static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, 
 {
     job *j = payload;
 
-    if (h->depth != 0 || h->kind != CTG_LIST_DEFAULT || !h->name) {
-        j->whole = true;
+    if (!cli_list_streams(h)) {
+        j->base.whole = true;
         return 1;
     }
     if (!j->writer) {
@@ -88,20 +86,10 @@ static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, 
             cli_list_writer_open(&j->writer, j->out, h->name, &j->opts, &j->write_err);
         if (j->write_rc != CTG_OK)
             return 1;
-        cli_input_forget(&j->in);
+        cli_input_forget(&j->base.in);
     }
     j->write_rc = ctg_stream_writer_add(j->writer, c, &j->write_err);
     return j->write_rc != CTG_OK;
-}
-
-static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
-{
-    job *j = payload;
-
-    (void)h;
-    (void)list;
-    j->whole = true;
-    return 1;
 }
 
 /* What the stream read left to do: close the writer, or convert whole, or report. */
@@ -121,7 +109,7 @@ static int finish(job *j, int rc, ctg_error *err)
             rc = cli_stdout_flushed(err);
         return rc == CTG_OK ? CLI_OK : report_write(j, rc, err);
     }
-    if (rc == CTG_OK || (rc == CTG_ESTOPPED && j->whole))
+    if (rc == CTG_OK || (rc == CTG_ESTOPPED && j->base.whole))
         return convert_whole(j);
     return cli_report(rc, err);
 }
@@ -130,7 +118,7 @@ static int convert(const char *in, const char *out, unsigned flags)
 {
     job j;
     ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = on_contingency,
-                      .list = on_list, .progress = cli_progress_update, .payload = &j };
+                      .list = cli_on_nested_list, .progress = cli_progress_update, .payload = &j };
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
     ctg_source src;
@@ -143,15 +131,15 @@ static int convert(const char *in, const char *out, unsigned flags)
                   | (flags & FLAG_BREAK_LINKS ? CTG_WRITE_BREAK_LINKS : 0);
     wopts.temp_file = cli_signals_temp_file; /* removed if a signal ends us */
     j.opts = wopts;
-    if (cli_input_open(&j.in, in, NULL, &err) != CTG_OK)
+    if (cli_input_open(&j.base.in, in, NULL, &err) != CTG_OK)
         return cli_report(CTG_EIO, &err);
-    opts.source_name = j.in.name;
-    src = ctg_source_callback(cli_input_read, &j.in, j.in.size);
-    cli_progress_init(&j.progress, !(flags & FLAG_NO_PROGRESS), NULL);
+    opts.source_name = j.base.in.name;
+    src = ctg_source_callback(cli_input_read, &j.base.in, j.base.in.size);
+    cli_progress_init(&j.base.progress, !(flags & FLAG_NO_PROGRESS), NULL);
     rc = ctg_read_stream(&src, &v, &opts, &err);
-    cli_progress_done(&j.progress);
+    cli_progress_done(&j.base.progress);
     rc = finish(&j, rc, &err);
-    cli_input_close(&j.in);
+    cli_input_close(&j.base.in);
     return rc;
 }
 

@@ -139,15 +139,13 @@ static void report_abort(report *r)
 /* ---- resolving ------------------------------------------------------------------------ */
 
 typedef struct job {
-    cli_progress progress; /* first: the visitor's payload is also the progress bar's */
-    cli_input in;
+    cli_list_job base; /* first: the visitor's payload */
     const ctg_network *net;
     const char *out; /* "-" is stdout */
     ctg_write_options wopts;
     ctg_resolve_options ropts;
     report rep;
     char *name; /* the streamed list's name, once known */
-    bool whole; /* not a `default` list with its name first: resolve it whole */
 } job;
 
 static bool to_stdout(const job *j)
@@ -161,23 +159,13 @@ static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, 
     job *j = payload;
 
     (void)c;
-    if (h->depth != 0 || h->kind != CTG_LIST_DEFAULT || !h->name) {
-        j->whole = true;
+    if (!cli_list_streams(h)) {
+        j->base.whole = true;
         return 1;
     }
     j->name = strdup(h->name);
     if (j->name == NULL)
-        j->whole = true; /* no name to open a writer with: resolved whole then */
-    return 1;
-}
-
-static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
-{
-    job *j = payload;
-
-    (void)h;
-    (void)list;
-    j->whole = true;
+        j->base.whole = true; /* no name to open a writer with: resolved whole then */
     return 1;
 }
 
@@ -213,14 +201,14 @@ static int finish_outputs(job *j, ctg_error *err)
 static int name_error(const job *j, int rc, ctg_error *err)
 {
     if (rc != CTG_OK && (err->source[0] == '\0' || strcmp(err->source, "<list>") == 0))
-        snprintf(err->source, sizeof err->source, "%s", j->in.name);
+        snprintf(err->source, sizeof err->source, "%s", j->base.in.name);
     return rc;
 }
 
 /* A `default` list, name first: filtered as it streams, the kept start replayed first. */
 static int resolve_streamed(job *j)
 {
-    ctg_source src = ctg_source_callback(cli_input_read, &j->in, j->in.size);
+    ctg_source src = ctg_source_callback(cli_input_read, &j->base.in, j->base.in.size);
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_stream_writer *w = NULL;
     ctg_error err;
@@ -228,9 +216,9 @@ static int resolve_streamed(job *j)
 
     if (rc != CTG_OK)
         return report_abort(&j->rep), report_write(j, rc, &err);
-    opts.source_name = j->in.name;
-    j->in.keep = false;
-    j->in.replay = 1;
+    opts.source_name = j->base.in.name;
+    j->base.in.keep = false;
+    j->base.in.replay = 1;
     memset(&err, 0, sizeof err);
     rc = name_error(j, ctg_resolve_stream(j->net, &src, &opts, w, &j->ropts, &err), &err);
     if (rc == CTG_ESTOPPED && j->rep.open && ferror(j->rep.out.fp))
@@ -254,11 +242,11 @@ static int resolve_whole(job *j)
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_list *list = NULL, *resolved = NULL;
     ctg_error err;
-    int rc = cli_input_finish(&j->in, &err);
+    int rc = cli_input_finish(&j->base.in, &err);
 
-    opts.source_name = j->in.name;
+    opts.source_name = j->base.in.name;
     if (rc == CTG_OK)
-        rc = ctg_list_read_buffer(&list, j->in.kept, j->in.kept_len, &opts, &err);
+        rc = ctg_list_read_buffer(&list, j->base.in.kept, j->base.in.kept_len, &opts, &err);
     if (rc == CTG_OK) {
         memset(&err, 0, sizeof err);
         rc = name_error(j, ctg_resolve(&resolved, j->net, list, &j->ropts, &err), &err);
@@ -278,20 +266,19 @@ static int resolve_whole(job *j)
 /* Reads LIST up to its first contingency (or list), then resolves it one way or the other. */
 static int resolve_list(job *j)
 {
-    ctg_visitor v = {
-        .version = CTG_VISITOR_VERSION, .contingency = on_contingency, .list = on_list, .payload = j
-    };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = on_contingency,
+                      .list = cli_on_nested_list, .payload = j };
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-    ctg_source src = ctg_source_callback(cli_input_read, &j->in, j->in.size);
+    ctg_source src = ctg_source_callback(cli_input_read, &j->base.in, j->base.in.size);
     ctg_error err;
     int rc;
 
-    opts.source_name = j->in.name;
+    opts.source_name = j->base.in.name;
     rc = ctg_read_stream(&src, &v, &opts, &err);
     if (rc != CTG_OK && rc != CTG_ESTOPPED)
         return report_abort(&j->rep), cli_report(rc, &err);
     /* A read to the end found no contingency to stream: small, resolved whole. */
-    if (rc == CTG_OK || j->whole)
+    if (rc == CTG_OK || j->base.whole)
         return resolve_whole(j);
     return resolve_streamed(j);
 }
@@ -332,14 +319,14 @@ static int resolve(const ctg_network *net, const cli_args *args, const char *con
                     (args->flags & FLAG_BREAK_LINKS ? CTG_WRITE_BREAK_LINKS : 0);
     j.wopts.temp_file = cli_signals_temp_file; /* removed if a signal ends us */
     j.ropts.version = CTG_RESOLVE_OPTIONS_VERSION;
-    cli_progress_init(&j.progress, !args->no_progress, NULL);
-    if (cli_input_open(&j.in, args->pos[0], &j.progress, &err) != CTG_OK)
+    cli_progress_init(&j.base.progress, !args->no_progress, NULL);
+    if (cli_input_open(&j.base.in, args->pos[0], &j.base.progress, &err) != CTG_OK)
         return cli_report(CTG_EIO, &err);
     status = open_report(&j, values[OPT_REPORT], values[OPT_REPORT_FORMAT]);
     if (status == CLI_OK)
         status = resolve_list(&j);
-    cli_progress_done(&j.progress);
-    cli_input_close(&j.in);
+    cli_progress_done(&j.base.progress);
+    cli_input_close(&j.base.in);
     free(j.name);
     return status;
 }

@@ -119,9 +119,26 @@ void cli_input_close(cli_input *in)
     cli_input_forget(in);
 }
 
+bool cli_list_streams(const ctg_stream_header *h)
+{
+    return h->depth == 0 && h->kind == CTG_LIST_DEFAULT && h->name;
+}
+
+int cli_on_nested_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
+{
+    cli_list_job *j = payload;
+
+    (void)h;
+    (void)list;
+    j->whole = true;
+    return 1;
+}
+
 int cli_stdout_flushed(ctg_error *err)
 {
-    return fflush(stdout) == 0 ? CTG_OK : cli_io_failure(err, CLI_STDOUT_NAME, "cannot write", errno);
+    if (fflush(stdout) == 0)
+        return CTG_OK;
+    return cli_io_failure(err, CLI_STDOUT_NAME, "cannot write", errno);
 }
 
 int cli_list_write(const char *out, const ctg_list *list, const ctg_write_options *opts,
