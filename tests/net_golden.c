@@ -449,6 +449,17 @@ ctg_net_spec ctg_test_spec(ctg_identifiable_type type, const char *id, const cha
     return s;
 }
 
+ctg_net_spec ctg_test_vl_spec(const char *id, const char *substation, double nominal_v,
+                              ctg_topology_kind topology)
+{
+    ctg_net_spec s = ctg_test_spec(CTG_IDENTIFIABLE_VOLTAGE_LEVEL, id, NULL, NULL, NULL);
+
+    s.substation = substation;
+    s.nominal_v = nominal_v;
+    s.topology = topology;
+    return s;
+}
+
 /* One object of the eurostag example: its voltage levels, parent substation, country and
  * nominal voltage, as its type has them. */
 typedef struct eurostag_row {

@@ -58,6 +58,10 @@ int ctg_test_read_net_path(ctg_network **net, const char *path, const ctg_iidm_r
 ctg_net_spec ctg_test_spec(ctg_identifiable_type type, const char *id, const char *vl1,
                            const char *vl2, const char *vl3);
 
+/* A VOLTAGE_LEVEL spec in `substation` (NULL for none); the strings are borrowed. */
+ctg_net_spec ctg_test_vl_spec(const char *id, const char *substation, double nominal_v,
+                              ctg_topology_kind topology);
+
 /* PowSyBl's eurostag tutorial, example 1 (V1_0/eurostag-tutorial-example1.xml, and
  * ../shared/testdata/resolve/eurostag.xiidm), object by object in the file's document order:
  * CTG_TEST_EUROSTAG_COUNT objects below the root "sim1". */

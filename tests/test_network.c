@@ -28,12 +28,7 @@ static int add(ctg_network *net, ctg_identifiable_type type, const char *id, con
 static int add_vl(ctg_network *net, const char *id, const char *substation, double nominal_v,
                   ctg_topology_kind topology, ctg_error *err)
 {
-    ctg_net_spec s = CTG_NET_SPEC_INIT;
-    s.type = CTG_IDENTIFIABLE_VOLTAGE_LEVEL;
-    s.id = id;
-    s.substation = substation;
-    s.nominal_v = nominal_v;
-    s.topology = topology;
+    ctg_net_spec s = ctg_test_vl_spec(id, substation, nominal_v, topology);
     return ctg_network_add(net, &s, NULL, err);
 }
 
@@ -438,14 +433,22 @@ CTG_TEST(network, aliases_and_properties)
     ctg_network_free(net);
 }
 
+/* A network "root" with one subnetwork, "sub" (asserted). */
+static ctg_network *root_with_sub(void)
+{
+    ctg_network *net = NULL;
+    ctg_net_spec s = ctg_test_spec(CTG_IDENTIFIABLE_NETWORK, "sub", NULL, NULL, NULL);
+
+    CU_ASSERT_EQUAL_FATAL(ctg_network_new(&net, "root", NULL, NULL), CTG_OK);
+    OK(ctg_network_add(net, &s, NULL, err));
+    return net;
+}
+
 /* A small network with every placement field: its dump, byte for byte. */
 CTG_TEST(network, dump_is_exact)
 {
-    ctg_network *net = NULL;
+    ctg_network *net = root_with_sub();
     ctg_net_spec s;
-    CU_ASSERT_EQUAL_FATAL(ctg_network_new(&net, "root", NULL, NULL), CTG_OK);
-    s = ctg_test_spec(CTG_IDENTIFIABLE_NETWORK, "sub", NULL, NULL, NULL);
-    OK(ctg_network_add(net, &s, NULL, err));
     s = ctg_test_spec(CTG_IDENTIFIABLE_SUBSTATION, "S", NULL, NULL, NULL);
     s.subnetwork = "sub";
     OK(ctg_network_add(net, &s, NULL, err));
@@ -556,11 +559,8 @@ CTG_TEST(network, bad_arguments)
 
 CTG_TEST(network, subnetworks)
 {
-    ctg_network *net = NULL;
+    ctg_network *net = root_with_sub();
     ctg_net_spec s;
-    CU_ASSERT_EQUAL_FATAL(ctg_network_new(&net, "root", NULL, NULL), CTG_OK);
-    s = ctg_test_spec(CTG_IDENTIFIABLE_NETWORK, "sub", NULL, NULL, NULL);
-    OK(ctg_network_add(net, &s, NULL, err));
     s = ctg_test_spec(CTG_IDENTIFIABLE_NETWORK, "sub2", NULL, NULL, NULL);
     s.subnetwork = "sub";
     expect_rejected(net, &s,
