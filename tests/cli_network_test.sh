@@ -175,29 +175,24 @@ check "resolve --report-format json escapes ids as JSON" 0 "@$exp/report-evil.js
 
 # ---- resolve errors: nothing written ------------------------------------------------------
 
+# resolve_fails LABEL WHAT NET LIST STDERR: resolve NET LIST to a file OUT with a report exits 1
+# with STDERR, and leaves OUT as it was, and neither a report nor a temporary file beside it.
+resolve_fails() {
+    check "$1" 1 "" "$5" \
+        -- "$cli" resolve --network "$3" --report "$work/atomic/report" "$4" "$work/atomic/out.json"
+    check "$2 leaves OUT" 0 "" "" -- cmp "$work/kept.orig" "$work/atomic/out.json"
+    check "$2 leaves no report nor temporary file" 0 "out.json\n" "" -- ls -A "$work/atomic"
+}
 mkdir "$work/atomic"
 keep "$work/atomic/out.json"
-check "resolve against an invalid network" 1 "" "$bad_net_err\n" \
-    -- "$cli" resolve --network "$bad_net" --report "$work/atomic/report" "$lists/default.json" \
-    "$work/atomic/out.json"
-check "an invalid network leaves OUT" 0 "" "" -- cmp "$work/kept.orig" "$work/atomic/out.json"
-check "an invalid network leaves no report nor temporary file" 0 "out.json\n" "" \
-    -- ls -A "$work/atomic"
+resolve_fails "resolve against an invalid network" "an invalid network" "$bad_net" \
+    "$lists/default.json" "$bad_net_err\n"
 bad_list=$data/cli/unknown-type.json
 bad_type="$bad_list:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n"
-check "resolve an invalid list" 1 "" "$bad_type" \
-    -- "$cli" resolve --network "$net" --report "$work/atomic/report" "$bad_list" \
-    "$work/atomic/out.json"
-check "an invalid list leaves OUT" 0 "" "" -- cmp "$work/kept.orig" "$work/atomic/out.json"
-check "an invalid list leaves no report nor temporary file" 0 "out.json\n" "" \
-    -- ls -A "$work/atomic"
+resolve_fails "resolve an invalid list" "an invalid list" "$net" "$bad_list" "$bad_type"
 fails_err=$(message fails.err)
-check "resolve an evaluation that fails" 1 "" "$fails_err\n" \
-    -- "$cli" resolve --network "$net" --report "$work/atomic/report" "$lists/fails.json" \
-    "$work/atomic/out.json"
-check "a failed evaluation leaves OUT" 0 "" "" -- cmp "$work/kept.orig" "$work/atomic/out.json"
-check "a failed evaluation leaves no report nor temporary file" 0 "out.json\n" "" \
-    -- ls -A "$work/atomic"
+resolve_fails "resolve an evaluation that fails" "a failed evaluation" "$net" \
+    "$lists/fails.json" "$fails_err\n"
 # An empty element id fails the evaluation of a streamed `default` list after a contingency
 # was filtered: the streamed file OUT is still left as it was.
 printf '{"type":"default","version":"1.1","name":"n","contingencies":[{"id":"ok","elements":[{"id":"G_FR1","type":"GENERATOR"}]},{"id":"c","elements":[{"id":"","type":"LOAD"}]}]}' >"$work/empty-id.json"
