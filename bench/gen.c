@@ -264,9 +264,17 @@ const bench_gen_case *bench_gen_cases(size_t *count)
 
 const bench_gen_case *bench_gen_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        if (strcmp(cases[i].name, name) == 0)
-            return &cases[i];
+    return bench_find_named(cases, sizeof cases / sizeof cases[0], sizeof cases[0], name);
+}
+
+const void *bench_find_named(const void *rows, size_t count, size_t size, const char *name)
+{
+    const char *row = rows;
+
+    for (size_t i = 0; i < count; i++, row += size) {
+        /* A pointer to a struct, converted, points to its first member (C11 6.7.2.1). */
+        if (strcmp(*(const char *const *)(const void *)row, name) == 0)
+            return row;
     }
     return NULL;
 }

@@ -66,6 +66,10 @@ const bench_gen_case *bench_gen_cases(size_t *count);
 /* The case named `name`, or NULL. */
 const bench_gen_case *bench_gen_find(const char *name);
 
+/* The row named `name` of a table of `count` rows of `size` bytes, each a struct whose first
+ * member is its name (a `const char *`), as the cases' and runners' tables are; or NULL. */
+const void *bench_find_named(const void *rows, size_t count, size_t size, const char *name);
+
 /* A `default` list of `n` single-BRANCH contingencies (b10k's shape) named `name` (borrowed:
  * it must outlive the case); `flags` may add BENCH_CASE_NAMED. */
 bench_gen_case bench_gen_branches(const char *name, size_t n, unsigned flags);

@@ -36,11 +36,7 @@ const bench_net_case *bench_net_cases(size_t *count)
 
 const bench_net_case *bench_net_case_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        if (strcmp(cases[i].name, name) == 0)
-            return &cases[i];
-    }
-    return NULL;
+    return bench_find_named(cases, sizeof cases / sizeof cases[0], sizeof cases[0], name);
 }
 
 #define NET_SEED 0x11d5u

@@ -503,9 +503,5 @@ const bench_runner *bench_runners(size_t *count)
 
 const bench_runner *bench_runner_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof runners / sizeof runners[0]; i++) {
-        if (strcmp(runners[i].name, name) == 0)
-            return &runners[i];
-    }
-    return NULL;
+    return bench_find_named(runners, sizeof runners / sizeof runners[0], sizeof runners[0], name);
 }
