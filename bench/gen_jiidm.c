@@ -587,16 +587,24 @@ static void line(jw *w, size_t i)
     obj_end(w);
 }
 
+/* The members `key1` and `key2` naming the two ends of tie line or HVDC line `i` (`tie`): its
+ * boundary lines or converter stations. */
+static void extra_ends(jw *w, bool tie, size_t i, const char *key1, const char *key2)
+{
+    const bench_net_extra *end1 = bench_net_find_extra(w->net, tie, i, 1);
+    const bench_net_extra *end2 = bench_net_find_extra(w->net, tie, i, 2);
+
+    ID_MEMBER(w, key1, bench_net_put_extra_id(w->b, w->net, end1));
+    ID_MEMBER(w, key2, bench_net_put_extra_id(w->b, w->net, end2));
+}
+
 static void network_links(jw *w)
 {
     arr_begin(w, "tieLines");
     for (size_t t = 0; t < w->net->tie_count; t++) {
         obj_begin(w, true);
         ID_MEMBER(w, "id", (PUT(w, "TIE"), bench_put_number(w->b, t, 0)));
-        ID_MEMBER(w, "boundaryLineId1",
-                  bench_net_put_extra_id(w->b, w->net, bench_net_find_extra(w->net, true, t, 1)));
-        ID_MEMBER(w, "boundaryLineId2",
-                  bench_net_put_extra_id(w->b, w->net, bench_net_find_extra(w->net, true, t, 2)));
+        extra_ends(w, true, t, "boundaryLineId1", "boundaryLineId2");
         obj_end(w);
     }
     arr_end(w);
@@ -609,10 +617,7 @@ static void network_links(jw *w)
         str(w, "convertersMode", "SIDE_1_RECTIFIER_SIDE_2_INVERTER");
         raw(w, "activePowerSetpoint", "100.0");
         raw(w, "maxP", "1000.0");
-        ID_MEMBER(w, "converterStation1",
-                  bench_net_put_extra_id(w->b, w->net, bench_net_find_extra(w->net, false, i, 1)));
-        ID_MEMBER(w, "converterStation2",
-                  bench_net_put_extra_id(w->b, w->net, bench_net_find_extra(w->net, false, i, 2)));
+        extra_ends(w, false, i, "converterStation1", "converterStation2");
         obj_end(w);
     }
     arr_end(w);

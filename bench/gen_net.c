@@ -334,30 +334,29 @@ void bench_net_put_extra_id(bench_bytes *b, const bench_net *net, const bench_ne
     bench_put_number(b, x->index, 0);
 }
 
+/* `v` / `unit` with its decimals (`width` digits, 0: as they come), signed. */
+static void put_fixed(bench_bytes *b, long long v, long long unit, int width)
+{
+    if (v < 0) {
+        BENCH_PUT(b, "-");
+        v = -v;
+    }
+    bench_put_number(b, (size_t)(v / unit), 0);
+    BENCH_PUT(b, ".");
+    bench_put_number(b, (size_t)(v % unit), width);
+}
+
 void bench_net_put_hundredths(bench_bytes *b, long long v100)
 {
-    if (v100 % 10 == 0) {
+    if (v100 % 10 == 0)
         bench_net_put_tenths(b, v100 / 10);
-        return;
-    }
-    if (v100 < 0) {
-        BENCH_PUT(b, "-");
-        v100 = -v100;
-    }
-    bench_put_number(b, (size_t)(v100 / 100), 0);
-    BENCH_PUT(b, ".");
-    bench_put_number(b, (size_t)(v100 % 100), 2);
+    else
+        put_fixed(b, v100, 100, 2);
 }
 
 void bench_net_put_tenths(bench_bytes *b, long long v10)
 {
-    if (v10 < 0) {
-        BENCH_PUT(b, "-");
-        v10 = -v10;
-    }
-    bench_put_number(b, (size_t)(v10 / 10), 0);
-    BENCH_PUT(b, ".");
-    bench_put_number(b, (size_t)(v10 % 10), 0);
+    put_fixed(b, v10, 10, 0);
 }
 
 size_t bench_net_last_name(const bench_bytes *b, bool closed, char *out, size_t cap)

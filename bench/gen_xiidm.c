@@ -519,35 +519,37 @@ static void put_line(xw *w, size_t i)
     PUT(w, "</iidm:line>\n");
 }
 
+/* The attributes `attr1` and `attr2` naming the two ends of tie line or HVDC line `i` (`tie`):
+ * its boundary lines or converter stations; then the element's end. */
+static void put_extra_ends(xw *w, bool tie, size_t i, const char *attr1, const char *attr2)
+{
+    PUT(w, "\" ");
+    bench_put_str(w->b, attr1);
+    PUT(w, "=\"");
+    bench_net_put_extra_id(w->b, w->net, bench_net_find_extra(w->net, tie, i, 1));
+    PUT(w, "\" ");
+    bench_put_str(w->b, attr2);
+    PUT(w, "=\"");
+    bench_net_put_extra_id(w->b, w->net, bench_net_find_extra(w->net, tie, i, 2));
+    PUT(w, "\"/>\n");
+}
+
 static void put_tie_line(xw *w, size_t t)
 {
-    const bench_net_extra *half[2] = { bench_net_find_extra(w->net, true, t, 1),
-                                       bench_net_find_extra(w->net, true, t, 2) };
-
     indent(w, 1);
     PUT(w, "<iidm:tieLine id=\"TIE");
     bench_put_number(w->b, t, 0);
-    PUT(w, "\" boundaryLineId1=\"");
-    bench_net_put_extra_id(w->b, w->net, half[0]);
-    PUT(w, "\" boundaryLineId2=\"");
-    bench_net_put_extra_id(w->b, w->net, half[1]);
-    PUT(w, "\"/>\n");
+    put_extra_ends(w, true, t, "boundaryLineId1", "boundaryLineId2");
 }
 
 static void put_hvdc_line(xw *w, size_t i)
 {
-    const bench_net_extra *st[2] = { bench_net_find_extra(w->net, false, i, 1),
-                                     bench_net_find_extra(w->net, false, i, 2) };
-
     indent(w, 1);
     PUT(w, "<iidm:hvdcLine id=\"HVDC");
     bench_put_number(w->b, i, 0);
     PUT(w, "\" r=\"1.0\" nominalV=\"400.0\" convertersMode=\"SIDE_1_RECTIFIER_SIDE_2_INVERTER\" "
-           "activePowerSetpoint=\"100.0\" maxP=\"1000.0\" converterStation1=\"");
-    bench_net_put_extra_id(w->b, w->net, st[0]);
-    PUT(w, "\" converterStation2=\"");
-    bench_net_put_extra_id(w->b, w->net, st[1]);
-    PUT(w, "\"/>\n");
+           "activePowerSetpoint=\"100.0\" maxP=\"1000.0");
+    put_extra_ends(w, false, i, "converterStation1", "converterStation2");
 }
 
 int bench_net_write_xiidm(const bench_net *net, bench_bytes *out)

@@ -446,45 +446,16 @@ static int check_list(net_input *in, int k)
     return rc;
 }
 
-static int run_lines(net_input *in)
-{
-    return run_list(in, 0);
-}
+/* The runner and the check of list `k` (of lists[]), as the table wants them: functions of
+ * the input alone. */
+#define LIST_RUNNER(name, k)                                                                     \
+    static int run_##name(net_input *in) { return run_list(in, k); }                             \
+    static int check_##name(net_input *in) { return check_list(in, k); }
 
-static int run_property(net_input *in)
-{
-    return run_list(in, 1);
-}
-
-static int run_ids(net_input *in)
-{
-    return run_list(in, 2);
-}
-
-static int run_default(net_input *in)
-{
-    return run_list(in, 3);
-}
-
-static int check_lines(net_input *in)
-{
-    return check_list(in, 0);
-}
-
-static int check_property(net_input *in)
-{
-    return check_list(in, 1);
-}
-
-static int check_ids(net_input *in)
-{
-    return check_list(in, 2);
-}
-
-static int check_default(net_input *in)
-{
-    return check_list(in, 3);
-}
+LIST_RUNNER(lines, 0)
+LIST_RUNNER(property, 1)
+LIST_RUNNER(ids, 2)
+LIST_RUNNER(default, 3)
 
 static const net_runner runners[BENCH_NET_RUNNERS] = {
     { "xiidm-import", "ctg_iidm_read of the XIIDM bytes in memory + ctg_network_free", run_xiidm,
