@@ -167,9 +167,11 @@ static void state(jw *w, uint64_t h, const char *side)
 
 /* ---- topology ------------------------------------------------------------------------------ */
 
-static void switch_item(jw *w, size_t vl, const char *what, size_t n, bool breaker, uint32_t n1,
-                        uint32_t n2)
+static void switch_item(void *payload, size_t vl, const char *what, size_t n, bool breaker,
+                        uint32_t n1, uint32_t n2)
 {
+    jw *w = payload;
+
     obj_begin(w, true);
     ID_MEMBER(w, "id",
               (bench_net_put_vl_id(w->b, w->net, vl), bench_put_str(w->b, what),
@@ -201,13 +203,7 @@ static void node_breaker(jw *w, size_t vl)
     }
     arr_end(w);
     arr_begin(w, "switches");
-    if (bbs == 2)
-        switch_item(w, vl, "_COUPLER", 1, true, 0, 1);
-    for (uint32_t t = 0; t < w->net->terminals[vl]; t++) {
-        uint32_t node = bench_net_node(w->net, vl, t);
-        switch_item(w, vl, "_D", t, false, (uint32_t)(t % bbs), node - 1);
-        switch_item(w, vl, "_K", t, true, node - 1, node);
-    }
+    bench_net_each_switch(w->net, vl, switch_item, w);
     arr_end(w);
     obj_end(w);
 }

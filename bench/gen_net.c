@@ -102,6 +102,20 @@ uint32_t bench_net_node(const bench_net *net, size_t vl, uint32_t term)
     return (uint32_t)bench_net_busbars(net, vl) + 2 * term + 1;
 }
 
+void bench_net_each_switch(const bench_net *net, size_t vl, bench_net_switch_fn *put,
+                           void *payload)
+{
+    size_t bbs = bench_net_busbars(net, vl);
+
+    if (bbs == 2)
+        put(payload, vl, "_COUPLER", 1, true, 0, 1);
+    for (uint32_t t = 0; t < net->terminals[vl]; t++) {
+        uint32_t node = bench_net_node(net, vl, t);
+        put(payload, vl, "_D", t, false, (uint32_t)(t % bbs), node - 1);
+        put(payload, vl, "_K", t, true, node - 1, node);
+    }
+}
+
 const bench_net_extra *bench_net_find_extra(const bench_net *net, bool boundary, size_t index,
                                             int side)
 {

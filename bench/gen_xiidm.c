@@ -77,9 +77,11 @@ static void put_state(xw *w, uint64_t h, const char *side)
 
 /* ---- topology ------------------------------------------------------------------------------ */
 
-static void put_switch(xw *w, size_t vl, const char *what, size_t n, bool breaker, uint32_t n1,
-                       uint32_t n2)
+static void put_switch(void *payload, size_t vl, const char *what, size_t n, bool breaker,
+                       uint32_t n1, uint32_t n2)
 {
+    xw *w = payload;
+
     indent(w, 4);
     PUT(w, "<iidm:switch id=\"");
     bench_net_put_vl_id(w->b, w->net, vl);
@@ -110,13 +112,7 @@ static void put_node_breaker(xw *w, size_t vl)
         bench_put_number(w->b, i, 0);
         PUT(w, "\"/>\n");
     }
-    if (bbs == 2)
-        put_switch(w, vl, "_COUPLER", 1, true, 0, 1);
-    for (uint32_t t = 0; t < w->net->terminals[vl]; t++) {
-        uint32_t node = bench_net_node(w->net, vl, t);
-        put_switch(w, vl, "_D", t, false, (uint32_t)(t % bbs), node - 1);
-        put_switch(w, vl, "_K", t, true, node - 1, node);
-    }
+    bench_net_each_switch(w->net, vl, put_switch, w);
     indent(w, 3);
     PUT(w, "</iidm:nodeBreakerTopology>\n");
 }
