@@ -51,6 +51,9 @@ typedef struct bench_runner {
 const bench_runner *bench_runners(size_t *count);
 /* The runner named `name`, or NULL. */
 const bench_runner *bench_runner_find(const char *name);
+/* The '"' in `len` bytes of `data`, found by memchr: the memchr-floor runners' one pass, the
+ * work a JSON tokenizer cannot avoid. */
+size_t bench_count_quotes(const char *data, size_t len);
 
 /* Sets `in` up for `c`: generates it, nothing else. -1 when out of memory. */
 int bench_input_init(bench_input *in, const bench_gen_case *c);

@@ -75,6 +75,16 @@ static void put_state(xw *w, uint64_t h, const char *side)
     PUT(w, "\"");
 }
 
+/* Ends an element's start tag: `/>` when it has no `children` (false then), else `>`. */
+static bool end_start_tag(xw *w, bool children)
+{
+    if (children)
+        PUT(w, ">\n");
+    else
+        PUT(w, "/>\n");
+    return children;
+}
+
 /* ---- topology ------------------------------------------------------------------------------ */
 
 static void put_switch(void *payload, size_t vl, const char *what, size_t n, bool breaker,
@@ -256,11 +266,8 @@ static void put_compensator(xw *w, size_t vl)
     }
     put_terminal(w, vl, 4, "");
     put_state(w, h, "");
-    if (comp == NET_COMP_SVC) {
-        PUT(w, "/>\n");
+    if (!end_start_tag(w, comp != NET_COMP_SVC))
         return;
-    }
-    PUT(w, ">\n");
     if (comp == NET_COMP_SHUNT) {
         indent(w, 4);
         PUT(w, "<iidm:shuntLinearModel bPerSection=\"-0.012\" maximumSectionCount=\"1\"/>\n");
@@ -299,11 +306,8 @@ static void put_extra(xw *w, const bench_net_extra *x, uint32_t term)
         PUT(w, "\"");
     }
     put_state(w, h, "");
-    if (x->kind != NET_EXTRA_VSC) {
-        PUT(w, "/>\n");
+    if (!end_start_tag(w, x->kind == NET_EXTRA_VSC))
         return;
-    }
-    PUT(w, ">\n");
     put_limits_child(w, h);
     indent(w, 3);
     PUT(w, "</iidm:vscConverterStation>\n");
@@ -408,11 +412,8 @@ static void put_transformer(xw *w, size_t sub)
     put_side(w, lv, term + w->net->first_extra[lv + 1] - w->net->first_extra[lv], "2");
     put_state(w, h, "1");
     put_state(w, h >> 3, "2");
-    if (h % 2 != 0) {
-        PUT(w, "/>\n");
+    if (!end_start_tag(w, h % 2 == 0))
         return;
-    }
-    PUT(w, ">\n");
     put_tap_changer(w, sub);
     indent(w, 2);
     PUT(w, "</iidm:twoWindingsTransformer>\n");
@@ -500,11 +501,8 @@ static void put_line(xw *w, size_t i)
     if (limits)
         PUT(w, " selectedOperationalLimitsGroupIds1=\"DEFAULT\" "
                "selectedOperationalLimitsGroupIds2=\"DEFAULT\"");
-    if (!limits && !owner) {
-        PUT(w, "/>\n");
+    if (!end_start_tag(w, limits || owner))
         return;
-    }
-    PUT(w, ">\n");
     if (owner)
         put_property(w, 2, "owner", bench_net_country_name(bench_net_country(w->net, l->vl1 / 2)));
     if (limits) {
