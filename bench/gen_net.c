@@ -102,8 +102,7 @@ uint32_t bench_net_node(const bench_net *net, size_t vl, uint32_t term)
     return (uint32_t)bench_net_busbars(net, vl) + 2 * term + 1;
 }
 
-void bench_net_each_switch(const bench_net *net, size_t vl, bench_net_switch_fn *put,
-                           void *payload)
+void bench_net_each_switch(const bench_net *net, size_t vl, bench_net_switch_fn *put, void *payload)
 {
     size_t bbs = bench_net_busbars(net, vl);
 

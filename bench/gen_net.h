@@ -84,8 +84,8 @@ int bench_net_temporary_limits(uint64_t h, int side);
 uint32_t bench_net_node(const bench_net *net, size_t vl, uint32_t term);
 /* One switch of a node-breaker level: its id is the level's id, `what` and `n`; it joins nodes
  * `n1` and `n2`. `payload` is the writer's. */
-typedef void bench_net_switch_fn(void *payload, size_t vl, const char *what, size_t n,
-                                 bool breaker, uint32_t n1, uint32_t n2);
+typedef void bench_net_switch_fn(void *payload, size_t vl, const char *what, size_t n, bool breaker,
+                                 uint32_t n1, uint32_t n2);
 /* Calls `put` on each switch of node-breaker level `vl`, in document order: the coupler of
  * two busbar sections, then per terminal its disconnector and its breaker. */
 void bench_net_each_switch(const bench_net *net, size_t vl, bench_net_switch_fn *put,

@@ -105,9 +105,9 @@ typedef struct cli_input {
     size_t size;      /* a regular file's size, for the progress bar; else 0 */
     size_t consumed;  /* bytes read from fd */
     bool eof;
-    bool keep;      /* keep a copy of what is read */
-    size_t replay;  /* > 0: the kept bytes from this offset - 1 are served first */
-    char *kept;     /* the copy, owned */
+    bool keep;     /* keep a copy of what is read */
+    size_t replay; /* > 0: the kept bytes from this offset - 1 are served first */
+    char *kept;    /* the copy, owned */
     size_t kept_len, kept_cap;
     cli_progress *progress; /* updated at each read when not NULL; borrowed */
 } cli_input;

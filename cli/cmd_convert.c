@@ -82,8 +82,7 @@ static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, 
         return 1;
     }
     if (!j->writer) {
-        j->write_rc =
-            cli_list_writer_open(&j->writer, j->out, h->name, &j->opts, &j->write_err);
+        j->write_rc = cli_list_writer_open(&j->writer, j->out, h->name, &j->opts, &j->write_err);
         if (j->write_rc != CTG_OK)
             return 1;
         cli_input_forget(&j->base.in);

@@ -8,7 +8,7 @@
 
 #define NO_PROGRESS_OPTION "      --no-progress  no progress bar\n"
 /* The common options of the commands that print nothing but errors. */
-#define QUIET_OPTIONS \
+#define QUIET_OPTIONS                                                                              \
     "  -q, --quiet        nothing but errors: no progress bar\n" NO_PROGRESS_OPTION
 
 static const cli_command commands[] = {
