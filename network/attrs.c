@@ -103,6 +103,8 @@ int ctg_network_set_property_obj(ctg_network *net, ctg_net_object *obj, const ch
         props[i].value = v;
         return CTG_OK;
     }
+    if (obj->property_count >= CTG_NET_MAX_OBJECTS)
+        return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory: too many properties");
     void *list = props;
     const char *k = ctg_net_pool_string(net, key, key_len);
     if (k == NULL ||

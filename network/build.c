@@ -85,7 +85,7 @@ static const rule rules[CTG_IDENTIFIABLE_TYPE_COUNT] = {
 typedef struct plan {
     const ctg_net_spec *spec;
     const char *type; /* its type's name, for messages */
-    size_t id_len, name_len;
+    size_t id_len;
     uint64_t hash;
     size_t slot; /* the index slot the id goes into (the index has room for it) */
     const rule *rule;
@@ -393,17 +393,15 @@ static ctg_net_object *make_object(ctg_network *net, const plan *p)
     const ctg_net_spec *s = p->spec;
     ctg_net_object *obj = ctg_arena_calloc(net->arena, 1, sizeof *obj);
     char *id = ctg_arena_strndup(net->arena, s->id, p->id_len);
-    char *name = s->name ? ctg_arena_strndup(net->arena, s->name, strlen(s->name)) : NULL;
     ctg_net_box *box =
         p->rule->flags & F_CONTAINER ? ctg_arena_calloc(net->arena, 1, sizeof *box) : NULL;
     char *country =
         s->country ? ctg_arena_strndup(net->arena, s->country, strlen(s->country)) : NULL;
 
-    if (obj == NULL || id == NULL || (s->name && name == NULL) ||
-        ((p->rule->flags & F_CONTAINER) && box == NULL) || (s->country && country == NULL))
+    if (obj == NULL || id == NULL || ((p->rule->flags & F_CONTAINER) && box == NULL) ||
+        (s->country && country == NULL))
         return NULL;
     obj->id = id;
-    obj->name = name;
     obj->type = s->type;
     obj->converter_kind = s->converter_kind;
     obj->subnetwork = p->subnetwork;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* ctg_network_write_json: the whole table in the schema of PowSyBl's reference tables (the
  * iidm-golden data): what the table holds, in the goldens' member order, so that a table and
- * a golden compare with any script. Fields the table does not hold (case date, tso,
+ * a golden compare with any script. Fields the table does not hold (names, case date, tso,
  * geographical tags, pairing keys, switch kind and state, extensions, alias types, ...) are
  * not written. Everything sorted is sorted by strcmp, the byte order of the UTF-8 text. */
 
@@ -214,8 +214,6 @@ static void write_object(dump *d, const ctg_net_object *obj)
     ctg_emit_object_begin(e);
     member(e, "id", obj->id);
     member(e, "type", ctg_identifiable_type_name(obj->type));
-    if (obj->name)
-        member(e, "name", obj->name);
     write_names(d, obj);
     if (obj->subnetwork)
         member(e, "subnetwork", obj->subnetwork->id);
@@ -285,8 +283,6 @@ static void write_index(dump *d)
             ctg_emit_object_begin(e);
             member(e, "id", objs[i]->id);
             member(e, "type", "BUS");
-            if (objs[i]->name)
-                member(e, "name", objs[i]->name);
             if (objs[i]->subnetwork)
                 member(e, "subnetwork", objs[i]->subnetwork->id);
             member(e, "voltageLevel", objs[i]->voltage_levels[0]->id);
