@@ -35,15 +35,15 @@ uint64_t ctg_net_hash(const char *s, size_t len)
 ctg_net_object *ctg_net_ref_object(const ctg_network *net, uint32_t ref)
 {
     if (ref & CTG_NET_REF_ALIAS)
-        ref = net->aliases[ref & ~CTG_NET_REF_ALIAS].doc;
-    return net->docs.items[ref];
+        ref = net->aliases[ref & ~CTG_NET_REF_ALIAS].loc;
+    return ctg_net_locate(net, ref);
 }
 
 static const char *ref_text(const ctg_network *net, uint32_t ref)
 {
     if (ref & CTG_NET_REF_ALIAS)
         return net->aliases[ref & ~CTG_NET_REF_ALIAS].text;
-    return net->docs.items[ref]->id;
+    return ctg_net_locate(net, ref)->id;
 }
 
 /* The home slot of a key: from the same 32 bits of hash the slot keeps, so that a rehash
