@@ -2,12 +2,14 @@
 #ifndef CTG_NETWORK_TABLE_IMPL_H
 #define CTG_NETWORK_TABLE_IMPL_H
 
-/* Private to the table's own files (table.c, index.c, build.c): the layout of a ctg_network.
+/* Private to the table's own files (table.c, index.c, build.c, attrs.c, scan.c, dump.c): the
+ * layout of a ctg_network.
  *
- * Objects, containers, strings, properties and aliases live in the arena, so a network is one
- * release and nothing is allocated per object; the few growing vectors (document order, per
- * type, the alias table, the hash index) come from the allocator hooks directly, where a
- * resize can often grow in place. */
+ * Objects live by value in chunks of CTG_NET_CHUNK per type, from the allocator hooks, so that
+ * nothing is allocated per object and no vector of pointers is needed to find one; containers,
+ * strings, properties and aliases live in the arena; the growing vectors (document order, the
+ * alias table, the hash index, the scan data, members) come from the allocator hooks directly,
+ * where a resize can often grow in place. */
 
 #include <stdbool.h>
 #include <stddef.h>
