@@ -85,7 +85,7 @@ struct ctg_network {
     ctg_net_vec vsc; /* the VSC stations, enumerated after the LCC ones */
     ctg_net_alias *aliases;
     size_t alias_len, alias_cap;
-    uint64_t *slots; /* the id and alias index, open addressing, a power of two */
+    uint64_t *slots; /* the id and alias index, open addressing, at most 3/4 full */
     size_t slot_cap, slot_used;
     ctg_net_pooled *pool; /* open addressing, a power of two, at most 3/4 full */
     size_t pool_cap, pool_used;

@@ -710,6 +710,35 @@ CTG_TEST(network, subnetworks)
 }
 
 /* The importers' calls of network/table.h. */
+/* ctg_network_reserve sizes the index and the document order to the hint, not to the next power
+ * of two, and the adds it was made for then grow neither. */
+CTG_TEST(network, reserve_sizes_to_the_hint)
+{
+    ctg_network *net = eurostag(NULL, NULL);
+    ctg_error err = { 0 };
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+
+    size_t before = ctg_network_memory_size(net);
+    CU_ASSERT_EQUAL(ctg_network_reserve(net, 3000), CTG_OK);
+    size_t reserved = ctg_network_memory_size(net);
+    /* 3000 locators (4 bytes) and about 4/3 slots (8 bytes) a key; a power of two would be
+     * 8192 slots, 64 KiB alone. */
+    CU_ASSERT(reserved - before > 3000 * 4 + 4000 * 8 - 2048);
+    CU_ASSERT(reserved - before < 3000 * 4 + 4100 * 8);
+    char id[32];
+    for (int i = 0; i < 2900; i++) {
+        snprintf(id, sizeof id, "R%d", i);
+        ctg_net_spec s = spec(CTG_IDENTIFIABLE_BUS, id, "VLGEN", NULL, NULL);
+        s.type = CTG_IDENTIFIABLE_SWITCH;
+        CU_ASSERT_EQUAL(ctg_network_add(net, &s, NULL, &err), CTG_OK);
+    }
+    size_t added = ctg_network_memory_size(net) - reserved;
+    CU_ASSERT(added < 2900 * (sizeof(ctg_net_object) + 16)); /* objects, ids, scan data only */
+    CU_ASSERT_TRUE(scan_matches(net));
+    CU_ASSERT_EQUAL(ctg_network_reserve(NULL, 1), CTG_EINVAL);
+    ctg_network_free(net);
+}
+
 CTG_TEST(network, internal_fast_paths)
 {
     ctg_network *net = eurostag(NULL, NULL);
