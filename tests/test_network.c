@@ -653,7 +653,7 @@ CTG_TEST(network, reserve_sizes_to_the_hint)
     char id[32];
     for (int i = 0; i < 2900; i++) {
         snprintf(id, sizeof id, "R%d", i);
-        ctg_net_spec s = spec(CTG_IDENTIFIABLE_BUS, id, "VLGEN", NULL, NULL);
+        ctg_net_spec s = ctg_test_spec(CTG_IDENTIFIABLE_BUS, id, "VLGEN", NULL, NULL);
         s.type = CTG_IDENTIFIABLE_SWITCH;
         CU_ASSERT_EQUAL(ctg_network_add(net, &s, NULL, &err), CTG_OK);
     }
