@@ -317,3 +317,31 @@ int ctg_list_add_contingency(ctg_list *list, const char *id, const char *name,
     list->items[list->count++] = c;
     return CTG_OK;
 }
+
+int ctg_list_append_single(ctg_list *list, const char *prefix, size_t prefix_len, const char *id,
+                           size_t id_len, ctg_element_type type)
+{
+    ctg_contingency *c;
+    ctg_element *e;
+    char *text;
+
+    if (!reserve_item(list))
+        return CTG_ENOMEM;
+    /* The element, then the text: one arena request instead of three. */
+    e = ctg_arena_alloc(list->arena, sizeof *e + prefix_len + id_len + 1, alignof(ctg_element));
+    if (e == NULL)
+        return CTG_ENOMEM;
+    text = (char *)(e + 1);
+    memcpy(text, prefix, prefix_len);
+    memcpy(text + prefix_len, id, id_len);
+    text[prefix_len + id_len] = '\0';
+    e->id = text + prefix_len;
+    e->type = type;
+    e->voltage_level_id = NULL;
+    c = &list->items[list->count++];
+    memset(c, 0, sizeof *c);
+    c->id = text;
+    c->elements = e;
+    c->element_count = 1;
+    return CTG_OK;
+}
