@@ -2,9 +2,10 @@
 /* ctg_network_add: where each type of object may stand, checked before anything changes.
  *
  * An add runs in three steps: plan (every reference resolved and every rule checked, nothing
- * allocated), reserve (room in every vector, index and member list the object goes into),
- * then make the object in the arena and commit, which cannot fail. A failure at any step
- * leaves the network as it was: what the arena gave to an object never committed is only
+ * allocated but the index's room for one more key, taken first so that the duplicate check
+ * also finds the id's slot), reserve (room in every vector and member list the object goes
+ * into), then make the object in the arena and commit, which cannot fail. A failure at any
+ * step leaves the network as it was: what the arena gave to an object never committed is only
  * unreachable, and released with the network. */
 
 #include <math.h>
@@ -86,6 +87,7 @@ typedef struct plan {
     const char *type; /* its type's name, for messages */
     size_t id_len, name_len;
     uint64_t hash;
+    size_t slot; /* the index slot the id goes into (the index has room for it) */
     const rule *rule;
     ctg_net_object *vl[3];
     ctg_net_object *substation, *subnetwork, *refs[2];
@@ -284,7 +286,7 @@ static int plan_id(const ctg_network *net, plan *p, ctg_error *err)
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "a %s needs a non-empty id", p->type);
     p->id_len = strlen(id);
     p->hash = ctg_net_hash(id, p->id_len);
-    uint32_t ref = ctg_net_index_find(net, id, p->id_len, p->hash);
+    uint32_t ref = ctg_net_index_find_slot(net, id, p->id_len, p->hash, &p->slot);
     if (ref == CTG_NET_REF_NONE)
         return CTG_OK;
     const ctg_net_object *other = ctg_net_ref_object(net, ref);
@@ -367,7 +369,7 @@ static int reserve(ctg_network *net, plan *p)
 
     p->vec = vsc ? &net->vsc : &net->types[s->type];
     if (net->docs.len >= CTG_NET_MAX_OBJECTS || ctg_net_vec_reserve(net, &net->docs, 1) ||
-        ctg_net_vec_reserve(net, p->vec, 1) || ctg_net_index_reserve(net, 1))
+        ctg_net_vec_reserve(net, p->vec, 1) || ctg_net_scan_reserve(net, s->type, 1))
         return CTG_ENOMEM;
     for (size_t i = 0; i < p->n_in; i++)
         if (box_reserve(net, box_of(p->in[i]), true) != CTG_OK)
@@ -457,7 +459,7 @@ static void commit(ctg_network *net, const plan *p, ctg_net_object *obj)
         for (size_t i = 0; i < net->vsc.len; i++) /* the VSC stations come after this one */
             net->vsc.items[i]->type_index++;
     p->vec->items[p->vec->len++] = obj;
-    ctg_net_index_insert(net, p->hash, obj->doc_index);
+    ctg_net_index_insert_at(net, p->slot, p->hash, obj->doc_index);
     for (size_t i = 0; i < p->n_in; i++)
         box_insert(box_of(p->in[i]), obj, p->key[i]);
     if (t == CTG_IDENTIFIABLE_VOLTAGE_LEVEL && p->substation) {
@@ -472,6 +474,7 @@ static void commit(ctg_network *net, const plan *p, ctg_net_object *obj)
         p->refs[0]->refs[0] = obj;
         p->refs[1]->refs[0] = obj;
     }
+    ctg_net_scan_commit(net, obj);
 }
 
 int ctg_network_add_obj(ctg_network *net, const ctg_net_spec *spec, ctg_net_object **out,
@@ -483,6 +486,9 @@ int ctg_network_add_obj(ctg_network *net, const ctg_net_spec *spec, ctg_net_obje
         *out = NULL;
     if (net == NULL || spec == NULL)
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "no network or no spec");
+    /* The index's room first: the duplicate check then finds the slot the id goes into. */
+    if (ctg_net_index_reserve(net, 1) != CTG_OK)
+        return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory adding an object");
     int rc = make_plan(net, spec, &p, err);
     if (rc != CTG_OK)
         return rc;

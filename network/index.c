@@ -3,7 +3,8 @@
  * three quarters full, doubled when it would be more) of 8-byte slots, 11 to 21 bytes a key.
  * A slot keeps the high half of the key's hash, so a probe compares strings only when those
  * 32 bits match, and the ref of the object or alias, whose text is the key: the strings are
- * not copied again. Below it, the pool of short property strings, kept once each. */
+ * not copied again. The home slot comes from the same 32 bits, so a rehash moves slots
+ * without reading a key. Below it, the pool of short property strings, kept once each. */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 
 #include "base/alloc.h"
 #include "base/arena.h"
+#include "network/table.h"
 #include "network/table_impl.h"
 
 #define MIN_SLOTS 64u
@@ -44,37 +46,71 @@ static const char *ref_text(const ctg_network *net, uint32_t ref)
     return net->docs.items[ref]->id;
 }
 
-uint32_t ctg_net_index_find(const ctg_network *net, const char *s, size_t len, uint64_t hash)
+/* The home slot of a key: from the same 32 bits of hash the slot keeps, so that a rehash
+ * moves slots without reading any key's text. */
+static size_t home(uint32_t tag, size_t mask)
 {
-    if (net->slot_cap == 0)
-        return CTG_NET_REF_NONE;
-    size_t mask = net->slot_cap - 1;
-    uint32_t tag = (uint32_t)(hash >> 32);
+    return (size_t)tag & mask;
+}
 
-    for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+static uint32_t tag_of(uint64_t hash)
+{
+    return (uint32_t)(hash >> 32);
+}
+
+/* Probes for `s`: its ref, or CTG_NET_REF_NONE with *empty the slot where it would go. The
+ * key's text is read only when the slot's 32 bits of hash match. */
+static uint32_t probe(const ctg_network *net, const char *s, size_t len, uint64_t hash,
+                      size_t *empty)
+{
+    size_t mask = net->slot_cap - 1;
+    uint32_t tag = tag_of(hash);
+
+    for (size_t i = home(tag, mask);; i = (i + 1) & mask) {
         uint64_t slot = net->slots[i];
-        if (slot == 0)
+        if (slot == 0) {
+            *empty = i;
             return CTG_NET_REF_NONE;
+        }
         if ((uint32_t)(slot >> 32) != tag)
             continue;
         uint32_t ref = (uint32_t)slot - 1;
-        const char *text = ref_text(net, ref);
-        if (ctg_net_same(text, s, len))
+        if (ctg_net_same(ref_text(net, ref), s, len))
             return ref;
     }
 }
 
-static void place(uint64_t *slots, size_t cap, uint64_t hash, uint32_t ref)
+uint32_t ctg_net_index_find(const ctg_network *net, const char *s, size_t len, uint64_t hash)
+{
+    size_t empty;
+    if (net->slot_cap == 0)
+        return CTG_NET_REF_NONE;
+    return probe(net, s, len, hash, &empty);
+}
+
+uint32_t ctg_net_index_find_slot(const ctg_network *net, const char *s, size_t len, uint64_t hash,
+                                 size_t *slot)
+{
+    return probe(net, s, len, hash, slot);
+}
+
+void ctg_net_index_insert_at(ctg_network *net, size_t slot, uint64_t hash, uint32_t ref)
+{
+    net->slots[slot] = (uint64_t)tag_of(hash) << 32 | ((uint64_t)ref + 1);
+    net->slot_used++;
+}
+
+static void place(uint64_t *slots, size_t cap, uint64_t slot)
 {
     size_t mask = cap - 1;
-    size_t i = (size_t)hash & mask;
+    size_t i = home((uint32_t)(slot >> 32), mask);
 
     while (slots[i] != 0)
         i = (i + 1) & mask;
-    slots[i] = (hash >> 32) << 32 | ((uint64_t)ref + 1);
+    slots[i] = slot;
 }
 
-/* Moves every key into a table of `cap` slots. */
+/* Moves every slot into a table of `cap` slots: the slot holds its own home, no text read. */
 static int rehash(ctg_network *net, size_t cap)
 {
     size_t bytes;
@@ -84,14 +120,9 @@ static int rehash(ctg_network *net, size_t cap)
     if (slots == NULL)
         return CTG_ENOMEM;
     memset(slots, 0, bytes);
-    for (size_t i = 0; i < net->slot_cap; i++) {
-        uint64_t slot = net->slots[i];
-        if (slot == 0)
-            continue;
-        uint32_t ref = (uint32_t)slot - 1;
-        const char *text = ref_text(net, ref);
-        place(slots, cap, ctg_net_hash(text, strlen(text)), ref);
-    }
+    for (size_t i = 0; i < net->slot_cap; i++)
+        if (net->slots[i] != 0)
+            place(slots, cap, net->slots[i]);
     ctg_mem_release(net->alloc, net->slots, net->slot_cap * sizeof(uint64_t));
     net->slots = slots;
     net->slot_cap = cap;
@@ -116,8 +147,49 @@ int ctg_net_index_reserve(ctg_network *net, size_t extra)
 
 void ctg_net_index_insert(ctg_network *net, uint64_t hash, uint32_t ref)
 {
-    place(net->slots, net->slot_cap, hash, ref);
+    place(net->slots, net->slot_cap, (uint64_t)tag_of(hash) << 32 | ((uint64_t)ref + 1));
     net->slot_used++;
+}
+
+uint64_t ctg_net_index_hash(const char *id, size_t len)
+{
+    return ctg_net_hash(id, len);
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch((p), 0, 3)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
+void ctg_net_index_prefetch(const ctg_network *net, uint64_t hash)
+{
+    if (net->slot_cap)
+        PREFETCH(&net->slots[home(tag_of(hash), net->slot_cap - 1)]);
+}
+
+void ctg_net_index_prefetch_object(const ctg_network *net, uint64_t hash)
+{
+    size_t mask = net->slot_cap - 1;
+    uint32_t tag = tag_of(hash);
+
+    if (net->slot_cap == 0)
+        return;
+    for (size_t i = home(tag, mask); net->slots[i] != 0; i = (i + 1) & mask)
+        if ((uint32_t)(net->slots[i] >> 32) == tag) {
+            uint32_t ref = (uint32_t)net->slots[i] - 1;
+            const ctg_net_object *obj = ctg_net_ref_object(net, ref);
+            PREFETCH(obj);
+            PREFETCH(ref_text(net, ref));
+            return;
+        }
+}
+
+ctg_net_object *ctg_net_index_find_hashed(const ctg_network *net, const char *id, size_t len,
+                                          uint64_t hash)
+{
+    uint32_t ref = ctg_net_index_find(net, id, len, hash);
+    return ref == CTG_NET_REF_NONE ? NULL : ctg_net_ref_object(net, ref);
 }
 
 ctg_net_object *ctg_net_lookup(const ctg_network *net, const char *s, size_t len)

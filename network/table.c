@@ -128,6 +128,7 @@ void ctg_network_free(ctg_network *net)
     ctg_mem_release(net->alloc, net->aliases, net->alias_cap * sizeof *net->aliases);
     ctg_mem_release(net->alloc, net->slots, net->slot_cap * sizeof *net->slots);
     ctg_mem_release(net->alloc, net->pool, net->pool_cap * sizeof *net->pool);
+    ctg_net_scan_dispose(net);
     ctg_arena_release(net->arena); /* the network itself too */
 }
 
@@ -222,5 +223,29 @@ size_t ctg_network_memory_size(const ctg_network *net)
         }
     return ctg_arena_footprint(net->arena) + n * sizeof(ctg_net_object *) +
            keys * sizeof(uint32_t) + net->alias_cap * sizeof *net->aliases +
-           net->slot_cap * sizeof *net->slots + net->pool_cap * sizeof *net->pool;
+           net->slot_cap * sizeof *net->slots + net->pool_cap * sizeof *net->pool +
+           ctg_net_scan_bytes(net);
+}
+
+int ctg_network_reserve(ctg_network *net, size_t objects_hint)
+{
+    if (net == NULL)
+        return CTG_EINVAL;
+    if (objects_hint > CTG_NET_MAX_OBJECTS - net->docs.len)
+        objects_hint = CTG_NET_MAX_OBJECTS - net->docs.len;
+    /* The index and the document order grow with every object; the per-type vectors are
+     * left to grow, since the hint does not say how the objects spread over the types. */
+    if (ctg_net_index_reserve(net, objects_hint) != CTG_OK)
+        return CTG_ENOMEM;
+    /* Exactly the hint: doubling past it would cost more than the growth it saves. */
+    size_t cap = net->docs.len + objects_hint;
+    if (cap <= net->docs.cap)
+        return CTG_OK;
+    ctg_net_object **items = ctg_mem_resize(net->alloc, net->docs.items,
+                                            net->docs.cap * sizeof *items, cap * sizeof *items);
+    if (items == NULL)
+        return CTG_ENOMEM;
+    net->docs.items = items;
+    net->docs.cap = cap;
+    return CTG_OK;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "ctg/network.h"
+#include "network/scan_data.h"
 
 /* Records the IIDM version of the file read ("1.17"), copied into the network.
  * CTG_OK, CTG_EINVAL (NULL argument) or CTG_ENOMEM. */
@@ -45,5 +46,27 @@ int ctg_network_set_property_obj(ctg_network *net, ctg_net_object *obj, const ch
  * caller checked its type and topology), the bus id `len` bytes, copied. */
 int ctg_net_add_calculated_bus_obj(ctg_network *net, ctg_net_object *vl, const char *bus_id,
                                    size_t len, ctg_error *err);
+
+/* Reserves room for about `objects_hint` more objects (index slots, the document-order and
+ * per-type vectors), so that an importer that knows its input's size (about one object per
+ * 300 bytes of XIIDM or JIIDM) does not grow them by doubling, which briefly holds the old
+ * and the new copy. A hint only: adds beyond it still work. Changes nothing observable.
+ * CTG_OK, or CTG_ENOMEM (then nothing was reserved; the caller may go on without). */
+int ctg_network_reserve(ctg_network *net, size_t objects_hint);
+
+/* Look-ups in batches, for pipelining: hash every key first, prefetch its slot, and find it
+ * a few keys later, when the slot is in the cache. The hash is that of the index, a pure
+ * function of the bytes. ctg_net_index_prefetch touches nothing (a hint to the processor);
+ * ctg_net_index_prefetch_object reads the key's slot (prefetch it first) and prefetches the
+ * object and its id text of the first slot whose hash matches; both may be left out.
+ * ctg_net_index_find_hashed is ctg_network_find_mut with the hash given: `hash` must be
+ * ctg_net_index_hash(id, len). Read-only, safe from several threads. */
+uint64_t ctg_net_index_hash(const char *id, size_t len);
+void ctg_net_index_prefetch(const ctg_network *net, uint64_t hash);
+void ctg_net_index_prefetch_object(const ctg_network *net, uint64_t hash);
+ctg_net_object *ctg_net_index_find_hashed(const ctg_network *net, const char *id, size_t len,
+                                          uint64_t hash);
+
+/* The compact scan data for criterion scans: network/scan_data.h, included here. */
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "base/arena.h"
 #include "ctg/network.h"
+#include "network/scan_data.h"
 
 /* A growing vector of objects, memory from the allocator hooks. */
 typedef struct ctg_net_vec {
@@ -70,6 +71,11 @@ struct ctg_network {
     ctg_net_pooled *pool; /* open addressing, a power of two, at most 3/4 full */
     size_t pool_cap, pool_used;
     const char *iidm_version;
+    /* The compact scan data (scan.c), indexed by type_index: from the allocator hooks. */
+    ctg_net_vl_scan *vl_scan;
+    size_t vl_scan_cap;
+    uint32_t *scan[CTG_IDENTIFIABLE_TYPE_COUNT];
+    size_t scan_cap[CTG_IDENTIFIABLE_TYPE_COUNT];
 };
 
 /* Whether the NUL-terminated `text` is the `len` bytes at `s` (which may hold a NUL: then it
@@ -86,6 +92,12 @@ static inline bool ctg_net_same(const char *text, const char *s, size_t len)
 uint64_t ctg_net_hash(const char *s, size_t len);
 /* The ref (document index, or CTG_NET_REF_ALIAS | alias index) of `s`, CTG_NET_REF_NONE. */
 uint32_t ctg_net_index_find(const ctg_network *net, const char *s, size_t len, uint64_t hash);
+/* The ref of `s`, or CTG_NET_REF_NONE with *slot where it goes: after a reserve of one key,
+ * the duplicate check and the insert of an add are one probe (insert_at, before any other
+ * insert). */
+uint32_t ctg_net_index_find_slot(const ctg_network *net, const char *s, size_t len, uint64_t hash,
+                                 size_t *slot);
+void ctg_net_index_insert_at(ctg_network *net, size_t slot, uint64_t hash, uint32_t ref);
 /* Room for `extra` more keys, so that the inserts that follow cannot fail; CTG_ENOMEM. */
 int ctg_net_index_reserve(ctg_network *net, size_t extra);
 /* Adds a key known to be absent, after a reserve. */
@@ -103,6 +115,15 @@ int ctg_net_arena_grow(ctg_network *net, void **items, size_t len, size_t size);
 /* A copy of the `len` bytes at `s` in the arena, shared with every equal string when short
  * (the pool); NULL when out of memory. */
 const char *ctg_net_pool_string(ctg_network *net, const char *s, size_t len);
+
+/* The scan data (scan.c): uint32 per object of type `t` (0: none); room for `extra` more
+ * objects of `t` (CTG_ENOMEM unchanged); the records of an object just committed (its
+ * type_index final); release; bytes held. */
+size_t ctg_net_scan_stride(ctg_identifiable_type t);
+int ctg_net_scan_reserve(ctg_network *net, ctg_identifiable_type t, size_t extra);
+void ctg_net_scan_commit(ctg_network *net, const ctg_net_object *obj);
+void ctg_net_scan_dispose(ctg_network *net);
+size_t ctg_net_scan_bytes(const ctg_network *net);
 
 /* The object `s` names (an id or an alias), mutable, NULL when none. */
 ctg_net_object *ctg_net_lookup(const ctg_network *net, const char *s, size_t len);

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+#ifndef CTG_NETWORK_SCAN_DATA_H
+#define CTG_NETWORK_SCAN_DATA_H
+
+/* Private, part of network/table.h (which includes it; a header of its own so that the
+ * table's layout, network/table_impl.h, can hold these records without including table.h). */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctg/network.h"
+
+/* Compact scan data, for criterion scans: what a criterion asks of an object's voltage levels
+ * in small dense arrays, so that a scan over one type reads one sequential stream plus the
+ * voltage levels' array (16 bytes a level: cache-resident for tens of thousands of levels),
+ * instead of chasing object -> voltage level -> container -> substation -> container.
+ *
+ * Guarantees: maintained by every builder (an add's commit writes them; nothing else
+ * changes them); valid until the next add; indexed by type_index, the enumeration order of
+ * ctg_network_object_at, and of ctg_network_count(net, type) items. */
+#define CTG_NET_SCAN_NONE UINT32_MAX
+
+/* One voltage level, at its type_index. */
+typedef struct ctg_net_vl_scan {
+    double nominal_v;    /* as container->nominal_v: NaN when unknown */
+    uint32_t substation; /* type_index of its substation, CTG_NET_SCAN_NONE when none */
+    char country[2];     /* its substation's country code, {0, 0} when none (or no substation) */
+    uint8_t topology;    /* ctg_topology_kind */
+    uint8_t reserved;    /* 0 */
+} ctg_net_vl_scan;
+
+/* Every voltage level's record, ctg_network_count(net, VOLTAGE_LEVEL) items. */
+const ctg_net_vl_scan *ctg_net_scan_voltage_levels(const ctg_network *net);
+
+/* For a type whose objects stand in voltage levels (ctg_net_object.voltage_levels: every
+ * type but NETWORK, SUBSTATION, VOLTAGE_LEVEL, AREA, OVERLOAD_MANAGEMENT_SYSTEM and the DC
+ * types): `*stride` uint32 per object, at [type_index * stride]: the type_index of each of its
+ * voltage levels (voltage_levels[0..n), CTG_NET_SCAN_NONE where NULL; n is 3 for
+ * THREE_WINDINGS_TRANSFORMER, 2 for LINE, TWO_WINDINGS_TRANSFORMER, TIE_LINE, HVDC_LINE and the
+ * two DC converters, else 1), then, for the two transformer types only, the type_index of its
+ * own substation (ctg_net_object.substation; NONE when NULL). NULL with *stride 0 for other
+ * types (or when the type has no objects). */
+const uint32_t *ctg_net_scan_levels(const ctg_network *net, ctg_identifiable_type type,
+                                    size_t *stride);
+
+#endif
