@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "network/resolve_int.h"
+#include "network/table.h"
 
 static int collect(rs_ctx *ctx, const ctg_identifier *id);
 
@@ -338,30 +339,6 @@ static int resolve_at(rs_ctx *ctx, const ctg_identifier *id, size_t i)
  * is three dependent cache misses on a big network (slot, object, id text); a batch hashes
  * every key, then prefetches the slots, then the objects, so that the misses overlap. */
 #define BATCH 16
-
-/* Until the table offers hashed look-ups, a batch looks each key up whole. */
-static uint64_t ctg_net_index_hash(const char *s, size_t len)
-{
-    (void)s;
-    return len;
-}
-
-static void ctg_net_index_prefetch(const ctg_network *net, uint64_t hash)
-{
-    (void)net, (void)hash;
-}
-
-static void ctg_net_index_prefetch_object(const ctg_network *net, uint64_t hash)
-{
-    (void)net, (void)hash;
-}
-
-static const ctg_net_object *ctg_net_index_find_hashed(const ctg_network *net, const char *s,
-                                                       size_t len, uint64_t hash)
-{
-    (void)hash;
-    return ctg_network_find(net, s, len);
-}
 
 typedef struct id_batch {
     size_t len[BATCH];
