@@ -448,24 +448,47 @@ static verdict judge(fast_scan *f, const ctg_criteria *cr, size_t i)
     return PASS;
 }
 
-/* A memo for each leading property criterion that checks a voltage level or substation. */
-static int fast_memos(rs_ctx *ctx, fast_scan *f, const ctg_criteria *cr)
+/* Fills memo `k` for all `n` voltage levels or substations (of type `t`) in one pass, the
+ * objects and their properties prefetched a few ahead: when the scan would reach most of them
+ * anyway, this reads them in order instead of at random, one cache miss after another. */
+static void fill_memo(fast_scan *f, const ctg_criterion *c, size_t k, ctg_identifiable_type t,
+                      size_t n)
+{
+    enum { AHEAD = 16 };
+
+    for (size_t i = 0; i < n && i < 2 * AHEAD; i++)
+        CTG_RS_PREFETCH(ctg_network_object_at(f->net, t, i));
+    for (size_t i = 0; i < n; i++) {
+        if (i + 2 * AHEAD < n)
+            CTG_RS_PREFETCH(ctg_network_object_at(f->net, t, i + 2 * AHEAD));
+        if (i + AHEAD < n)
+            CTG_RS_PREFETCH(ctg_network_object_at(f->net, t, i + AHEAD)->properties);
+        f->memo[k][i] = has_property(c, ctg_network_object_at(f->net, t, i)) ? 2 : 1;
+    }
+}
+
+/* A memo for each leading property criterion that checks a voltage level or substation;
+ * filled at once when the scan's `objects` levels outnumber its entries, else on first use. */
+static int fast_memos(rs_ctx *ctx, fast_scan *f, const ctg_criteria *cr, size_t objects)
 {
     for (size_t k = 0; k < cr->property_count && k < SCAN_MEMOS; k++) {
         const ctg_criterion *c = &cr->properties[k];
+        ctg_identifiable_type t;
         size_t n;
 
         if (c->type != CTG_CRITERION_PROPERTY || c->equipment_to_check == CTG_CHECK_SELF)
             break;
-        n = ctg_network_count(ctx->net, c->equipment_to_check == CTG_CHECK_VOLTAGE_LEVEL
-                                            ? CTG_IDENTIFIABLE_VOLTAGE_LEVEL
-                                            : CTG_IDENTIFIABLE_SUBSTATION);
+        t = c->equipment_to_check == CTG_CHECK_VOLTAGE_LEVEL ? CTG_IDENTIFIABLE_VOLTAGE_LEVEL
+                                                              : CTG_IDENTIFIABLE_SUBSTATION;
+        n = ctg_network_count(ctx->net, t);
         f->memo[k] = ctg_mem_alloc(ctx->alloc, n > 0 ? n : 1);
         if (f->memo[k] == NULL)
             return ctg_rs_nomem(ctx);
         memset(f->memo[k], 0, n > 0 ? n : 1);
         f->memo_len[k] = n > 0 ? n : 1;
         f->props = k + 1;
+        if (objects * f->nlev >= n)
+            fill_memo(f, c, k, t, n);
     }
     return CTG_OK;
 }
@@ -473,7 +496,7 @@ static int fast_memos(rs_ctx *ctx, fast_scan *f, const ctg_criteria *cr)
 /* Whether the records can decide: the type has them, and the country and voltage criteria are
  * of types filter takes (else it fails at the first object, and must be the one to say so). */
 static int fast_begin(rs_ctx *ctx, fast_scan *f, const ctg_criteria *cr,
-                      ctg_identifiable_type type, bool *usable)
+                      ctg_identifiable_type type, size_t objects, bool *usable)
 {
     const ctg_criterion *c = cr->country, *v = cr->nominal_voltage;
 
@@ -492,7 +515,7 @@ static int fast_begin(rs_ctx *ctx, fast_scan *f, const ctg_criteria *cr,
     if (!*usable)
         return CTG_OK;
     f->nlev = f->stride - (f->g == G_TWT || f->g == G_THREE_WT);
-    return fast_memos(ctx, f, cr);
+    return fast_memos(ctx, f, cr, objects);
 }
 
 static void fast_end(fast_scan *f)
@@ -517,19 +540,13 @@ static int regex_step(rs_ctx *ctx, const ctg_criteria *cr, const ctg_net_object 
     return rc;
 }
 
-/* One object of the scan: what the records reject costs no look at the object. */
-static int scan_one(rs_ctx *ctx, const ctg_criteria *cr, fast_scan *f, bool usable,
-                    ctg_identifiable_type type, size_t i, lazy_regex *lr, bool injection)
+/* One object of the scan whose records did not reject it (v: PASS or ASK). */
+static int scan_one(rs_ctx *ctx, const ctg_criteria *cr, const ctg_net_object *obj, verdict v,
+                    lazy_regex *lr, bool injection)
 {
-    verdict v = usable ? judge(f, cr, i) : ASK;
-    const ctg_net_object *obj;
     bool pass = false;
-    int rc;
+    int rc = v == ASK ? filter(ctx, cr, obj, lr, &pass) : regex_step(ctx, cr, obj, lr, &pass);
 
-    if (v == REJECT)
-        return CTG_OK;
-    obj = ctg_network_object_at(ctx->net, type, i);
-    rc = v == ASK ? filter(ctx, cr, obj, lr, &pass) : regex_step(ctx, cr, obj, lr, &pass);
     if (rc == CTG_OK && pass) {
         /* What cannot be an element is the identifiableType's fault. */
         size_t mark = injection ? ctg_rs_path_push(ctx, "identifiableType") : ctx->path_len;
@@ -540,19 +557,54 @@ static int scan_one(rs_ctx *ctx, const ctg_criteria *cr, fast_scan *f, bool usab
     return rc;
 }
 
+/* Objects judged at a time: those the records let through are scattered in memory, so their
+ * objects, then their ids, are prefetched for the whole chunk before the first is read. */
+#define CHUNK 32
+
+typedef struct scan_state {
+    const ctg_criteria *cr;
+    fast_scan f;
+    bool usable, injection;
+    ctg_identifiable_type type;
+    lazy_regex lr;
+} scan_state;
+
+/* Objects [first, first + n) in order; judging has no effect but the memos, so judging ahead
+ * of an object that fails changes nothing. */
+static int scan_chunk(rs_ctx *ctx, scan_state *st, size_t first, size_t n)
+{
+    const ctg_net_object *objs[CHUNK];
+    verdict vs[CHUNK];
+    size_t m = 0;
+    int rc = CTG_OK;
+
+    for (size_t i = first; i < first + n; i++) {
+        verdict v = st->usable ? judge(&st->f, st->cr, i) : ASK;
+
+        if (v != REJECT) {
+            objs[m] = ctg_network_object_at(ctx->net, st->type, i);
+            vs[m++] = v;
+            CTG_RS_PREFETCH(objs[m - 1]);
+        }
+    }
+    for (size_t k = 0; k < m; k++)
+        CTG_RS_PREFETCH(objs[k]->id);
+    for (size_t k = 0; rc == CTG_OK && k < m; k++)
+        rc = scan_one(ctx, st->cr, objs[k], vs[k], &st->lr, st->injection);
+    return rc;
+}
+
 static int scan(rs_ctx *ctx, const ctg_criteria *cr, ctg_identifiable_type type, bool injection)
 {
     size_t n = ctg_network_count(ctx->net, type);
-    lazy_regex lr = { NULL };
-    fast_scan f;
-    bool usable = false;
-    int rc = n > 0 ? fast_begin(ctx, &f, cr, type, &usable) : CTG_OK;
+    scan_state st = { cr, { 0 }, false, injection, type, { NULL } };
+    int rc = n > 0 ? fast_begin(ctx, &st.f, cr, type, n, &st.usable) : CTG_OK;
 
-    for (size_t i = 0; rc == CTG_OK && i < n; i++)
-        rc = scan_one(ctx, cr, &f, usable, type, i, &lr, injection);
+    for (size_t i = 0; rc == CTG_OK && i < n; i += CHUNK)
+        rc = scan_chunk(ctx, &st, i, n - i < CHUNK ? n - i : CHUNK);
     if (n > 0)
-        fast_end(&f);
-    ctg_regex_free(lr.re);
+        fast_end(&st.f);
+    ctg_regex_free(st.lr.re);
     return rc;
 }
 

@@ -18,6 +18,13 @@
 #include "ctg/resolve.h"
 #include "base/error_set.h"
 
+/* A hint that `p` will be read soon; nothing where the compiler has no such built-in. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CTG_RS_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define CTG_RS_PREFETCH(p) ((void)(p))
+#endif
+
 /* Where resolved contingencies go: a list being built or a stream writer. */
 typedef struct rs_sink {
     int (*add)(void *target, const ctg_contingency *c, ctg_error *err);
