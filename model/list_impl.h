@@ -66,6 +66,12 @@ extern const ctg_element_type_def ctg_element_types[CTG_ELEMENT_TYPE_COUNT];
 CTG_INTERNAL int ctg_list_append_single(ctg_list *list, const char *prefix, size_t prefix_len,
                                         const char *id, size_t id_len, ctg_element_type type);
 
+/* Appends to a `default` list built in code a copy of `c`, a contingency of a list (so valid:
+ * not checked again), without its extensions: the caller takes ctg_list_add_contingency_copy
+ * for one that has some. Its elements and strings take one arena request instead of one each;
+ * types and sides are kept as copy_elements keeps them. CTG_ENOMEM leaves the list as it was. */
+CTG_INTERNAL int ctg_list_append_copy(ctg_list *list, const ctg_contingency *c);
+
 /* A list struct allocated in `arena` (kind, name set; the rest zeroed). NULL on ENOMEM. */
 ctg_list *ctg_list_alloc_in(ctg_arena *arena, ctg_list_kind kind, const char *name);
 
