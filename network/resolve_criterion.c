@@ -456,11 +456,12 @@ static void fill_memo(fast_scan *f, const ctg_criterion *c, size_t k, ctg_identi
 {
     enum { AHEAD = 16 };
 
+    /* The field, not the object: it may lie in the object's second cache line. */
     for (size_t i = 0; i < n && i < 2 * AHEAD; i++)
-        CTG_RS_PREFETCH(ctg_network_object_at(f->net, t, i));
+        CTG_RS_PREFETCH(&ctg_network_object_at(f->net, t, i)->properties);
     for (size_t i = 0; i < n; i++) {
         if (i + 2 * AHEAD < n)
-            CTG_RS_PREFETCH(ctg_network_object_at(f->net, t, i + 2 * AHEAD));
+            CTG_RS_PREFETCH(&ctg_network_object_at(f->net, t, i + 2 * AHEAD)->properties);
         if (i + AHEAD < n)
             CTG_RS_PREFETCH(ctg_network_object_at(f->net, t, i + AHEAD)->properties);
         f->memo[k][i] = has_property(c, ctg_network_object_at(f->net, t, i)) ? 2 : 1;
@@ -569,6 +570,17 @@ typedef struct scan_state {
     lazy_regex lr;
 } scan_state;
 
+/* The voltage-level records objects [first, first + n) name: at random in an array that
+ * outgrows the cache on a big network, so they are fetched for the chunk at once. */
+static void prefetch_records(const fast_scan *f, size_t first, size_t n)
+{
+    const uint32_t *lv = f->levels + first * f->stride;
+
+    for (size_t k = 0; k < n * f->stride; k++)
+        if (lv[k] != CTG_NET_SCAN_NONE)
+            CTG_RS_PREFETCH(&f->vls[lv[k]]);
+}
+
 /* Objects [first, first + n) in order; judging has no effect but the memos, so judging ahead
  * of an object that fails changes nothing. */
 static int scan_chunk(rs_ctx *ctx, scan_state *st, size_t first, size_t n)
@@ -578,6 +590,8 @@ static int scan_chunk(rs_ctx *ctx, scan_state *st, size_t first, size_t n)
     size_t m = 0;
     int rc = CTG_OK;
 
+    if (st->usable)
+        prefetch_records(&st->f, first, n);
     for (size_t i = first; i < first + n; i++) {
         verdict v = st->usable ? judge(&st->f, st->cr, i) : ASK;
 
