@@ -247,6 +247,8 @@ static int start_root(xreader *r)
     if (id[0] == '\0')
         return ctg_xiidm_fail(r, CTG_ESCHEMA, "empty id");
     rc = ctg_network_new(&r->net, id, r->in->opts->allocator, &why);
+    if (rc == CTG_OK) /* a hint (about 300 bytes of XIIDM an object): on failure, grow instead */
+        (void)ctg_network_reserve(r->net, r->in->size_hint / 300);
     if (rc != CTG_OK)
         return ctg_xiidm_fail(r, rc == CTG_ENOMEM ? CTG_ENOMEM : CTG_ESCHEMA, "%s", why.message);
     r->frames[0].obj = ctg_network_find_mut(r->net, id, strlen(id));

@@ -45,7 +45,7 @@ static int add_alias_checked(ctg_network *net, ctg_net_object *obj, const char *
     ((const char **)list)[obj->alias_count] = text;
     obj->aliases = list;
     obj->alias_count++;
-    net->aliases[net->alias_len] = (ctg_net_alias){ text, obj->doc_index };
+    net->aliases[net->alias_len] = (ctg_net_alias){ text, ctg_net_loc_of(net, obj) };
     ctg_net_index_insert(net, hash, CTG_NET_REF_ALIAS | (uint32_t)net->alias_len);
     net->alias_len++;
     return CTG_OK;
@@ -103,6 +103,8 @@ int ctg_network_set_property_obj(ctg_network *net, ctg_net_object *obj, const ch
         props[i].value = v;
         return CTG_OK;
     }
+    if (obj->property_count >= CTG_NET_MAX_OBJECTS)
+        return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory: too many properties");
     void *list = props;
     const char *k = ctg_net_pool_string(net, key, key_len);
     if (k == NULL ||

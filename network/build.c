@@ -85,7 +85,7 @@ static const rule rules[CTG_IDENTIFIABLE_TYPE_COUNT] = {
 typedef struct plan {
     const ctg_net_spec *spec;
     const char *type; /* its type's name, for messages */
-    size_t id_len, name_len;
+    size_t id_len;
     uint64_t hash;
     size_t slot; /* the index slot the id goes into (the index has room for it) */
     const rule *rule;
@@ -229,7 +229,7 @@ static int plan_subnetwork(const ctg_network *net, plan *p, ctg_error *err)
     int rc = resolve(net, p, id, CTG_IDENTIFIABLE_NETWORK, "subnetwork", &p->subnetwork, err);
     if (rc != CTG_OK)
         return rc;
-    if (p->subnetwork == net->docs.items[0])
+    if (p->subnetwork == ctg_net_doc(net, 0))
         p->subnetwork = NULL;
     else if (p->spec->type == CTG_IDENTIFIABLE_NETWORK)
         return fail(p, err, "a subnetwork cannot own subnetworks (\"%s\" is one)", id);
@@ -368,8 +368,7 @@ static int reserve(ctg_network *net, plan *p)
                s->converter_kind == CTG_CONVERTER_VSC;
 
     p->vec = vsc ? &net->vsc : &net->types[s->type];
-    if (net->docs.len >= CTG_NET_MAX_OBJECTS || ctg_net_vec_reserve(net, &net->docs, 1) ||
-        ctg_net_vec_reserve(net, p->vec, 1) || ctg_net_scan_reserve(net, s->type, 1))
+    if (ctg_net_vec_reserve(net, p->vec) || ctg_net_scan_reserve(net, s->type, 1))
         return CTG_ENOMEM;
     for (size_t i = 0; i < p->n_in; i++)
         if (box_reserve(net, box_of(p->in[i]), true) != CTG_OK)
@@ -387,23 +386,21 @@ static int reserve(ctg_network *net, plan *p)
     return CTG_OK;
 }
 
-/* The object in the arena, with its strings and container; NULL when out of memory. */
-static ctg_net_object *make_object(ctg_network *net, const plan *p)
+/* The object's value in `obj`, its strings and container in the arena; CTG_ENOMEM. */
+static int make_object(ctg_network *net, const plan *p, ctg_net_object *obj)
 {
     const ctg_net_spec *s = p->spec;
-    ctg_net_object *obj = ctg_arena_calloc(net->arena, 1, sizeof *obj);
     char *id = ctg_arena_strndup(net->arena, s->id, p->id_len);
-    char *name = s->name ? ctg_arena_strndup(net->arena, s->name, strlen(s->name)) : NULL;
     ctg_net_box *box =
         p->rule->flags & F_CONTAINER ? ctg_arena_calloc(net->arena, 1, sizeof *box) : NULL;
     char *country =
         s->country ? ctg_arena_strndup(net->arena, s->country, strlen(s->country)) : NULL;
 
-    if (obj == NULL || id == NULL || (s->name && name == NULL) ||
-        ((p->rule->flags & F_CONTAINER) && box == NULL) || (s->country && country == NULL))
-        return NULL;
+    if (id == NULL || ((p->rule->flags & F_CONTAINER) && box == NULL) ||
+        (s->country && country == NULL))
+        return CTG_ENOMEM;
+    memset(obj, 0, sizeof *obj);
     obj->id = id;
-    obj->name = name;
     obj->type = s->type;
     obj->converter_kind = s->converter_kind;
     obj->subnetwork = p->subnetwork;
@@ -418,7 +415,7 @@ static ctg_net_object *make_object(ctg_network *net, const plan *p)
         box->pub.topology = s->topology;
         obj->container = &box->pub;
     }
-    return obj;
+    return CTG_OK;
 }
 
 /* Inserts `obj` among the members of `box`, after those of a lower or equal key: an append
@@ -446,20 +443,19 @@ static void box_insert(ctg_net_box *box, const ctg_net_object *obj, uint32_t key
     box->pub.member_count = n + 1;
 }
 
-static void commit(ctg_network *net, const plan *p, ctg_net_object *obj)
+static ctg_net_object *commit(ctg_network *net, const plan *p, const ctg_net_object *value)
 {
-    ctg_identifiable_type t = obj->type;
+    ctg_identifiable_type t = value->type;
+    bool vsc = p->vec == &net->vsc;
+    ctg_net_object *obj = ctg_net_vec_push(net, p->vec, vsc ? CTG_NET_VEC_VSC : t, value);
 
-    obj->doc_index = (uint32_t)net->docs.len;
-    net->docs.items[net->docs.len++] = obj;
-    obj->type_index = (uint32_t)p->vec->len;
-    if (p->vec == &net->vsc)
+    obj->type_index = (uint32_t)p->vec->len - 1;
+    if (vsc)
         obj->type_index += (uint32_t)net->types[t].len;
     else if (t == CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION)
         for (size_t i = 0; i < net->vsc.len; i++) /* the VSC stations come after this one */
-            net->vsc.items[i]->type_index++;
-    p->vec->items[p->vec->len++] = obj;
-    ctg_net_index_insert_at(net, p->slot, p->hash, obj->doc_index);
+            ctg_net_vec_at(&net->vsc, i)->type_index++;
+    ctg_net_index_insert_at(net, p->slot, p->hash, net->docs[obj->doc_index]);
     for (size_t i = 0; i < p->n_in; i++)
         box_insert(box_of(p->in[i]), obj, p->key[i]);
     if (t == CTG_IDENTIFIABLE_VOLTAGE_LEVEL && p->substation) {
@@ -475,6 +471,7 @@ static void commit(ctg_network *net, const plan *p, ctg_net_object *obj)
         p->refs[1]->refs[0] = obj;
     }
     ctg_net_scan_commit(net, obj);
+    return obj;
 }
 
 int ctg_network_add_obj(ctg_network *net, const ctg_net_spec *spec, ctg_net_object **out,
@@ -492,11 +489,11 @@ int ctg_network_add_obj(ctg_network *net, const ctg_net_spec *spec, ctg_net_obje
     int rc = make_plan(net, spec, &p, err);
     if (rc != CTG_OK)
         return rc;
-    ctg_net_object *obj = NULL;
-    if (reserve(net, &p) != CTG_OK || (obj = make_object(net, &p)) == NULL)
+    ctg_net_object value;
+    if (reserve(net, &p) != CTG_OK || make_object(net, &p, &value) != CTG_OK)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory adding %s \"%s\"", p.type,
                              spec->id);
-    commit(net, &p, obj);
+    ctg_net_object *obj = commit(net, &p, &value);
     if (out)
         *out = obj;
     return CTG_OK;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* ctg_network_write_json: the whole table in the schema of PowSyBl's reference tables (the
  * iidm-golden data): what the table holds, in the goldens' member order, so that a table and
- * a golden compare with any script. Fields the table does not hold (case date, tso,
+ * a golden compare with any script. Fields the table does not hold (names, case date, tso,
  * geographical tags, pairing keys, switch kind and state, extensions, alias types, ...) are
  * not written. Everything sorted is sorted by strcmp, the byte order of the UTF-8 text. */
 
@@ -142,8 +142,13 @@ static void side_levels(ctg_emitter *e, const ctg_net_object *obj, unsigned n)
 static void write_network(const dump *d, const ctg_net_object *obj)
 {
     const ctg_net_vec *v = &d->net->types[CTG_IDENTIFIABLE_NETWORK];
-    if (obj == d->net->docs.items[0] && v->len > 1)
-        id_array(d->e, "subnetworks", (const ctg_net_object *const *)v->items + 1, v->len - 1);
+    if (obj != ctg_net_doc(d->net, 0) || v->len < 2)
+        return;
+    key(d->e, "subnetworks");
+    ctg_emit_array_begin(d->e);
+    for (size_t i = 1; i < v->len; i++)
+        str(d->e, ctg_net_vec_at(v, i)->id);
+    ctg_emit_array_end(d->e);
 }
 
 /* A tie line's boundary lines or an HVDC line's converter stations, then their levels. */
@@ -214,8 +219,6 @@ static void write_object(dump *d, const ctg_net_object *obj)
     ctg_emit_object_begin(e);
     member(e, "id", obj->id);
     member(e, "type", ctg_identifiable_type_name(obj->type));
-    if (obj->name)
-        member(e, "name", obj->name);
     write_names(d, obj);
     if (obj->subnetwork)
         member(e, "subnetwork", obj->subnetwork->id);
@@ -262,10 +265,12 @@ static void write_objects(dump *d)
     ctg_emit_object_end(e);
 }
 
-/* The `n` objects at `objs` sorted by id into the scratch array. */
-static const ctg_net_object **sorted(dump *d, ctg_net_object *const *objs, size_t n)
+/* The objects of `v` (NULL: every object) sorted by id into the scratch array. */
+static const ctg_net_object **sorted(dump *d, const ctg_net_vec *v)
 {
-    memcpy(d->scratch, objs, n * sizeof *objs);
+    size_t n = v ? v->len : d->net->doc_len;
+    for (size_t i = 0; i < n; i++)
+        d->scratch[i] = v ? ctg_net_vec_at(v, i) : ctg_net_doc(d->net, i);
     qsort(d->scratch, n, sizeof *d->scratch, by_id);
     return (const ctg_net_object **)d->scratch;
 }
@@ -280,13 +285,11 @@ static void write_index(dump *d)
     if (buses->len) {
         key(e, "buses");
         ctg_emit_array_begin(e);
-        objs = sorted(d, buses->items, buses->len);
+        objs = sorted(d, buses);
         for (size_t i = 0; i < buses->len; i++) {
             ctg_emit_object_begin(e);
             member(e, "id", objs[i]->id);
             member(e, "type", "BUS");
-            if (objs[i]->name)
-                member(e, "name", objs[i]->name);
             if (objs[i]->subnetwork)
                 member(e, "subnetwork", objs[i]->subnetwork->id);
             member(e, "voltageLevel", objs[i]->voltage_levels[0]->id);
@@ -296,8 +299,8 @@ static void write_index(dump *d)
     }
     key(e, "identifiables");
     ctg_emit_array_begin(e);
-    objs = sorted(d, d->net->docs.items, d->net->docs.len);
-    for (size_t i = 0; i < d->net->docs.len; i++) {
+    objs = sorted(d, NULL);
+    for (size_t i = 0; i < d->net->doc_len; i++) {
         ctg_emit_object_begin(e);
         member(e, "id", objs[i]->id);
         member(e, "type", ctg_identifiable_type_name(objs[i]->type));
@@ -325,7 +328,7 @@ static void write_aliases(dump *d)
     ctg_emit_object_begin(e);
     for (size_t i = 0; i < net->alias_len; i++) {
         const ctg_net_alias *a = d->scratch[i];
-        member(e, a->text, net->docs.items[a->doc]->id);
+        member(e, a->text, ctg_net_locate(net, a->loc)->id);
     }
     ctg_emit_object_end(e);
 }
@@ -342,7 +345,8 @@ static void write_subnetworks(const dump *d)
     ctg_emit_array_begin(e);
     for (size_t s = 1; s < nets->len; s++) {
         ctg_emit_object_begin(e);
-        member(e, "id", nets->items[s]->id);
+        const ctg_net_object *sub = ctg_net_vec_at(nets, s);
+        member(e, "id", sub->id);
         key(e, "objects");
         ctg_emit_object_begin(e);
         for (unsigned t = 0; t < CTG_IDENTIFIABLE_TYPE_COUNT; t++) {
@@ -350,7 +354,7 @@ static void write_subnetworks(const dump *d)
             bool any = false;
             for (size_t i = 0; i < n; i++) {
                 const ctg_net_object *obj = ctg_network_object_at(d->net, t, i);
-                if (obj->subnetwork != nets->items[s])
+                if (obj->subnetwork != sub)
                     continue;
                 if (!any) {
                     key(e, ctg_identifiable_type_name((ctg_identifiable_type)t));
@@ -379,7 +383,7 @@ static void write_table(dump *d)
     ctg_emit_bool(e, true);
     key(e, "network");
     ctg_emit_object_begin(e);
-    member(e, "id", d->net->docs.items[0]->id);
+    member(e, "id", ctg_net_doc(d->net, 0)->id);
     ctg_emit_object_end(e);
     write_counts(d);
     write_objects(d);
@@ -392,9 +396,9 @@ static void write_table(dump *d)
 /* The most items any sort needs: every object, every alias, one object's properties. */
 static size_t scratch_items(const ctg_network *net)
 {
-    size_t n = net->docs.len > net->alias_len ? net->docs.len : net->alias_len;
-    for (size_t i = 0; i < net->docs.len; i++) {
-        const ctg_net_object *obj = net->docs.items[i];
+    size_t n = net->doc_len > net->alias_len ? net->doc_len : net->alias_len;
+    for (size_t i = 0; i < net->doc_len; i++) {
+        const ctg_net_object *obj = ctg_net_doc(net, i);
         if (obj->property_count > n)
             n = obj->property_count;
     }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* The id and alias index of a network: one open-addressing table (linear probing, at most
- * three quarters full, doubled when it would be more) of 8-byte slots, 11 to 21 bytes a key.
- * A slot keeps the high half of the key's hash, so a probe compares strings only when those
- * 32 bits match, and the ref of the object or alias, whose text is the key: the strings are
+ * three quarters full, doubled when it would be more, or sized to a hint) of 8-byte slots, 11 to 21
+ * bytes a key. A slot keeps the high half of the key's hash, so a probe compares strings only when
+ * those 32 bits match, and the ref of the object or alias, whose text is the key: the strings are
  * not copied again. The home slot comes from the same 32 bits, so a rehash moves slots
  * without reading a key. Below it, the pool of short property strings, kept once each. */
 
@@ -35,22 +35,22 @@ uint64_t ctg_net_hash(const char *s, size_t len)
 ctg_net_object *ctg_net_ref_object(const ctg_network *net, uint32_t ref)
 {
     if (ref & CTG_NET_REF_ALIAS)
-        ref = net->aliases[ref & ~CTG_NET_REF_ALIAS].doc;
-    return net->docs.items[ref];
+        ref = net->aliases[ref & ~CTG_NET_REF_ALIAS].loc;
+    return ctg_net_locate(net, ref);
 }
 
 static const char *ref_text(const ctg_network *net, uint32_t ref)
 {
     if (ref & CTG_NET_REF_ALIAS)
         return net->aliases[ref & ~CTG_NET_REF_ALIAS].text;
-    return net->docs.items[ref]->id;
+    return ctg_net_locate(net, ref)->id;
 }
 
 /* The home slot of a key: from the same 32 bits of hash the slot keeps, so that a rehash
  * moves slots without reading any key's text. */
-static size_t home(uint32_t tag, size_t mask)
+static size_t home(uint32_t tag, size_t cap)
 {
-    return (size_t)tag & mask;
+    return (size_t)(((uint64_t)tag * cap) >> 32); /* [0, cap): any capacity, no modulo */
 }
 
 static uint32_t tag_of(uint64_t hash)
@@ -63,10 +63,10 @@ static uint32_t tag_of(uint64_t hash)
 static uint32_t probe(const ctg_network *net, const char *s, size_t len, uint64_t hash,
                       size_t *empty)
 {
-    size_t mask = net->slot_cap - 1;
+    size_t cap = net->slot_cap;
     uint32_t tag = tag_of(hash);
 
-    for (size_t i = home(tag, mask);; i = (i + 1) & mask) {
+    for (size_t i = home(tag, cap);; i = i + 1 == cap ? 0 : i + 1) {
         uint64_t slot = net->slots[i];
         if (slot == 0) {
             *empty = i;
@@ -102,11 +102,10 @@ void ctg_net_index_insert_at(ctg_network *net, size_t slot, uint64_t hash, uint3
 
 static void place(uint64_t *slots, size_t cap, uint64_t slot)
 {
-    size_t mask = cap - 1;
-    size_t i = home((uint32_t)(slot >> 32), mask);
+    size_t i = home((uint32_t)(slot >> 32), cap);
 
     while (slots[i] != 0)
-        i = (i + 1) & mask;
+        i = i + 1 == cap ? 0 : i + 1;
     slots[i] = slot;
 }
 
@@ -142,6 +141,11 @@ int ctg_net_index_reserve(ctg_network *net, size_t extra)
     size_t cap = net->slot_cap ? net->slot_cap : MIN_SLOTS;
     while (need * 4 > cap * (size_t)3)
         cap *= 2;
+    /* A hint of many keys (ctg_network_reserve) gets what it needs, not the next power of two:
+     * the home slot works for any capacity. */
+    size_t fit = (need + need / 3 + 8) & ~(size_t)7;
+    if (extra > 1 && fit < cap)
+        cap = fit > MIN_SLOTS ? fit : MIN_SLOTS;
     return rehash(net, cap);
 }
 
@@ -165,17 +169,17 @@ uint64_t ctg_net_index_hash(const char *id, size_t len)
 void ctg_net_index_prefetch(const ctg_network *net, uint64_t hash)
 {
     if (net->slot_cap)
-        PREFETCH(&net->slots[home(tag_of(hash), net->slot_cap - 1)]);
+        PREFETCH(&net->slots[home(tag_of(hash), net->slot_cap)]);
 }
 
 void ctg_net_index_prefetch_object(const ctg_network *net, uint64_t hash)
 {
-    size_t mask = net->slot_cap - 1;
+    size_t cap = net->slot_cap;
     uint32_t tag = tag_of(hash);
 
-    if (net->slot_cap == 0)
+    if (cap == 0)
         return;
-    for (size_t i = home(tag, mask); net->slots[i] != 0; i = (i + 1) & mask)
+    for (size_t i = home(tag, cap); net->slots[i] != 0; i = i + 1 == cap ? 0 : i + 1)
         if ((uint32_t)(net->slots[i] >> 32) == tag) {
             uint32_t ref = (uint32_t)net->slots[i] - 1;
             const ctg_net_object *obj = ctg_net_ref_object(net, ref);

@@ -53,7 +53,11 @@ static int grow(ctg_network *net, void **items, size_t *cap, size_t need, size_t
     size_t n;
     if (need <= *cap)
         return CTG_OK;
-    if (!ctg_grow_capacity(*cap, need, 16, SIZE_MAX / 16, &n))
+    /* By half again, not double: these arrays hold 4 bytes an object of every placed type,
+     * and a realloc mostly grows in place. */
+    n = *cap + *cap / 2 > need ? *cap + *cap / 2 : need;
+    n = n < 16 ? 16 : n;
+    if (n > SIZE_MAX / 16)
         return CTG_ENOMEM;
     void *p = ctg_mem_resize(net->alloc, *items, *cap * size, n * size);
     if (p == NULL)

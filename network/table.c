@@ -9,29 +9,69 @@
 #include "network/table.h"
 #include "network/table_impl.h"
 
-int ctg_net_vec_reserve(ctg_network *net, ctg_net_vec *v, size_t extra)
+/* Room for one more document index. */
+static int docs_reserve(ctg_network *net)
 {
-    size_t need, cap, old_bytes, bytes;
-
-    if (!ctg_size_add(v->len, extra, &need))
-        return CTG_ENOMEM;
-    if (need <= v->cap)
+    size_t cap;
+    if (net->doc_len < net->doc_cap)
         return CTG_OK;
-    if (!ctg_grow_capacity(v->cap, need, 16, CTG_NET_MAX_OBJECTS, &cap))
+    if (!ctg_grow_capacity(net->doc_cap, net->doc_len + 1, 16, CTG_NET_MAX_OBJECTS, &cap))
         return CTG_ENOMEM;
-    old_bytes = v->cap * sizeof *v->items;
-    bytes = cap * sizeof *v->items;
-    ctg_net_object **items = ctg_mem_resize(net->alloc, v->items, old_bytes, bytes);
-    if (items == NULL)
+    uint32_t *docs =
+        ctg_mem_resize(net->alloc, net->docs, net->doc_cap * sizeof *docs, cap * sizeof *docs);
+    if (docs == NULL)
         return CTG_ENOMEM;
-    v->items = items;
-    v->cap = cap;
+    net->docs = docs;
+    net->doc_cap = cap;
     return CTG_OK;
+}
+
+int ctg_net_vec_reserve(ctg_network *net, ctg_net_vec *v)
+{
+    if (net->doc_len >= CTG_NET_MAX_OBJECTS || v->len >= CTG_NET_VEC_MAX ||
+        docs_reserve(net) != CTG_OK)
+        return CTG_ENOMEM;
+    if (v->len < v->chunk_count * CTG_NET_CHUNK)
+        return CTG_OK;
+    if (v->chunk_count == v->chunk_cap) {
+        size_t cap;
+        if (!ctg_grow_capacity(v->chunk_cap, v->chunk_count + 1, 4, SIZE_MAX / 16, &cap))
+            return CTG_ENOMEM;
+        ctg_net_object **chunks = ctg_mem_resize(
+            net->alloc, v->chunks, v->chunk_cap * sizeof *chunks, cap * sizeof *chunks);
+        if (chunks == NULL)
+            return CTG_ENOMEM;
+        v->chunks = chunks;
+        v->chunk_cap = cap;
+    }
+    ctg_net_object *chunk = ctg_mem_alloc(net->alloc, CTG_NET_CHUNK * sizeof *chunk);
+    if (chunk == NULL)
+        return CTG_ENOMEM;
+    v->chunks[v->chunk_count++] = chunk;
+    return CTG_OK;
+}
+
+ctg_net_object *ctg_net_vec_push(ctg_network *net, ctg_net_vec *v, uint32_t vec,
+                                 const ctg_net_object *obj)
+{
+    ctg_net_object *slot = ctg_net_vec_at(v, v->len);
+
+    *slot = *obj;
+    slot->doc_index = (uint32_t)net->doc_len;
+    net->docs[net->doc_len++] = vec << CTG_NET_LOC_SHIFT | (uint32_t)v->len++;
+    return slot;
+}
+
+uint32_t ctg_net_loc_of(const ctg_network *net, const ctg_net_object *obj)
+{
+    return net->docs[obj->doc_index];
 }
 
 static void vec_dispose(ctg_network *net, ctg_net_vec *v)
 {
-    ctg_mem_release(net->alloc, v->items, v->cap * sizeof *v->items);
+    for (size_t i = 0; i < v->chunk_count; i++)
+        ctg_mem_release(net->alloc, v->chunks[i], CTG_NET_CHUNK * sizeof(ctg_net_object));
+    ctg_mem_release(net->alloc, v->chunks, v->chunk_cap * sizeof *v->chunks);
 }
 
 int ctg_net_arena_grow(ctg_network *net, void **items, size_t len, size_t size)
@@ -58,18 +98,17 @@ static int nomem(ctg_error *err)
 static int add_root(ctg_network *net, const char *id)
 {
     size_t len = strlen(id);
-    ctg_net_object *root = ctg_arena_calloc(net->arena, 1, sizeof *root);
     char *copy = ctg_arena_strndup(net->arena, id, len);
+    ctg_net_vec *v = &net->types[CTG_IDENTIFIABLE_NETWORK];
 
-    if (root == NULL || copy == NULL || ctg_net_vec_reserve(net, &net->docs, 1) != CTG_OK ||
-        ctg_net_vec_reserve(net, &net->types[CTG_IDENTIFIABLE_NETWORK], 1) != CTG_OK ||
+    if (copy == NULL || ctg_net_vec_reserve(net, v) != CTG_OK ||
         ctg_net_index_reserve(net, 1) != CTG_OK)
         return CTG_ENOMEM;
-    root->id = copy;
-    root->type = CTG_IDENTIFIABLE_NETWORK;
-    net->docs.items[net->docs.len++] = root;
-    net->types[CTG_IDENTIFIABLE_NETWORK].items[net->types[CTG_IDENTIFIABLE_NETWORK].len++] = root;
-    ctg_net_index_insert(net, ctg_net_hash(copy, len), 0);
+    ctg_net_object root = { 0 };
+    root.id = copy;
+    root.type = CTG_IDENTIFIABLE_NETWORK;
+    ctg_net_vec_push(net, v, CTG_IDENTIFIABLE_NETWORK, &root);
+    ctg_net_index_insert(net, ctg_net_hash(copy, len), net->docs[0]);
     return CTG_OK;
 }
 
@@ -109,7 +148,7 @@ int ctg_network_new_ex(ctg_network **out, const char *id, const ctg_allocator *a
 static void boxes_dispose(ctg_network *net, const ctg_net_vec *v)
 {
     for (size_t i = 0; i < v->len; i++) {
-        ctg_net_box *box = (ctg_net_box *)v->items[i]->container;
+        ctg_net_box *box = (ctg_net_box *)ctg_net_vec_at(v, i)->container;
         ctg_mem_release(net->alloc, (void *)box->pub.members, box->member_cap * sizeof(void *));
         ctg_mem_release(net->alloc, box->keys, box->key_cap * sizeof *box->keys);
     }
@@ -121,7 +160,7 @@ void ctg_network_free(ctg_network *net)
         return;
     boxes_dispose(net, &net->types[CTG_IDENTIFIABLE_SUBSTATION]);
     boxes_dispose(net, &net->types[CTG_IDENTIFIABLE_VOLTAGE_LEVEL]);
-    vec_dispose(net, &net->docs);
+    ctg_mem_release(net->alloc, net->docs, net->doc_cap * sizeof *net->docs);
     for (size_t t = 0; t < CTG_IDENTIFIABLE_TYPE_COUNT; t++)
         vec_dispose(net, &net->types[t]);
     vec_dispose(net, &net->vsc);
@@ -134,7 +173,7 @@ void ctg_network_free(ctg_network *net)
 
 const ctg_net_object *ctg_network_root(const ctg_network *net)
 {
-    return net ? net->docs.items[0] : NULL;
+    return net ? ctg_net_doc(net, 0) : NULL;
 }
 
 size_t ctg_network_count(const ctg_network *net, ctg_identifiable_type type)
@@ -152,20 +191,20 @@ const ctg_net_object *ctg_network_object_at(const ctg_network *net, ctg_identifi
         return NULL;
     const ctg_net_vec *v = &net->types[type];
     if (i < v->len)
-        return v->items[i];
+        return ctg_net_vec_at(v, i);
     if (type == CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION && i - v->len < net->vsc.len)
-        return net->vsc.items[i - v->len];
+        return ctg_net_vec_at(&net->vsc, i - v->len);
     return NULL;
 }
 
 size_t ctg_network_object_count(const ctg_network *net)
 {
-    return net ? net->docs.len : 0;
+    return net ? net->doc_len : 0;
 }
 
 const ctg_net_object *ctg_network_object_by_doc(const ctg_network *net, size_t i)
 {
-    return net && i < net->docs.len ? net->docs.items[i] : NULL;
+    return net && i < net->doc_len ? ctg_net_doc(net, i) : NULL;
 }
 
 const ctg_net_object *ctg_network_find(const ctg_network *net, const char *id, size_t len)
@@ -208,44 +247,52 @@ int ctg_network_set_iidm_version(ctg_network *net, const char *version)
     return CTG_OK;
 }
 
+/* Bytes of the chunks and chunk table of `v`. */
+static size_t vec_bytes(const ctg_net_vec *v)
+{
+    return v->chunk_count * CTG_NET_CHUNK * sizeof(ctg_net_object) +
+           v->chunk_cap * sizeof *v->chunks;
+}
+
 size_t ctg_network_memory_size(const ctg_network *net)
 {
     if (net == NULL)
         return 0;
-    size_t n = net->docs.cap + net->vsc.cap, keys = 0;
+    size_t n = vec_bytes(&net->vsc), members = 0, keys = 0;
     for (size_t t = 0; t < CTG_IDENTIFIABLE_TYPE_COUNT; t++)
-        n += net->types[t].cap;
+        n += vec_bytes(&net->types[t]);
     for (int t = CTG_IDENTIFIABLE_SUBSTATION; t <= CTG_IDENTIFIABLE_VOLTAGE_LEVEL; t++)
         for (size_t i = 0; i < net->types[t].len; i++) {
-            const ctg_net_box *box = (const ctg_net_box *)net->types[t].items[i]->container;
-            n += box->member_cap;
+            const ctg_net_object *obj = ctg_net_vec_at(&net->types[t], i);
+            const ctg_net_box *box = (const ctg_net_box *)obj->container;
+            members += box->member_cap;
             keys += box->key_cap;
         }
-    return ctg_arena_footprint(net->arena) + n * sizeof(ctg_net_object *) +
-           keys * sizeof(uint32_t) + net->alias_cap * sizeof *net->aliases +
-           net->slot_cap * sizeof *net->slots + net->pool_cap * sizeof *net->pool +
-           ctg_net_scan_bytes(net);
+    return ctg_arena_footprint(net->arena) + n + members * sizeof(ctg_net_object *) +
+           keys * sizeof(uint32_t) + net->doc_cap * sizeof *net->docs +
+           net->alias_cap * sizeof *net->aliases + net->slot_cap * sizeof *net->slots +
+           net->pool_cap * sizeof *net->pool + ctg_net_scan_bytes(net);
 }
 
 int ctg_network_reserve(ctg_network *net, size_t objects_hint)
 {
     if (net == NULL)
         return CTG_EINVAL;
-    if (objects_hint > CTG_NET_MAX_OBJECTS - net->docs.len)
-        objects_hint = CTG_NET_MAX_OBJECTS - net->docs.len;
-    /* The index and the document order grow with every object; the per-type vectors are
-     * left to grow, since the hint does not say how the objects spread over the types. */
+    if (objects_hint > CTG_NET_MAX_OBJECTS - net->doc_len)
+        objects_hint = CTG_NET_MAX_OBJECTS - net->doc_len;
+    /* The index and the document order grow with every object; the objects' chunks need
+     * no reserve (they never move), and the hint does not say how the types spread. */
     if (ctg_net_index_reserve(net, objects_hint) != CTG_OK)
         return CTG_ENOMEM;
     /* Exactly the hint: doubling past it would cost more than the growth it saves. */
-    size_t cap = net->docs.len + objects_hint;
-    if (cap <= net->docs.cap)
+    size_t cap = net->doc_len + objects_hint;
+    if (cap <= net->doc_cap)
         return CTG_OK;
-    ctg_net_object **items = ctg_mem_resize(net->alloc, net->docs.items,
-                                            net->docs.cap * sizeof *items, cap * sizeof *items);
-    if (items == NULL)
+    uint32_t *docs =
+        ctg_mem_resize(net->alloc, net->docs, net->doc_cap * sizeof *docs, cap * sizeof *docs);
+    if (docs == NULL)
         return CTG_ENOMEM;
-    net->docs.items = items;
-    net->docs.cap = cap;
+    net->docs = docs;
+    net->doc_cap = cap;
     return CTG_OK;
 }

@@ -60,7 +60,14 @@ int ctg_network_reserve(ctg_network *net, size_t objects_hint);
  * ctg_net_index_prefetch_object reads the key's slot (prefetch it first) and prefetches the
  * object and its id text of the first slot whose hash matches; both may be left out.
  * ctg_net_index_find_hashed is ctg_network_find_mut with the hash given: `hash` must be
- * ctg_net_index_hash(id, len). Read-only, safe from several threads. */
+ * ctg_net_index_hash(id, len). Read-only, safe from several threads.
+ *
+ * A look-up misses the cache on the slot, then on the object and its id text (the object's
+ * address is computed from the slot, with no load between). A batch of ids hides both:
+ *     h[i] = hash(id[i]); prefetch(net, h[i]);            for i in [k, k + D)
+ *     prefetch_object(net, h[i - D/2]);                   (the slot is in the cache by then)
+ *     find_hashed(net, id[i - D], len[i - D], h[i - D]);  (everything is)
+ * with D about 8 to 16 look-ups in flight. */
 uint64_t ctg_net_index_hash(const char *id, size_t len);
 void ctg_net_index_prefetch(const ctg_network *net, uint64_t hash);
 void ctg_net_index_prefetch_object(const ctg_network *net, uint64_t hash);

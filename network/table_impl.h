@@ -2,12 +2,14 @@
 #ifndef CTG_NETWORK_TABLE_IMPL_H
 #define CTG_NETWORK_TABLE_IMPL_H
 
-/* Private to the table's own files (table.c, index.c, build.c): the layout of a ctg_network.
+/* Private to the table's own files (table.c, index.c, build.c, attrs.c, scan.c, dump.c): the
+ * layout of a ctg_network.
  *
- * Objects, containers, strings, properties and aliases live in the arena, so a network is one
- * release and nothing is allocated per object; the few growing vectors (document order, per
- * type, the alias table, the hash index) come from the allocator hooks directly, where a
- * resize can often grow in place. */
+ * Objects live by value in chunks of CTG_NET_CHUNK per type, from the allocator hooks, so that
+ * nothing is allocated per object and no vector of pointers is needed to find one; containers,
+ * strings, properties and aliases live in the arena; the growing vectors (document order, the
+ * alias table, the hash index, the scan data, members) come from the allocator hooks directly,
+ * where a resize can often grow in place. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,11 +19,21 @@
 #include "ctg/network.h"
 #include "network/scan_data.h"
 
-/* A growing vector of objects, memory from the allocator hooks. */
+/* The objects of one type, by value, in chunks of CTG_NET_CHUNK that never move (so pointers to
+ * objects stay valid): no pointer vector per type or in document order, and an object's
+ * address is computed from its place, without a load the cache would miss. */
+#define CTG_NET_CHUNK_SHIFT 6
+#define CTG_NET_CHUNK ((size_t)1 << CTG_NET_CHUNK_SHIFT)
 typedef struct ctg_net_vec {
-    ctg_net_object **items;
-    size_t len, cap;
+    ctg_net_object **chunks;
+    size_t len;                    /* objects */
+    size_t chunk_count, chunk_cap; /* chunks allocated; room in `chunks` */
 } ctg_net_vec;
+
+static inline ctg_net_object *ctg_net_vec_at(const ctg_net_vec *v, size_t i)
+{
+    return &v->chunks[i >> CTG_NET_CHUNK_SHIFT][i & (CTG_NET_CHUNK - 1)];
+}
 
 /* The container of a SUBSTATION or VOLTAGE_LEVEL: the public part and what grows it. */
 typedef struct ctg_net_box {
@@ -32,14 +44,20 @@ typedef struct ctg_net_box {
     size_t member_cap, key_cap;
 } ctg_net_box;
 
-/* One alias: its text and the document index of its object. */
+/* One alias: its text and the locator of its object. */
 typedef struct ctg_net_alias {
     const char *text;
-    uint32_t doc;
+    uint32_t loc;
 } ctg_net_alias;
 
+/* Where an object is: its vector (a type, or CTG_NET_VEC_VSC) in the top bits, its place in
+ * it below. Per vector at most CTG_NET_VEC_MAX objects. */
+#define CTG_NET_LOC_SHIFT 26
+#define CTG_NET_VEC_MAX (((size_t)1 << CTG_NET_LOC_SHIFT) - 1)
+#define CTG_NET_VEC_VSC CTG_IDENTIFIABLE_TYPE_COUNT
+
 /* A slot of the index: 0 when empty, else (hash >> 32) << 32 | (ref + 1), where ref is a
- * document index, or CTG_NET_REF_ALIAS | an index into `aliases`. */
+ * locator, or CTG_NET_REF_ALIAS | an index into `aliases`. */
 #define CTG_NET_REF_ALIAS 0x80000000u
 #define CTG_NET_REF_NONE UINT32_MAX
 /* Objects and aliases both stay below 2^31 - 1, which the refs need. */
@@ -60,13 +78,14 @@ typedef struct ctg_net_pooled {
 struct ctg_network {
     ctg_arena *arena;
     const ctg_allocator *alloc; /* the arena's copy */
-    ctg_net_vec docs;           /* every object, by document index; [0] the root */
+    uint32_t *docs;             /* the locator of every object, by document index; [0] root */
+    size_t doc_len, doc_cap;
     /* Per type in enumeration order; HVDC_CONVERTER_STATION holds the LCC stations. */
     ctg_net_vec types[CTG_IDENTIFIABLE_TYPE_COUNT];
     ctg_net_vec vsc; /* the VSC stations, enumerated after the LCC ones */
     ctg_net_alias *aliases;
     size_t alias_len, alias_cap;
-    uint64_t *slots; /* the id and alias index, open addressing, a power of two */
+    uint64_t *slots; /* the id and alias index, open addressing, at most 3/4 full */
     size_t slot_cap, slot_used;
     ctg_net_pooled *pool; /* open addressing, a power of two, at most 3/4 full */
     size_t pool_cap, pool_used;
@@ -77,6 +96,24 @@ struct ctg_network {
     uint32_t *scan[CTG_IDENTIFIABLE_TYPE_COUNT];
     size_t scan_cap[CTG_IDENTIFIABLE_TYPE_COUNT];
 };
+
+static inline const ctg_net_vec *ctg_net_vec_of(const ctg_network *net, uint32_t loc)
+{
+    uint32_t v = loc >> CTG_NET_LOC_SHIFT;
+    return v == CTG_NET_VEC_VSC ? &net->vsc : &net->types[v];
+}
+
+/* The object at locator `loc`. */
+static inline ctg_net_object *ctg_net_locate(const ctg_network *net, uint32_t loc)
+{
+    return ctg_net_vec_at(ctg_net_vec_of(net, loc), loc & CTG_NET_VEC_MAX);
+}
+
+/* The object of document index `i` (< doc_len). */
+static inline ctg_net_object *ctg_net_doc(const ctg_network *net, size_t i)
+{
+    return ctg_net_locate(net, net->docs[i]);
+}
 
 /* Whether the NUL-terminated `text` is the `len` bytes at `s` (which may hold a NUL: then it
  * is no id, key or name of ours). */
@@ -105,8 +142,15 @@ void ctg_net_index_insert(ctg_network *net, uint64_t hash, uint32_t ref);
 /* The object a ref names. */
 ctg_net_object *ctg_net_ref_object(const ctg_network *net, uint32_t ref);
 
-/* Room for `extra` more items in `v`; CTG_ENOMEM with `v` unchanged. */
-int ctg_net_vec_reserve(ctg_network *net, ctg_net_vec *v, size_t extra);
+/* Room for one more object in `v` and one more document index; CTG_ENOMEM, `v` and the
+ * document order as they were (what grew stays, unused). */
+int ctg_net_vec_reserve(ctg_network *net, ctg_net_vec *v);
+/* Appends `obj` (copied) to `v` and the document order after a reserve; the object in place.
+ * `vec` is `v`'s number (a type, or CTG_NET_VEC_VSC). */
+ctg_net_object *ctg_net_vec_push(ctg_network *net, ctg_net_vec *v, uint32_t vec,
+                                 const ctg_net_object *obj);
+/* The locator of an object of `net`. */
+uint32_t ctg_net_loc_of(const ctg_network *net, const ctg_net_object *obj);
 /* Room for one more item in an arena array of `len` items whose capacity is the next power of
  * two (0: none), the one the arena's arrays of properties and aliases keep: *items moves
  * to a new copy when full. CTG_ENOMEM leaves it as it was. */

@@ -19,7 +19,7 @@ static const char *const kept_top[] = { "ok",        "network",     "counts",
 /* Members of any object the table does not hold. */
 static const char *const dropped_any[] = {
     "extensions",         "tso",    "geographicalTags", "kind",    "open", "pairingKey",
-    "monitoredElementId", "dcNode", "dcNode1",          "dcNode2", NULL
+    "monitoredElementId", "dcNode", "dcNode1",          "dcNode2", "name", NULL
 };
 
 static bool listed(const char *const *names, const char *key)
@@ -51,8 +51,6 @@ static void strip_object(json_object *obj)
     }
     for (size_t i = 0; i < n; i++)
         drop(obj, keys[i]);
-    if (strcmp(type, "NETWORK") == 0)
-        drop(obj, "name");
     if (strcmp(type, "AREA") == 0) {
         drop(obj, "areaType");
         drop(obj, "voltageLevels");
@@ -89,6 +87,9 @@ static void strip(json_object *doc)
         for (size_t i = 0; i < n; i++)
             drop(v, keys[i]);
     }
+    if (json_object_object_get_ex(doc, "buses", &v))
+        for (size_t i = 0; i < json_object_array_length(v); i++)
+            strip_object(json_object_array_get_idx(v, i));
     if (json_object_object_get_ex(doc, "objects", &v)) {
         json_object_object_foreach(v, type, list)
         {

@@ -294,7 +294,7 @@ static void snapshot(const ctg_network *net, char *out, size_t size)
         const ctg_net_object *o = ctg_network_object_by_doc(net, i);
         len += (size_t)snprintf(out + len, size - len, "%s/%zu/%zu/%zu;", o->id,
                                 o->container ? o->container->member_count : 0,
-                                o->container ? o->container->bus_count : 0, o->alias_count);
+                                o->container ? o->container->bus_count : 0, (size_t)o->alias_count);
     }
 }
 
@@ -585,7 +585,7 @@ CTG_TEST(network, dump_is_exact)
     s = spec(CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION, "C", "VL", NULL, NULL);
     s.converter_kind = CTG_CONVERTER_LCC;
     s.order[0] = 1;
-    s.name = "conv";
+    s.name = "conv"; /* accepted, not kept: the dump has no name */
     OK(ctg_network_add(net, &s, NULL, err));
     OK(ctg_network_add_alias(net, "C", "c2", err));
     OK(ctg_network_add_alias(net, "C", "c1", err));
@@ -613,7 +613,7 @@ CTG_TEST(network, dump_is_exact)
         "      \"type\" : \"BOUNDARY_LINE\",\n      \"voltageLevel\" : \"VL\",\n"
         "      \"paired\" : false,\n      \"tieLine\" : null\n    } ],\n"
         "    \"HVDC_CONVERTER_STATION\" : [ {\n      \"id\" : \"C\",\n"
-        "      \"type\" : \"HVDC_CONVERTER_STATION\",\n      \"name\" : \"conv\",\n"
+        "      \"type\" : \"HVDC_CONVERTER_STATION\",\n"
         "      \"aliases\" : [ {\n        \"alias\" : \"c1\"\n      }, {\n"
         "        \"alias\" : \"c2\"\n      } ],\n      \"properties\" : {\n"
         "        \"a\" : \"\\\"q\\\"\",\n        \"z\" : \"1\"\n      },\n"
@@ -710,6 +710,35 @@ CTG_TEST(network, subnetworks)
 }
 
 /* The importers' calls of network/table.h. */
+/* ctg_network_reserve sizes the index and the document order to the hint, not to the next power
+ * of two, and the adds it was made for then grow neither. */
+CTG_TEST(network, reserve_sizes_to_the_hint)
+{
+    ctg_network *net = eurostag(NULL, NULL);
+    ctg_error err = { 0 };
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+
+    size_t before = ctg_network_memory_size(net);
+    CU_ASSERT_EQUAL(ctg_network_reserve(net, 3000), CTG_OK);
+    size_t reserved = ctg_network_memory_size(net);
+    /* 3000 locators (4 bytes) and about 4/3 slots (8 bytes) a key; a power of two would be
+     * 8192 slots, 64 KiB alone. */
+    CU_ASSERT(reserved - before > 3000 * 4 + 4000 * 8 - 2048);
+    CU_ASSERT(reserved - before < 3000 * 4 + 4100 * 8);
+    char id[32];
+    for (int i = 0; i < 2900; i++) {
+        snprintf(id, sizeof id, "R%d", i);
+        ctg_net_spec s = spec(CTG_IDENTIFIABLE_BUS, id, "VLGEN", NULL, NULL);
+        s.type = CTG_IDENTIFIABLE_SWITCH;
+        CU_ASSERT_EQUAL(ctg_network_add(net, &s, NULL, &err), CTG_OK);
+    }
+    size_t added = ctg_network_memory_size(net) - reserved;
+    CU_ASSERT(added < 2900 * (sizeof(ctg_net_object) + 16)); /* objects, ids, scan data only */
+    CU_ASSERT_TRUE(scan_matches(net));
+    CU_ASSERT_EQUAL(ctg_network_reserve(NULL, 1), CTG_EINVAL);
+    ctg_network_free(net);
+}
+
 CTG_TEST(network, internal_fast_paths)
 {
     ctg_network *net = eurostag(NULL, NULL);
@@ -824,11 +853,12 @@ CTG_TEST(network, allocation_failure_sweep)
         n++;
     CU_ASSERT(n > 20); /* the build made that many allocations, each made to fail once */
     CU_ASSERT(n < 100000);
-    /* Every arena request an allocation of its own: each string, object, member array. */
+    /* Every arena request an allocation of its own: each string, container, member array
+     * (objects come in chunks of 64). */
     size_t exact = 1;
     while (!sweep_once(exact, CTG_ARENA_EXACT) && exact < 100000)
         exact++;
-    CU_ASSERT(exact > 1000);
+    CU_ASSERT(exact > 500);
     CU_ASSERT(exact < 100000);
 }
 

@@ -240,7 +240,6 @@ CTG_TEST(xiidm, inline_tie_line_halves)
     CU_ASSERT_STRING_EQUAL(id_at(net, CTG_IDENTIFIABLE_BOUNDARY_LINE, 0), "DL");
     CU_ASSERT_STRING_EQUAL(id_at(net, CTG_IDENTIFIABLE_BOUNDARY_LINE, 1), "TL.1");
     CU_ASSERT_STRING_EQUAL(id_at(net, CTG_IDENTIFIABLE_BOUNDARY_LINE, 2), "TL.2");
-    CU_ASSERT_STRING_EQUAL(ctg_network_find(net, "TL.1", 4)->name, "half one");
     CU_ASSERT_STRING_EQUAL(ctg_network_find(net, "TL-alias", 8)->id, "TL");
     /* Bus order in A: the load on BA first, then DL and TL.1 on BA2 and BA. */
     const ctg_net_container *a = ctg_network_find(net, "A", 1)->container;

@@ -83,11 +83,11 @@ typedef struct ctg_net_container {
 /**
  * One identifiable object of the network: the network itself, a subnetwork, a substation, a
  * voltage level, a bus, a switch, any equipment. Fields that do not apply to its type are
- * NULL, 0 or CTG_CONVERTER_NONE.
+ * NULL, 0 or CTG_CONVERTER_NONE. Names are not kept (ctg_net_spec.name is ignored): evaluation
+ * never reads them, and a large network holds hundreds of thousands.
  */
 struct ctg_net_object {
     const char *id;              /**< unique among ids and aliases, never NULL or "" */
-    const char *name;            /**< its name when the source gave one, else NULL */
     ctg_identifiable_type type;  /**< what it is */
     ctg_converter_kind converter_kind; /**< HVDC_CONVERTER_STATION: LCC or VSC */
     uint32_t doc_index;          /**< position among all objects, in the order they were added */
@@ -111,9 +111,9 @@ struct ctg_net_object {
     /** SUBSTATION and VOLTAGE_LEVEL: their details; NULL for other types. */
     const ctg_net_container *container;
     const ctg_net_property *properties; /**< property_count items, in the order added */
-    size_t property_count;              /**< items at `properties` */
     const char *const *aliases;         /**< alias_count items, in the order added */
-    size_t alias_count;                 /**< items at `aliases` */
+    uint32_t property_count;            /**< items at `properties` */
+    uint32_t alias_count;               /**< items at `aliases` */
 };
 
 /** ctg_net_spec.order of a terminal whose position is unknown or that has none. */
@@ -131,7 +131,7 @@ typedef struct ctg_net_spec {
     unsigned version;            /**< CTG_NET_SPEC_VERSION; 0 = 1 */
     ctg_identifiable_type type;  /**< what to add; not NETWORK for the root (ctg_network_new) */
     const char *id;              /**< required, non-empty, unique among ids and aliases */
-    const char *name;            /**< optional */
+    const char *name;            /**< accepted and ignored: the table keeps no names */
     /** The voltage levels it stands in, as ctg_net_object.voltage_levels says (TIE_LINE and
      *  HVDC_LINE take theirs from `refs` and leave these NULL). */
     const char *voltage_levels[3];
