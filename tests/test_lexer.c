@@ -1409,6 +1409,17 @@ CTG_TEST(lexer, skip_value_deep_and_errors)
     CU_ASSERT_EQUAL(ctg_lexer_skip_value(&lx, &tok, &err), CTG_ESYNTAX);
     CU_ASSERT_EQUAL(err.offset, 10);
     CU_ASSERT_STRING_EQUAL(err.message, "expected a value after ',', got ']'");
+    /* After the error, skipping from an opening token (as a caller still holding one would)
+     * repeats it, as ctg_lexer_next does, and so does skipping the next value. */
+    memset(&err, 0, sizeof(err));
+    tok.type = CTG_TOK_ARRAY_BEGIN;
+    CU_ASSERT_EQUAL(ctg_lexer_skip_value(&lx, &tok, &err), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(err.offset, 10);
+    CU_ASSERT_STRING_EQUAL(err.message, "expected a value after ',', got ']'");
+    memset(&err, 0, sizeof(err));
+    CU_ASSERT_EQUAL(ctg_lexer_skip_next(&lx, &tok, &err), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(err.offset, 10);
+    CU_ASSERT_STRING_EQUAL(err.message, "expected a value after ',', got ']'");
     ctg_lexer_dispose(&lx);
 }
 
