@@ -343,6 +343,21 @@ static int structural(jx_read *x, jx_el *el, jx_key key)
     return jx_read_element(x, key == JK_NBTOPO ? &jx_nbtopo_kind : &jx_bbtopo_kind, &el->inner);
 }
 
+/* Whether a member's value can be passed over unread (numbers not converted, strings not
+ * copied): the table keeps nothing of it and no check looks at its first token (only an unknown
+ * array in a container is an error, so such a member is read). */
+static bool skipped_member(const jx_el *el, jx_key key, const jx_kind *k, const char *s, size_t n)
+{
+    if (k)
+        return false;
+    if (key == JK_OTHER)
+        return el->in == 0 || el->in == JX_IN_NBTOPO || el->in == JX_IN_BBTOPO ||
+               skipped_array(s, n);
+    if (key == JK_ALIASES || key == JK_PROPERTIES || key == JK_NBTOPO || key == JK_BBTOPO)
+        return false;
+    return el->created; /* an attribute after the element went into the table */
+}
+
 /* One member, its key in m (valid until the value is read). */
 static int member(jx_read *x, jx_el *el, const ctg_lex_member *m)
 {
@@ -363,6 +378,8 @@ static int member(jx_read *x, jx_el *el, const ctg_lex_member *m)
     /* A known key is spelt as the token: its length is the token's. */
     f->key = key != JK_OTHER ? jx_key_names[key] : k ? k->array : NULL;
     f->key_len = f->key ? m->key.len : 0;
+    if (skipped_member(el, key, k, m->key.str, m->key.len))
+        return m->value_ready ? CTG_OK : ctg_lexer_skip_next(&rd->lex, &rd->tok, rd->err);
     if (key == JK_OTHER && !k && el->in)
         memcpy(name, m->key.str, n);
     if (!m->value_ready && (rc = ctg_reader_next(rd)) != CTG_OK)
@@ -373,8 +390,6 @@ static int member(jx_read *x, jx_el *el, const ctg_lex_member *m)
         return other_member(x, el, name, n);
     if (key == JK_ALIASES || key == JK_PROPERTIES || key == JK_NBTOPO || key == JK_BBTOPO)
         return structural(x, el, key);
-    if (el->created)
-        return ctg_lexer_skip_value(&rd->lex, &rd->tok, rd->err); /* too late to matter */
     return read_attribute(x, el, key);
 }
 

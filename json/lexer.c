@@ -1252,6 +1252,137 @@ general:
     return as_member(m, val, next_from(lx, val, err, p, st));
 }
 
+/* ---- skipping -------------------------------------------------------------------------- */
+
+/* Skipping a value reads it as ctg_lexer_next would, token by token and with the same grammar
+ * states, but settles the common tokens without decoding them: a plain string is scanned to its
+ * quote, a number is checked and not converted. Each fast path only takes what the general
+ * path would accept, and then leaves the lexer exactly as it would (cur, state, depth, lines);
+ * anything else (escapes, UTF-8, refills, limits, every error) goes to the general path from
+ * where the fast one looked, so a skipped value fails at the same byte with the same message. */
+
+static inline bool is_digit(char c)
+{
+    return (unsigned char)(c - '0') < 10;
+}
+
+static inline const char *digits(const char *p, const char *end)
+{
+    while (p < end && is_digit(*p))
+        p++;
+    return p;
+}
+
+/* An exponent the fast path takes: [eE][+-]?digits, at most 3 of them, the value certainly
+ * finite when the integer part has `int_digits` digits (the mantissa is below 10^int_digits,
+ * and 10^308 is below DBL_MAX). NULL otherwise. */
+static inline const char *small_exponent(const char *p, const char *end, size_t int_digits)
+{
+    bool negative = false;
+    const char *d, *q;
+    unsigned e = 0;
+
+    if (++p < end && (*p == '+' || *p == '-'))
+        negative = *p++ == '-';
+    d = p;
+    q = digits(p, end);
+    if (q == d || q - d > 3)
+        return NULL;
+    for (; d < q; d++)
+        e = e * 10 + (unsigned)(*d - '0');
+    return negative || int_digits + e <= 308 ? q : NULL;
+}
+
+/* The end of the number at `p` when lex_number would accept it as it is: valid, finite, within
+ * max_string_len, and followed by a byte in the window that cannot extend it. NULL otherwise. */
+static inline const char *number_end(const ctg_lexer *lx, const char *p)
+{
+    const char *s = p + (*p == '-'), *end = lx->end, *q;
+    size_t int_digits;
+
+    if (s == end || !is_digit(*s))
+        return NULL;
+    q = *s == '0' ? s + 1 : digits(s, end);
+    int_digits = (size_t)(q - s);
+    if (q < end && *q == '.') {
+        s = q + 1;
+        if ((q = digits(s, end)) == s)
+            return NULL;
+    }
+    if (q < end && (*q | 0x20) == 'e')
+        q = small_exponent(q, end, int_digits);
+    else if (int_digits > 308)
+        return NULL;
+    if (q == NULL || q == end || (byte_class[(unsigned char)*q] & C_NUM)
+        || (size_t)(q - p) > lx->lim.max_string_len)
+        return NULL;
+    return q;
+}
+
+/* Past the closing quote of the plain string at `quote`, when lex_string would take it as it
+ * is (whole in the window, within max_string_len). NULL otherwise. */
+static inline const char *string_end(const ctg_lexer *lx, const char *quote)
+{
+    const char *s = quote + 1, *q = scan_plain(s, lx->end);
+
+    return q < lx->end && *q == '"' && (size_t)(q - s) <= lx->lim.max_string_len ? q + 1 : NULL;
+}
+
+/* The token at `p` in state `st`, settled without decoding when it is a plain string or key,
+ * a number or a bracket that cannot fail. false: nothing changed. */
+static inline bool skip_fast(ctg_lexer *lx, ctg_token *t, const char *p, int st)
+{
+    const char *q;
+
+    switch (*p) {
+    case '"':
+        if (!(st & (F_KEY | F_VALUE)) || (q = string_end(lx, p)) == NULL)
+            return false;
+        /* A key's ':' only on its line: lines counted here could not be given back. */
+        if ((st & F_KEY) && (q = colon_on_line(q, lx->end)) == NULL)
+            return false;
+        t->type = st & F_KEY ? CTG_TOK_KEY : CTG_TOK_STRING;
+        lx->state = st & F_KEY ? S_AFTER_COLON : scalar_state(st);
+        break;
+    case '-': case '0': case '1': case '2': case '3': case '4':
+    case '5': case '6': case '7': case '8': case '9':
+        if (!(st & F_VALUE) || (q = number_end(lx, p)) == NULL)
+            return false;
+        t->type = CTG_TOK_NUMBER;
+        lx->state = scalar_state(st);
+        break;
+    default:
+        return bracket(lx, t, p, st);
+    }
+    mark_token(lx, t, p);
+    lx->cur = q;
+    return true;
+}
+
+/* One token, as ctg_lexer_next reads it (the lexer not stopped). */
+static inline int skip_token(ctg_lexer *lx, ctg_token *t)
+{
+    int st = lx->state;
+    const char *p = before_token(lx, &st);
+
+    if (p != lx->end && skip_fast(lx, t, p, st))
+        return CTG_OK;
+    return lex_from(lx, t, p, st);
+}
+
+/* Tokens until the nesting is back to `target`; errors copied to `err` as ctg_lexer_next
+ * does. */
+static int skip_to(ctg_lexer *lx, ctg_token *t, ctg_error *err, size_t target)
+{
+    int rc = CTG_OK;
+
+    while (lx->depth > target && (rc = skip_token(lx, t)) == CTG_OK)
+        continue;
+    if (rc != CTG_OK && err != NULL)
+        *err = lx->err;
+    return rc;
+}
+
 int ctg_lexer_skip_value(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
 {
     size_t target;
@@ -1260,9 +1391,30 @@ int ctg_lexer_skip_value(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
     if (tok->type != CTG_TOK_OBJECT_BEGIN && tok->type != CTG_TOK_ARRAY_BEGIN)
         return CTG_OK;
     target = lx->depth - 1;
+    if (!(lx->state & F_STOPPED))
+        return skip_to(lx, tok, err, target);
+    /* Failed already: the failure repeats, as ctg_lexer_next has it. */
     while (rc == CTG_OK && lx->depth > target)
         rc = ctg_lexer_next(lx, tok, err);
     return rc;
+}
+
+int ctg_lexer_skip_next(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
+{
+    size_t target = lx->depth;
+    int rc;
+
+    /* Before the first token (the BOM), after the end or an error: as ctg_lexer_next. */
+    if (lx->state & F_STOPPED) {
+        rc = ctg_lexer_next(lx, tok, err);
+        return rc == CTG_OK ? ctg_lexer_skip_value(lx, tok, err) : rc;
+    }
+    if ((rc = skip_token(lx, tok)) != CTG_OK) {
+        if (err != NULL)
+            *err = lx->err;
+        return rc;
+    }
+    return lx->depth > target ? skip_to(lx, tok, err, target) : CTG_OK;
 }
 
 size_t ctg_lexer_depth(const ctg_lexer *lx)

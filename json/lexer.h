@@ -163,8 +163,16 @@ CTG_INTERNAL int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_l
                                   ctg_lex_member *m, ctg_token *val, ctg_error *err);
 
 /* With `tok` the first token of a value, consumes the rest of that value (nested containers
- * included), leaving `tok` on its last token. */
+ * included), leaving `tok` on its last token. It accepts and rejects exactly what reading the
+ * value with ctg_lexer_next would, with the same errors, but does not decode what it skips:
+ * plain strings are only scanned, numbers only checked. */
 CTG_INTERNAL int ctg_lexer_skip_value(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
+
+/* Reads the next token as ctg_lexer_next does and, when it opens a container, the rest of that
+ * container as ctg_lexer_skip_value does: the quick way past a value nobody needs. `tok` is
+ * left with the type and position of the last token read; a skipped string's text and a
+ * skipped number's value and text are not set. */
+CTG_INTERNAL int ctg_lexer_skip_next(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
 
 /* Current nesting depth (open containers). */
 CTG_INTERNAL size_t ctg_lexer_depth(const ctg_lexer *lx);

@@ -210,6 +210,49 @@ static void expect_same_for_refills(const corpus_file *f, void *payload)
     free(d);
 }
 
+/* The end of a digest: the EOF token or the error (see tests/test_lexer.h). */
+static const char *digest_end(const char *d)
+{
+    const char *e = strstr(d, "error(");
+
+    if (e != NULL)
+        return e;
+    e = strrchr(d, ' ');
+    return e ? e + 1 : d;
+}
+
+/* Skipping values, in every pattern, in memory mode and with every refill size, ends as
+ * reading every token does: same EOF or same error, and the input left at the same offset. */
+static void expect_same_when_skipped(const corpus_file *f, void *payload)
+{
+    static const size_t chunks[] = CTG_TEST_CHUNKS;
+
+    (void)payload;
+    for (size_t i = 0; i <= sizeof(chunks) / sizeof(chunks[0]); i++) {
+        size_t chunk = i == 0 ? 0 : chunks[i - 1];
+        int rc, rc2;
+        char *d = ctg_test_lex_digest(f->data, f->len, chunk, NULL, &rc), want[1024];
+        CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+        snprintf(want, sizeof(want), "%s at %zu", digest_end(d), ctg_test_last_offset());
+        for (int pattern = 0; pattern < CTG_TEST_SKIP_PATTERNS; pattern++) {
+            char *r = ctg_test_skip_end(f->data, f->len, chunk, NULL, pattern, &rc2);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+            check(rc2 == rc && strcmp(r, want) == 0, __LINE__,
+                  "%s: skipping (pattern %d, chunk %zu) ends with %.160s, reading with %.160s",
+                  f->name, pattern, chunk, r, want);
+            free(r);
+        }
+        free(d);
+    }
+}
+
+CTG_SHARED_TEST(conformance, skipping_agrees)
+{
+    int n = for_each_file("", expect_same_when_skipped, NULL);
+
+    CU_ASSERT_EQUAL(n, Y_FILES + N_FILES + I_FILES);
+}
+
 CTG_SHARED_TEST(conformance, refill_sizes_agree)
 {
     int n = for_each_file("", expect_same_for_refills, NULL);

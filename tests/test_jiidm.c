@@ -385,6 +385,56 @@ CTG_TEST(jiidm, string_and_name_limits)
     CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/voltageLevels/0");
 }
 
+/* small_net with `member` put first in its load (or, `in_vl`, in its voltage level). */
+static char *with_member(const char *member, bool in_vl)
+{
+    const char *at = strstr(small_net, in_vl ? "\"id\":\"VL1\"" : "\"id\":\"LD\"");
+    size_t head = (size_t)(at - small_net), n = strlen(member);
+    char *doc = malloc(sizeof(small_net) + n);
+
+    if (doc != NULL) {
+        memcpy(doc, small_net, head);
+        memcpy(doc + head, member, n);
+        memcpy(doc + head + n, at, sizeof(small_net) - head);
+    }
+    return doc;
+}
+
+/* Members the importer passes over unread still fail as the lexer fails on them: same code,
+ * message and offset (the bad byte, found by `bad`), the path at the element. */
+CTG_TEST(jiidm, bad_values_in_skipped_members)
+{
+    static const struct {
+        const char *member, *bad, *message;
+        bool in_vl;
+        int code;
+    } cases[] = {
+        { "\"p0\":01,", "1,\"id\":\"LD", "leading zero in number", false, CTG_ESYNTAX },
+        { "\"p0\":-1.5e999,", "-1.5e999", "number out of range", false, CTG_ESYNTAX },
+        { "\"q0\":1.,", ",\"id\":\"LD", "expected a digit after '.' in number", false,
+          CTG_ESYNTAX },
+        { "\"x\":{\"a\":[1,\"b\x01\"]},", "\x01", "invalid control character 0x01 in string", false,
+          CTG_ESYNTAX },
+        { "\"extensions\":[{\"name\":\"e\",\"v\":tru}],", "}]",
+          "invalid literal, expected 'true', got '}'", true, CTG_ESYNTAX },
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *doc = with_member(cases[i].member, cases[i].in_vl);
+        ctg_network *net = NULL;
+        ctg_error err;
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+        CU_ASSERT_EQUAL(read_doc(&net, doc, NULL, &err), cases[i].code);
+        CU_ASSERT_PTR_NULL(net);
+        CU_ASSERT_EQUAL(err.offset, (size_t)(strstr(doc, cases[i].bad) - doc));
+        CU_ASSERT_STRING_EQUAL(err.message, cases[i].message);
+        CU_ASSERT_STRING_EQUAL(err.path, cases[i].in_vl ? "/substations/0/voltageLevels/0"
+                                                        : "/substations/0/voltageLevels/0/loads/0");
+        free(doc);
+    }
+}
+
 /* ---- what the table gets --------------------------------------------------------------- */
 
 CTG_TEST(jiidm, small_network)

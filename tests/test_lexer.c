@@ -226,6 +226,93 @@ char *ctg_test_lex_digest(const void *data, size_t len, size_t chunk, const ctg_
     return digest_run(data, len, chunk, lim, -1, status);
 }
 
+size_t ctg_test_last_offset(void)
+{
+    return last_offset;
+}
+
+/* One step of a skipping run: see ctg_test_skip_end. */
+static int skip_step(ctg_lexer *lx, ctg_token *tok, ctg_error *err, int pattern, bool *skip)
+{
+    int rc;
+
+    if (*skip)
+        rc = ctg_lexer_skip_next(lx, tok, err);
+    else if ((rc = ctg_lexer_next(lx, tok, err)) == CTG_OK && pattern == CTG_TEST_SKIP_CONTAINERS)
+        rc = ctg_lexer_skip_value(lx, tok, err);
+    *skip = pattern == CTG_TEST_SKIP_AFTER_KEYS && rc == CTG_OK && tok->type == CTG_TOK_KEY;
+    return rc;
+}
+
+char *ctg_test_skip_end(const void *data, size_t len, size_t chunk, const ctg_lex_limits *lim,
+                        int pattern, int *status)
+{
+    char *copy = malloc(len ? len : 1);
+    chunked c = { copy, len, 0, chunk };
+    ctg_lex_source src = { copy, len, chunk ? chunk_refill : NULL, &c };
+    bool skip = pattern == CTG_TEST_SKIP_ROOT;
+    text t = { NULL, 0, 0, false };
+    ctg_lexer lx;
+    ctg_token tok;
+    ctg_error err;
+    int rc;
+
+    *status = CTG_ENOMEM;
+    if (copy == NULL)
+        return NULL;
+    if (len)
+        memcpy(copy, data, len);
+    if (ctg_lexer_init(&lx, &src, lim, NULL) == CTG_OK) {
+        do {
+            memset(&err, 0xFF, sizeof(err));
+            rc = skip_step(&lx, &tok, &err, pattern, &skip);
+        } while (rc == CTG_OK && tok.type != CTG_TOK_EOF);
+        if (rc == CTG_OK)
+            add_token(&t, &tok);
+        else
+            add_error(&t, rc, &err);
+        add(&t, " at %zu", ctg_lexer_offset(&lx));
+        *status = rc;
+    }
+    ctg_lexer_dispose(&lx);
+    free(copy);
+    if (t.oom) {
+        free(t.s);
+        return NULL;
+    }
+    return t.s;
+}
+
+/* The last entry of a digest: "EOF@..." or the error. */
+static const char *last_entry(const char *d)
+{
+    const char *e = strstr(d, "error(");
+
+    if (e != NULL)
+        return e;
+    e = strrchr(d, ' ');
+    return e ? e + 1 : d;
+}
+
+/* Skipping values (every pattern, memory mode and refills of `chunk` bytes) ends as reading
+ * every token does: the same EOF or error, and the input left at `offset`. */
+static void assert_skips_agree(const char *json, size_t len, size_t chunk,
+                               const ctg_lex_limits *lim, const char *end, size_t offset)
+{
+    char want[1024];
+
+    snprintf(want, sizeof(want), "%s at %zu", end, offset);
+    for (int pattern = 0; pattern < CTG_TEST_SKIP_PATTERNS; pattern++) {
+        int rc;
+        char *r = ctg_test_skip_end(json, len, chunk, lim, pattern, &rc);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        if (strcmp(r, want) != 0)
+            printf("\nskip pattern %d, chunk %zu:\n  %s\nread:\n  %s\n", pattern, chunk, r, want);
+        CU_ASSERT_STRING_EQUAL(r, want);
+        free(r);
+    }
+}
+
 /* The digest of a NUL-terminated document in memory mode, checked against the digest of every
  * refill size. Caller frees. */
 static char *digest_lim(const char *json, const ctg_lex_limits *lim)
@@ -244,6 +331,11 @@ static char *digest_lim(const char *json, const ctg_lex_limits *lim)
             printf("\nchunk %zu:\n  %s\nmemory:\n  %s\n", chunks[i], r, d);
         CU_ASSERT_STRING_EQUAL(r, d);
         CU_ASSERT_EQUAL(rc2, rc);
+        /* Skipping values ends as reading every token does, offset included, in refill mode
+         * (this chunk size) as in memory mode. */
+        assert_skips_agree(json, len, chunks[i], lim, last_entry(r), last_offset);
+        if (i == 0)
+            assert_skips_agree(json, len, 0, lim, last_entry(d), end_offset);
         free(r);
         /* The reader's hot-path calls give the same tokens and end, whichever token each of
          * them meets (the first chunk size stands for memory mode here). */
@@ -278,17 +370,6 @@ static char *digest(const char *json)
         CU_ASSERT_STRING_EQUAL(d_, expected);                                                    \
         free(d_);                                                                                \
     } while (0)
-
-/* The last entry of a digest: "EOF@..." or the error. */
-static const char *last_entry(const char *d)
-{
-    const char *e = strstr(d, "error(");
-
-    if (e != NULL)
-        return e;
-    e = strrchr(d, ' ');
-    return e ? e + 1 : d;
-}
 
 static void assert_end(const char *json, const ctg_lex_limits *lim, const char *expected)
 {
@@ -1326,6 +1407,17 @@ CTG_TEST(lexer, skip_value_deep_and_errors)
     CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
     CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
     CU_ASSERT_EQUAL(ctg_lexer_skip_value(&lx, &tok, &err), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(err.offset, 10);
+    CU_ASSERT_STRING_EQUAL(err.message, "expected a value after ',', got ']'");
+    /* After the error, skipping from an opening token (as a caller still holding one would)
+     * repeats it, as ctg_lexer_next does, and so does skipping the next value. */
+    memset(&err, 0, sizeof(err));
+    tok.type = CTG_TOK_ARRAY_BEGIN;
+    CU_ASSERT_EQUAL(ctg_lexer_skip_value(&lx, &tok, &err), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(err.offset, 10);
+    CU_ASSERT_STRING_EQUAL(err.message, "expected a value after ',', got ']'");
+    memset(&err, 0, sizeof(err));
+    CU_ASSERT_EQUAL(ctg_lexer_skip_next(&lx, &tok, &err), CTG_ESYNTAX);
     CU_ASSERT_EQUAL(err.offset, 10);
     CU_ASSERT_STRING_EQUAL(err.message, "expected a value after ',', got ']'");
     ctg_lexer_dispose(&lx);
