@@ -425,7 +425,7 @@ CTG_TEST(jiidm, bad_values_in_skipped_members)
         ctg_error err;
 
         CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-        CU_ASSERT_EQUAL(read_doc(&net, doc, NULL, &err), cases[i].code);
+        CU_ASSERT_EQUAL(ctg_test_read_net(&net, doc, NULL, &err), cases[i].code);
         CU_ASSERT_PTR_NULL(net);
         CU_ASSERT_EQUAL(err.offset, (size_t)(strstr(doc, cases[i].bad) - doc));
         CU_ASSERT_STRING_EQUAL(err.message, cases[i].message);
