@@ -709,7 +709,7 @@ CTG_TEST(network, internal_fast_paths)
  * orders descending so that members move). */
 static int sweep_step(ctg_network *net, unsigned i, ctg_error *err)
 {
-    char id[32], alias[32];
+    char id[32] = "", alias[32];
     ctg_net_spec s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, id, "VLLOAD", NULL, NULL);
 
     snprintf(id, sizeof id, "LOAD_%u", i);
