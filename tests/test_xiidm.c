@@ -78,7 +78,7 @@ static void check_nb(const ctg_network *net)
     CU_ASSERT_STRING_EQUAL(id_at(net, CTG_IDENTIFIABLE_NETWORK, 1), "sub");
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
     CU_ASSERT_EQUAL(v->container->nominal_v, CTG_DOUBLE(63.5));
-    CU_ASSERT_STRING_EQUAL(v->subnetwork->id, "sub");
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_subnetwork(v)->id, "sub");
     /* Node order: the generator (node 3) before the load (node 7). */
     CU_ASSERT_EQUAL_FATAL(v->container->member_count, 3);
     CU_ASSERT_STRING_EQUAL(v->container->members[0]->id, "BBS");
