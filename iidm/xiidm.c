@@ -466,6 +466,39 @@ static int feed_memory(xreader *r)
     return CTG_OK;
 }
 
+/* Errors of libexpat that only say the document ended early. */
+static bool ends_early(enum XML_Error e)
+{
+    return e == XML_ERROR_NO_ELEMENTS || e == XML_ERROR_UNCLOSED_TOKEN ||
+           e == XML_ERROR_PARTIAL_CHAR || e == XML_ERROR_UNCLOSED_CDATA_SECTION;
+}
+
+/* A refill failed (corrupt or truncated gzip data, a read error) after `fed` bytes. Those bytes
+ * may hold an XML error libexpat has not reported yet, because a chunk boundary cut the token
+ * it was in; a read of the same bytes in larger chunks reports that error first. Ending the
+ * parse here reports it too, so the error does not depend on how the input was cut (the fuzz
+ * target reads each input in two ways and requires the same error); an error saying only that
+ * the document ended early gives way to the refill's own. */
+static int refill_failed(xreader *r, int rc, size_t fed)
+{
+    ctg_error refill_err = *r->err;
+
+    if (rc == CTG_ESYNTAX && fed > 0 && r->rc == CTG_OK) {
+        current_alloc = r->in->opts->allocator;
+        if (XML_Parse(r->parser, NULL, 0, 1) != XML_STATUS_OK &&
+            (r->rc != CTG_OK || !ends_early(XML_GetErrorCode(r->parser))))
+            return parse_failure(r);
+        if (r->rc != CTG_OK)
+            return r->rc;
+        *r->err = refill_err;
+    }
+    if (r->err->message[0] == '\0')
+        ctg_error_set(r->err, rc, NULL, "", "read error");
+    else
+        ctg_error_set(r->err, rc, NULL, "", NULL);
+    return r->rc = rc;
+}
+
 static int feed_refill(xreader *r)
 {
     const ctg_lex_source *src = r->in->src;
@@ -478,13 +511,8 @@ static int feed_refill(xreader *r)
             return parse_failure(r);
         got = 0;
         int rc = src->refill(src->ctx, buf, FEED_CHUNK, &got, r->err);
-        if (rc != CTG_OK) {
-            if (r->err->message[0] == '\0')
-                ctg_error_set(r->err, rc, NULL, "", "read error");
-            else
-                ctg_error_set(r->err, rc, NULL, "", NULL);
-            return r->rc = rc;
-        }
+        if (rc != CTG_OK)
+            return refill_failed(r, rc, fed);
         if (got > FEED_CHUNK)
             return r->rc = ctg_error_set(r->err, CTG_EIO, NULL, "",
                                          "read callback overran "

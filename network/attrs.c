@@ -160,7 +160,16 @@ int ctg_network_add_calculated_bus(ctg_network *net, const char *voltage_level_i
         return ctg_error_set(err, CTG_EINVAL, NULL, "",
                              "%s \"%s\": only a node-breaker voltage level has calculated buses",
                              type_name(vl), vl->id);
-    return ctg_net_add_calculated_bus_obj(net, vl, bus_id, strlen(bus_id), err);
+    /* Linear, per bus: a tool adds a level's few buses; the importers, whose levels may have
+     * thousands, make them unique by construction and call the fast path directly. */
+    size_t len = strlen(bus_id);
+    for (size_t i = 0; i < vl->container->calculated_bus_count; i++)
+        if (ctg_net_same(vl->container->calculated_buses[i], bus_id, len))
+            return ctg_error_set(err, CTG_EINVAL, NULL, "",
+                                 "VOLTAGE_LEVEL \"%s\": the calculated bus \"%s\" is there "
+                                 "already",
+                                 vl->id, bus_id);
+    return ctg_net_add_calculated_bus_obj(net, vl, bus_id, len, err);
 }
 
 int ctg_net_add_calculated_bus_obj(ctg_network *net, ctg_net_object *vl, const char *bus_id,
@@ -172,12 +181,6 @@ int ctg_net_add_calculated_bus_obj(ctg_network *net, ctg_net_object *vl, const c
     if (len == 0)
         return ctg_error_set(err, CTG_EINVAL, NULL, "",
                              "VOLTAGE_LEVEL \"%s\": a calculated bus id cannot be empty", vl->id);
-    for (size_t i = 0; i < box->pub.calculated_bus_count; i++)
-        if (ctg_net_same(buses[i], bus_id, len))
-            return ctg_error_set(err, CTG_EINVAL, NULL, "",
-                                 "VOLTAGE_LEVEL \"%s\": the calculated bus \"%.*s\" is there "
-                                 "already",
-                                 vl->id, (int)len, bus_id);
     char *copy = ctg_arena_strndup(net->arena, bus_id, len);
     void *list = buses;
     if (copy == NULL ||

@@ -43,7 +43,8 @@ int ctg_network_set_property_obj(ctg_network *net, ctg_net_object *obj, const ch
                                  ctg_error *err);
 
 /* ctg_network_add_calculated_bus on a node-breaker voltage level of `net` known already (the
- * caller checked its type and topology), the bus id `len` bytes, copied. */
+ * caller checked its type and topology and that the bus id, `len` bytes, copied, is not one of
+ * the level's already: the check is linear, and a level of the importers may have thousands). */
 int ctg_net_add_calculated_bus_obj(ctg_network *net, ctg_net_object *vl, const char *bus_id,
                                    size_t len, ctg_error *err);
 
