@@ -317,3 +317,91 @@ int ctg_list_add_contingency(ctg_list *list, const char *id, const char *name,
     list->items[list->count++] = c;
     return CTG_OK;
 }
+
+int ctg_list_append_single(ctg_list *list, const char *prefix, size_t prefix_len, const char *id,
+                           size_t id_len, ctg_element_type type)
+{
+    ctg_contingency *c;
+    ctg_element *e;
+    char *text;
+
+    if (!reserve_item(list))
+        return CTG_ENOMEM;
+    /* The element, then the text: one arena request instead of three. */
+    e = ctg_arena_alloc(list->arena, sizeof *e + prefix_len + id_len + 1, alignof(ctg_element));
+    if (e == NULL)
+        return CTG_ENOMEM;
+    text = (char *)(e + 1);
+    memcpy(text, prefix, prefix_len);
+    memcpy(text + prefix_len, id, id_len);
+    text[prefix_len + id_len] = '\0';
+    e->id = text + prefix_len;
+    e->type = type;
+    e->voltage_level_id = NULL;
+    c = &list->items[list->count++];
+    memset(c, 0, sizeof *c);
+    c->id = text;
+    c->elements = e;
+    c->element_count = 1;
+    return CTG_OK;
+}
+
+/* Copies the NUL-terminated `s` to *at and moves *at past it; NULL stays NULL. */
+static const char *put_string(char **at, const char *s)
+{
+    char *dst = *at;
+    size_t n;
+
+    if (s == NULL)
+        return NULL;
+    n = strlen(s) + 1;
+    memcpy(dst, s, n);
+    *at = dst + n;
+    return dst;
+}
+
+/* The bytes of `c`'s strings as ctg_list_append_copy keeps them. The strings exist, so their
+ * sum cannot overflow. */
+static size_t copy_text_size(const ctg_contingency *c)
+{
+    size_t n = strlen(c->id) + 1 + (c->name != NULL ? strlen(c->name) + 1 : 0);
+
+    for (size_t i = 0; i < c->element_count; i++) {
+        const ctg_element *e = &c->elements[i];
+
+        n += strlen(e->id) + 1;
+        if (ctg_element_type_is_sided(e->type) && e->voltage_level_id != NULL)
+            n += strlen(e->voltage_level_id) + 1;
+    }
+    return n;
+}
+
+int ctg_list_append_copy(ctg_list *list, const ctg_contingency *c)
+{
+    size_t elems = c->element_count * sizeof(ctg_element);
+    ctg_element *dst;
+    ctg_contingency *out;
+    char *at;
+
+    if (!reserve_item(list))
+        return CTG_ENOMEM;
+    dst = ctg_arena_alloc(list->arena, elems + copy_text_size(c), alignof(ctg_element));
+    if (dst == NULL)
+        return CTG_ENOMEM;
+    at = (char *)dst + elems;
+    for (size_t i = 0; i < c->element_count; i++) {
+        ctg_element_type t = c->elements[i].type;
+
+        dst[i].type = t == CTG_ELEMENT_DANGLING_LINE ? CTG_ELEMENT_BOUNDARY_LINE : t;
+        dst[i].id = put_string(&at, c->elements[i].id);
+        dst[i].voltage_level_id =
+            ctg_element_type_is_sided(t) ? put_string(&at, c->elements[i].voltage_level_id) : NULL;
+    }
+    out = &list->items[list->count++];
+    memset(out, 0, sizeof *out);
+    out->id = put_string(&at, c->id);
+    out->name = put_string(&at, c->name);
+    out->elements = c->element_count > 0 ? dst : NULL;
+    out->element_count = c->element_count;
+    return CTG_OK;
+}

@@ -8,6 +8,7 @@
 
 #include "ctg/model.h"
 #include "base/arena.h"
+#include "base/internal.h"
 
 /* The deepest nesting of `list` lists read or written: reading and writing them recurse once
  * per level, so a fixed bound keeps the recursion shallow whatever max_depth allows. */
@@ -53,6 +54,23 @@ typedef struct ctg_element_type_def {
     bool side_read;
 } ctg_element_type_def;
 extern const ctg_element_type_def ctg_element_types[CTG_ELEMENT_TYPE_COUNT];
+
+/* Appends to a `default` list built in code a contingency of one element, without the checks
+ * of ctg_list_add_contingency: an evaluation makes hundreds of thousands of them, and half of
+ * their cost was checking again what it knows. The caller guarantees `list` holds
+ * contingencies, `type` is a valid element type other than DANGLING_LINE, and the `prefix_len`
+ * bytes at `prefix` and the `id_len` bytes at `id` are UTF-8 without a NUL. The contingency's
+ * id is prefix + id; the element's id is its last `id_len` bytes (one copy, shared), its side
+ * NULL, and no name: the list is the one ctg_list_add_contingency would make. CTG_ENOMEM
+ * leaves the list as it was. */
+CTG_INTERNAL int ctg_list_append_single(ctg_list *list, const char *prefix, size_t prefix_len,
+                                        const char *id, size_t id_len, ctg_element_type type);
+
+/* Appends to a `default` list built in code a copy of `c`, a contingency of a list (so valid:
+ * not checked again), without its extensions: the caller takes ctg_list_add_contingency_copy
+ * for one that has some. Its elements and strings take one arena request instead of one each;
+ * types and sides are kept as copy_elements keeps them. CTG_ENOMEM leaves the list as it was. */
+CTG_INTERNAL int ctg_list_append_copy(ctg_list *list, const ctg_contingency *c);
 
 /* A list struct allocated in `arena` (kind, name set; the rest zeroed). NULL on ENOMEM. */
 ctg_list *ctg_list_alloc_in(ctg_arena *arena, ctg_list_kind kind, const char *name);

@@ -304,6 +304,7 @@ int ctg_resolve(ctg_list **out, const ctg_network *net, const ctg_list *list,
     ctg_rs_init(&ctx, net, opts, err);
     ctx.sink.add = add_to_list;
     ctx.sink.target = res;
+    ctx.sink.list = res;
     rc = ctg_rs_list(&ctx, list);
     ctg_rs_dispose(&ctx);
     if (rc != CTG_OK) {

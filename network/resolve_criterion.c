@@ -8,8 +8,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "network/regex.h"
 #include "network/resolve_int.h"
+#include "network/table.h"
 
 /* How a scanned type is placed, as the criteria see it. */
 typedef enum group {
@@ -54,6 +56,7 @@ typedef struct lazy_regex {
     ctg_regex *re;
 } lazy_regex;
 
+/* A country is its two letters: NUL-terminated in a substation, not in the scan records. */
 static const char *country_of_vl(const ctg_net_object *vl)
 {
     if (vl == NULL || vl->substation == NULL || vl->substation->container == NULL)
@@ -69,52 +72,66 @@ static bool in_set(const char *s, const char *const *set, size_t n)
     return false;
 }
 
-/* SINGLE_COUNTRY: the country by scanned type (table 5.3), absent for the other types. */
+/* Whether the two letters at `cc` (NULL: no country) are one of the `n` codes. A code of
+ * another length never matches (each test stops at the first byte that differs). */
+static bool country_in(const char *cc, const char *const *set, size_t n)
+{
+    for (size_t i = 0; cc != NULL && i < n; i++)
+        if (set[i][0] == cc[0] && set[i][1] == cc[1] && set[i][2] == '\0')
+            return true;
+    return false;
+}
+
+/* SINGLE_COUNTRY on the country the scanned type is placed by (table 5.3; NULL: none). */
+static bool single_country_of(const ctg_criterion *c, const char *country)
+{
+    return c->country_count[0] == 0 || country_in(country, c->countries[0], c->country_count[0]);
+}
+
 static bool single_country(const ctg_criterion *c, const ctg_net_object *obj)
 {
     const char *country = NULL;
     group g = group_of(obj->type);
 
-    if (c->country_count[0] == 0)
-        return true;
     if (g == G_INJECTION || g == G_SWITCH || g == G_CONVERTER)
         country = country_of_vl(obj->voltage_levels[0]);
     else if ((g == G_TWT || g == G_THREE_WT) && obj->substation != NULL)
         country = obj->substation->container->country;
-    return in_set(country, c->countries[0], c->country_count[0]);
+    return single_country_of(c, country);
 }
 
-/* TWO_COUNTRY: symmetric but for the positional check of absent countries (5.3). */
-static bool two_country(const ctg_criterion *c, const ctg_net_object *obj)
+/* TWO_COUNTRY on the countries of sides 1 and 2 (NULL: none): symmetric but for the
+ * positional check of absent countries (5.3). */
+static bool two_country_of(const ctg_criterion *c, const char *a1, const char *a2)
 {
     const char *const *c1 = c->countries[0], *const *c2 = c->countries[1];
     size_t n1 = c->country_count[0], n2 = c->country_count[1];
-    group g = group_of(obj->type);
-    const char *a1, *a2;
 
-    if (g != G_LINE && g != G_TIE_LINE && g != G_HVDC_LINE)
-        return false;
-    a1 = country_of_vl(obj->voltage_levels[0]);
-    a2 = country_of_vl(obj->voltage_levels[1]);
     if ((n1 > 0 && a1 == NULL) || (n2 > 0 && a2 == NULL))
         return false;
     if (n1 == 0 && n2 == 0)
         return true;
     if (n1 == 0)
-        return in_set(a1, c2, n2) || in_set(a2, c2, n2);
+        return country_in(a1, c2, n2) || country_in(a2, c2, n2);
     if (n2 == 0)
-        return in_set(a1, c1, n1) || in_set(a2, c1, n1);
-    return (in_set(a1, c1, n1) && in_set(a2, c2, n2)) ||
-           (in_set(a2, c1, n1) && in_set(a1, c2, n2));
+        return country_in(a1, c1, n1) || country_in(a2, c1, n1);
+    return (country_in(a1, c1, n1) && country_in(a2, c2, n2)) ||
+           (country_in(a2, c1, n1) && country_in(a1, c2, n2));
 }
 
-static bool in_interval(const ctg_voltage_interval *iv, const ctg_net_object *vl)
+static bool two_country(const ctg_criterion *c, const ctg_net_object *obj)
 {
-    double v;
+    group g = group_of(obj->type);
 
-    if (vl == NULL || vl->container == NULL)
+    if (g != G_LINE && g != G_TIE_LINE && g != G_HVDC_LINE)
         return false;
-    v = vl->container->nominal_v;
+    return two_country_of(c, country_of_vl(obj->voltage_levels[0]),
+                          country_of_vl(obj->voltage_levels[1]));
+}
+
+/* `v`: a nominal voltage, NaN for an unknown one or a missing voltage level. */
+static bool in_interval(const ctg_voltage_interval *iv, double v)
+{
     if (isnan(v) || v < 0)
         return false;
     if (iv->has_low && !(v > iv->low || (iv->low_closed && v == iv->low)))
@@ -124,8 +141,8 @@ static bool in_interval(const ctg_voltage_interval *iv, const ctg_net_object *vl
     return true;
 }
 
-/* Every interval that is set contains the voltage of at least one of the `n` levels. */
-static bool intervals_met(const ctg_criterion *c, const ctg_net_object *obj, size_t n)
+/* Every interval that is set contains at least one of the `n` voltages. */
+static bool intervals_met(const ctg_criterion *c, const double *v, size_t n)
 {
     for (int k = 0; k < 3; k++) {
         bool met = false;
@@ -133,30 +150,41 @@ static bool intervals_met(const ctg_criterion *c, const ctg_net_object *obj, siz
         if (!c->intervals[k].set)
             continue;
         for (size_t s = 0; s < n && !met; s++)
-            met = in_interval(&c->intervals[k], obj->voltage_levels[s]);
+            met = in_interval(&c->intervals[k], v[s]);
         if (!met)
             return false;
     }
     return true;
 }
 
-/* Nominal-voltage criteria (5.4): SINGLE looks at side 1 or the one voltage level. */
-static bool nominal_voltage(const ctg_criterion *c, const ctg_net_object *obj)
+/* Nominal-voltage criteria (5.4) on the voltages of an object of group `g`'s levels (v[0] for
+ * a single one): SINGLE looks at side 1 or the one voltage level. */
+static bool nominal_voltage_of(const ctg_criterion *c, group g, const double v[3])
 {
-    group g = group_of(obj->type);
-
     switch (c->type) {
     case CTG_CRITERION_SINGLE_NOMINAL_VOLTAGE:
         if (g == G_TWT || g == G_THREE_WT || g == G_OTHER)
             return false;
-        return c->intervals[0].set && in_interval(&c->intervals[0], obj->voltage_levels[0]);
+        return c->intervals[0].set && in_interval(&c->intervals[0], v[0]);
     case CTG_CRITERION_TWO_NOMINAL_VOLTAGE:
         if (g != G_LINE && g != G_TIE_LINE && g != G_TWT && g != G_HVDC_LINE)
             return false;
-        return intervals_met(c, obj, 2);
+        return intervals_met(c, v, 2);
     default: /* THREE_NOMINAL_VOLTAGE */
-        return g == G_THREE_WT && intervals_met(c, obj, 3);
+        return g == G_THREE_WT && intervals_met(c, v, 3);
     }
+}
+
+static bool nominal_voltage(const ctg_criterion *c, const ctg_net_object *obj)
+{
+    double v[3];
+
+    for (int s = 0; s < 3; s++) {
+        const ctg_net_object *vl = obj->voltage_levels[s];
+
+        v[s] = vl != NULL && vl->container != NULL ? vl->container->nominal_v : NAN;
+    }
+    return nominal_voltage_of(c, group_of(obj->type), v);
 }
 
 /* The property test on one object (5.5): its value is one of the accepted ones. */
@@ -302,26 +330,295 @@ static ctg_identifiable_type scanned_type(ctg_list_kind kind, const ctg_criteria
     }
 }
 
+/* ---- scans on the compact scan data ------------------------------------------------------ */
+
+/* What the scan data decides about an object: rejected, passed (the regex aside), or left to
+ * the object's own path (filter), which also gives every error with its message. A scan
+ * rejects from the records only where filter would reject without an error, so the two agree. */
+typedef enum verdict { REJECT, PASS, ASK } verdict;
+
+/* Property criteria decided from memos (one byte per voltage level or substation: 0 not yet
+ * known, 1 rejected, 2 accepted); those after them are left to filter. */
+#define SCAN_MEMOS 4
+
+typedef struct fast_scan {
+    const ctg_network *net;
+    const ctg_allocator *alloc;
+    const ctg_net_vl_scan *vls;
+    const uint32_t *levels; /* stride per object: its levels, then a transformer's substation */
+    size_t stride, nlev;
+    group g;
+    uint8_t *memo[SCAN_MEMOS];
+    size_t memo_len[SCAN_MEMOS], props; /* props: the criteria with a memo */
+} fast_scan;
+
+static const char *level_country(const fast_scan *f, uint32_t lv)
+{
+    return lv != CTG_NET_SCAN_NONE && f->vls[lv].country[0] != '\0' ? f->vls[lv].country : NULL;
+}
+
+/* SINGLE_COUNTRY's country (5.3). A transformer's is its substation's: that of its first
+ * level when the level stands in it (the builders make sure), else asked of the object. */
+static verdict fast_single_country(const fast_scan *f, const ctg_criterion *c, const uint32_t *lv)
+{
+    const char *country = NULL;
+
+    if (f->g == G_INJECTION || f->g == G_SWITCH || f->g == G_CONVERTER) {
+        country = level_country(f, lv[0]);
+    } else if ((f->g == G_TWT || f->g == G_THREE_WT) && lv[f->nlev] != CTG_NET_SCAN_NONE) {
+        if (lv[0] == CTG_NET_SCAN_NONE || f->vls[lv[0]].substation != lv[f->nlev])
+            return ASK;
+        country = level_country(f, lv[0]);
+    }
+    return single_country_of(c, country) ? PASS : REJECT;
+}
+
+static verdict fast_country(const fast_scan *f, const ctg_criterion *c, const uint32_t *lv)
+{
+    if (c->type == CTG_CRITERION_SINGLE_COUNTRY)
+        return fast_single_country(f, c, lv);
+    if (f->g != G_LINE && f->g != G_TIE_LINE && f->g != G_HVDC_LINE)
+        return REJECT;
+    return two_country_of(c, level_country(f, lv[0]), level_country(f, lv[1])) ? PASS : REJECT;
+}
+
+static bool fast_voltage(const fast_scan *f, const ctg_criterion *c, const uint32_t *lv)
+{
+    double v[3] = { NAN, NAN, NAN };
+
+    for (size_t s = 0; s < f->nlev; s++)
+        if (lv[s] != CTG_NET_SCAN_NONE)
+            v[s] = f->vls[lv[s]].nominal_v;
+    return nominal_voltage_of(c, f->g, v);
+}
+
+/* property_on (5.5) of the k-th property criterion on the voltage level `lv`, from its memo. */
+static bool fast_property_on(fast_scan *f, size_t k, const ctg_criterion *c, uint32_t lv)
+{
+    bool on_vl = c->equipment_to_check == CTG_CHECK_VOLTAGE_LEVEL;
+    uint32_t key = lv == CTG_NET_SCAN_NONE ? lv : on_vl ? lv : f->vls[lv].substation;
+
+    if (key == CTG_NET_SCAN_NONE)
+        return false;
+    if (f->memo[k][key] == 0) {
+        ctg_identifiable_type t = on_vl ? CTG_IDENTIFIABLE_VOLTAGE_LEVEL
+                                        : CTG_IDENTIFIABLE_SUBSTATION;
+
+        f->memo[k][key] = has_property(c, ctg_network_object_at(f->net, t, key)) ? 2 : 1;
+    }
+    return f->memo[k][key] == 2;
+}
+
+/* As property and property_sides, for the cases that need no message. */
+static verdict fast_property(fast_scan *f, size_t k, const ctg_criterion *c, const uint32_t *lv)
+{
+    size_t sides, met = 0, need;
+
+    if (f->g == G_INJECTION || f->g == G_SWITCH || f->g == G_CONVERTER)
+        return fast_property_on(f, k, c, lv[0]) ? PASS : REJECT;
+    if (f->g == G_LINE || f->g == G_TWT || f->g == G_HVDC_LINE)
+        sides = 2;
+    else if (f->g == G_THREE_WT)
+        sides = 3;
+    else
+        return ASK;
+    if (c->side_to_check == CTG_SIDE_NONE || (c->side_to_check == CTG_SIDE_ALL_THREE && sides == 2))
+        return ASK;
+    need = c->side_to_check == CTG_SIDE_ONE ? 1 : c->side_to_check == CTG_SIDE_BOTH ? 2 : 3;
+    for (size_t s = 0; s < sides; s++)
+        met += fast_property_on(f, k, c, lv[s]);
+    return met >= need ? PASS : REJECT;
+}
+
+/* The pipeline of filter on the records of object `i`, in filter's order. */
+static verdict judge(fast_scan *f, const ctg_criteria *cr, size_t i)
+{
+    const uint32_t *lv = f->levels + i * f->stride;
+    verdict v = cr->country != NULL ? fast_country(f, cr->country, lv) : PASS;
+
+    if (v != PASS)
+        return v;
+    if (cr->nominal_voltage != NULL && !fast_voltage(f, cr->nominal_voltage, lv))
+        return REJECT;
+    for (size_t k = 0; k < cr->property_count; k++) {
+        v = k < f->props ? fast_property(f, k, &cr->properties[k], lv) : ASK;
+        if (v != PASS)
+            return v;
+    }
+    return PASS;
+}
+
+/* Fills memo `k` for all `n` voltage levels or substations (of type `t`) in one pass, the
+ * objects and their properties prefetched a few ahead: when the scan would reach most of them
+ * anyway, this reads them in order instead of at random, one cache miss after another. */
+static void fill_memo(fast_scan *f, const ctg_criterion *c, size_t k, ctg_identifiable_type t,
+                      size_t n)
+{
+    enum { AHEAD = 16 };
+
+    /* The field, not the object: it may lie in the object's second cache line. */
+    for (size_t i = 0; i < n && i < 2 * AHEAD; i++)
+        CTG_RS_PREFETCH(&ctg_network_object_at(f->net, t, i)->properties);
+    for (size_t i = 0; i < n; i++) {
+        if (i + 2 * AHEAD < n)
+            CTG_RS_PREFETCH(&ctg_network_object_at(f->net, t, i + 2 * AHEAD)->properties);
+        if (i + AHEAD < n)
+            CTG_RS_PREFETCH(ctg_network_object_at(f->net, t, i + AHEAD)->properties);
+        f->memo[k][i] = has_property(c, ctg_network_object_at(f->net, t, i)) ? 2 : 1;
+    }
+}
+
+/* A memo for each leading property criterion that checks a voltage level or substation;
+ * filled at once when the scan's `objects` levels outnumber its entries, else on first use. */
+static int fast_memos(rs_ctx *ctx, fast_scan *f, const ctg_criteria *cr, size_t objects)
+{
+    for (size_t k = 0; k < cr->property_count && k < SCAN_MEMOS; k++) {
+        const ctg_criterion *c = &cr->properties[k];
+        ctg_identifiable_type t;
+        size_t n;
+
+        if (c->type != CTG_CRITERION_PROPERTY || c->equipment_to_check == CTG_CHECK_SELF)
+            break;
+        t = c->equipment_to_check == CTG_CHECK_VOLTAGE_LEVEL ? CTG_IDENTIFIABLE_VOLTAGE_LEVEL
+                                                              : CTG_IDENTIFIABLE_SUBSTATION;
+        n = ctg_network_count(ctx->net, t);
+        f->memo[k] = ctg_mem_alloc(ctx->alloc, n > 0 ? n : 1);
+        if (f->memo[k] == NULL)
+            return ctg_rs_nomem(ctx);
+        memset(f->memo[k], 0, n > 0 ? n : 1);
+        f->memo_len[k] = n > 0 ? n : 1;
+        f->props = k + 1;
+        if (objects * f->nlev >= n)
+            fill_memo(f, c, k, t, n);
+    }
+    return CTG_OK;
+}
+
+/* Whether the records can decide: the type has them, and the country and voltage criteria are
+ * of types filter takes (else it fails at the first object, and must be the one to say so). */
+static int fast_begin(rs_ctx *ctx, fast_scan *f, const ctg_criteria *cr,
+                      ctg_identifiable_type type, size_t objects, bool *usable)
+{
+    const ctg_criterion *c = cr->country, *v = cr->nominal_voltage;
+
+    memset(f, 0, sizeof *f);
+    f->net = ctx->net;
+    f->alloc = ctx->alloc;
+    f->g = group_of(type);
+    f->levels = ctg_net_scan_levels(ctx->net, type, &f->stride);
+    f->vls = ctg_net_scan_voltage_levels(ctx->net);
+    *usable = f->levels != NULL && f->g != G_OTHER && f->g != G_BUS &&
+              (c == NULL || c->type == CTG_CRITERION_SINGLE_COUNTRY ||
+               c->type == CTG_CRITERION_TWO_COUNTRY) &&
+              (v == NULL || v->type == CTG_CRITERION_SINGLE_NOMINAL_VOLTAGE ||
+               v->type == CTG_CRITERION_TWO_NOMINAL_VOLTAGE ||
+               v->type == CTG_CRITERION_THREE_NOMINAL_VOLTAGE);
+    if (!*usable)
+        return CTG_OK;
+    f->nlev = f->stride - (f->g == G_TWT || f->g == G_THREE_WT);
+    return fast_memos(ctx, f, cr, objects);
+}
+
+static void fast_end(fast_scan *f)
+{
+    for (size_t k = 0; k < f->props; k++)
+        ctg_mem_release(f->alloc, f->memo[k], f->memo_len[k]);
+}
+
+/* filter's last step alone, for an object the records passed. */
+static int regex_step(rs_ctx *ctx, const ctg_criteria *cr, const ctg_net_object *obj,
+                      lazy_regex *lr, bool *pass)
+{
+    size_t mark;
+    int rc;
+
+    *pass = true;
+    if (cr->regex == NULL)
+        return CTG_OK;
+    mark = ctg_rs_path_push(ctx, "regexCriterion");
+    rc = regex(ctx, cr->regex, obj, lr, pass);
+    ctg_rs_path_pop(ctx, mark);
+    return rc;
+}
+
+/* One object of the scan whose records did not reject it (v: PASS or ASK). */
+static int scan_one(rs_ctx *ctx, const ctg_criteria *cr, const ctg_net_object *obj, verdict v,
+                    lazy_regex *lr, bool injection)
+{
+    bool pass = false;
+    int rc = v == ASK ? filter(ctx, cr, obj, lr, &pass) : regex_step(ctx, cr, obj, lr, &pass);
+
+    if (rc == CTG_OK && pass) {
+        /* What cannot be an element is the identifiableType's fault. */
+        size_t mark = injection ? ctg_rs_path_push(ctx, "identifiableType") : ctx->path_len;
+
+        rc = ctg_rs_emit_one(ctx, obj, obj->id);
+        ctg_rs_path_pop(ctx, mark);
+    }
+    return rc;
+}
+
+/* Objects judged at a time: those the records let through are scattered in memory, so their
+ * objects, then their ids, are prefetched for the whole chunk before the first is read. */
+#define CHUNK 32
+
+typedef struct scan_state {
+    const ctg_criteria *cr;
+    fast_scan f;
+    bool usable, injection;
+    ctg_identifiable_type type;
+    lazy_regex lr;
+} scan_state;
+
+/* The voltage-level records objects [first, first + n) name: at random in an array that
+ * outgrows the cache on a big network, so they are fetched for the chunk at once. */
+static void prefetch_records(const fast_scan *f, size_t first, size_t n)
+{
+    const uint32_t *lv = f->levels + first * f->stride;
+
+    for (size_t k = 0; k < n * f->stride; k++)
+        if (lv[k] != CTG_NET_SCAN_NONE)
+            CTG_RS_PREFETCH(&f->vls[lv[k]]);
+}
+
+/* Objects [first, first + n) in order; judging has no effect but the memos, so judging ahead
+ * of an object that fails changes nothing. */
+static int scan_chunk(rs_ctx *ctx, scan_state *st, size_t first, size_t n)
+{
+    const ctg_net_object *objs[CHUNK];
+    verdict vs[CHUNK];
+    size_t m = 0;
+    int rc = CTG_OK;
+
+    if (st->usable)
+        prefetch_records(&st->f, first, n);
+    for (size_t i = first; i < first + n; i++) {
+        verdict v = st->usable ? judge(&st->f, st->cr, i) : ASK;
+
+        if (v != REJECT) {
+            objs[m] = ctg_network_object_at(ctx->net, st->type, i);
+            vs[m++] = v;
+            CTG_RS_PREFETCH(objs[m - 1]);
+        }
+    }
+    for (size_t k = 0; k < m; k++)
+        CTG_RS_PREFETCH(objs[k]->id);
+    for (size_t k = 0; rc == CTG_OK && k < m; k++)
+        rc = scan_one(ctx, st->cr, objs[k], vs[k], &st->lr, st->injection);
+    return rc;
+}
+
 static int scan(rs_ctx *ctx, const ctg_criteria *cr, ctg_identifiable_type type, bool injection)
 {
     size_t n = ctg_network_count(ctx->net, type);
-    lazy_regex lr = { NULL };
-    int rc = CTG_OK;
+    scan_state st = { cr, { 0 }, false, injection, type, { NULL } };
+    int rc = n > 0 ? fast_begin(ctx, &st.f, cr, type, n, &st.usable) : CTG_OK;
 
-    for (size_t i = 0; rc == CTG_OK && i < n; i++) {
-        const ctg_net_object *obj = ctg_network_object_at(ctx->net, type, i);
-        bool pass = false;
-
-        rc = filter(ctx, cr, obj, &lr, &pass);
-        if (rc == CTG_OK && pass) {
-            /* What cannot be an element is the identifiableType's fault. */
-            size_t mark = injection ? ctg_rs_path_push(ctx, "identifiableType") : ctx->path_len;
-
-            rc = ctg_rs_emit_one(ctx, obj, obj->id);
-            ctg_rs_path_pop(ctx, mark);
-        }
-    }
-    ctg_regex_free(lr.re);
+    for (size_t i = 0; rc == CTG_OK && i < n; i += CHUNK)
+        rc = scan_chunk(ctx, &st, i, n - i < CHUNK ? n - i : CHUNK);
+    if (n > 0)
+        fast_end(&st.f);
+    ctg_regex_free(st.lr.re);
     return rc;
 }
 

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "model/list_impl.h"
 #include "network/resolve_int.h"
+#include "network/table.h"
 
 /* Why an element is not valid. */
 typedef enum verdict { VALID = 0, MISSING, WRONG_TYPE, WRONG_SIDE } verdict;
@@ -126,11 +128,26 @@ static int calculated_bus(rs_ctx *ctx, const char *id, bool *found)
     return CTG_OK;
 }
 
+/* The verdict on an element of a type other than BUS, whose id names `obj` (NULL: nothing). */
+static verdict judge_element(const ctg_element *e, const ctg_net_object *obj)
+{
+    int want = exact_type(e->type);
+
+    if (obj == NULL)
+        return MISSING;
+    if (want >= 0)
+        return (int)obj->type == want ? VALID : WRONG_TYPE;
+    if (!sided_accepts(e->type, obj->type))
+        return WRONG_TYPE;
+    if (e->voltage_level_id != NULL && !on_a_side(obj, e->voltage_level_id))
+        return WRONG_SIDE;
+    return VALID;
+}
+
 /* The verdict on one element whose id is not empty. */
 static int check_element(rs_ctx *ctx, const ctg_element *e, verdict *v)
 {
     const ctg_net_object *obj = ctg_network_find(ctx->net, e->id, strlen(e->id));
-    int want = exact_type(e->type);
     bool found;
     int rc;
 
@@ -142,14 +159,7 @@ static int check_element(rs_ctx *ctx, const ctg_element *e, verdict *v)
         *v = found ? VALID : obj == NULL ? MISSING : WRONG_TYPE;
         return rc;
     }
-    if (obj == NULL)
-        *v = MISSING;
-    else if (want >= 0)
-        *v = (int)obj->type == want ? VALID : WRONG_TYPE;
-    else if (!sided_accepts(e->type, obj->type))
-        *v = WRONG_TYPE;
-    else if (e->voltage_level_id != NULL && !on_a_side(obj, e->voltage_level_id))
-        *v = WRONG_SIDE;
+    *v = judge_element(e, obj);
     return CTG_OK;
 }
 
@@ -215,31 +225,123 @@ int ctg_rs_check(rs_ctx *ctx, const ctg_contingency *c, bool *valid)
     return bad == NULL ? CTG_OK : report_dropped(ctx, c, bad, why);
 }
 
-int ctg_rs_default(rs_ctx *ctx, const ctg_list *list)
+/* Adds `c`, a contingency of the list being resolved, to the output: into a list, without
+ * checking again what that list checked. The sink's error has no path. */
+static int keep(rs_ctx *ctx, const ctg_contingency *c)
 {
-    size_t n = 0;
-    const ctg_contingency *cs = ctg_list_contingencies(list, &n);
+    int rc;
 
-    for (size_t i = 0; i < n; i++) {
+    if (ctx->sink.list == NULL || c->extension_count > 0)
+        return ctx->sink.add(ctx->sink.target, c, ctx->err);
+    rc = ctg_list_append_copy(ctx->sink.list, c);
+    return rc == CTG_OK ? rc : ctg_error_set(ctx->err, rc, NULL, NULL, "out of memory");
+}
+
+/* Contingency `i` of `list` at its path: checked, reported when dropped, else added. */
+static int default_at(rs_ctx *ctx, const ctg_list *list, const ctg_contingency *c, size_t i)
+{
+    size_t mark = ctx->path_len;
+    bool valid;
+    int rc;
+
+    if (ctg_list_get_kind(list) == CTG_LIST_DEFAULT) {
+        ctg_rs_path_push(ctx, "contingencies");
+        ctg_rs_path_push_index(ctx, i);
+    }
+    rc = ctg_rs_check(ctx, c, &valid);
+    if (rc == CTG_OK && valid) {
+        rc = keep(ctx, c);
+        if (rc != CTG_OK) /* the sink wrote the message; the place is ours */
+            ctg_error_set(ctx->err, rc, NULL, ctx->path, NULL);
+    }
+    ctg_rs_path_pop(ctx, mark);
+    return rc;
+}
+
+/* The validity of `c` without a path or a report, its first element's object given (NULL:
+ * none); false when default_at must decide: an empty id fails the evaluation, and a BUS may
+ * need the calculated buses, whose building can fail. */
+static bool quick_check(rs_ctx *ctx, const ctg_contingency *c, const ctg_net_object *first,
+                        bool *valid)
+{
+    *valid = true;
+    for (size_t j = 0; j < c->element_count; j++) {
+        const ctg_element *e = &c->elements[j];
+
+        if (e->id[0] == '\0' || e->type == CTG_ELEMENT_BUS)
+            return false;
+        if (judge_element(e, j == 0 ? first : ctg_network_find(ctx->net, e->id, strlen(e->id)))
+            != VALID)
+            *valid = false;
+    }
+    return true;
+}
+
+/* One contingency of a batch: the common cases (kept, or dropped unreported) write no path. */
+static int default_one(rs_ctx *ctx, const ctg_list *list, const ctg_contingency *c, size_t i,
+                       const ctg_net_object *first)
+{
+    bool valid;
+    int rc;
+
+    if (!quick_check(ctx, c, first, &valid) || (!valid && ctx->report != NULL))
+        return default_at(ctx, list, c, i);
+    if (!valid)
+        return CTG_OK;
+    rc = keep(ctx, c);
+    if (rc != CTG_OK) { /* the message is set: the place is this contingency */
         size_t mark = ctx->path_len;
-        bool valid;
-        int rc;
 
         if (ctg_list_get_kind(list) == CTG_LIST_DEFAULT) {
             ctg_rs_path_push(ctx, "contingencies");
             ctg_rs_path_push_index(ctx, i);
         }
-        rc = ctg_rs_check(ctx, &cs[i], &valid);
-        if (rc == CTG_OK && valid) {
-            rc = ctx->sink.add(ctx->sink.target, &cs[i], ctx->err);
-            if (rc != CTG_OK) /* the sink wrote the message; the place is ours */
-                ctg_error_set(ctx->err, rc, NULL, ctx->path, NULL);
-        }
+        ctg_error_set(ctx->err, rc, NULL, ctx->path, NULL);
         ctg_rs_path_pop(ctx, mark);
-        if (rc != CTG_OK)
-            return rc;
     }
-    return CTG_OK;
+    return rc;
+}
+
+/* Contingencies looked up at a time: their first elements' slots, then objects, are
+ * prefetched for the batch before the first is checked, as ID_BASED identifiers are. */
+#define BATCH 16
+
+static int default_batch(rs_ctx *ctx, const ctg_list *list, const ctg_contingency *cs,
+                         size_t first, size_t n)
+{
+    size_t len[BATCH];
+    uint64_t hash[BATCH];
+    int rc = CTG_OK;
+
+    for (size_t k = 0; k < n; k++) {
+        const ctg_contingency *c = &cs[first + k];
+
+        len[k] = c->element_count > 0 ? strlen(c->elements[0].id) : 0;
+        hash[k] = ctg_net_index_hash(len[k] > 0 ? c->elements[0].id : "", len[k]);
+        ctg_net_index_prefetch(ctx->net, hash[k]);
+    }
+    for (size_t k = 0; k < n; k++)
+        ctg_net_index_prefetch_object(ctx->net, hash[k]);
+    for (size_t k = 0; rc == CTG_OK && k < n; k++) {
+        const ctg_contingency *c = &cs[first + k];
+        const ctg_net_object *obj =
+            len[k] > 0 ? ctg_net_index_find_hashed(ctx->net, c->elements[0].id, len[k], hash[k])
+                       : NULL;
+
+        rc = default_one(ctx, list, c, first + k, obj);
+    }
+    return rc;
+}
+
+int ctg_rs_default(rs_ctx *ctx, const ctg_list *list)
+{
+    size_t n = 0;
+    const ctg_contingency *cs = ctg_list_contingencies(list, &n);
+    int rc = CTG_OK;
+
+    for (size_t i = 0; rc == CTG_OK && i < n; i += BATCH)
+        rc = default_batch(ctx, list, cs, i, n - i < BATCH ? n - i : BATCH);
+    return rc;
 }
 
 int ctg_resolve_check(const ctg_network *net, const ctg_contingency *c,

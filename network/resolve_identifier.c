@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "network/resolve_int.h"
+#include "network/table.h"
 
 static int collect(rs_ctx *ctx, const ctg_identifier *id);
 
@@ -286,7 +287,8 @@ static int collect(rs_ctx *ctx, const ctg_identifier *id)
     }
 }
 
-/* ID_BASED, the common case, without the deduplicating set: a look-up and the output. */
+/* ID_BASED through the general path, for what the batches leave to it (an empty id, one that
+ * matches nothing, one that cannot be an element): a look-up and the output. */
 static int resolve_id_based(rs_ctx *ctx, const ctg_identifier *id)
 {
     const ctg_net_object *obj;
@@ -321,18 +323,101 @@ static int resolve_one(rs_ctx *ctx, const ctg_identifier *id)
     return rc;
 }
 
-int ctg_rs_identifier(rs_ctx *ctx, const ctg_list *list)
+/* Identifier `i` of the list, at its path "/identifiers/i". */
+static int resolve_at(rs_ctx *ctx, const ctg_identifier *id, size_t i)
 {
-    size_t n = 0;
-    const ctg_identifier *ids = ctg_list_identifiers(list, &n);
-    int rc = CTG_OK;
+    size_t mark = ctg_rs_path_push(ctx, "identifiers");
+    int rc;
 
-    for (size_t i = 0; rc == CTG_OK && i < n; i++) {
+    ctg_rs_path_push_index(ctx, i);
+    rc = resolve_one(ctx, id);
+    ctg_rs_path_pop(ctx, mark);
+    return rc;
+}
+
+/* The ID_BASED identifiers of a batch: how many look-ups are in flight at once. Each look-up
+ * is three dependent cache misses on a big network (slot, object, id text); a batch hashes
+ * every key, then prefetches the slots, then the objects, so that the misses overlap. */
+#define BATCH 16
+
+typedef struct id_batch {
+    size_t len[BATCH];
+    uint64_t hash[BATCH];
+} id_batch;
+
+/* The look-ups of `n` ID_BASED identifiers, started: their slots and objects on their way. */
+static void batch_start(const rs_ctx *ctx, const ctg_identifier *ids, size_t n, id_batch *b)
+{
+    for (size_t k = 0; k < n; k++) {
+        b->len[k] = ids[k].id != NULL ? strlen(ids[k].id) : 0;
+        b->hash[k] = ctg_net_index_hash(ids[k].id, b->len[k]);
+        ctg_net_index_prefetch(ctx->net, b->hash[k]);
+    }
+    for (size_t k = 0; k < n; k++)
+        ctg_net_index_prefetch_object(ctx->net, b->hash[k]);
+}
+
+/* One ID_BASED identifier of a batch, its look-up done: the common case (found, an element,
+ * no contingency id) emits without a path, which is written only when something fails ("absent
+ * is free"); every other case goes through resolve_at, which gives its error or report. */
+static int batch_one(rs_ctx *ctx, const ctg_identifier *id, size_t i, size_t len,
+                     const ctg_net_object *obj)
+{
+    ctg_element e;
+    bool known;
+    int rc;
+
+    if (obj == NULL || id->contingency_id != NULL || !ctg_rs_map_element(obj, &e))
+        return resolve_at(ctx, id, i);
+    /* Found by its id rather than an alias, the element's id is the identifier's text: UTF-8
+     * (the list checked it) of known length. The comparison reads what the look-up did. */
+    known = e.id == obj->id && strcmp(obj->id, id->id) == 0;
+    rc = ctg_rs_emit_element(ctx, &e, CTG_RS_GENERATED, sizeof CTG_RS_GENERATED - 1,
+                             known ? len : CTG_RS_UNCHECKED);
+    if (rc != CTG_OK) { /* the message is set: the place is this identifier */
         size_t mark = ctg_rs_path_push(ctx, "identifiers");
 
         ctg_rs_path_push_index(ctx, i);
-        rc = resolve_one(ctx, &ids[i]);
+        ctg_error_set(ctx->err, rc, NULL, ctx->path, NULL);
         ctg_rs_path_pop(ctx, mark);
+    }
+    return rc;
+}
+
+/* The `n` (<= BATCH) ID_BASED identifiers from index `first`, in order. */
+static int resolve_batch(rs_ctx *ctx, const ctg_identifier *ids, size_t first, size_t n)
+{
+    id_batch b;
+    int rc = CTG_OK;
+
+    batch_start(ctx, ids + first, n, &b);
+    for (size_t k = 0; rc == CTG_OK && k < n; k++) {
+        const ctg_net_object *obj =
+            b.len[k] > 0 ? ctg_net_index_find_hashed(ctx->net, ids[first + k].id, b.len[k],
+                                                     b.hash[k])
+                         : NULL;
+
+        rc = batch_one(ctx, &ids[first + k], first + k, b.len[k], obj);
+    }
+    return rc;
+}
+
+int ctg_rs_identifier(rs_ctx *ctx, const ctg_list *list)
+{
+    size_t n = 0, run;
+    const ctg_identifier *ids = ctg_list_identifiers(list, &n);
+    int rc = CTG_OK;
+
+    for (size_t i = 0; rc == CTG_OK && i < n; i += run) {
+        for (run = 0; i + run < n && run < BATCH; run++)
+            if (ids[i + run].kind != CTG_IDENTIFIER_ID_BASED)
+                break;
+        if (run > 0) {
+            rc = resolve_batch(ctx, ids, i, run);
+        } else {
+            rc = resolve_at(ctx, &ids[i], i);
+            run = 1;
+        }
     }
     return rc;
 }

@@ -18,10 +18,18 @@
 #include "ctg/resolve.h"
 #include "base/error_set.h"
 
+/* A hint that `p` will be read soon; nothing where the compiler has no such built-in. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CTG_RS_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define CTG_RS_PREFETCH(p) ((void)(p))
+#endif
+
 /* Where resolved contingencies go: a list being built or a stream writer. */
 typedef struct rs_sink {
     int (*add)(void *target, const ctg_contingency *c, ctg_error *err);
     void *target;
+    ctg_list *list; /* the target when it is a list being built: its fast append is open */
 } rs_sink;
 
 /* The ids of the calculated buses of node-breaker voltage levels, hashed once per evaluation
@@ -87,8 +95,19 @@ int ctg_rs_set_begin(rs_ctx *ctx);
 int ctg_rs_objs_add_unique(rs_ctx *ctx, const ctg_net_object *obj);
 
 /* resolve_map.c: spec 3 and the contingencies built from objects. */
+/* What a generated contingency id starts with; the element ids follow, joined by " + ". */
+#define CTG_RS_GENERATED "Contingency : "
 /* The element an object becomes; fails (ctg_rs_fail) for an object that cannot be one. */
 int ctg_rs_map(rs_ctx *ctx, const ctg_net_object *obj, ctg_element *out);
+/* ctg_rs_map without the message: false for an object that cannot be an element. */
+bool ctg_rs_map_element(const ctg_net_object *obj, ctg_element *out);
+/* One contingency of the one element `e` (its side NULL), id `prefix_len` bytes of `prefix`
+ * then e->id. `id_len`: strlen(e->id) when the caller knows that id to be UTF-8 (it is the
+ * text of a list's identifier), else CTG_RS_UNCHECKED. A failure's message is set, its path
+ * is the current one. */
+#define CTG_RS_UNCHECKED SIZE_MAX
+int ctg_rs_emit_element(rs_ctx *ctx, const ctg_element *e, const char *prefix, size_t prefix_len,
+                        size_t id_len);
 /* One contingency with one element per object of the match set, id `id` or, when NULL, the
  * generated "Contingency : a + b" one. */
 int ctg_rs_emit_set(rs_ctx *ctx, const char *id);

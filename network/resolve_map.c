@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "base/utf8.h"
+#include "model/list_impl.h"
 #include "network/resolve_int.h"
 
 /* The element type of each identifiable type; -1: cannot be an element (spec 3). A converter
@@ -34,25 +36,34 @@ static int element_type_of(ctg_identifiable_type t)
     }
 }
 
-int ctg_rs_map(rs_ctx *ctx, const ctg_net_object *obj, ctg_element *out)
+bool ctg_rs_map_element(const ctg_net_object *obj, ctg_element *out)
 {
     int t;
 
     out->voltage_level_id = NULL;
     if (obj->type == CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION) {
         if (obj->refs[0] == NULL)
-            return ctg_rs_fail(ctx, "converter station \"%.64s\" has no hvdc line", obj->id);
+            return false;
         out->id = obj->refs[0]->id;
         out->type = CTG_ELEMENT_HVDC_LINE;
-        return CTG_OK;
+        return true;
     }
     t = element_type_of(obj->type);
     if (t < 0)
-        return ctg_rs_fail(ctx, "\"%.64s\" (%s) cannot be a contingency element", obj->id,
-                           ctg_identifiable_type_name(obj->type));
+        return false;
     out->id = obj->id;
     out->type = (ctg_element_type)t;
-    return CTG_OK;
+    return true;
+}
+
+int ctg_rs_map(rs_ctx *ctx, const ctg_net_object *obj, ctg_element *out)
+{
+    if (ctg_rs_map_element(obj, out))
+        return CTG_OK;
+    if (obj->type == CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION)
+        return ctg_rs_fail(ctx, "converter station \"%.64s\" has no hvdc line", obj->id);
+    return ctg_rs_fail(ctx, "\"%.64s\" (%s) cannot be a contingency element", obj->id,
+                       ctg_identifiable_type_name(obj->type));
 }
 
 static int emit(rs_ctx *ctx, const char *id, size_t count)
@@ -73,10 +84,8 @@ static int emit(rs_ctx *ctx, const char *id, size_t count)
 /* "Contingency : " and the element ids joined with " + ", in the scratch text. */
 static int generated_id(rs_ctx *ctx, size_t count)
 {
-    static const char prefix[] = "Contingency : ";
-
     ctx->text_len = 0;
-    if (!ctg_rs_text_append(ctx, prefix, sizeof prefix - 1))
+    if (!ctg_rs_text_append(ctx, CTG_RS_GENERATED, sizeof CTG_RS_GENERATED - 1))
         return ctg_rs_nomem(ctx);
     for (size_t i = 0; i < count; i++) {
         const char *id = ctx->elems[i].id;
@@ -93,6 +102,15 @@ int ctg_rs_emit_set(rs_ctx *ctx, const char *id)
     size_t n = ctx->obj_len;
     int rc;
 
+    if (n == 1 && id == NULL) { /* the common case: the generated id made once */
+        ctg_element e;
+
+        rc = ctg_rs_map(ctx, ctx->objs[0], &e);
+        if (rc != CTG_OK)
+            return rc;
+        return ctg_rs_emit_element(ctx, &e, CTG_RS_GENERATED, sizeof CTG_RS_GENERATED - 1,
+                                   CTG_RS_UNCHECKED);
+    }
     if (!ctg_rs_elems_room(ctx, n))
         return ctg_rs_nomem(ctx);
     for (size_t i = 0; i < n; i++) {
@@ -109,14 +127,48 @@ int ctg_rs_emit_set(rs_ctx *ctx, const char *id)
     return emit(ctx, id, n);
 }
 
-int ctg_rs_emit_one(rs_ctx *ctx, const ctg_net_object *obj, const char *id)
+/* The contingency of `e` alone named prefix + its id, built the slow way: into the scratch text
+ * and through the sink, which checks it (and names it in its message when it refuses). */
+static int emit_element_slow(rs_ctx *ctx, const ctg_element *e, const char *prefix,
+                             size_t prefix_len)
+{
+    ctx->text_len = 0;
+    if (!ctg_rs_elems_room(ctx, 1) || !ctg_rs_text_append(ctx, prefix, prefix_len) ||
+        !ctg_rs_text_append(ctx, e->id, strlen(e->id)))
+        return ctg_rs_nomem(ctx);
+    ctx->elems[0] = *e;
+    return emit(ctx, ctx->text, 1);
+}
+
+/* Into a list, the common case takes the list's own fast append: the element's id is the
+ * network's, so checking it once stands for the contingency id's check as well. */
+int ctg_rs_emit_element(rs_ctx *ctx, const ctg_element *e, const char *prefix, size_t prefix_len,
+                        size_t id_len)
 {
     int rc;
 
-    if (!ctg_rs_elems_room(ctx, 1))
-        return ctg_rs_nomem(ctx);
-    rc = ctg_rs_map(ctx, obj, &ctx->elems[0]);
+    if (ctx->sink.list == NULL || (id_len == CTG_RS_UNCHECKED && !ctg_utf8_valid(e->id)))
+        return emit_element_slow(ctx, e, prefix, prefix_len);
+    if (id_len == CTG_RS_UNCHECKED)
+        id_len = strlen(e->id);
+    rc = ctg_list_append_single(ctx->sink.list, prefix, prefix_len, e->id, id_len, e->type);
+    if (rc != CTG_OK)
+        return ctg_error_set(ctx->err, rc, NULL, ctx->path, "out of memory");
+    return CTG_OK;
+}
+
+int ctg_rs_emit_one(rs_ctx *ctx, const ctg_net_object *obj, const char *id)
+{
+    ctg_element e;
+    int rc;
+
+    rc = ctg_rs_map(ctx, obj, &e);
     if (rc != CTG_OK)
         return rc;
-    return emit(ctx, id != NULL ? id : ctx->elems[0].id, 1);
+    if (id == NULL || strcmp(id, e.id) == 0)
+        return ctg_rs_emit_element(ctx, &e, "", 0, CTG_RS_UNCHECKED);
+    if (!ctg_rs_elems_room(ctx, 1))
+        return ctg_rs_nomem(ctx);
+    ctx->elems[0] = e;
+    return emit(ctx, id, 1);
 }

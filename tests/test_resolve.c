@@ -805,6 +805,49 @@ CTG_TEST(resolve, report_events_in_order)
     ctg_network_free(net);
 }
 
+#define ID_GEN "{\"type\":\"ID_BASED\",\"identifier\":\"GEN\"},"
+#define ID_GEN4 ID_GEN ID_GEN ID_GEN ID_GEN
+#define GEN_C "Contingency : GEN[GEN] "
+#define GEN_C4 GEN_C GEN_C GEN_C GEN_C
+
+/* ID_BASED identifiers are looked up 16 at a time: what fails or matches nothing in a later
+ * batch, or at a batch's edge, keeps its own path, and the output keeps the list's order. */
+CTG_TEST(resolve, id_based_batches_keep_paths_and_order)
+{
+    ctg_network *net = eurostag_in_code(NULL);
+    ctg_test_text t = { NULL, 0, 0 };
+    ctg_resolve_options opts = { CTG_RESOLVE_OPTIONS_VERSION, NULL, record, &t };
+    ctg_list *list = list_of(IDENT(ID_GEN4 ID_GEN4 ID_GEN4 ID_GEN ID_GEN ID_GEN
+                                   "{\"type\":\"ID_BASED\",\"identifier\":\"MISSING\"},"
+                                   "{\"type\":\"ID_BASED\",\"identifier\":\"LOAD\"},"
+                                   "{\"type\":\"ID_WITH_WILDCARDS\",\"identifier\":\"NOPE?\"},"
+                                   "{\"type\":\"ID_BASED\",\"identifier\":\"NOPE\"}"));
+    ctg_list *out = NULL;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_resolve(&out, net, list, &opts, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(out), 16);
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(out, 15)->id, "Contingency : LOAD");
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(out, 15)->elements[0].id, "LOAD");
+    CU_ASSERT_STRING_EQUAL(t.data, "1 /identifiers/15 c=- e=MISSING -: no object with this id\n"
+                                   "1 /identifiers/17 c=- e=NOPE? -: no id matches\n"
+                                   "1 /identifiers/18 c=- e=NOPE -: no object with this id\n");
+    free(t.data);
+    ctg_list_free(out);
+    ctg_list_free(list);
+    expect(net, IDENT(ID_GEN4 ID_GEN4 ID_GEN4 ID_GEN4 ID_GEN
+                      "{\"type\":\"ID_BASED\",\"contingencyId\":\"c\",\"identifier\":\"GEN\"},"
+                      "{\"type\":\"ID_BASED\",\"identifier\":\"\"}"),
+           "error /identifiers/18: invalid id \"\" in identifier");
+    expect(net, IDENT(ID_GEN4 ID_GEN4 ID_GEN4 ID_GEN4 ID_GEN
+                      "{\"type\":\"ID_BASED\",\"contingencyId\":\"c\",\"identifier\":\"GEN\"}"),
+           GEN_C4 GEN_C4 GEN_C4 GEN_C4 GEN_C "c[GEN]");
+    expect(net, IDENT(ID_GEN4 ID_GEN4 ID_GEN4 ID_GEN4
+                      "{\"type\":\"ID_BASED\",\"identifier\":\"P1\"}"),
+           "error /identifiers/16: \"P1\" (SUBSTATION) cannot be a contingency element");
+    ctg_network_free(net);
+}
+
 /* ---- default lists, the check, the stream form -------------------------------------------- */
 
 #define DEFAULT_LIST                                                                         \
@@ -1060,6 +1103,10 @@ CTG_TEST(resolve, allocation_failures)
 
     CU_ASSERT(sweep(net, DEFAULT_LIST) > 0);
     CU_ASSERT(sweep(net, LINE_REGEX("NHV") ) > 0);
+    /* The property memo of a criterion scan. */
+    CU_ASSERT(sweep(net, "{\"type\":\"lineCriterion\",\"name\":\"p\",\"propertyCriteria\":[{"
+                         "\"type\":\"PROPERTY\",\"propertyKey\":\"k\",\"propertyValue\":[\"v\"],"
+                         "\"equipmentToCheck\":\"SUBSTATION\",\"sideToCheck\":\"ONE\"}]}") > 0);
     CU_ASSERT(sweep(net, IDENT("{\"type\":\"ID_BASED\",\"identifier\":\"GEN\"},"
                                "{\"type\":\"LIST\",\"identifierList\":[{\"type\":\"ID_BASED\","
                                "\"identifier\":\"LOAD\"},{\"type\":\"ID_WITH_WILDCARDS\","
