@@ -46,7 +46,7 @@ static int room(const ctg_allocator *a, uint64_t **data, size_t *cap, size_t cou
 
 /* A key: the level above the node, and two flag bits below it that say what a compacted part
  * found (compact), so that the keys of one node sort together, the raw mention first. */
-#define NB_ROOT 1u /* the lowest node of its group: a bus */
+#define NB_ROOT 1u  /* the lowest node of its group: a bus */
 #define NB_INNER 2u /* another node of a group */
 #define NB_FLAGS 3u
 

@@ -25,7 +25,7 @@ typedef struct ctg_nb_graph {
     /* (voltage level's VOLTAGE_LEVEL type_index << 34) | node << 2 | flags (topology.c) */
     uint64_t *nodes;
     size_t node_count, node_cap;
-    size_t settled; /* nodes[..settled] are compacted: sorted and flagged per part */
+    size_t settled;  /* nodes[..settled] are compacted: sorted and flagged per part */
     uint64_t *edges; /* pairs of nodes of the same level, merged in the bus-breaker view */
     size_t edge_count, edge_cap; /* in pairs */
 } ctg_nb_graph;

@@ -396,8 +396,7 @@ static int make_object(ctg_network *net, const plan *p, ctg_net_object *obj)
     char *country =
         s->country ? ctg_arena_strndup(net->arena, s->country, strlen(s->country)) : NULL;
     /* Only the objects of a subnetwork get an attributes record here. */
-    ctg_net_attrs *attrs =
-        p->subnetwork ? ctg_arena_calloc(net->arena, 1, sizeof *attrs) : NULL;
+    ctg_net_attrs *attrs = p->subnetwork ? ctg_arena_calloc(net->arena, 1, sizeof *attrs) : NULL;
 
     if (id == NULL || ((p->rule->flags & F_CONTAINER) && box == NULL) ||
         (s->country && country == NULL) || (p->subnetwork && attrs == NULL))

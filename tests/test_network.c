@@ -226,7 +226,8 @@ static void snapshot(const ctg_network *net, char *out, size_t size)
         const ctg_net_object *o = ctg_network_object_by_doc(net, i);
         len += (size_t)snprintf(out + len, size - len, "%s/%zu/%zu/%zu;", o->id,
                                 o->container ? o->container->member_count : 0,
-                                o->container ? o->container->bus_count : 0, ctg_net_object_alias_count(o));
+                                o->container ? o->container->bus_count : 0,
+                                ctg_net_object_alias_count(o));
     }
 }
 
@@ -465,8 +466,7 @@ CTG_TEST(network, aliases_and_properties)
     CU_ASSERT_PTR_NULL(ctg_net_object_property_at(ctg_network_find(net, "LOAD", 4), 0));
     CU_ASSERT_PTR_NULL(ctg_net_object_subnetwork(ctg_network_find(net, "LOAD", 4)));
     CU_ASSERT_EQUAL(ctg_net_object_alias_count(ctg_network_find(net, "GEN", 3)), 1);
-    CU_ASSERT_STRING_EQUAL(ctg_net_object_alias_at(ctg_network_find(net, "GEN", 3), 0),
-                           "G-alias");
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_alias_at(ctg_network_find(net, "GEN", 3), 0), "G-alias");
     CU_ASSERT_PTR_NULL(ctg_net_object_alias_at(ctg_network_find(net, "GEN", 3), 1));
     if (sizeof(void *) == 8) /* what the memory target counts on: 286k objects in net10k */
         CU_ASSERT_EQUAL(sizeof(ctg_net_object), 88);
