@@ -126,7 +126,7 @@ static void print_subnetworks(const ctg_network *net)
         size_t owned = 0;
 
         for (size_t d = 0; d < all; d++)
-            owned += ctg_network_object_by_doc(net, d)->subnetwork == sub;
+            owned += ctg_net_object_subnetwork(ctg_network_object_by_doc(net, d)) == sub;
         fputs("  ", stdout);
         cli_put_escaped(stdout, sub->id);
         printf(": %zu objects\n", owned);

@@ -22,7 +22,7 @@ void ctg_nb_graph_dispose(ctg_nb_graph *g)
     ctg_mem_release(g->alloc, g->nodes, g->node_cap * sizeof(uint64_t));
     ctg_mem_release(g->alloc, g->edges, g->edge_cap * 2 * sizeof(uint64_t));
     g->nodes = g->edges = NULL;
-    g->node_cap = g->edge_cap = g->node_count = g->edge_count = 0;
+    g->node_cap = g->edge_cap = g->node_count = g->edge_count = g->settled = 0;
 }
 
 /* Room for one more item of `width` words in (*data, *cap items). */
@@ -44,9 +44,15 @@ static int room(const ctg_allocator *a, uint64_t **data, size_t *cap, size_t cou
     return CTG_OK;
 }
 
+/* A key: the level above the node, and two flag bits below it that say what a compacted part
+ * found (compact), so that the keys of one node sort together, the raw mention first. */
+#define NB_ROOT 1u  /* the lowest node of its group: a bus */
+#define NB_INNER 2u /* another node of a group */
+#define NB_FLAGS 3u
+
 static uint64_t key_of(uint32_t vl, uint32_t node)
 {
-    return (uint64_t)vl << 32 | node;
+    return (uint64_t)vl << 34 | (uint64_t)node << 2;
 }
 
 int ctg_nb_graph_node(ctg_nb_graph *g, uint32_t vl, uint32_t node)
@@ -93,14 +99,15 @@ static bool radix_pass(const uint64_t *src, uint64_t *dst, size_t n, unsigned sh
     return true;
 }
 
-/* Sorts the nodes (a radix sort: most of a key's bytes are the same everywhere, and their
- * passes are skipped) and drops repeats. CTG_OK or CTG_ENOMEM. */
-static int unique_nodes(ctg_nb_graph *g)
+/* Sorts nodes[from..] (a radix sort: most of a key's bytes are the same everywhere, and their
+ * passes are skipped) and keeps one key per node, the one of the highest flags. CTG_OK or
+ * CTG_ENOMEM. */
+static int sort_unique(ctg_nb_graph *g, size_t from)
 {
-    size_t n = g->node_count, kept = 0, bytes = n * sizeof(uint64_t);
-    uint64_t *tmp, *src = g->nodes, *dst;
+    size_t n = g->node_count - from, kept = from, bytes = n * sizeof(uint64_t);
+    uint64_t *nodes = g->nodes + from, *tmp, *src = nodes, *dst;
 
-    if (n == 0) /* a level without nodes: nothing to sort, and no nodes[0] to look at */
+    if (n == 0) /* nothing to sort, and no nodes[0] to look at */
         return CTG_OK;
     tmp = dst = ctg_mem_alloc(g->alloc, bytes);
     if (!tmp)
@@ -112,20 +119,23 @@ static int unique_nodes(ctg_nb_graph *g)
             dst = t;
         }
     }
-    if (src != g->nodes)
-        memcpy(g->nodes, src, bytes);
+    if (src != nodes)
+        memcpy(nodes, src, bytes);
     ctg_mem_release(g->alloc, tmp, bytes);
-    for (size_t i = 0; i < n; i++)
-        if (kept == 0 || g->nodes[kept - 1] != g->nodes[i])
+    for (size_t i = from; i < g->node_count; i++) {
+        if (kept > from && g->nodes[kept - 1] >> 2 == g->nodes[i] >> 2)
+            g->nodes[kept - 1] = g->nodes[i]; /* the flags sort up: the last is the highest */
+        else
             g->nodes[kept++] = g->nodes[i];
+    }
     g->node_count = kept;
     return CTG_OK;
 }
 
-/* The position of `key`, which is there. */
-static size_t position(const ctg_nb_graph *g, uint64_t key)
+/* The position of `key`, which is among nodes[from..]. */
+static size_t position(const ctg_nb_graph *g, size_t from, uint64_t key)
 {
-    size_t lo = 0, hi = g->node_count;
+    size_t lo = from, hi = g->node_count;
 
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
@@ -134,7 +144,7 @@ static size_t position(const ctg_nb_graph *g, uint64_t key)
         else
             hi = mid;
     }
-    return lo;
+    return lo - from;
 }
 
 static size_t root(uint32_t *up, size_t i)
@@ -146,19 +156,50 @@ static size_t root(uint32_t *up, size_t i)
     return i;
 }
 
-/* Every group's root is its lowest position, hence its lowest node. */
-static void merge_all(const ctg_nb_graph *g, uint32_t *up)
+/* Merges the positions of nodes[from..] through every edge; every group's root is its lowest
+ * position, hence its lowest node. */
+static void merge_all(const ctg_nb_graph *g, size_t from, uint32_t *up)
 {
-    for (size_t i = 0; i < g->node_count; i++)
+    for (size_t i = 0; i < g->node_count - from; i++)
         up[i] = (uint32_t)i;
     for (size_t e = 0; e < g->edge_count; e++) {
-        size_t a = root(up, position(g, g->edges[2 * e]));
-        size_t b = root(up, position(g, g->edges[2 * e + 1]));
+        size_t a = root(up, position(g, from, g->edges[2 * e]));
+        size_t b = root(up, position(g, from, g->edges[2 * e + 1]));
         if (a < b)
             up[b] = (uint32_t)a;
         else if (b < a)
             up[a] = (uint32_t)b;
     }
+}
+
+/* Settles what was recorded since the last compaction: its nodes sorted, once each, flagged
+ * root or inner through its edges, which are then dropped. A level's edges all come while it
+ * is read, so they meet in one part; a node mentioned again later (a branch's terminal) is a
+ * root of its own part, and the final merge keeps it inner when its level's part says so. */
+static int compact(ctg_nb_graph *g)
+{
+    size_t from = g->settled, n, bytes;
+    uint32_t *up;
+
+    if (sort_unique(g, from) != CTG_OK)
+        return CTG_ENOMEM;
+    n = g->node_count - from;
+    if (n > UINT32_MAX || !ctg_size_mul(n, sizeof(*up), &bytes))
+        return CTG_ENOMEM;
+    if (n == 0 || !(up = ctg_mem_alloc(g->alloc, bytes)))
+        return n == 0 ? CTG_OK : CTG_ENOMEM;
+    merge_all(g, from, up);
+    for (size_t i = 0; i < n; i++)
+        g->nodes[from + i] |= root(up, i) == i ? NB_ROOT : NB_INNER;
+    ctg_mem_release(g->alloc, up, bytes);
+    g->edge_count = 0;
+    g->settled = g->node_count;
+    return CTG_OK;
+}
+
+int ctg_nb_graph_level_end(ctg_nb_graph *g)
+{
+    return compact(g);
 }
 
 /* Adds "<vl>_<node>" to `vl` (whose id is `vl_len` bytes); a long id gets a buffer of its
@@ -180,17 +221,17 @@ static int add_bus(ctg_network *net, const ctg_allocator *a, ctg_net_object *vl,
 }
 
 /* The nodes come sorted by level: each level is looked up once, for its first bus. */
-static int add_buses(const ctg_nb_graph *g, uint32_t *up, ctg_network *net, ctg_error *err)
+static int add_buses(const ctg_nb_graph *g, ctg_network *net, ctg_error *err)
 {
     ctg_net_object *v = NULL;
     uint32_t at = UINT32_MAX;
     size_t v_len = 0;
 
     for (size_t i = 0; i < g->node_count; i++) {
-        uint32_t vl = (uint32_t)(g->nodes[i] >> 32), node = (uint32_t)g->nodes[i];
+        uint32_t vl = (uint32_t)(g->nodes[i] >> 34), node = (uint32_t)(g->nodes[i] >> 2);
         int rc;
 
-        if (root(up, i) != i)
+        if ((g->nodes[i] & NB_FLAGS) != NB_ROOT)
             continue;
         if (vl != at) {
             const ctg_net_object *o =
@@ -207,19 +248,7 @@ static int add_buses(const ctg_nb_graph *g, uint32_t *up, ctg_network *net, ctg_
 
 int ctg_nb_graph_add_buses(ctg_nb_graph *g, ctg_network *net, ctg_error *err)
 {
-    size_t bytes;
-    uint32_t *up;
-    int rc;
-
-    if (g->node_count == 0)
-        return CTG_OK;
-    if (unique_nodes(g) != CTG_OK)
+    if (compact(g) != CTG_OK || sort_unique(g, 0) != CTG_OK)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
-    if (g->node_count > UINT32_MAX || !ctg_size_mul(g->node_count, sizeof(*up), &bytes) ||
-        !(up = ctg_mem_alloc(g->alloc, bytes)))
-        return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
-    merge_all(g, up);
-    rc = add_buses(g, up, net, err);
-    ctg_mem_release(g->alloc, up, bytes);
-    return rc;
+    return add_buses(g, net, err);
 }

@@ -6,9 +6,11 @@
  * topology processing names them: the nodes a level's terminals and switches mention, merged
  * through its closed switches that are not retained and through its internal connections; one
  * bus per group, "<voltage level id>_<lowest node of the group>", in ascending node order.
- * Shared by both importers: an importer records every node and switch while it reads, and
- * asks for the buses once the whole network is in the table (a branch's terminal comes after
- * its voltage levels). Memory: 8 bytes per node mention and 16 per switch. */
+ * Shared by both importers: an importer records every node and switch while it reads, says
+ * when a level has ended (its switches and internal connections are all inside it), and asks
+ * for the buses once the whole network is in the table (a branch's terminal comes after its
+ * voltage levels). Memory: 8 bytes per node of the ended levels and per later mention, plus
+ * what the level being read holds (8 bytes per node mention, 16 per switch). */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,8 +22,10 @@
 
 typedef struct ctg_nb_graph {
     const ctg_allocator *alloc;
-    uint64_t *nodes; /* (voltage level's VOLTAGE_LEVEL type_index << 32) | node */
+    /* (voltage level's VOLTAGE_LEVEL type_index << 34) | node << 2 | flags (topology.c) */
+    uint64_t *nodes;
     size_t node_count, node_cap;
+    size_t settled;  /* nodes[..settled] are compacted: sorted and flagged per part */
     uint64_t *edges; /* pairs of nodes of the same level, merged in the bus-breaker view */
     size_t edge_count, edge_cap; /* in pairs */
 } ctg_nb_graph;
@@ -37,6 +41,12 @@ int ctg_nb_graph_node(ctg_nb_graph *g, uint32_t vl, uint32_t node);
  * bus-breaker view joins them (closed and not retained, or an internal connection).
  * CTG_OK or CTG_ENOMEM. */
 int ctg_nb_graph_edge(ctg_nb_graph *g, uint32_t vl, uint32_t n1, uint32_t n2, bool merges);
+
+/* Says that the level being read has ended: what was recorded since the last call (its nodes
+ * and edges, and later mentions of earlier levels) is settled into 8 bytes per node and its
+ * edges are dropped. Optional: without it, everything is settled at the end. Every edge of a
+ * level must come before the call that ends it. CTG_OK or CTG_ENOMEM. */
+int ctg_nb_graph_level_end(ctg_nb_graph *g);
 
 /* Adds every node-breaker level's calculated buses to `net` (ctg_network_add_calculated_bus),
  * level by level in enumeration order. CTG_OK, CTG_ENOMEM, or the builder's error. */

@@ -169,6 +169,9 @@ int ctg_xiidm_nb_internal(xreader *r, bool *follow);
  * stands at `node` of node-breaker level `vl`. */
 int ctg_xiidm_nb_switch(xreader *r, uint32_t n1, uint32_t n2, bool joins);
 int ctg_xiidm_nb_terminal(xreader *r, const ctg_net_object *vl, uint32_t node);
+/* A voltage level's element ends: its topology is settled (iidm/topology.h), which keeps the
+ * graph at 8 bytes per node of the ended levels. */
+int ctg_xiidm_nb_level_end(xreader *r);
 /* The document has ended well: completes the network. */
 int ctg_xiidm_finish(xreader *r);
 

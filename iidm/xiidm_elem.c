@@ -749,6 +749,7 @@ int ctg_xiidm_end(xreader *r)
         r->substation = NULL;
         break;
     case XK_VOLTAGE_LEVEL:
+        rc = ctg_xiidm_nb_level_end(r);
         r->vl = NULL;
         break;
     case XK_NETWORK:

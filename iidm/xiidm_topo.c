@@ -34,6 +34,11 @@ int ctg_xiidm_nb_terminal(xreader *r, const ctg_net_object *vl, uint32_t node)
     return recorded(r, ctg_nb_graph_node(&r->graph, vl->type_index, node));
 }
 
+int ctg_xiidm_nb_level_end(xreader *r)
+{
+    return recorded(r, ctg_nb_graph_level_end(&r->graph));
+}
+
 int ctg_xiidm_finish(xreader *r)
 {
     ctg_error why;

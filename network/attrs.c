@@ -21,6 +21,21 @@ static const char *type_name(const ctg_net_object *obj)
     return ctg_identifiable_type_name(obj->type);
 }
 
+/* The attributes record of `obj` to change: its own, or a new empty one from the arena that
+ * the caller attaches (attach) once nothing can fail any more, so that a failure leaves `obj`
+ * as it was. NULL when out of memory. */
+static ctg_net_attrs *attrs_to_change(ctg_network *net, const ctg_net_object *obj)
+{
+    if (obj->attrs)
+        return (ctg_net_attrs *)obj->attrs;
+    return ctg_arena_calloc(net->arena, 1, sizeof(ctg_net_attrs));
+}
+
+static void attach(ctg_net_object *obj, ctg_net_attrs *a)
+{
+    obj->attrs = a;
+}
+
 /* ctg_network_add_alias_obj after its checks: `alias` is new, `hash` is its hash. */
 static int add_alias_checked(ctg_network *net, ctg_net_object *obj, const char *alias, size_t len,
                              uint64_t hash, ctg_error *err)
@@ -37,14 +52,16 @@ static int add_alias_checked(ctg_network *net, ctg_net_object *obj, const char *
         net->aliases = items;
         net->alias_cap = grown;
     }
-    void *list = (void *)obj->aliases;
-    char *text = ctg_arena_strndup(net->arena, alias, len);
+    ctg_net_attrs *a = attrs_to_change(net, obj);
+    void *list = a ? (void *)a->aliases : NULL;
+    char *text = a ? ctg_arena_strndup(net->arena, alias, len) : NULL;
     if (text == NULL || ctg_net_index_reserve(net, 1) != CTG_OK ||
-        ctg_net_arena_grow(net, &list, obj->alias_count, sizeof(char *)) != CTG_OK)
+        ctg_net_arena_grow(net, &list, a->alias_count, sizeof(char *)) != CTG_OK)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
-    ((const char **)list)[obj->alias_count] = text;
-    obj->aliases = list;
-    obj->alias_count++;
+    ((const char **)list)[a->alias_count] = text;
+    a->aliases = list;
+    a->alias_count++;
+    attach(obj, a);
     net->aliases[net->alias_len] = (ctg_net_alias){ text, ctg_net_loc_of(net, obj) };
     ctg_net_index_insert(net, hash, CTG_NET_REF_ALIAS | (uint32_t)net->alias_len);
     net->alias_len++;
@@ -92,27 +109,29 @@ int ctg_network_set_property_obj(ctg_network *net, ctg_net_object *obj, const ch
     if (key_len == 0)
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "%s \"%s\": a property key cannot be empty",
                              type_name(obj), obj->id);
-    ctg_net_property *props = (ctg_net_property *)obj->properties;
-    size_t i = 0;
-    while (i < obj->property_count && !ctg_net_same(props[i].key, key, key_len))
-        i++;
-    const char *v = ctg_net_pool_string(net, value, value_len);
+    ctg_net_attrs *a = attrs_to_change(net, obj);
+    const char *v = a ? ctg_net_pool_string(net, value, value_len) : NULL;
     if (v == NULL)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
-    if (i < obj->property_count) {
+    ctg_net_property *props = (ctg_net_property *)a->properties;
+    size_t i = 0;
+    while (i < a->property_count && !ctg_net_same(props[i].key, key, key_len))
+        i++;
+    if (i < a->property_count) {
         props[i].value = v;
         return CTG_OK;
     }
-    if (obj->property_count >= CTG_NET_MAX_OBJECTS)
+    if (a->property_count >= CTG_NET_MAX_OBJECTS)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory: too many properties");
     void *list = props;
     const char *k = ctg_net_pool_string(net, key, key_len);
     if (k == NULL ||
-        ctg_net_arena_grow(net, &list, obj->property_count, sizeof(ctg_net_property)) != CTG_OK)
+        ctg_net_arena_grow(net, &list, a->property_count, sizeof(ctg_net_property)) != CTG_OK)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
     ((ctg_net_property *)list)[i] = (ctg_net_property){ k, v };
-    obj->properties = list;
-    obj->property_count++;
+    a->properties = list;
+    a->property_count++;
+    attach(obj, a);
     return CTG_OK;
 }
 

@@ -395,15 +395,20 @@ static int make_object(ctg_network *net, const plan *p, ctg_net_object *obj)
         p->rule->flags & F_CONTAINER ? ctg_arena_calloc(net->arena, 1, sizeof *box) : NULL;
     char *country =
         s->country ? ctg_arena_strndup(net->arena, s->country, strlen(s->country)) : NULL;
+    /* Only the objects of a subnetwork get an attributes record here. */
+    ctg_net_attrs *attrs = p->subnetwork ? ctg_arena_calloc(net->arena, 1, sizeof *attrs) : NULL;
 
     if (id == NULL || ((p->rule->flags & F_CONTAINER) && box == NULL) ||
-        (s->country && country == NULL))
+        (s->country && country == NULL) || (p->subnetwork && attrs == NULL))
         return CTG_ENOMEM;
     memset(obj, 0, sizeof *obj);
     obj->id = id;
     obj->type = s->type;
     obj->converter_kind = s->converter_kind;
-    obj->subnetwork = p->subnetwork;
+    if (attrs) {
+        attrs->subnetwork = p->subnetwork;
+        obj->attrs = attrs;
+    }
     for (unsigned i = 0; i < 3; i++)
         obj->voltage_levels[i] = p->vl[i];
     obj->substation = p->substation;

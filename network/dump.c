@@ -67,25 +67,27 @@ static void write_names(dump *d, const ctg_net_object *obj)
 {
     ctg_emitter *e = d->e;
 
-    if (obj->alias_count) {
-        memcpy(d->scratch, obj->aliases, obj->alias_count * sizeof *obj->aliases);
-        qsort(d->scratch, obj->alias_count, sizeof *d->scratch, by_text);
+    const ctg_net_attrs *a = obj->attrs;
+
+    if (a && a->alias_count) {
+        memcpy(d->scratch, a->aliases, a->alias_count * sizeof *a->aliases);
+        qsort(d->scratch, a->alias_count, sizeof *d->scratch, by_text);
         key(e, "aliases");
         ctg_emit_array_begin(e);
-        for (size_t i = 0; i < obj->alias_count; i++) {
+        for (size_t i = 0; i < a->alias_count; i++) {
             ctg_emit_object_begin(e);
             member(e, "alias", d->scratch[i]);
             ctg_emit_object_end(e);
         }
         ctg_emit_array_end(e);
     }
-    if (obj->property_count) {
-        for (size_t i = 0; i < obj->property_count; i++)
-            d->scratch[i] = &obj->properties[i];
-        qsort(d->scratch, obj->property_count, sizeof *d->scratch, by_key);
+    if (a && a->property_count) {
+        for (size_t i = 0; i < a->property_count; i++)
+            d->scratch[i] = &a->properties[i];
+        qsort(d->scratch, a->property_count, sizeof *d->scratch, by_key);
         key(e, "properties");
         ctg_emit_object_begin(e);
-        for (size_t i = 0; i < obj->property_count; i++) {
+        for (size_t i = 0; i < a->property_count; i++) {
             const ctg_net_property *p = d->scratch[i];
             member(e, p->key, p->value);
         }
@@ -220,8 +222,8 @@ static void write_object(dump *d, const ctg_net_object *obj)
     member(e, "id", obj->id);
     member(e, "type", ctg_identifiable_type_name(obj->type));
     write_names(d, obj);
-    if (obj->subnetwork)
-        member(e, "subnetwork", obj->subnetwork->id);
+    if (ctg_net_object_subnetwork(obj))
+        member(e, "subnetwork", ctg_net_object_subnetwork(obj)->id);
     write_placement(d, obj);
     ctg_emit_object_end(e);
 }
@@ -290,8 +292,8 @@ static void write_index(dump *d)
             ctg_emit_object_begin(e);
             member(e, "id", objs[i]->id);
             member(e, "type", "BUS");
-            if (objs[i]->subnetwork)
-                member(e, "subnetwork", objs[i]->subnetwork->id);
+            if (ctg_net_object_subnetwork(objs[i]))
+                member(e, "subnetwork", ctg_net_object_subnetwork(objs[i])->id);
             member(e, "voltageLevel", objs[i]->voltage_levels[0]->id);
             ctg_emit_object_end(e);
         }
@@ -354,7 +356,7 @@ static void write_subnetworks(const dump *d)
             bool any = false;
             for (size_t i = 0; i < n; i++) {
                 const ctg_net_object *obj = ctg_network_object_at(d->net, t, i);
-                if (obj->subnetwork != sub)
+                if (ctg_net_object_subnetwork(obj) != sub)
                     continue;
                 if (!any) {
                     key(e, ctg_identifiable_type_name((ctg_identifiable_type)t));
@@ -399,8 +401,8 @@ static size_t scratch_items(const ctg_network *net)
     size_t n = net->doc_len > net->alias_len ? net->doc_len : net->alias_len;
     for (size_t i = 0; i < net->doc_len; i++) {
         const ctg_net_object *obj = ctg_net_doc(net, i);
-        if (obj->property_count > n)
-            n = obj->property_count;
+        if (ctg_net_object_property_count(obj) > n)
+            n = ctg_net_object_property_count(obj);
     }
     return n;
 }

@@ -456,14 +456,20 @@ static void fill_memo(fast_scan *f, const ctg_criterion *c, size_t k, ctg_identi
 {
     enum { AHEAD = 16 };
 
-    /* The field, not the object: it may lie in the object's second cache line. */
+    /* The field, not the object: it may lie in the object's second cache line. Then its
+     * attributes record, then (that record loaded by then) its properties. */
     for (size_t i = 0; i < n && i < 2 * AHEAD; i++)
-        CTG_RS_PREFETCH(&ctg_network_object_at(f->net, t, i)->properties);
+        CTG_RS_PREFETCH(&ctg_network_object_at(f->net, t, i)->attrs);
     for (size_t i = 0; i < n; i++) {
         if (i + 2 * AHEAD < n)
-            CTG_RS_PREFETCH(&ctg_network_object_at(f->net, t, i + 2 * AHEAD)->properties);
+            CTG_RS_PREFETCH(&ctg_network_object_at(f->net, t, i + 2 * AHEAD)->attrs);
         if (i + AHEAD < n)
-            CTG_RS_PREFETCH(ctg_network_object_at(f->net, t, i + AHEAD)->properties);
+            CTG_RS_PREFETCH(ctg_network_object_at(f->net, t, i + AHEAD)->attrs);
+        if (i + AHEAD / 2 < n) {
+            const ctg_net_attrs *a = ctg_network_object_at(f->net, t, i + AHEAD / 2)->attrs;
+            if (a)
+                CTG_RS_PREFETCH(a->properties);
+        }
         f->memo[k][i] = has_property(c, ctg_network_object_at(f->net, t, i)) ? 2 : 1;
     }
 }

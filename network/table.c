@@ -225,10 +225,36 @@ const char *ctg_net_object_property(const ctg_net_object *obj, const char *key)
 {
     if (obj == NULL || key == NULL)
         return NULL;
-    for (size_t i = 0; i < obj->property_count; i++)
-        if (strcmp(obj->properties[i].key, key) == 0)
-            return obj->properties[i].value;
+    const ctg_net_attrs *a = obj->attrs;
+    for (size_t i = 0; a && i < a->property_count; i++)
+        if (strcmp(a->properties[i].key, key) == 0)
+            return a->properties[i].value;
     return NULL;
+}
+
+const ctg_net_object *ctg_net_object_subnetwork(const ctg_net_object *obj)
+{
+    return obj && obj->attrs ? obj->attrs->subnetwork : NULL;
+}
+
+size_t ctg_net_object_property_count(const ctg_net_object *obj)
+{
+    return obj && obj->attrs ? obj->attrs->property_count : 0;
+}
+
+const ctg_net_property *ctg_net_object_property_at(const ctg_net_object *obj, size_t i)
+{
+    return i < ctg_net_object_property_count(obj) ? &obj->attrs->properties[i] : NULL;
+}
+
+size_t ctg_net_object_alias_count(const ctg_net_object *obj)
+{
+    return obj && obj->attrs ? obj->attrs->alias_count : 0;
+}
+
+const char *ctg_net_object_alias_at(const ctg_net_object *obj, size_t i)
+{
+    return i < ctg_net_object_alias_count(obj) ? obj->attrs->aliases[i] : NULL;
 }
 
 const char *ctg_network_iidm_version(const ctg_network *net)

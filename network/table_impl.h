@@ -7,7 +7,8 @@
  *
  * Objects live by value in chunks of CTG_NET_CHUNK per type, from the allocator hooks, so that
  * nothing is allocated per object and no vector of pointers is needed to find one; containers,
- * strings, properties and aliases live in the arena; the growing vectors (document order, the
+ * strings, the attributes records (only for objects with a subnetwork, properties or aliases),
+ * properties and aliases live in the arena; the growing vectors (document order, the
  * alias table, the hash index, the scan data, members) come from the allocator hooks directly,
  * where a resize can often grow in place. */
 

@@ -528,10 +528,10 @@ CTG_TEST(jiidm, hvdc_tie_line_and_subnetworks)
     CU_ASSERT_EQUAL(find(net, "VSC")->converter_kind, CTG_CONVERTER_VSC);
     CU_ASSERT_STRING_EQUAL(find(net, "VSC")->refs[0]->id, "HV");
     CU_ASSERT_STRING_EQUAL(find(net, "HV")->voltage_levels[1]->id, "VL1");
-    CU_ASSERT_STRING_EQUAL(find(net, "HV")->subnetwork->id, "sn1");
-    CU_ASSERT_STRING_EQUAL(find(net, "VL2")->subnetwork->id, "sn2");
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_subnetwork(find(net, "HV"))->id, "sn1");
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_subnetwork(find(net, "VL2"))->id, "sn2");
     CU_ASSERT_PTR_NULL(find(net, "VL2")->substation);
-    CU_ASSERT_PTR_NULL(find(net, "TL")->subnetwork);
+    CU_ASSERT_PTR_NULL(ctg_net_object_subnetwork(find(net, "TL")));
     CU_ASSERT_STRING_EQUAL(find(net, "BL2")->refs[0]->id, "TL");
     ctg_network_free(net);
 }

@@ -78,7 +78,7 @@ static void check_nb(const ctg_network *net)
     CU_ASSERT_STRING_EQUAL(id_at(net, CTG_IDENTIFIABLE_NETWORK, 1), "sub");
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
     CU_ASSERT_EQUAL(v->container->nominal_v, CTG_DOUBLE(63.5));
-    CU_ASSERT_STRING_EQUAL(v->subnetwork->id, "sub");
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_subnetwork(v)->id, "sub");
     /* Node order: the generator (node 3) before the load (node 7). */
     CU_ASSERT_EQUAL_FATAL(v->container->member_count, 3);
     CU_ASSERT_STRING_EQUAL(v->container->members[0]->id, "BBS");
@@ -104,6 +104,56 @@ CTG_TEST(xiidm, any_prefix_node_breaker_subnetwork)
 
     CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, nb_doc, &o, &err), CTG_OK);
     check_nb(net);
+    ctg_network_free(net);
+}
+
+/* Node-breaker levels settle their topology when they end; the lines after them still count:
+ * a terminal at a node its level never mentioned is a bus of its own (in node order, V2_3
+ * before V2_4), one at a node of a group (V1_1, V1_2) adds nothing. */
+static const char nb_late_doc[] =
+    HEAD "<iidm:network xmlns:iidm=\"http://www.powsybl.org/schema/iidm/1_17\" id=\"late\" "
+         CASE ">\n"
+         "  <iidm:substation id=\"S1\">\n"
+         "    <iidm:voltageLevel id=\"V1\" nominalV=\"225\" topologyKind=\"NODE_BREAKER\">\n"
+         "      <iidm:nodeBreakerTopology>\n"
+         "        <iidm:busbarSection id=\"BBS1\" node=\"0\"/>\n"
+         "        <iidm:switch id=\"D1\" kind=\"DISCONNECTOR\" retained=\"false\" open=\"false\" "
+         "node1=\"0\" node2=\"1\"/>\n"
+         "        <iidm:switch id=\"B1\" kind=\"BREAKER\" retained=\"false\" open=\"true\" "
+         "node1=\"1\" node2=\"2\"/>\n"
+         "      </iidm:nodeBreakerTopology>\n"
+         "    </iidm:voltageLevel>\n"
+         "  </iidm:substation>\n"
+         "  <iidm:substation id=\"S2\">\n"
+         "    <iidm:voltageLevel id=\"V2\" nominalV=\"225\" topologyKind=\"NODE_BREAKER\">\n"
+         "      <iidm:nodeBreakerTopology>\n"
+         "        <iidm:switch id=\"D2\" kind=\"DISCONNECTOR\" retained=\"false\" open=\"false\" "
+         "node1=\"4\" node2=\"5\"/>\n"
+         "      </iidm:nodeBreakerTopology>\n"
+         "    </iidm:voltageLevel>\n"
+         "  </iidm:substation>\n"
+         "  <iidm:line id=\"L1\" r=\"1\" x=\"1\" g1=\"0\" b1=\"0\" g2=\"0\" b2=\"0\" node1=\"2\" "
+         "voltageLevelId1=\"V1\" node2=\"3\" voltageLevelId2=\"V2\"/>\n"
+         "  <iidm:line id=\"L2\" r=\"1\" x=\"1\" g1=\"0\" b1=\"0\" g2=\"0\" b2=\"0\" node1=\"1\" "
+         "voltageLevelId1=\"V1\" node2=\"9\" voltageLevelId2=\"V2\"/>\n"
+         "</iidm:network>\n";
+
+CTG_TEST(xiidm, node_breaker_later_terminals)
+{
+    ctg_network *net = NULL;
+    ctg_error err;
+    ctg_iidm_read_options o = options();
+
+    CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, nb_late_doc, &o, &err), CTG_OK);
+    const ctg_net_container *v1 = ctg_network_find(net, "V1", 2)->container;
+    const ctg_net_container *v2 = ctg_network_find(net, "V2", 2)->container;
+    CU_ASSERT_EQUAL_FATAL(v1->calculated_bus_count, 2);
+    CU_ASSERT_STRING_EQUAL(v1->calculated_buses[0], "V1_0");
+    CU_ASSERT_STRING_EQUAL(v1->calculated_buses[1], "V1_2");
+    CU_ASSERT_EQUAL_FATAL(v2->calculated_bus_count, 3);
+    CU_ASSERT_STRING_EQUAL(v2->calculated_buses[0], "V2_3");
+    CU_ASSERT_STRING_EQUAL(v2->calculated_buses[1], "V2_4");
+    CU_ASSERT_STRING_EQUAL(v2->calculated_buses[2], "V2_9");
     ctg_network_free(net);
 }
 

@@ -57,6 +57,19 @@ typedef struct ctg_net_property {
 
 typedef struct ctg_net_object ctg_net_object;
 
+/**
+ * What only some objects have: a subnetwork owner, properties, aliases. Kept in a record of
+ * its own, which an object without any of them does not have (ctg_net_object.attrs is NULL),
+ * so that the many objects without them do not pay for the fields.
+ */
+typedef struct ctg_net_attrs {
+    const ctg_net_object *subnetwork;   /**< the subnetwork (a NETWORK) owning it; NULL: root */
+    const ctg_net_property *properties; /**< property_count items, in the order added */
+    const char *const *aliases;         /**< alias_count items, in the order added */
+    uint32_t property_count;            /**< items at `properties` */
+    uint32_t alias_count;               /**< items at `aliases` */
+} ctg_net_attrs;
+
 /** What only containers have: substations and voltage levels. */
 typedef struct ctg_net_container {
     /** SUBSTATION: its ISO 3166-1 alpha-2 country code, NULL when it has none. */
@@ -92,7 +105,6 @@ struct ctg_net_object {
     ctg_converter_kind converter_kind; /**< HVDC_CONVERTER_STATION: LCC or VSC */
     uint32_t doc_index;          /**< position among all objects, in the order they were added */
     uint32_t type_index;         /**< position in the enumeration order of its type */
-    const ctg_net_object *subnetwork; /**< the subnetwork (a NETWORK) owning it; NULL: root */
     /**
      * Where it stands. Injections (GENERATOR, LOAD, BATTERY, SHUNT_COMPENSATOR,
      * STATIC_VAR_COMPENSATOR, BUSBAR_SECTION, BOUNDARY_LINE, HVDC_CONVERTER_STATION, GROUND),
@@ -110,10 +122,10 @@ struct ctg_net_object {
     const ctg_net_object *refs[2];
     /** SUBSTATION and VOLTAGE_LEVEL: their details; NULL for other types. */
     const ctg_net_container *container;
-    const ctg_net_property *properties; /**< property_count items, in the order added */
-    const char *const *aliases;         /**< alias_count items, in the order added */
-    uint32_t property_count;            /**< items at `properties` */
-    uint32_t alias_count;               /**< items at `aliases` */
+    /** Its subnetwork, properties and aliases; NULL when it has none of them (then it is
+     *  owned by the root, and has no property and no alias). Read through the accessors
+     *  below, which take care of the NULL. */
+    const ctg_net_attrs *attrs;
 };
 
 /** ctg_net_spec.order of a terminal whose position is unknown or that has none. */
@@ -229,6 +241,21 @@ CTG_API const ctg_net_object *ctg_network_find(const ctg_network *net, const cha
 
 /** The value of property `key` of `obj` (NUL-terminated), NULL when it has none. */
 CTG_API const char *ctg_net_object_property(const ctg_net_object *obj, const char *key);
+
+/** The subnetwork (a NETWORK) owning `obj`, NULL for the root's objects (and a NULL `obj`). */
+CTG_API const ctg_net_object *ctg_net_object_subnetwork(const ctg_net_object *obj);
+
+/** The number of properties of `obj` (0 for NULL); the `i`-th is ctg_net_object_property_at. */
+CTG_API size_t ctg_net_object_property_count(const ctg_net_object *obj);
+
+/** The `i`-th property of `obj` in the order added, NULL when out of range. */
+CTG_API const ctg_net_property *ctg_net_object_property_at(const ctg_net_object *obj, size_t i);
+
+/** The number of aliases of `obj` (0 for NULL). */
+CTG_API size_t ctg_net_object_alias_count(const ctg_net_object *obj);
+
+/** The `i`-th alias of `obj` in the order added, NULL when out of range; owned by the network. */
+CTG_API const char *ctg_net_object_alias_at(const ctg_net_object *obj, size_t i);
 
 /**
  * The IIDM version of the file the network was read from ("1.17"), NULL for a network built

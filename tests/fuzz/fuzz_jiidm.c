@@ -30,11 +30,11 @@ static void walk(const ctg_network *net)
             ctg_fuzz_fail("object %s not found by its id", o->id);
         for (size_t k = 0; k < 3; k++)
             bytes += o->voltage_levels[k] ? strlen(o->voltage_levels[k]->id) : 0;
-        for (size_t k = 0; k < o->alias_count; k++)
-            if (ctg_network_find(net, o->aliases[k], strlen(o->aliases[k])) != o)
-                ctg_fuzz_fail("alias %s of %s not found", o->aliases[k], o->id);
-        for (size_t k = 0; k < o->property_count; k++)
-            bytes += strlen(o->properties[k].key) + strlen(o->properties[k].value);
+        for (size_t k = 0; k < ctg_net_object_alias_count(o); k++)
+            if (ctg_network_find(net, ctg_net_object_alias_at(o, k), strlen(ctg_net_object_alias_at(o, k))) != o)
+                ctg_fuzz_fail("alias %s of %s not found", ctg_net_object_alias_at(o, k), o->id);
+        for (size_t k = 0; k < ctg_net_object_property_count(o); k++)
+            bytes += strlen(ctg_net_object_property_at(o, k)->key) + strlen(ctg_net_object_property_at(o, k)->value);
     }
     if (bytes == SIZE_MAX)
         ctg_fuzz_fail("unreachable");

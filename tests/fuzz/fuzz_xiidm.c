@@ -43,12 +43,12 @@ static void walk(const ctg_network *net)
         const ctg_net_object *o = ctg_network_object_by_doc(net, i);
         if (!o || !o->id || !o->id[0] || ctg_network_find(net, o->id, strlen(o->id)) != o)
             ctg_fuzz_fail("object %zu is not found by its id", i);
-        for (size_t p = 0; p < o->property_count; p++)
-            if (strlen(o->properties[p].key) + strlen(o->properties[p].value) == SIZE_MAX)
+        for (size_t p = 0; p < ctg_net_object_property_count(o); p++)
+            if (strlen(ctg_net_object_property_at(o, p)->key) + strlen(ctg_net_object_property_at(o, p)->value) == SIZE_MAX)
                 ctg_fuzz_fail("unterminated property");
-        for (size_t a = 0; a < o->alias_count; a++)
-            if (ctg_network_find(net, o->aliases[a], strlen(o->aliases[a])) != o)
-                ctg_fuzz_fail("alias %s not found", o->aliases[a]);
+        for (size_t a = 0; a < ctg_net_object_alias_count(o); a++)
+            if (ctg_network_find(net, ctg_net_object_alias_at(o, a), strlen(ctg_net_object_alias_at(o, a))) != o)
+                ctg_fuzz_fail("alias %s not found", ctg_net_object_alias_at(o, a));
     }
 }
 
