@@ -128,30 +128,15 @@ static int item_refused(jx_read *x, const ctg_mark *at, int rc, const ctg_error 
     return ctg_reader_fail_at(&x->rd, at, NULL, CTG_ESCHEMA, "%s", e->message);
 }
 
-/* The array at rd.tok, each item handed to `each`. */
+/* The array at rd.tok, each item handed to `each`; the strings they needed go with it. */
 static int read_items(jx_read *x, jx_el *el, int (*each)(jx_read *, jx_el *, const ctg_mark *))
 {
-    ctg_reader *rd = &x->rd;
-    size_t i = 0;
-    int rc;
+    jx_items it = { NULL, NULL, each, el };
+    int rc = jx_read_items(x, &it);
 
-    if (rd->tok.type != CTG_TOK_ARRAY_BEGIN)
-        return ctg_reader_type_error(rd, "array");
-    if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
-        return rc;
-    ctg_reader_top_frame(rd)->is_array = true;
-    while ((rc = ctg_lexer_item(&rd->lex, &rd->tok, rd->err)) == CTG_OK &&
-           rd->tok.type != CTG_TOK_ARRAY_END) {
-        ctg_mark at = ctg_reader_mark(rd);
-        ctg_reader_top_frame(rd)->index = i++;
-        if ((rc = each(x, el, &at)) != CTG_OK)
-            return rc;
-    }
-    if (rc != CTG_OK)
-        return rc;
-    ctg_reader_pop_frame(rd);
-    ctg_arena_reset(x->scratch);
-    return CTG_OK;
+    if (rc == CTG_OK)
+        ctg_arena_reset(x->scratch);
+    return rc;
 }
 
 static int alias_item(jx_read *x, jx_el *el, const ctg_mark *at)

@@ -72,8 +72,10 @@ const jx_kind *jx_kind_find(const char *key, size_t len, unsigned in);
 extern const jx_kind jx_root_kind, jx_subnet_kind, jx_nbtopo_kind, jx_bbtopo_kind;
 
 /* The state of one JIIDM read. */
+typedef struct jx_items jx_items;
+
 typedef struct jx_read {
-    ctg_reader rd;      /* the lexer, the live JSON path, error helpers */
+    ctg_reader rd;      /* first: the lexer, the live JSON path, error helpers */
     ctg_network *net;   /* NULL until the root's attributes are read */
     ctg_arena *scratch; /* strings of the element being read; reset after each one */
     const ctg_iidm_input *in;
@@ -82,6 +84,7 @@ typedef struct jx_read {
     char version[16];     /* "1.minor" as the file wrote it */
     size_t next_progress; /* lexer offset of the next progress report */
     ctg_nb_graph graph;   /* the node-breaker levels' nodes and switches */
+    const jx_items *items; /* what the items of the array being read are */
 } jx_read;
 
 /* What the enclosing elements give the one being read. */
@@ -98,6 +101,20 @@ int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope);
 
 /* Reads the array whose '[' is rd.tok: each item an element of kind `k`. */
 int jx_read_elements(jx_read *x, const jx_kind *k, const jx_scope *scope);
+
+typedef struct jx_el jx_el;
+
+/* What the items of an array are: elements of kind `k` in `scope`, or (when `each` is set)
+ * entries of `el` (aliases, properties), each handed to `each` with the place it starts. */
+struct jx_items {
+    const jx_kind *k;
+    const jx_scope *scope;
+    int (*each)(jx_read *x, jx_el *el, const ctg_mark *at);
+    jx_el *el;
+};
+
+/* Reads the array whose '[' is rd.tok through the project's one array reader, as `it` says. */
+int jx_read_items(jx_read *x, const jx_items *it);
 
 /* Creates the network from the root element's id and version (jiidm.c). */
 int jx_create_network(jx_read *x, const char *id, const ctg_mark *at);

@@ -429,25 +429,48 @@ int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope)
     return x->in->src->refill ? CTG_OK : report_progress(x);
 }
 
+/* An item of the array being read (x->items says which kind of array): one element, or an
+ * alias or property entry of `el`. The reader is the first member of jx_read. */
+static int read_item(ctg_reader *rd, void *out)
+{
+    jx_read *x = (jx_read *)(void *)rd;
+    const jx_items *it = x->items;
+
+    (void)out;
+    if (it->each) {
+        ctg_mark at = ctg_reader_mark(rd);
+        return it->each(x, it->el, &at);
+    }
+    return jx_read_element(x, it->k, it->scope);
+}
+
+/* The items are read in place: nothing is kept of them, so the item struct is empty. */
+CTG_HANDLER_DEFINE(static, item_handler, "jiidm item", char, read_item);
+
+static int keep_nothing(ctg_reader *rd, void *item, void *ctx)
+{
+    (void)rd;
+    (void)item;
+    (void)ctx;
+    return CTG_OK;
+}
+
+int jx_read_items(jx_read *x, const jx_items *it)
+{
+    const jx_items *outer = x->items;
+    ctg_item_sink sink = { keep_nothing, NULL, NULL };
+    size_t count;
+
+    /* Through the one array reader of the project: its path frame, index and errors. */
+    x->items = it;
+    int rc = ctg_read_array_to(&x->rd, &item_handler, &sink, &count);
+    x->items = outer;
+    return rc;
+}
+
 int jx_read_elements(jx_read *x, const jx_kind *k, const jx_scope *scope)
 {
-    ctg_reader *rd = &x->rd;
-    size_t i = 0;
-    int rc;
+    jx_items it = { k, scope, NULL, NULL };
 
-    if (rd->tok.type != CTG_TOK_ARRAY_BEGIN)
-        return ctg_reader_type_error(rd, "array");
-    if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
-        return rc;
-    ctg_reader_top_frame(rd)->is_array = true;
-    while ((rc = ctg_lexer_item(&rd->lex, &rd->tok, rd->err)) == CTG_OK &&
-           rd->tok.type != CTG_TOK_ARRAY_END) {
-        ctg_reader_top_frame(rd)->index = i++;
-        if ((rc = jx_read_element(x, k, scope)) != CTG_OK)
-            return rc;
-    }
-    if (rc != CTG_OK)
-        return rc;
-    ctg_reader_pop_frame(rd);
-    return CTG_OK;
+    return jx_read_items(x, &it);
 }

@@ -119,16 +119,26 @@ static int need_id(rs_ctx *ctx, const char *s, const char *field)
     return ctg_rs_fail(ctx, "invalid id \"\" in %s", field);
 }
 
+/* The object an ID_BASED identifier names, in *obj; NULL (and the NOT_FOUND report) when none.
+ * An empty id fails the evaluation. */
+static int find_named(rs_ctx *ctx, const ctg_identifier *id, const ctg_net_object **obj)
+{
+    int rc = need_id(ctx, id->id, "identifier");
+
+    *obj = NULL;
+    if (rc != CTG_OK)
+        return rc;
+    *obj = ctg_network_find(ctx->net, id->id, strlen(id->id));
+    return *obj ? CTG_OK : not_found(ctx, "no object with this id", id->id);
+}
+
 static int collect_id(rs_ctx *ctx, const ctg_identifier *id)
 {
     const ctg_net_object *obj;
-    int rc = need_id(ctx, id->id, "identifier");
+    int rc = find_named(ctx, id, &obj);
 
-    if (rc != CTG_OK)
+    if (rc != CTG_OK || obj == NULL)
         return rc;
-    obj = ctg_network_find(ctx->net, id->id, strlen(id->id));
-    if (obj == NULL)
-        return not_found(ctx, "no object with this id", id->id);
     return ctg_rs_objs_add_unique(ctx, obj);
 }
 
@@ -292,13 +302,10 @@ static int collect(rs_ctx *ctx, const ctg_identifier *id)
 static int resolve_id_based(rs_ctx *ctx, const ctg_identifier *id)
 {
     const ctg_net_object *obj;
-    int rc = need_id(ctx, id->id, "identifier");
+    int rc = find_named(ctx, id, &obj);
 
-    if (rc != CTG_OK)
+    if (rc != CTG_OK || obj == NULL)
         return rc;
-    obj = ctg_network_find(ctx->net, id->id, strlen(id->id));
-    if (obj == NULL)
-        return not_found(ctx, "no object with this id", id->id);
     ctx->obj_len = 0;
     if (!ctg_rs_objs_push(ctx, obj))
         return ctg_rs_nomem(ctx);
