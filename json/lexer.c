@@ -332,6 +332,9 @@ static inline const char *newline(ctg_lexer *lx, const char *p, const char *end)
 
 static inline const char *skip_ws(ctg_lexer *lx, const char *p, const char *end)
 {
+    /* Most often there is nothing to skip: a ',' or a '}' right after a value. */
+    if (p < end && (unsigned char)*p > ' ')
+        return p;
     /* PowSyBl puts one space after ':', '[' and '{': settle that without the loop. */
     if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ')
         return p + 1;
