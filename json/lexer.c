@@ -332,9 +332,15 @@ static inline const char *newline(ctg_lexer *lx, const char *p, const char *end)
 
 static inline const char *skip_ws(ctg_lexer *lx, const char *p, const char *end)
 {
+    /* Most often there is nothing to skip: a ',' or a '}' right after a value. */
+    if (p < end && (unsigned char)*p > ' ')
+        return p;
     /* PowSyBl puts one space after ':', '[' and '{': settle that without the loop. */
     if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ')
         return p + 1;
+    /* Pretty printers put a line break and an indentation before most tokens. */
+    if (p < end && *p == '\n' && (p = newline(lx, p + 1, end)) < end && (unsigned char)*p > ' ')
+        return p;
     while (p < end) {
         unsigned char c = (unsigned char)*p;
         if (c > ' ')
@@ -1359,8 +1365,9 @@ static inline bool skip_fast(ctg_lexer *lx, ctg_token *t, const char *p, int st)
     return true;
 }
 
-/* One token, as ctg_lexer_next reads it (the lexer not stopped). */
-static inline int skip_token(ctg_lexer *lx, ctg_token *t)
+/* One token, as ctg_lexer_next reads it (the lexer not stopped). Forced inline: it is the skip
+ * loop's whole body, and gcc stops inlining it on its own once skip_ws grows. */
+static HOT_INLINE int skip_token(ctg_lexer *lx, ctg_token *t)
 {
     int st = lx->state;
     const char *p = before_token(lx, &st);
