@@ -105,10 +105,13 @@ static bool radix_pass(const uint64_t *src, uint64_t *dst, size_t n, unsigned sh
 static int sort_unique(ctg_nb_graph *g, size_t from)
 {
     size_t n = g->node_count - from, kept = from, bytes = n * sizeof(uint64_t);
-    uint64_t *nodes = g->nodes + from, *tmp, *src = nodes, *dst;
+    uint64_t *nodes, *tmp, *src, *dst;
 
-    if (n == 0) /* nothing to sort, and no nodes[0] to look at */
+    /* Nothing to sort, and no nodes[0] to look at; g->nodes may be NULL, and NULL + 0 is not
+     * defined in C either. */
+    if (n == 0)
         return CTG_OK;
+    nodes = src = g->nodes + from;
     tmp = dst = ctg_mem_alloc(g->alloc, bytes);
     if (!tmp)
         return CTG_ENOMEM;
