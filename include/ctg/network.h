@@ -188,7 +188,10 @@ CTG_API void ctg_network_free(ctg_network *net);
  * Adds one object. Wrong input fails with CTG_EINVAL and a message (an empty or duplicate id,
  * an unknown voltage level, substation, subnetwork or referenced object, a type that cannot be
  * placed as given, a reference of the wrong type), and leaves the network unchanged.
+ * @param net      the network to add to.
+ * @param spec     what to add; borrowed for the call, its strings copied.
  * @param[out] out may be NULL; the new object, owned by the network.
+ * @param[out] err may be NULL; written only on failure.
  * @return CTG_OK, CTG_EINVAL or CTG_ENOMEM (the network unchanged).
  */
 CTG_API int ctg_network_add(ctg_network *net, const ctg_net_spec *spec,
@@ -270,7 +273,9 @@ CTG_API size_t ctg_network_memory_size(const ctg_network *net);
  * Writes the whole table as one JSON document, in the schema of PowSyBl's reference tables
  * (`ok`, `network`, `counts`, `objects` per type in enumeration order with their placement,
  * `buses`, `identifiables` and `aliasToId` sorted by id), so that any script can compare it.
+ * @param net  the network to write; only read.
  * @param buf  output; see ctg_buf (io.h): appended to, the caller disposes of it.
+ * @param[out] err may be NULL; written only on failure.
  * @return CTG_OK, CTG_EINVAL or CTG_ENOMEM.
  */
 CTG_API int ctg_network_write_json(const ctg_network *net, ctg_buf *buf, ctg_error *err);

@@ -41,7 +41,7 @@ typedef enum ctg_resolve_event_kind {
 
 /** One report; everything is borrowed until the callback returns. */
 typedef struct ctg_resolve_event {
-    ctg_resolve_event_kind kind;
+    ctg_resolve_event_kind kind; /**< what happened */
     const char *path;           /**< JSON Pointer of the list item, e.g. "/identifiers/3" */
     const char *contingency_id; /**< DROPPED: the contingency; else NULL */
     const char *element_id;     /**< DROPPED: the failing element; NOT_FOUND: the id looked
@@ -72,6 +72,10 @@ typedef struct ctg_resolve_options {
  * "/identifiers/3", "/contingencies/4/elements/0") and the message names the equipment id;
  * no list is returned.
  * @param[out] out the new list, NULL on failure; the caller owns it (ctg_list_free).
+ * @param net      the network; only read.
+ * @param list     the list of any kind; only read.
+ * @param opts     NULL for defaults.
+ * @param[out] err may be NULL; written only on failure.
  * @return CTG_OK, CTG_ESCHEMA, CTG_EINVAL, CTG_ENOMEM or CTG_ESTOPPED.
  */
 CTG_API int ctg_resolve(ctg_list **out, const ctg_network *net, const ctg_list *list,
