@@ -329,7 +329,10 @@ static void XMLCALL on_end(void *ud, const XML_Char *name)
     } else {
         ctg_xiidm_end(r);
     }
-    r->depth--;
+    if (--r->depth == 0 && !r->root_closed) {
+        r->root_closed = true;
+        place_of(r, &r->root_end);
+    }
 }
 
 /* Any DOCTYPE is refused: IIDM has none, and an internal subset is where entity attacks
@@ -435,6 +438,15 @@ static int parse_failure(xreader *r)
     if (e == XML_ERROR_AMPLIFICATION_LIMIT_BREACH)
         return ctg_xiidm_fail(r, CTG_ELIMIT, "malformed XML: %s", XML_ErrorString(e));
 #endif
+    /* libexpat's verdict on what follows the document element depends on where the input was
+     * cut ("junk after document element" at one byte or "invalid token" at another): one error,
+     * at the end tag, whatever the chunks. */
+    if (r->root_closed) {
+        r->rc = ctg_error_set(r->err, CTG_ESYNTAX, &r->root_end, "",
+                              "malformed XML: content after the end of the document element "
+                              "(its end tag is here)");
+        return r->rc;
+    }
     return ctg_xiidm_fail(r, CTG_ESYNTAX, "malformed XML: %s", XML_ErrorString(e));
 }
 

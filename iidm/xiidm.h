@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/error_set.h"
 #include "ctg/network.h"
 #include "iidm/iidm_internal.h"
 #include "iidm/topology.h"
@@ -144,6 +145,8 @@ typedef struct xreader {
     char *text;                     /* an alias' text */
     size_t text_len;
     size_t text_cap;
+    bool root_closed;               /* the document element has ended */
+    ctg_error_place root_end;       /* where its end tag starts */
 } xreader;
 
 /* Fails the read with `code` at the parser's current position, the path of the open
