@@ -9,6 +9,18 @@
 #include "network/table.h"
 #include "network/table_impl.h"
 
+/* The document order's room made `cap` locators. */
+static int docs_resize(ctg_network *net, size_t cap)
+{
+    uint32_t *docs =
+        ctg_mem_resize(net->alloc, net->docs, net->doc_cap * sizeof *docs, cap * sizeof *docs);
+    if (docs == NULL)
+        return CTG_ENOMEM;
+    net->docs = docs;
+    net->doc_cap = cap;
+    return CTG_OK;
+}
+
 /* Room for one more document index. */
 static int docs_reserve(ctg_network *net)
 {
@@ -17,13 +29,7 @@ static int docs_reserve(ctg_network *net)
         return CTG_OK;
     if (!ctg_grow_capacity(net->doc_cap, net->doc_len + 1, 16, CTG_NET_MAX_OBJECTS, &cap))
         return CTG_ENOMEM;
-    uint32_t *docs =
-        ctg_mem_resize(net->alloc, net->docs, net->doc_cap * sizeof *docs, cap * sizeof *docs);
-    if (docs == NULL)
-        return CTG_ENOMEM;
-    net->docs = docs;
-    net->doc_cap = cap;
-    return CTG_OK;
+    return docs_resize(net, cap);
 }
 
 int ctg_net_vec_reserve(ctg_network *net, ctg_net_vec *v)
@@ -312,13 +318,5 @@ int ctg_network_reserve(ctg_network *net, size_t objects_hint)
         return CTG_ENOMEM;
     /* Exactly the hint: doubling past it would cost more than the growth it saves. */
     size_t cap = net->doc_len + objects_hint;
-    if (cap <= net->doc_cap)
-        return CTG_OK;
-    uint32_t *docs =
-        ctg_mem_resize(net->alloc, net->docs, net->doc_cap * sizeof *docs, cap * sizeof *docs);
-    if (docs == NULL)
-        return CTG_ENOMEM;
-    net->docs = docs;
-    net->doc_cap = cap;
-    return CTG_OK;
+    return cap <= net->doc_cap ? CTG_OK : docs_resize(net, cap);
 }
