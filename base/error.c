@@ -224,3 +224,13 @@ const char *ctg_status_name(int status)
     default: return "CTG_UNKNOWN";
     }
 }
+
+int ctg_error_set_plain(ctg_error *err, const char *source, int code, const char *msg)
+{
+    if (msg != NULL)
+        ctg_error_set(err, code, NULL, "", "%s", msg);
+    else
+        ctg_error_set(err, code, NULL, "", NULL);
+    ctg_error_set_source(err, source);
+    return code;
+}

@@ -42,6 +42,11 @@ CTG_INTERNAL int ctg_error_vset(ctg_error *err, int code, const ctg_error_place 
 /* Sets err->source to `name`; a name longer than the field keeps its tail behind "...",
  * where the file name is. */
 CTG_INTERNAL void ctg_error_set_source(ctg_error *err, const char *name);
+
+/* An error with no place in the document (bad arguments, I/O, memory) from `source`: sets
+ * `code` and `msg` (NULL keeps the message already written, e.g. by an input's open) and the
+ * source, and returns `code`. */
+CTG_INTERNAL int ctg_error_set_plain(ctg_error *err, const char *source, int code, const char *msg);
 /* The same into the `cap` (at least 4) bytes at `dst`, for a name kept until an error. */
 CTG_INTERNAL void ctg_error_keep_tail(char *dst, size_t cap, const char *name);
 

@@ -14,24 +14,12 @@
 #include "format/scope.h"
 #include "io/source.h"
 
-/* An error with no place in the document: bad arguments, I/O, memory. `msg` NULL keeps the
- * message the input's open wrote. */
-static int fail_plain(ctg_error *err, const char *source, int code, const char *msg)
-{
-    if (msg != NULL)
-        ctg_error_set(err, code, NULL, "", "%s", msg);
-    else
-        ctg_error_set(err, code, NULL, "", NULL);
-    ctg_error_set_source(err, source);
-    return code;
-}
-
 /* Version 0 is a zeroed struct (memset, or {} in C++): read as version 1, whose zero fields
  * all mean the defaults. A newer version than ours has fields this library cannot honour. */
 static bool options_valid(const ctg_read_options *o)
 {
-    const unsigned known = CTG_READ_NO_CACHE | CTG_READ_ALLOW_NEWER
-                           | CTG_READ_SKIP_EXTENSION_VALUES;
+    const unsigned known =
+        CTG_READ_NO_CACHE | CTG_READ_ALLOW_NEWER | CTG_READ_SKIP_EXTENSION_VALUES;
     return o->version <= CTG_READ_OPTIONS_VERSION && (o->flags & ~known) == 0;
 }
 
@@ -67,13 +55,13 @@ static int run_reader(ctg_format_reader *fr, const read_job *job, ctg_input *in,
     int rc = ctg_reader_init(rd, ctg_input_lex_source(in), job->opts, list->arena, job->err);
 
     if (rc != CTG_OK)
-        return fail_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
+        return ctg_error_set_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
     fr->ext.registry = job->opts->extensions;
     if (job->visitor) {
         fr->visitor = job->visitor;
         fr->item_arena = ctg_arena_new_ex(job->opts->allocator, job->arena_flags);
         if (!fr->item_arena)
-            return fail_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
+            return ctg_error_set_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
         ctg_input_set_progress(in, job->visitor);
     } else {
         ctg_reader_reserve(rd, ctg_input_size_hint(in));
@@ -93,7 +81,7 @@ static int read_input(ctg_list **out, ctg_input *in, const read_job *job)
 
     memset(&fr, 0, sizeof(fr));
     if (!list) {
-        rc = fail_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
+        rc = ctg_error_set_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
     } else {
         list->owns_arena = true;
         rc = run_reader(&fr, job, in, list);
@@ -116,9 +104,9 @@ static int read_source(ctg_list **out, const ctg_source *src, const read_job *jo
 
     if (rc != CTG_OK) {
         char own[64];
-        const char *name = job->opts->source_name ? job->opts->source_name
-                                                  : ctg_source_name(src, own, sizeof own);
-        return fail_plain(job->err, name, rc, NULL);
+        const char *name =
+            job->opts->source_name ? job->opts->source_name : ctg_source_name(src, own, sizeof own);
+        return ctg_error_set_plain(job->err, name, rc, NULL);
     }
     rc = read_input(out, in, job);
     if (rc != CTG_OK && job->opts->source_name)
@@ -138,17 +126,20 @@ static int read_checked(ctg_list **out, const ctg_source *src, const ctg_visitor
     if (out)
         *out = NULL;
     if (!visitor && !out)
-        return fail_plain(job.err, "<input>", CTG_EINVAL, "no place for the list (out is NULL)");
+        return ctg_error_set_plain(job.err, "<input>", CTG_EINVAL,
+                                   "no place for the list (out is NULL)");
     if (!src)
-        return fail_plain(job.err, "<input>", CTG_EINVAL, "NULL source");
+        return ctg_error_set_plain(job.err, "<input>", CTG_EINVAL, "NULL source");
     if (!options_valid(job.opts))
-        return fail_plain(job.err, "<input>", CTG_EINVAL, "unknown read options version or flags");
+        return ctg_error_set_plain(job.err, "<input>", CTG_EINVAL,
+                                   "unknown read options version or flags");
     if (job.opts->max_depth > CTG_MAX_DEPTH_LIMIT)
-        return fail_plain(job.err, "<input>", CTG_EINVAL, "max_depth above the limit of 4096 "
-                          "levels (CTG_MAX_DEPTH_LIMIT)");
+        return ctg_error_set_plain(job.err, "<input>", CTG_EINVAL,
+                                   "max_depth above the limit of 4096 "
+                                   "levels (CTG_MAX_DEPTH_LIMIT)");
     /* As for the options, 0 is a zeroed visitor, read as version 1. */
     if (visitor && visitor->version > CTG_VISITOR_VERSION)
-        return fail_plain(job.err, "<input>", CTG_EINVAL, "unknown ctg_visitor version");
+        return ctg_error_set_plain(job.err, "<input>", CTG_EINVAL, "unknown ctg_visitor version");
     return read_source(out, src, &job);
 }
 
@@ -159,8 +150,8 @@ int ctg_list_read_buffer_ex(ctg_list **out, const void *data, size_t len,
     return read_checked(out, &src, NULL, opts, err, arena_flags);
 }
 
-int ctg_list_read_buffer(ctg_list **out, const void *data, size_t len,
-                         const ctg_read_options *opts, ctg_error *err)
+int ctg_list_read_buffer(ctg_list **out, const void *data, size_t len, const ctg_read_options *opts,
+                         ctg_error *err)
 {
     return ctg_list_read_buffer_ex(out, data, len, opts, err, 0);
 }
@@ -184,8 +175,8 @@ int ctg_list_read_file(ctg_list **out, const char *path, const ctg_read_options 
     return read_checked(out, &src, NULL, opts, err, 0);
 }
 
-int ctg_read_stream(const ctg_source *src, const ctg_visitor *visitor,
-                    const ctg_read_options *opts, ctg_error *err)
+int ctg_read_stream(const ctg_source *src, const ctg_visitor *visitor, const ctg_read_options *opts,
+                    ctg_error *err)
 {
     static const ctg_visitor none = CTG_VISITOR_INIT;
     return read_checked(NULL, src, visitor ? visitor : &none, opts, err, 0);

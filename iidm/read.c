@@ -17,16 +17,6 @@
 /* Bytes of a refilled input looked at to tell XML from JSON. */
 #define PEEK_CAP ((size_t)4096)
 
-static int fail_plain(ctg_error *err, const char *source, int code, const char *msg)
-{
-    if (msg != NULL)
-        ctg_error_set(err, code, NULL, "", "%s", msg);
-    else
-        ctg_error_set(err, code, NULL, "", NULL);
-    ctg_error_set_source(err, source);
-    return code;
-}
-
 int ctg_iidm_progress(const ctg_iidm_input *in, size_t consumed, ctg_error *err)
 {
     const ctg_iidm_read_options *o = in->opts;
@@ -172,16 +162,17 @@ int ctg_iidm_read(ctg_network **out, const ctg_source *src, const ctg_iidm_read_
     if (out)
         *out = NULL;
     if (!out)
-        return fail_plain(err, "<input>", CTG_EINVAL, "no place for the network (out is NULL)");
+        return ctg_error_set_plain(err, "<input>", CTG_EINVAL,
+                                   "no place for the network (out is NULL)");
     if (!src)
-        return fail_plain(err, "<input>", CTG_EINVAL, "NULL source");
+        return ctg_error_set_plain(err, "<input>", CTG_EINVAL, "NULL source");
     if (!complete_options(opts, &o))
-        return fail_plain(err, "<input>", CTG_EINVAL,
-                          "unknown read options version or format, "
-                          "or max_depth above 1048576");
+        return ctg_error_set_plain(err, "<input>", CTG_EINVAL,
+                                   "unknown read options version or format, "
+                                   "or max_depth above 1048576");
     rc = ctg_input_open(&in, src, o.allocator, err);
     if (rc != CTG_OK)
-        return fail_plain(
+        return ctg_error_set_plain(
             err, o.source_name ? o.source_name : ctg_source_name(src, own, sizeof own), rc, NULL);
     rc = read_input(out, in, &o, err);
     if (rc != CTG_OK)
