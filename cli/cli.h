@@ -12,6 +12,8 @@
 #include "ctg/network.h"
 #include "ctg/resolve.h"
 
+#include "diag.h"
+
 #define CLI_NAME "contingency-cli"
 
 /* Exit statuses, the same for every subcommand. */
@@ -38,6 +40,20 @@ int cli_convert(const cli_command *cmd, int argc, char **argv);
 int cli_stats(const cli_command *cmd, int argc, char **argv);
 int cli_resolve(const cli_command *cmd, int argc, char **argv);
 int cli_network(const cli_command *cmd, int argc, char **argv);
+int cli_lint(const cli_command *cmd, int argc, char **argv);
+
+/* How lint (cmd_lint.c) checks a file; validate --strict runs the same checks. */
+typedef struct cli_lint_config {
+    cli_diag_format format; /* of the findings and errors */
+    bool dynaflow;          /* --target dynaflow: also what dynaflow-launcher drops */
+    bool progress;          /* a progress bar is allowed */
+    bool bar_names;         /* the bar names the file (there are several) */
+} cli_lint_config;
+
+/* Lints `path` ("-" is stdin) as it streams: prints each finding on stdout (a warning
+ * diagnostic), an error as cli_diag_report does. Returns CLI_OK when clean, CLI_INVALID for a
+ * finding or invalid input, CLI_FAILURE for I/O, memory or stdout failing. */
+int cli_lint_file(const char *path, const cli_lint_config *cfg);
 /* Reads the network at `path` ("-" is stdin) with a progress bar when `progress_wanted`;
  * returns the exit status (the error printed). */
 int cli_read_network(ctg_network **out, const char *path, bool progress_wanted);

@@ -59,6 +59,47 @@ static const cli_command commands[] = {
                    NO_PROGRESS_OPTION,
         .run = cli_stats,
     },
+    {
+        .name = "lint",
+        .args = "[OPTION...] FILE...",
+        .summary = "flag what is valid but almost certainly a mistake",
+        .details = "Reads each FILE (\"-\" is stdin; gzip is read as such) as it streams and\n"
+                   "prints on stdout one diagnostic per finding, \"FILE:line:column: warning:\n"
+                   "path: message\", or with --format json one JSON object per line {file,\n"
+                   "line, column, path, code, severity, message}. Findings (codes):\n"
+                   "  duplicate-id       a contingency id used before (the message says where)\n"
+                   "  duplicate-element  an element (id and type) twice in one contingency\n"
+                   "  empty-contingency  a contingency without elements\n"
+                   "  empty-id           an empty contingency id, element id or voltageLevelId\n"
+                   "  id-whitespace      one of them with leading or trailing whitespace\n"
+                   "  ignored-side       a voltageLevelId on a type PowSyBl reads none on: all\n"
+                   "                     but BRANCH, LINE, TWO_WINDINGS_TRANSFORMER, TIE_LINE\n"
+                   "                     and HVDC_LINE (DC_LINE's is written, never read)\n"
+                   "With --target dynaflow, also what Dynawo's dynaflow-launcher drops:\n"
+                   "  dynaflow-type      an element type it does not read (it reads GENERATOR,\n"
+                   "                     STATIC_VAR_COMPENSATOR, SHUNT_COMPENSATOR, BRANCH,\n"
+                   "                     HVDC_LINE, BUSBAR_SECTION, DANGLING_LINE, LINE,\n"
+                   "                     TWO_WINDINGS_TRANSFORMER, THREE_WINDINGS_TRANSFORMER\n"
+                   "                     and LOAD): it drops the whole contingency\n"
+                   "  dynaflow-side      a voltageLevelId: it trips the whole element\n"
+                   "  dynaflow-kind      a list that is not a `default` one: it reads none\n"
+                   "  dynaflow-extension a contingency extension: it ignores them\n"
+                   "Contingencies of lists nested two levels deep or more have an empty path\n"
+                   "(their line and column are exact). Duplicate ids are looked for in each\n"
+                   "file, in a table of 20 bytes per id (a 96-bit hash of it and where it was\n"
+                   "first) kept 3/8 to 3/4 full: 27 to 54 bytes per contingency, 42 MB for a\n"
+                   "million (63 MB for a moment as the table doubles). All else is constant\n"
+                   "memory but one contingency's elements, 24 bytes each.\n"
+                   "An invalid file is an error diagnostic (on stderr as text, on stdout as\n"
+                   "JSON). Exit status: 0 when every file is clean, 1 for a finding or an\n"
+                   "invalid file, 2 for a usage or I/O error.\n",
+        .options = "      --format FORMAT\n"
+                   "                     text (the default) or json\n"
+                   "      --target TARGET\n"
+                   "                     powsybl (the default) or dynaflow\n"
+                   QUIET_OPTIONS,
+        .run = cli_lint,
+    },
 #ifdef CLI_HAVE_NETWORK
     {
         .name = "resolve",

@@ -80,8 +80,9 @@ static int read_element(ctg_reader *rd, void *out)
     if (!(seen & (1u << EL_TYPE)))
         return ctg_reader_missing(rd, &start, element_keys[EL_TYPE].name);
     /* Which types keep it is the element type table's (model/list.c): DC_LINE's side is
-     * written but dropped on read (spec 2.2). PowSyBl drops it silently, and so do we. */
-    if (!ctg_element_types[el->type].side_read)
+     * written but dropped on read (spec 2.2). PowSyBl drops it silently, and so do we, unless
+     * asked to keep it for a lint to flag. */
+    if (!ctg_element_types[el->type].side_read && !(rd->flags & CTG_READ_KEEP_SIDES))
         el->voltage_level_id = NULL;
     return CTG_OK;
 }

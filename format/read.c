@@ -20,7 +20,8 @@
 static bool options_valid(const ctg_read_options *o)
 {
     const unsigned known = CTG_READ_NO_CACHE | CTG_READ_ALLOW_NEWER
-                           | CTG_READ_SKIP_EXTENSION_VALUES | CTG_READ_LENIENT;
+                           | CTG_READ_SKIP_EXTENSION_VALUES | CTG_READ_LENIENT
+                           | CTG_READ_KEEP_SIDES;
     return o->version <= CTG_READ_OPTIONS_VERSION && (o->flags & ~known) == 0;
 }
 

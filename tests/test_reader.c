@@ -97,6 +97,43 @@ CTG_TEST(reader, side_kept_only_where_powsybl_reads_it)
     }
 }
 
+/* CTG_READ_KEEP_SIDES keeps the side PowSyBl would drop, on every type, for a lint to flag;
+ * writing the list leaves out the sides of the types that take none, as PowSyBl writes. */
+CTG_TEST(reader, keep_sides_keeps_every_side)
+{
+    static const char *const types[] = { "LINE", "LOAD", "DC_LINE", "GENERATOR", "SWITCH" };
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+
+    opts.flags = CTG_READ_KEEP_SIDES;
+    for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+        char doc[256], want[256];
+        ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
+        ctg_buf out = CTG_BUF_INIT;
+        ctg_list *list;
+
+        snprintf(doc, sizeof(doc),
+                 "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"l\","
+                 "\"contingencies\":[{\"id\":\"c\",\"elements\":[{\"id\":\"e\","
+                 "\"type\":\"%s\",\"voltageLevelId\":\"VL\"}]}]}",
+                 types[i]);
+        list = read_ok(doc, &opts);
+        CU_ASSERT_FATAL(list != NULL);
+        CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(list, 0)->elements[0].voltage_level_id,
+                               "VL");
+        wopts.flags = CTG_WRITE_COMPACT;
+        CU_ASSERT_EQUAL(ctg_list_write_buf(&out, list, &wopts, NULL), CTG_OK);
+        snprintf(want, sizeof(want),
+                 "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"l\","
+                 "\"contingencies\":[{\"id\":\"c\",\"elements\":[{\"id\":\"e\","
+                 "\"type\":\"%s\"%s}]}]}",
+                 types[i], i < 3 && i != 1 ? ",\"voltageLevelId\":\"VL\"" : "");
+        CU_ASSERT_EQUAL(out.len, strlen(want));
+        CU_ASSERT(out.len == strlen(want) && memcmp(out.data, want, out.len) == 0);
+        ctg_buf_dispose(&out);
+        ctg_list_free(list);
+    }
+}
+
 /* Fields come in any order; "version" after "contingencies" still gates the elements. */
 CTG_TEST(reader, fields_in_any_order)
 {

@@ -54,7 +54,15 @@ enum {
      * contingencies and met no other error returns CTG_OK: the caller counts the `error`
      * calls.
      */
-    CTG_READ_LENIENT = 1u << 3
+    CTG_READ_LENIENT = 1u << 3,
+    /**
+     * Keep the "voltageLevelId" of every element, whatever its type: PowSyBl (and a read
+     * without this flag) drops it on the types that take no side and on DC_LINE, leaving
+     * ctg_element.voltage_level_id NULL. For linting: a side there is a mistake to report.
+     * A list read with it may hold sides that writing it then leaves out (or, for DC_LINE,
+     * writes as PowSyBl does).
+     */
+    CTG_READ_KEEP_SIDES = 1u << 4
 };
 
 /** The version of ctg_read_options these headers describe. */

@@ -1,0 +1,591 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* contingency-cli lint FILE... (and validate --strict): what is valid JSON and valid PowSyBl
+ * but almost certainly a mistake, each finding a diagnostic with its line, column and JSON
+ * Pointer. The read streams; what grows with the input is the set of contingency ids seen, 20
+ * bytes per id (id_set below), and, for one contingency at a time, 24 bytes per element to
+ * find an element given twice. */
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+
+/* ---- the set of contingency ids seen ------------------------------------------------------ */
+
+/* One id seen: two unrelated hashes of it, 96 bits together (a false duplicate needs two ids
+ * that agree on all of them: for 10^8 ids, odds below 10^-13), and where it was first. Five
+ * 32-bit words: 20 bytes, without padding, in 32- and 64-bit builds alike. */
+typedef struct id_slot {
+    uint32_t lo, hi, check;
+    uint32_t line, column; /* line 0: a free slot (lines start at 1) */
+} id_slot;
+
+/* Open addressing, linear probing, at most 3/4 full: doubling leaves it 3/8 full, so an id
+ * costs 27 to 54 bytes, 80 while the table doubles (old and new at once). */
+typedef struct id_set {
+    id_slot *slots;
+    size_t cap; /* a power of two, or 0 */
+    size_t count;
+} id_set;
+
+#define ID_SET_FIRST_CAP 1024
+
+static uint64_t mix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
+}
+
+/* FNV-1a and a multiply-xorshift hash in one pass, each finished by a 64-bit mixer. */
+static void hash_id(const char *id, uint64_t *h, uint32_t *check)
+{
+    const unsigned char *s = (const unsigned char *)id;
+    uint64_t a = 0xcbf29ce484222325ULL, b = 0x9e3779b97f4a7c15ULL;
+    size_t n = 0;
+
+    for (; s[n] != '\0'; n++) {
+        a = (a ^ s[n]) * 0x100000001b3ULL;
+        b = (b + s[n]) * 0xbf58476d1ce4e5b9ULL;
+        b ^= b >> 31;
+    }
+    *h = mix64(a ^ n);
+    *check = (uint32_t)(mix64(b + n) >> 32);
+}
+
+static id_slot *id_set_probe(id_slot *slots, size_t cap, uint32_t lo, uint32_t hi,
+                             uint32_t check)
+{
+    size_t mask = cap - 1, i = (((size_t)hi << 16 << 16) | lo) & mask;
+
+    while (slots[i].line != 0
+           && (slots[i].lo != lo || slots[i].hi != hi || slots[i].check != check))
+        i = (i + 1) & mask;
+    return &slots[i];
+}
+
+static bool id_set_grow(id_set *s)
+{
+    size_t cap = s->cap ? s->cap * 2 : ID_SET_FIRST_CAP;
+    id_slot *slots;
+
+    if (s->cap > SIZE_MAX / 2 / sizeof *slots)
+        return false;
+    if ((slots = calloc(cap, sizeof *slots)) == NULL)
+        return false;
+    for (size_t i = 0; i < s->cap; i++) {
+        const id_slot *e = &s->slots[i];
+        if (e->line != 0)
+            *id_set_probe(slots, cap, e->lo, e->hi, e->check) = *e;
+    }
+    free(s->slots);
+    s->slots = slots;
+    s->cap = cap;
+    return true;
+}
+
+/* Adds `id`, first seen at line:column. Returns the slot of its first sighting when it was
+ * there already; else NULL (`*oom` set when the set could not grow). */
+static const id_slot *id_set_add(id_set *s, const char *id, unsigned line, unsigned column,
+                                 bool *oom)
+{
+    uint64_t h;
+    uint32_t check;
+    id_slot *e;
+
+    if (s->count >= s->cap / 4 * 3 && !id_set_grow(s)) {
+        *oom = true;
+        return NULL;
+    }
+    hash_id(id, &h, &check);
+    e = id_set_probe(s->slots, s->cap, (uint32_t)h, (uint32_t)(h >> 32), check);
+    if (e->line != 0)
+        return e;
+    *e = (id_slot){ (uint32_t)h, (uint32_t)(h >> 32), check, line != 0 ? line : 1, column };
+    s->count++;
+    return NULL;
+}
+
+/* ---- one file ----------------------------------------------------------------------------- */
+
+typedef struct el_ref {
+    const ctg_element *el;
+    size_t index;
+} el_ref;
+
+/* The state of one file's lint: the visitor's payload. */
+typedef struct lint_job {
+    cli_progress progress; /* first: the payload is also the bar's */
+    const cli_lint_config *cfg;
+    const char *name; /* the file, as diagnostics name it */
+    id_set ids;
+    size_t findings;
+    bool kind_flagged; /* --target dynaflow: the list's kind said once */
+    bool oom, write_failed;
+    /* For one contingency: first[k] is the index of the first element equal to element k
+     * (k itself when none); refs sorts them. Kept for the next one. */
+    size_t *first;
+    el_ref *refs;
+    size_t el_cap;
+} lint_job;
+
+/* Where a contingency's findings point: its JSON Pointer (empty when unknown) and its
+ * place in the text. */
+typedef struct lint_at {
+    lint_job *job;
+    const ctg_stream_header *list;
+    const ctg_contingency *c;
+    const ctg_stream_place *at;
+    char path[96]; /* "/contingencyLists/I/contingencies/N": 20 digits each at most */
+    bool path_known;
+} lint_at;
+
+/* An id as messages quote it: at most 120 bytes of it, cut on a UTF-8 boundary, "..." after. */
+static const char *shown(char *buf, size_t cap, const char *id)
+{
+    size_t len = strlen(id), keep = len < cap - 4 ? len : cap - 4;
+
+    if (keep > 120)
+        keep = 120;
+    while (keep < len && keep > 0 && ((unsigned char)id[keep] & 0xC0) == 0x80)
+        keep--;
+    memcpy(buf, id, keep);
+    strcpy(buf + keep, keep < len ? "..." : "");
+    return buf;
+}
+
+#define SHOWN(buf, id) shown(buf, sizeof buf, id)
+
+/* Prints one finding (a warning). Returns nonzero when stdout failed: the read then stops. */
+static int finding(lint_job *j, unsigned line, unsigned column, const char *path,
+                   const char *code, const char *fmt, ...)
+{
+    char message[640];
+    cli_diag d = { j->name, line, column, path, code, "warning", message };
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    j->findings++;
+    if (cli_diag_print(stdout, j->cfg->format, &d) < 0) {
+        j->write_failed = true;
+        return 1;
+    }
+    return 0;
+}
+
+/* The path of the contingency's item `suffix` ("/id", "/elements/3"...), or "" when the
+ * contingency's own path is unknown (a list nested two levels deep or more). */
+static const char *item_path(const lint_at *x, char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    buf[0] = '\0';
+    if (!x->path_known)
+        return buf;
+    n = snprintf(buf, cap, "%s", x->path);
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < cap)
+        vsnprintf(buf + n, cap - (size_t)n, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+/* ---- the checks --------------------------------------------------------------------------- */
+
+static bool is_space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f';
+}
+
+/* An id that is empty or has whitespace around it: `what` names it in the message. */
+static int check_text(lint_job *j, unsigned line, unsigned column, const char *path,
+                      const char *what, const char *id)
+{
+    size_t len = strlen(id);
+    bool lead, trail;
+    char s[128];
+
+    if (len == 0)
+        return finding(j, line, column, path, "empty-id", "%s is empty", what);
+    lead = is_space(id[0]);
+    trail = is_space(id[len - 1]);
+    if (!lead && !trail)
+        return 0;
+    return finding(j, line, column, path, "id-whitespace", "%s \"%s\" has %s whitespace", what,
+                   SHOWN(s, id), lead && trail ? "leading and trailing" : lead ? "leading"
+                                                                              : "trailing");
+}
+
+static int check_contingency_id(const lint_at *x)
+{
+    lint_job *j = x->job;
+    const ctg_stream_place *at = x->at;
+    const id_slot *first;
+    char path[128], s[128];
+
+    item_path(x, path, sizeof path, "/id");
+    if (check_text(j, at->id_line, at->id_column, path, "contingency id", x->c->id))
+        return 1;
+    first = id_set_add(&j->ids, x->c->id, at->id_line, at->id_column, &j->oom);
+    if (j->oom)
+        return 1;
+    if (first == NULL)
+        return 0;
+    return finding(j, at->id_line, at->id_column, path, "duplicate-id",
+                   "duplicate contingency id \"%s\", first at %u:%u", SHOWN(s, x->c->id),
+                   (unsigned)first->line, (unsigned)first->column);
+}
+
+/* Elements by type then id: the same element compares 0. */
+static int el_key_cmp(const ctg_element *a, const ctg_element *b)
+{
+    if (a->type != b->type)
+        return a->type < b->type ? -1 : 1;
+    return strcmp(a->id, b->id);
+}
+
+/* By element, then input order: the first of equal elements comes first. */
+static int el_cmp(const void *pa, const void *pb)
+{
+    const el_ref *a = pa, *b = pb;
+    int d = el_key_cmp(a->el, b->el);
+
+    if (d != 0)
+        return d;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Fills j->first for `c`: quadratic for a few elements, sorted for more. */
+static bool find_repeats(lint_job *j, const ctg_contingency *c)
+{
+    size_t n = c->element_count;
+
+    if (n > j->el_cap) {
+        size_t *first;
+        el_ref *refs;
+        if (n > SIZE_MAX / sizeof *refs)
+            return false;
+        first = realloc(j->first, n * sizeof *first);
+        if (first != NULL)
+            j->first = first;
+        refs = realloc(j->refs, n * sizeof *refs);
+        if (refs != NULL)
+            j->refs = refs;
+        if (first == NULL || refs == NULL)
+            return false;
+        j->el_cap = n;
+    }
+    for (size_t k = 0; k < n; k++)
+        j->first[k] = k;
+    if (n <= 16) {
+        for (size_t k = 1; k < n; k++)
+            for (size_t i = 0; i < k && j->first[k] == k; i++)
+                if (el_key_cmp(&c->elements[i], &c->elements[k]) == 0)
+                    j->first[k] = i;
+        return true;
+    }
+    for (size_t k = 0; k < n; k++)
+        j->refs[k] = (el_ref){ &c->elements[k], k };
+    qsort(j->refs, n, sizeof *j->refs, el_cmp);
+    for (size_t k = 1; k < n; k++)
+        if (el_key_cmp(j->refs[k].el, j->refs[k - 1].el) == 0)
+            j->first[j->refs[k].index] = j->first[j->refs[k - 1].index];
+    return true;
+}
+
+/* Whether PowSyBl reads an element's side (spec 2.2): DC_LINE's is written, never read. */
+static bool side_read(ctg_element_type t)
+{
+    return ctg_element_type_is_sided(t) && t != CTG_ELEMENT_DC_LINE;
+}
+
+/* Whether a version string is at most 1.0 ("0.x", "1.0"); NULL (absent, or not read yet) is
+ * the current version. */
+static bool version_up_to_1_0(const char *v)
+{
+    char *end;
+    unsigned long major, minor = 0;
+
+    if (v == NULL)
+        return false;
+    major = strtoul(v, &end, 10);
+    if (*end == '.')
+        minor = strtoul(end + 1, NULL, 10);
+    return major == 0 || (major == 1 && minor == 0);
+}
+
+/* The 11 element types dynaflow-launcher reads (its ContingencyElement::typeFromString); it
+ * drops a contingency with any other. BOUNDARY_LINE is read when the file spells it
+ * DANGLING_LINE, as files of version 1.0 and older do. */
+static bool dynaflow_reads(ctg_element_type t, const ctg_stream_header *list)
+{
+    switch (t) {
+    case CTG_ELEMENT_GENERATOR:
+    case CTG_ELEMENT_STATIC_VAR_COMPENSATOR:
+    case CTG_ELEMENT_SHUNT_COMPENSATOR:
+    case CTG_ELEMENT_BRANCH:
+    case CTG_ELEMENT_HVDC_LINE:
+    case CTG_ELEMENT_BUSBAR_SECTION:
+    case CTG_ELEMENT_LINE:
+    case CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER:
+    case CTG_ELEMENT_THREE_WINDINGS_TRANSFORMER:
+    case CTG_ELEMENT_LOAD:
+        return true;
+    case CTG_ELEMENT_DANGLING_LINE:
+    case CTG_ELEMENT_BOUNDARY_LINE:
+        return version_up_to_1_0(list->version);
+    default:
+        return false;
+    }
+}
+
+/* The side of element k: ignored by PowSyBl on its type, empty, spaced, or (dynaflow) ignored
+ * by dynaflow-launcher. */
+static int check_side(const lint_at *x, size_t k, unsigned line, unsigned column,
+                      const char *path)
+{
+    lint_job *j = x->job;
+    const ctg_element *el = &x->c->elements[k];
+    const char *type = ctg_element_type_name(el->type);
+    char s[128];
+
+    if (el->voltage_level_id == NULL)
+        return 0;
+    if (!side_read(el->type))
+        return finding(j, line, column, path, "ignored-side",
+                       "voltageLevelId \"%s\" is ignored on a %s element: PowSyBl reads a side "
+                       "only on BRANCH, LINE, TWO_WINDINGS_TRANSFORMER, TIE_LINE and HVDC_LINE",
+                       SHOWN(s, el->voltage_level_id), type);
+    if (check_text(j, line, column, path, "voltageLevelId", el->voltage_level_id))
+        return 1;
+    if (!j->cfg->dynaflow || el->voltage_level_id[0] == '\0')
+        return 0;
+    return finding(j, line, column, path, "dynaflow-side",
+                   "dynaflow-launcher ignores voltageLevelId \"%s\": it trips the whole %s",
+                   SHOWN(s, el->voltage_level_id), type);
+}
+
+static int check_element(const lint_at *x, size_t k)
+{
+    lint_job *j = x->job;
+    const ctg_element *el = &x->c->elements[k];
+    unsigned line = x->at->element_lines[k], column = x->at->element_columns[k];
+    char path[128], s[128], t[128];
+    size_t first = j->first[k];
+
+    item_path(x, path, sizeof path, "/elements/%zu", k);
+    if (check_text(j, line, column, path, "element id", el->id))
+        return 1;
+    if (first != k
+        && finding(j, line, column, path, "duplicate-element",
+                   "element \"%s\" (%s) twice in contingency \"%s\", first at %u:%u",
+                   SHOWN(s, el->id), ctg_element_type_name(el->type), SHOWN(t, x->c->id),
+                   x->at->element_lines[first], x->at->element_columns[first]))
+        return 1;
+    if (check_side(x, k, line, column, path))
+        return 1;
+    if (j->cfg->dynaflow && !dynaflow_reads(el->type, x->list))
+        return finding(j, line, column, path, "dynaflow-type",
+                       "dynaflow-launcher does not read %s elements: it drops contingency "
+                       "\"%s\"%s", ctg_element_type_name(el->type), SHOWN(s, x->c->id),
+                       el->type == CTG_ELEMENT_BOUNDARY_LINE
+                           ? " (it reads DANGLING_LINE, as format 1.0 writes it)" : "");
+    return 0;
+}
+
+/* A key as a JSON Pointer token ('~' as "~0", '/' as "~1"); false when it does not fit. */
+static bool pointer_token(char *buf, size_t cap, const char *key)
+{
+    size_t n = 0;
+
+    for (; *key != '\0'; key++) {
+        bool esc = *key == '~' || *key == '/';
+        if (n + 1 + esc >= cap)
+            return false;
+        if (esc)
+            buf[n++] = '~';
+        buf[n++] = esc ? (*key == '~' ? '0' : '1') : *key;
+    }
+    buf[n] = '\0';
+    return true;
+}
+
+static int check_extensions(const lint_at *x)
+{
+    const ctg_contingency *c = x->c;
+    char path[256], token[160], s[128];
+
+    for (size_t i = 0; i < c->extension_count; i++) {
+        if (pointer_token(token, sizeof token, c->extensions[i].name))
+            item_path(x, path, sizeof path, "/extensions/%s", token);
+        else
+            item_path(x, path, sizeof path, "/extensions");
+        if (finding(x->job, x->at->line, x->at->column, path, "dynaflow-extension",
+                    "dynaflow-launcher ignores extension \"%s\" of contingency \"%s\"",
+                    SHOWN(s, c->extensions[i].name), SHOWN(token, c->id)))
+            return 1;
+    }
+    return 0;
+}
+
+/* --target dynaflow: dynaflow-launcher reads the "contingencies" of a root `default` list
+ * only. Said once per file, at the list's "type". */
+static int check_kind(lint_job *j, const ctg_stream_header *list, unsigned line,
+                      unsigned column)
+{
+    const char *kind = list->depth > 0 ? "list" : ctg_list_kind_name(list->kind);
+
+    if (!j->cfg->dynaflow || j->kind_flagged
+        || (list->depth == 0 && list->kind == CTG_LIST_DEFAULT))
+        return 0;
+    j->kind_flagged = true;
+    if (list->kind == CTG_LIST_CONTINGENCY)
+        return finding(j, line, column, "", "dynaflow-kind",
+                       "dynaflow-launcher reads only \"default\" lists, not a bare contingency");
+    return finding(j, 0, 0, "/type", "dynaflow-kind",
+                   "dynaflow-launcher reads only \"default\" lists, not \"%s\" lists", kind);
+}
+
+/* The contingency's JSON Pointer: known at the root and one level down. */
+static void contingency_path(lint_at *x)
+{
+    const ctg_stream_header *h = x->list;
+
+    x->path_known = true;
+    if (h->kind == CTG_LIST_CONTINGENCY)
+        x->path[0] = '\0';
+    else if (h->depth == 0)
+        snprintf(x->path, sizeof x->path, "/contingencies/%zu", x->at->index);
+    else if (h->depth == 1)
+        snprintf(x->path, sizeof x->path, "/contingencyLists/%zu/contingencies/%zu", h->index,
+                 x->at->index);
+    else
+        x->path_known = false, x->path[0] = '\0';
+}
+
+static int on_contingency(const ctg_stream_header *list, const ctg_contingency *c,
+                          const ctg_stream_place *at, void *payload)
+{
+    lint_at x = { payload, list, c, at, "", false };
+    lint_job *j = payload;
+    char s[128];
+
+    contingency_path(&x);
+    if (check_kind(j, list, at->line, at->column))
+        return 1;
+    if (c->element_count == 0
+        && finding(j, at->line, at->column, x.path, "empty-contingency",
+                   "contingency \"%s\" has no elements", SHOWN(s, c->id)))
+        return 1;
+    if (check_contingency_id(&x))
+        return 1;
+    if (!find_repeats(j, c)) {
+        j->oom = true;
+        return 1;
+    }
+    for (size_t k = 0; k < c->element_count; k++)
+        if (check_element(&x, k))
+            return 1;
+    return j->cfg->dynaflow ? check_extensions(&x) : 0;
+}
+
+/* Lists of other kinds are delivered whole, without a place: only their kind is checked. */
+static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
+{
+    (void)list;
+    return check_kind(payload, h, 0, 0);
+}
+
+/* The exit status of a file's lint, its error printed. */
+static int outcome(const lint_job *j, int rc, const ctg_error *err)
+{
+    ctg_error oom;
+
+    if (j->write_failed)
+        return CLI_FAILURE; /* said by cli_flush_stdout at the end */
+    if (j->oom) {
+        memset(&oom, 0, sizeof oom);
+        oom.code = CTG_ENOMEM;
+        snprintf(oom.source, sizeof oom.source, "%s", j->name);
+        snprintf(oom.message, sizeof oom.message, "out of memory after %zu contingency ids",
+                 j->ids.count);
+        return cli_diag_report(j->cfg->format, CTG_ENOMEM, &oom);
+    }
+    if (rc != CTG_OK)
+        return cli_diag_report(j->cfg->format, rc, err);
+    return j->findings != 0 ? CLI_INVALID : CLI_OK;
+}
+
+int cli_lint_file(const char *path, const cli_lint_config *cfg)
+{
+    lint_job j;
+    ctg_visitor v = CTG_VISITOR_INIT;
+    ctg_source src = cli_source(path);
+    ctg_read_options opts = cli_read_options(path);
+    ctg_error err;
+    int rc;
+
+    memset(&j, 0, sizeof j);
+    j.cfg = cfg;
+    j.name = cli_input_name(path);
+    v.contingency_at = on_contingency;
+    v.list = on_list;
+    v.progress = cli_progress_update;
+    v.payload = &j;
+    /* Extension values are checked, not kept: only their names are linted. Sides are kept on
+     * every type, so that one PowSyBl would drop can be flagged. */
+    opts.flags |= CTG_READ_SKIP_EXTENSION_VALUES | CTG_READ_KEEP_SIDES;
+    cli_progress_init(&j.progress, cfg->progress, cfg->bar_names ? j.name : NULL);
+    rc = ctg_read_stream(&src, &v, &opts, &err);
+    cli_progress_done(&j.progress);
+    rc = outcome(&j, rc, &err);
+    free(j.ids.slots);
+    free(j.first);
+    free(j.refs);
+    return rc;
+}
+
+/* ---- the command -------------------------------------------------------------------------- */
+
+enum { OPT_FORMAT, OPT_TARGET, OPT_COUNT };
+static const char *const lint_valued[] = { "--format", "--target", NULL };
+
+int cli_lint(const cli_command *cmd, int argc, char **argv)
+{
+    const char *values[OPT_COUNT] = { NULL, NULL };
+    cli_options opts = { NULL, lint_valued, values };
+    cli_lint_config cfg = { CLI_DIAG_TEXT, false, false, false };
+    cli_args args;
+    int status = cli_parse_options(cmd, argc, argv, &opts, &args);
+
+    if (status != CLI_OK)
+        return status;
+    if (args.help)
+        return cli_help(cmd);
+    if (cli_diag_format_parse(values[OPT_FORMAT], &cfg.format) != 0)
+        return cli_usage_error(cmd, "unknown format (text or json)", values[OPT_FORMAT]);
+    if (values[OPT_TARGET] != NULL && strcmp(values[OPT_TARGET], "dynaflow") != 0
+        && strcmp(values[OPT_TARGET], "powsybl") != 0)
+        return cli_usage_error(cmd, "unknown target (powsybl or dynaflow)", values[OPT_TARGET]);
+    if (args.npos == 0)
+        return cli_usage_error(cmd, "no file given", NULL);
+    cfg.dynaflow = values[OPT_TARGET] != NULL && strcmp(values[OPT_TARGET], "dynaflow") == 0;
+    cfg.progress = !args.no_progress;
+    cfg.bar_names = args.npos > 1;
+    cli_signals_catch_pipe();
+    /* Every file is linted; the worst outcome decides the exit status. */
+    for (int i = 0; i < args.npos && !ferror(stdout); i++) {
+        int one = cli_lint_file(args.pos[i], &cfg);
+        if (one > status)
+            status = one;
+    }
+    return cli_flush_stdout(status);
+}
