@@ -33,10 +33,26 @@ static int validate_one(const char *path, const cli_args *args)
     return CLI_OK;
 }
 
+/* validate's flags: --strict runs lint's checks (cmd_lint.c) instead, and prints its findings. */
+static const char *const validate_flags[] = { "--strict", NULL };
+#define VALIDATE_STRICT 1u
+
+static int validate_strict(const char *path, const cli_args *args)
+{
+    cli_lint_config cfg = { CLI_DIAG_TEXT, false, !args->no_progress, args->npos > 1 };
+    int rc = cli_lint_file(path, &cfg);
+
+    if (rc == CLI_OK && !args->quiet) {
+        cli_put_escaped(stdout, cli_input_name(path));
+        fputs(": ok\n", stdout);
+    }
+    return rc;
+}
+
 int cli_validate(const cli_command *cmd, int argc, char **argv)
 {
     cli_args args;
-    int status = cli_parse_args(cmd, argc, argv, NULL, &args);
+    int status = cli_parse_args(cmd, argc, argv, validate_flags, &args);
 
     if (status != CLI_OK)
         return status;
@@ -46,7 +62,8 @@ int cli_validate(const cli_command *cmd, int argc, char **argv)
         return cli_usage_error(cmd, "no file given", NULL);
     /* Every file is checked; the worst outcome decides the exit status. */
     for (int i = 0; i < args.npos; i++) {
-        int one = validate_one(args.pos[i], &args);
+        int one = args.flags & VALIDATE_STRICT ? validate_strict(args.pos[i], &args)
+                                               : validate_one(args.pos[i], &args);
         if (one > status)
             status = one;
     }

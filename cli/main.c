@@ -22,7 +22,9 @@ static const cli_command commands[] = {
                    "streams, in constant memory. On a terminal, a read that lasts over half a\n"
                    "second shows a progress bar on stderr, which names the file when there\n"
                    "are several.\n",
-        .options = "  -q, --quiet        nothing for valid files, and no progress bar: the exit\n"
+        .options = "      --strict       also lint's checks (see lint --help): a finding is a\n"
+                   "                     warning on stdout, and the file is not ok (exit 1)\n"
+                   "  -q, --quiet        nothing for valid files, and no progress bar: the exit\n"
                    "                     status and the errors on stderr tell the outcome\n"
                    NO_PROGRESS_OPTION,
         .run = cli_validate,
