@@ -63,7 +63,7 @@ static const cli_command commands[] = {
     },
     {
         .name = "lint",
-        .args = "[OPTION...] FILE...",
+        .args = "[--format FORMAT] [--target TARGET] [OPTION...] FILE...",
         .summary = "flag what is valid but almost certainly a mistake",
         .details = "Reads each FILE (\"-\" is stdin; gzip is read as such) as it streams and\n"
                    "prints on stdout one diagnostic per finding, \"FILE:line:column: warning:\n"

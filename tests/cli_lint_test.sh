@@ -159,6 +159,14 @@ check ".gz: the same findings, at the same places" 1 \
     "" -- "$cli" lint dup.json.gz
 check ".gz on stdin" 1 "$stdin_out" "" -- sh -c "'$cli' lint --quiet - <dup.json.gz"
 
+# 3000 ids, then the first again: the set of ids grows (from 1024 slots) and still finds it.
+awk 'BEGIN { print "{\"type\":\"default\",\"name\":\"l\",\"contingencies\":["
+    for (i = 0; i < 3000; i++) printf "{\"id\":\"N-1_%d\",\"elements\":[{\"id\":\"L%d\",\"type\":\"LINE\"}]},\n", i, i
+    print "{\"id\":\"N-1_0\",\"elements\":[{\"id\":\"L0\",\"type\":\"LINE\"}]}]}" }' >many.json
+check "3001 contingencies: the one repeat found after the id set grew" 1 \
+    'many.json:3002:7: warning: /contingencies/3000/id: duplicate contingency id "N-1_0", first at 2:7\n' \
+    "" -- "$cli" lint many.json
+
 # ---- invalid input, I/O and usage ---------------------------------------------------------
 
 printf '%b' "$H"'{"id":"a","elements":[]},\n{"id":"b" "elements":[]}]}\n' >broken.json
@@ -177,8 +185,15 @@ check "a missing file: exit 2, the others still linted" 2 "$dup_out" \
 check "a missing file with --format json" 2 \
     '{"file":"nope.json","line":0,"column":0,"path":"","code":"io","severity":"error","message":"cannot open: No such file or directory"}\n' \
     "" -- "$cli" lint --format json nope.json
+if [ -w /dev/full ]; then
+    check "stdout full: exit 2, said on stderr" 2 "" \
+        "<stdout>: error: cannot write: No space left on device\n" \
+        -- sh -c "'$cli' lint many.json dup.json >/dev/full"
+else
+    echo "SKIP: no /dev/full here: a full stdout is not checked"
+fi
 try="Try 'contingency-cli lint --help' for more information.\n"
-usage='usage: contingency-cli lint [OPTION...] FILE...\n'
+usage='usage: contingency-cli lint [--format FORMAT] [--target TARGET] [OPTION...] FILE...\n'
 check "no file: usage error" 2 "" "contingency-cli lint: no file given\n$usage$try" -- "$cli" lint
 check "unknown format" 2 "" "contingency-cli lint: unknown format (text or json): xml\n$usage$try" \
     -- "$cli" lint --format xml clean.json
