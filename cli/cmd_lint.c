@@ -134,16 +134,22 @@ typedef struct lint_job {
     size_t el_cap;
 } lint_job;
 
-/* Where a contingency's findings point: its JSON Pointer (empty when unknown) and its
- * place in the text. */
+/* The contingency being linted. */
 typedef struct lint_at {
     lint_job *job;
     const ctg_stream_header *list;
     const ctg_contingency *c;
     const ctg_stream_place *at;
-    char path[96]; /* "/contingencyLists/I/contingencies/N": 20 digits each at most */
-    bool path_known;
 } lint_at;
+
+/* What a finding points at in the contingency. Its JSON Pointer is made only when a finding
+ * is printed: most contingencies have none. */
+typedef enum spot_kind { SPOT_CONTINGENCY, SPOT_ID, SPOT_ELEMENT, SPOT_EXTENSION } spot_kind;
+typedef struct lint_spot {
+    spot_kind kind;
+    size_t k; /* the element's or the extension's index */
+    unsigned line, column;
+} lint_spot;
 
 /* An id as messages quote it: at most 120 bytes of it, cut on a UTF-8 boundary, "..." after. */
 static const char *shown(char *buf, size_t cap, const char *id)
@@ -162,16 +168,11 @@ static const char *shown(char *buf, size_t cap, const char *id)
 #define SHOWN(buf, id) shown(buf, sizeof buf, id)
 
 /* Prints one finding (a warning). Returns nonzero when stdout failed: the read then stops. */
-static int finding(lint_job *j, unsigned line, unsigned column, const char *path,
-                   const char *code, const char *fmt, ...)
+static int emit(lint_job *j, unsigned line, unsigned column, const char *path, const char *code,
+                const char *message)
 {
-    char message[640];
     cli_diag d = { j->name, line, column, path, code, "warning", message };
-    va_list ap;
 
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
     j->findings++;
     if (cli_diag_print(stdout, j->cfg->format, &d) < 0) {
         j->write_failed = true;
@@ -180,22 +181,62 @@ static int finding(lint_job *j, unsigned line, unsigned column, const char *path
     return 0;
 }
 
-/* The path of the contingency's item `suffix` ("/id", "/elements/3"...), or "" when the
- * contingency's own path is unknown (a list nested two levels deep or more). */
-static const char *item_path(const lint_at *x, char *buf, size_t cap, const char *fmt, ...)
+/* A key as a JSON Pointer token ('~' as "~0", '/' as "~1"); false when it does not fit. */
+static bool pointer_token(char *buf, size_t cap, const char *key)
 {
-    va_list ap;
-    int n;
+    size_t n = 0;
+
+    for (; *key != '\0'; key++) {
+        bool esc = *key == '~' || *key == '/';
+        if (n + 1 + esc >= cap)
+            return false;
+        if (esc)
+            buf[n++] = '~';
+        buf[n++] = esc ? (*key == '~' ? '0' : '1') : *key;
+    }
+    buf[n] = '\0';
+    return true;
+}
+
+/* The JSON Pointer of `s`: known at the root and one level down; "" deeper (the line and
+ * column still say where). An extension name too long for `buf` leaves "/extensions". */
+static void spot_path(const lint_at *x, const lint_spot *s, char *buf, size_t cap)
+{
+    const ctg_stream_header *h = x->list;
+    char token[160];
+    int n = 0;
 
     buf[0] = '\0';
-    if (!x->path_known)
-        return buf;
-    n = snprintf(buf, cap, "%s", x->path);
+    if (h->depth == 1)
+        n = snprintf(buf, cap, "/contingencyLists/%zu/contingencies/%zu", h->index,
+                     x->at->index);
+    else if (h->depth == 0 && h->kind != CTG_LIST_CONTINGENCY)
+        n = snprintf(buf, cap, "/contingencies/%zu", x->at->index);
+    else if (h->depth > 1)
+        return;
+    if (n < 0 || (size_t)n >= cap)
+        return;
+    if (s->kind == SPOT_ID)
+        snprintf(buf + n, cap - (size_t)n, "/id");
+    else if (s->kind == SPOT_ELEMENT)
+        snprintf(buf + n, cap - (size_t)n, "/elements/%zu", s->k);
+    else if (s->kind == SPOT_EXTENSION)
+        snprintf(buf + n, cap - (size_t)n, "/extensions%s%s",
+                 pointer_token(token, sizeof token, x->c->extensions[s->k].name) ? "/" : "",
+                 token);
+}
+
+/* A finding at `s` of the contingency. */
+static int finding(const lint_at *x, const lint_spot *s, const char *code, const char *fmt, ...)
+{
+    char message[640], path[320];
+    va_list ap;
+
     va_start(ap, fmt);
-    if (n >= 0 && (size_t)n < cap)
-        vsnprintf(buf + n, cap - (size_t)n, fmt, ap);
+    vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    return buf;
+    spot_path(x, s, path, sizeof path);
+    return emit(x->job, s->line, s->column, path, code, message);
 }
 
 /* ---- the checks --------------------------------------------------------------------------- */
@@ -206,20 +247,19 @@ static bool is_space(char ch)
 }
 
 /* An id that is empty or has whitespace around it: `what` names it in the message. */
-static int check_text(lint_job *j, unsigned line, unsigned column, const char *path,
-                      const char *what, const char *id)
+static int check_text(const lint_at *x, const lint_spot *at, const char *what, const char *id)
 {
     size_t len = strlen(id);
     bool lead, trail;
     char s[128];
 
     if (len == 0)
-        return finding(j, line, column, path, "empty-id", "%s is empty", what);
+        return finding(x, at, "empty-id", "%s is empty", what);
     lead = is_space(id[0]);
     trail = is_space(id[len - 1]);
     if (!lead && !trail)
         return 0;
-    return finding(j, line, column, path, "id-whitespace", "%s \"%s\" has %s whitespace", what,
+    return finding(x, at, "id-whitespace", "%s \"%s\" has %s whitespace", what,
                    SHOWN(s, id), lead && trail ? "leading and trailing" : lead ? "leading"
                                                                               : "trailing");
 }
@@ -227,19 +267,18 @@ static int check_text(lint_job *j, unsigned line, unsigned column, const char *p
 static int check_contingency_id(const lint_at *x)
 {
     lint_job *j = x->job;
-    const ctg_stream_place *at = x->at;
+    lint_spot at = { SPOT_ID, 0, x->at->id_line, x->at->id_column };
     const id_slot *first;
-    char path[128], s[128];
+    char s[128];
 
-    item_path(x, path, sizeof path, "/id");
-    if (check_text(j, at->id_line, at->id_column, path, "contingency id", x->c->id))
+    if (check_text(x, &at, "contingency id", x->c->id))
         return 1;
-    first = id_set_add(&j->ids, x->c->id, at->id_line, at->id_column, &j->oom);
+    first = id_set_add(&j->ids, x->c->id, at.line, at.column, &j->oom);
     if (j->oom)
         return 1;
     if (first == NULL)
         return 0;
-    return finding(j, at->id_line, at->id_column, path, "duplicate-id",
+    return finding(x, &at, "duplicate-id",
                    "duplicate contingency id \"%s\", first at %u:%u", SHOWN(s, x->c->id),
                    (unsigned)first->line, (unsigned)first->column);
 }
@@ -349,26 +388,25 @@ static bool dynaflow_reads(ctg_element_type t, const ctg_stream_header *list)
 
 /* The side of element k: ignored by PowSyBl on its type, empty, spaced, or (dynaflow) ignored
  * by dynaflow-launcher. */
-static int check_side(const lint_at *x, size_t k, unsigned line, unsigned column,
-                      const char *path)
+static int check_side(const lint_at *x, const lint_spot *at)
 {
     lint_job *j = x->job;
-    const ctg_element *el = &x->c->elements[k];
+    const ctg_element *el = &x->c->elements[at->k];
     const char *type = ctg_element_type_name(el->type);
     char s[128];
 
     if (el->voltage_level_id == NULL)
         return 0;
     if (!side_read(el->type))
-        return finding(j, line, column, path, "ignored-side",
+        return finding(x, at, "ignored-side",
                        "voltageLevelId \"%s\" is ignored on a %s element: PowSyBl reads a side "
                        "only on BRANCH, LINE, TWO_WINDINGS_TRANSFORMER, TIE_LINE and HVDC_LINE",
                        SHOWN(s, el->voltage_level_id), type);
-    if (check_text(j, line, column, path, "voltageLevelId", el->voltage_level_id))
+    if (check_text(x, at, "voltageLevelId", el->voltage_level_id))
         return 1;
     if (!j->cfg->dynaflow || el->voltage_level_id[0] == '\0')
         return 0;
-    return finding(j, line, column, path, "dynaflow-side",
+    return finding(x, at, "dynaflow-side",
                    "dynaflow-launcher ignores voltageLevelId \"%s\": it trips the whole %s",
                    SHOWN(s, el->voltage_level_id), type);
 }
@@ -377,23 +415,22 @@ static int check_element(const lint_at *x, size_t k)
 {
     lint_job *j = x->job;
     const ctg_element *el = &x->c->elements[k];
-    unsigned line = x->at->element_lines[k], column = x->at->element_columns[k];
-    char path[128], s[128], t[128];
+    lint_spot at = { SPOT_ELEMENT, k, x->at->element_lines[k], x->at->element_columns[k] };
+    char s[128], t[128];
     size_t first = j->first[k];
 
-    item_path(x, path, sizeof path, "/elements/%zu", k);
-    if (check_text(j, line, column, path, "element id", el->id))
+    if (check_text(x, &at, "element id", el->id))
         return 1;
     if (first != k
-        && finding(j, line, column, path, "duplicate-element",
+        && finding(x, &at, "duplicate-element",
                    "element \"%s\" (%s) twice in contingency \"%s\", first at %u:%u",
                    SHOWN(s, el->id), ctg_element_type_name(el->type), SHOWN(t, x->c->id),
                    x->at->element_lines[first], x->at->element_columns[first]))
         return 1;
-    if (check_side(x, k, line, column, path))
+    if (check_side(x, &at))
         return 1;
     if (j->cfg->dynaflow && !dynaflow_reads(el->type, x->list))
-        return finding(j, line, column, path, "dynaflow-type",
+        return finding(x, &at, "dynaflow-type",
                        "dynaflow-launcher does not read %s elements: it drops contingency "
                        "\"%s\"%s", ctg_element_type_name(el->type), SHOWN(s, x->c->id),
                        el->type == CTG_ELEMENT_BOUNDARY_LINE
@@ -401,36 +438,16 @@ static int check_element(const lint_at *x, size_t k)
     return 0;
 }
 
-/* A key as a JSON Pointer token ('~' as "~0", '/' as "~1"); false when it does not fit. */
-static bool pointer_token(char *buf, size_t cap, const char *key)
-{
-    size_t n = 0;
-
-    for (; *key != '\0'; key++) {
-        bool esc = *key == '~' || *key == '/';
-        if (n + 1 + esc >= cap)
-            return false;
-        if (esc)
-            buf[n++] = '~';
-        buf[n++] = esc ? (*key == '~' ? '0' : '1') : *key;
-    }
-    buf[n] = '\0';
-    return true;
-}
-
 static int check_extensions(const lint_at *x)
 {
     const ctg_contingency *c = x->c;
-    char path[256], token[160], s[128];
+    char s[128], t[128];
 
     for (size_t i = 0; i < c->extension_count; i++) {
-        if (pointer_token(token, sizeof token, c->extensions[i].name))
-            item_path(x, path, sizeof path, "/extensions/%s", token);
-        else
-            item_path(x, path, sizeof path, "/extensions");
-        if (finding(x->job, x->at->line, x->at->column, path, "dynaflow-extension",
+        lint_spot at = { SPOT_EXTENSION, i, x->at->line, x->at->column };
+        if (finding(x, &at, "dynaflow-extension",
                     "dynaflow-launcher ignores extension \"%s\" of contingency \"%s\"",
-                    SHOWN(s, c->extensions[i].name), SHOWN(token, c->id)))
+                    SHOWN(s, c->extensions[i].name), SHOWN(t, c->id)))
             return 1;
     }
     return 0;
@@ -442,47 +459,32 @@ static int check_kind(lint_job *j, const ctg_stream_header *list, unsigned line,
                       unsigned column)
 {
     const char *kind = list->depth > 0 ? "list" : ctg_list_kind_name(list->kind);
+    char message[128];
 
     if (!j->cfg->dynaflow || j->kind_flagged
         || (list->depth == 0 && list->kind == CTG_LIST_DEFAULT))
         return 0;
     j->kind_flagged = true;
     if (list->kind == CTG_LIST_CONTINGENCY)
-        return finding(j, line, column, "", "dynaflow-kind",
-                       "dynaflow-launcher reads only \"default\" lists, not a bare contingency");
-    return finding(j, 0, 0, "/type", "dynaflow-kind",
-                   "dynaflow-launcher reads only \"default\" lists, not \"%s\" lists", kind);
-}
-
-/* The contingency's JSON Pointer: known at the root and one level down. */
-static void contingency_path(lint_at *x)
-{
-    const ctg_stream_header *h = x->list;
-
-    x->path_known = true;
-    if (h->kind == CTG_LIST_CONTINGENCY)
-        x->path[0] = '\0';
-    else if (h->depth == 0)
-        snprintf(x->path, sizeof x->path, "/contingencies/%zu", x->at->index);
-    else if (h->depth == 1)
-        snprintf(x->path, sizeof x->path, "/contingencyLists/%zu/contingencies/%zu", h->index,
-                 x->at->index);
-    else
-        x->path_known = false, x->path[0] = '\0';
+        return emit(j, line, column, "", "dynaflow-kind",
+                    "dynaflow-launcher reads only \"default\" lists, not a bare contingency");
+    snprintf(message, sizeof message,
+             "dynaflow-launcher reads only \"default\" lists, not \"%s\" lists", kind);
+    return emit(j, 0, 0, "/type", "dynaflow-kind", message);
 }
 
 static int on_contingency(const ctg_stream_header *list, const ctg_contingency *c,
                           const ctg_stream_place *at, void *payload)
 {
-    lint_at x = { payload, list, c, at, "", false };
+    lint_at x = { payload, list, c, at };
+    lint_spot brace = { SPOT_CONTINGENCY, 0, at->line, at->column };
     lint_job *j = payload;
     char s[128];
 
-    contingency_path(&x);
     if (check_kind(j, list, at->line, at->column))
         return 1;
     if (c->element_count == 0
-        && finding(j, at->line, at->column, x.path, "empty-contingency",
+        && finding(&x, &brace, "empty-contingency",
                    "contingency \"%s\" has no elements", SHOWN(s, c->id)))
         return 1;
     if (check_contingency_id(&x))
