@@ -220,10 +220,10 @@ static void spot_path(const lint_at *x, const lint_spot *s, char *buf, size_t ca
         snprintf(buf + n, cap - (size_t)n, "/id");
     else if (s->kind == SPOT_ELEMENT)
         snprintf(buf + n, cap - (size_t)n, "/elements/%zu", s->k);
-    else if (s->kind == SPOT_EXTENSION)
-        snprintf(buf + n, cap - (size_t)n, "/extensions%s%s",
-                 pointer_token(token, sizeof token, x->c->extensions[s->k].name) ? "/" : "",
-                 token);
+    else if (s->kind == SPOT_EXTENSION) {
+        bool fits = pointer_token(token, sizeof token, x->c->extensions[s->k].name);
+        snprintf(buf + n, cap - (size_t)n, "/extensions%s%s", fits ? "/" : "", fits ? token : "");
+    }
 }
 
 /* A finding at `s` of the contingency. */

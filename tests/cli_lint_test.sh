@@ -116,6 +116,12 @@ lint_case "dynaflow-kind: a bare contingency, at its brace" bare.json \
     1 'bare.json:1:3: warning: /: dynaflow-launcher reads only "default" lists, not a bare contingency\n' \
     --target dynaflow
 
+long=$(awk 'BEGIN { for (i = 0; i < 200; i++) printf "e" }')
+lint_case "an extension name too long for the path: the path ends at extensions" longext.json \
+    "$H"'{"id":"c","elements":[{"id":"L1","type":"LINE"}],"extensions":{"'"$long"'":1}}]}\n' \
+    1 "longext.json:2:1: warning: /contingencies/0/extensions: dynaflow-launcher ignores extension \"$(printf '%.120s' "$long")...\" of contingency \"c\"\n" \
+    --target dynaflow
+
 # ---- nested lists -------------------------------------------------------------------------
 
 nest='{"type":"list","name":"o","contingencyLists":[\n{"type":"default","name":"a","contingencies":[]},\n{"type":"default","name":"b","contingencies":[\n{"id":"x","elements":[]}]},\n{"type":"list","name":"i","contingencyLists":[{"type":"default","name":"c","contingencies":[\n{"id":"x","elements":[]}]}]}]}\n'
