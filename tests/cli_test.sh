@@ -39,8 +39,8 @@ check "validate no file" 2 "" \
     "contingency-cli validate: no file given\nusage: contingency-cli validate [OPTION...] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
     -- "$cli" validate
 check "validate unknown option" 2 "" \
-    "contingency-cli validate: unknown option: --strict\nusage: contingency-cli validate [OPTION...] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
-    -- "$cli" validate --strict "$sample"
+    "contingency-cli validate: unknown option: --frobnicate\nusage: contingency-cli validate [OPTION...] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
+    -- "$cli" validate --frobnicate "$sample"
 check "validate -- ends options" 0 "-s.json: ok\n" "" \
     -- sh -c "cd '$work' && cp '$sample' ./-s.json && '$cli' validate -- -s.json"
 check "validate missing file is an I/O error" 2 "" "$work/nope: error: cannot open: No such file or directory\n" \
