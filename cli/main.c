@@ -80,13 +80,14 @@ static const cli_command commands[] = {
                    "With --target dynaflow, also what Dynawo's dynaflow-launcher drops:\n"
                    "  dynaflow-type      an element type it does not read (it reads GENERATOR,\n"
                    "                     STATIC_VAR_COMPENSATOR, SHUNT_COMPENSATOR, BRANCH,\n"
-                   "                     HVDC_LINE, BUSBAR_SECTION, DANGLING_LINE, LINE,\n"
-                   "                     TWO_WINDINGS_TRANSFORMER, THREE_WINDINGS_TRANSFORMER\n"
-                   "                     and LOAD): it drops the whole contingency\n"
+                   "                     HVDC_LINE, BUSBAR_SECTION, DANGLING_LINE (BOUNDARY_LINE\n"
+                   "                     in files of version 1.0), LINE, LOAD,\n"
+                   "                     TWO_WINDINGS_TRANSFORMER and THREE_WINDINGS_TRANSFORMER):\n"
+                   "                     it drops the whole contingency\n"
                    "  dynaflow-side      a voltageLevelId: it trips the whole element\n"
                    "  dynaflow-kind      a list that is not a `default` one: it reads none\n"
                    "  dynaflow-extension a contingency extension: it ignores them\n"
-                   "Contingencies of lists nested two levels deep or more have an empty path\n"
+                   "In lists nested two levels deep or more, findings have the root's path\n"
                    "(their line and column are exact). Duplicate ids are looked for in each\n"
                    "file, in a table of 20 bytes per id (a 96-bit hash of it and where it was\n"
                    "first) kept 3/8 to 3/4 full: 27 to 54 bytes per contingency, 42 MB for a\n"
@@ -99,7 +100,8 @@ static const cli_command commands[] = {
                    "                     text (the default) or json\n"
                    "      --target TARGET\n"
                    "                     powsybl (the default) or dynaflow\n"
-                   QUIET_OPTIONS,
+                   "  -q, --quiet        no progress bar (findings and errors all the same)\n"
+                   NO_PROGRESS_OPTION,
         .run = cli_lint,
     },
 #ifdef CLI_HAVE_NETWORK
