@@ -591,4 +591,59 @@ CTG_TEST(stream_v2, lenient_allocation_failures)
     CU_ASSERT(ok > 1);
 }
 
+/* ---- the end of each list ---------------------------------------------------------------- */
+
+static int on_list_end(const ctg_stream_header *h, void *payload)
+{
+    seen2 *s = payload;
+
+    text_printf(&s->log, "end %s %s %s %zu.%zu\n", ctg_list_kind_name(h->kind),
+                h->name ? h->name : "?", h->version ? h->version : "-", h->depth, h->index);
+    return s->stop_after_errors && ++s->errors == s->stop_after_errors;
+}
+
+/* Every list object ends with its whole header, fields after the contingencies included; an
+ * empty list and a list of lists too; a version-1 visitor is not told. */
+CTG_TEST(stream_v2, list_end_has_the_whole_header)
+{
+    static const char doc[] =
+        "{\"type\":\"list\",\"name\":\"top\",\"contingencyLists\":["
+        "{\"contingencies\":[{\"id\":\"a1\"}],\"type\":\"default\",\"name\":\"late\","
+        "\"version\":\"1.0\"},"
+        "{\"type\":\"default\",\"name\":\"empty\",\"contingencies\":[]},"
+        "{\"type\":\"identifier\",\"version\":\"1.2\",\"name\":\"ids\",\"identifiers\":[]}],"
+        "\"version\":\"1.1\"}";
+    static const char bare[] = "{\"id\":\"x\"}";
+    seen2 s = { 0 };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .contingency = on_plain,
+                      .list_end = on_list_end,
+                      .payload = &s };
+    ctg_source src = ctg_source_buffer(doc, sizeof(doc) - 1);
+    ctg_source src_bare = ctg_source_buffer(bare, sizeof(bare) - 1);
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(ctg_read_stream(&src, &v, NULL, NULL), CTG_OK);
+    expect_log(s.log.data, "a1\n"
+                           "end default late 1.0 1.0\n"
+                           "end default empty - 1.1\n"
+                           "end identifier ids 1.2 1.2\n"
+                           "end list top 1.1 0.0\n");
+    free(s.log.data);
+    memset(&s, 0, sizeof(s));
+    CU_ASSERT_EQUAL(ctg_read_stream(&src_bare, &v, NULL, NULL), CTG_OK);
+    expect_log(s.log.data, "x\nend contingency ? - 0.0\n");
+    free(s.log.data);
+    memset(&s, 0, sizeof(s));
+    s.stop_after_errors = 2; /* here: stop at the second end */
+    CU_ASSERT_EQUAL(ctg_read_stream(&src, &v, NULL, &err), CTG_ESTOPPED);
+    CU_ASSERT_STRING_EQUAL(err.path, "/contingencyLists/1");
+    free(s.log.data);
+    memset(&s, 0, sizeof(s));
+    v.version = 1;
+    CU_ASSERT_EQUAL(ctg_read_stream(&src, &v, NULL, NULL), CTG_OK);
+    expect_log(s.log.data, "a1\n");
+    free(s.log.data);
+}
+
 #include "test_stream_v2.tests.h"
