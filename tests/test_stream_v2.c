@@ -229,7 +229,8 @@ CTG_TEST(stream_v2, places_nested_lists)
 /* A bare contingency document: index 0, the root object's brace. */
 CTG_TEST(stream_v2, places_bare_contingency)
 {
-    static const char doc[] = "\n  {\"id\" : \"x\",\n \"elements\":[ {\"id\":\"L\",\"type\":\"LINE\"}]}";
+    static const char doc[] = "\n  {\"id\" : \"x\",\n"
+                              " \"elements\":[ {\"id\":\"L\",\"type\":\"LINE\"}]}";
     seen2 s = { 0 };
 
     CU_ASSERT_EQUAL(read2(doc, sizeof(doc) - 1, &s, 0, NULL), CTG_OK);
@@ -353,7 +354,8 @@ static const char three_bad[] =
     "    \"elements\" : [ { \"id\" : \"L\", \"type\" : \"LINE\" } ]\n"
     "  }, {\n"
     "    \"id\" : \"bad3\",\n"
-    "    \"elements\" : [ { \"id\" : \"Y\", \"type\" : \"LINE\", \"id\" : [ { \"a\" : [ 1, {} ] } ] } ],\n"
+    "    \"elements\" : [ { \"id\" : \"Y\", \"type\" : \"LINE\", \"id\" : [ { \"a\" : [ 1, {} ] } ]"
+    " } ],\n"
     "    \"extensions\" : { \"x\" : { \"y\" : [ [ ], { } ] } }\n"
     "  }, {\n"
     "    \"id\" : \"ok3\"\n"
