@@ -212,3 +212,8 @@ int cli_diag_report(cli_diag_format format, int rc, const ctg_error *err)
         return CLI_FAILURE;
     }
 }
+
+int cli_diag_json_string(FILE *out, const char *text)
+{
+    return json_string(out, text);
+}

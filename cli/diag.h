@@ -57,4 +57,9 @@ const char *cli_diag_status_code(int status);
  * input, CLI_FAILURE (2) for I/O, memory or misuse. */
 int cli_diag_report(cli_diag_format format, int rc, const ctg_error *err);
 
+/* Writes `text` (NULL is "") as a JSON string, quotes included, escaped as cli_diag_print
+ * escapes the strings of a JSON diagnostic; for other JSON a command prints (stats). Returns
+ * 0, or -1 on a write error. */
+int cli_diag_json_string(FILE *out, const char *text);
+
 #endif

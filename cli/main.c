@@ -14,16 +14,31 @@
 static const cli_command commands[] = {
     {
         .name = "validate",
-        .args = "[OPTION...] FILE...",
+        .args = "[--lenient] [--max-errors N] [--format text|json] [OPTION...] FILE...",
         .summary = "check each list; prints \"FILE: ok\" for each valid one",
         .details = "Reads each FILE (\"-\" is stdin) as a contingency list of any kind. Prints\n"
                    "\"FILE: ok\" on stdout for each valid file, and \"source:line:column: error:\n"
-                   "path: message\" on stderr for each invalid one. Every file is checked, as it\n"
-                   "streams, in constant memory. On a terminal, a read that lasts over half a\n"
-                   "second shows a progress bar on stderr, which names the file when there\n"
-                   "are several.\n",
-        .options = "      --strict       also lint's checks (see lint --help): a finding is a\n"
-                   "                     warning on stdout, and the file is not ok (exit 1)\n"
+                   "path: message\" on stderr for each error. Every file is checked, as it\n"
+                   "streams, in constant memory. A read stops at a file's first error, unless\n"
+                   "--lenient: a contingency of a `default` list that breaks a rule inside\n"
+                   "well-formed JSON (unknown field or type, missing id, duplicate key, bad\n"
+                   "version rule) is reported and skipped, and the read goes on. Broken JSON\n"
+                   "syntax, and errors outside a contingency (the list's own fields, identifier\n"
+                   "and criterion lists) still stop the read of that file. Exit status 1 if\n"
+                   "any error. On a terminal, a read that lasts over half a second shows a\n"
+                   "progress bar on stderr, which names the file when there are several.\n",
+        .options = "      --lenient      report every error a file has where its structure\n"
+                   "                     allows going on, skipping the bad contingencies\n"
+                   "      --max-errors N\n"
+                   "                     stop after N errors over all the files (0: no\n"
+                   "                     limit); implies --lenient\n"
+                   "      --format FORMAT\n"
+                   "                     text (the default) or json: one JSON object per\n"
+                   "                     error on stdout (file, line, column, path, code,\n"
+                   "                     severity, message), and no \"FILE: ok\" lines\n"
+                   "      --strict       also lint's checks (see lint --help): a finding is a\n"
+                   "                     warning on stdout, and the file is not ok (exit 1);\n"
+                   "                     not with --lenient or --max-errors\n"
                    "  -q, --quiet        nothing for valid files, and no progress bar: the exit\n"
                    "                     status and the errors on stderr tell the outcome\n"
                    NO_PROGRESS_OPTION,
@@ -50,14 +65,27 @@ static const cli_command commands[] = {
     },
     {
         .name = "stats",
-        .args = "[OPTION...] FILE",
-        .summary = "count contingencies and elements per type",
-        .details = "Reads FILE (\"-\" is stdin) as it streams, in constant memory, and prints the\n"
-                   "number of contingencies, the number of elements of each type, the largest\n"
-                   "contingency, and the lists of other kinds it holds. Gzip input is read as\n"
-                   "such. On a terminal, a read that lasts over half a second shows a progress\n"
-                   "bar on stderr.\n",
-        .options = "  -q, --quiet        no progress bar (the counts are printed all the same)\n"
+        .args = "[--format text|json] [OPTION...] FILE...",
+        .summary = "name, kind and version of each list; contingencies and elements per type",
+        .details = "Reads each FILE (\"-\" is stdin) as it streams, in constant memory, and\n"
+                   "prints its lists in document order (name, kind and version; a nested list\n"
+                   "indented under its parent), the number of contingencies, the number of\n"
+                   "elements of each type, the largest contingency, and the number of lists of\n"
+                   "other kinds it holds; a blank line between files. A file that fails is\n"
+                   "reported on stderr and the others are still counted (exit status 1 for\n"
+                   "bad input). Gzip input is read as such. On a terminal, a read that lasts\n"
+                   "over half a second shows a progress bar on stderr.\n"
+                   "\n"
+                   "--format json prints one JSON document on stdout, an entry per file:\n"
+                   "  {\"files\":[{\"file\":F,\"lists\":[{\"name\":N,\"kind\":K,\"version\":V,\n"
+                   "  \"depth\":D},...],\"contingencies\":C,\"elements\":E,\"elementTypes\":\n"
+                   "  {TYPE:COUNT,...},\"largest\":{\"id\":ID,\"elements\":E} or null},...]}\n"
+                   "(a name or version the list lacks is null); a file that fails has\n"
+                   "{\"file\":F,\"error\":DIAGNOSTIC} instead, its error as validate --format\n"
+                   "json prints it, and the error on stderr as well.\n",
+        .options = "      --format FORMAT\n"
+                   "                     text (the default) or json\n"
+                   "  -q, --quiet        no progress bar (the counts are printed all the same)\n"
                    NO_PROGRESS_OPTION,
         .run = cli_stats,
     },

@@ -36,10 +36,10 @@ check "validate invalid" 1 "" "$bad_type" -- "$cli" validate "$bad"
 check "validate checks every file" 1 "$sample: ok\n$sample: ok\n" "$bad_type" \
     -- "$cli" validate "$sample" "$bad" "$sample"
 check "validate no file" 2 "" \
-    "contingency-cli validate: no file given\nusage: contingency-cli validate [OPTION...] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
+    "contingency-cli validate: no file given\nusage: contingency-cli validate [--lenient] [--max-errors N] [--format text|json] [OPTION...] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
     -- "$cli" validate
 check "validate unknown option" 2 "" \
-    "contingency-cli validate: unknown option: --frobnicate\nusage: contingency-cli validate [OPTION...] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
+    "contingency-cli validate: unknown option: --frobnicate\nusage: contingency-cli validate [--lenient] [--max-errors N] [--format text|json] [OPTION...] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
     -- "$cli" validate --frobnicate "$sample"
 check "validate -- ends options" 0 "-s.json: ok\n" "" \
     -- sh -c "cd '$work' && cp '$sample' ./-s.json && '$cli' validate -- -s.json"
@@ -86,11 +86,11 @@ for pair in identifier-v1_0 criterion-mixed nested-lists-v1_0 boundary-v1_0; do
 done
 
 # stats, streaming convert and gzip.
-stats_sample="file: $sample\ncontingencies: 5\nelements: 7\n  GENERATOR: 1\n  HVDC_LINE: 1\n  BUSBAR_SECTION: 1\n  LINE: 1\n  TWO_WINDINGS_TRANSFORMER: 1\n  LOAD: 1\n  SWITCH: 1\nlargest: N-2_GEN_LOAD (2 elements)\n"
+stats_sample="file: $sample\nlist: sample (default, version 1.1)\ncontingencies: 5\nelements: 7\n  GENERATOR: 1\n  HVDC_LINE: 1\n  BUSBAR_SECTION: 1\n  LINE: 1\n  TWO_WINDINGS_TRANSFORMER: 1\n  LOAD: 1\n  SWITCH: 1\nlargest: N-2_GEN_LOAD (2 elements)\n"
 check "stats sample" 0 "$stats_sample" "" -- "$cli" stats "$sample"
 check "stats invalid" 1 "" "$bad_type" -- "$cli" stats "$bad"
 check "stats no file" 2 "" \
-    "contingency-cli stats: no file given\nusage: contingency-cli stats [OPTION...] FILE\nTry 'contingency-cli stats --help' for more information.\n" \
+    "contingency-cli stats: no file given\nusage: contingency-cli stats [--format text|json] [OPTION...] FILE...\nTry 'contingency-cli stats --help' for more information.\n" \
     -- "$cli" stats
 check "convert to .gz" 0 "" "" -- "$cli" convert "$sample" "$work/sample.json.gz"
 check "the .gz is gzip" 0 "" "" -- sh -c "gzip -t '$work/sample.json.gz'"
@@ -243,7 +243,7 @@ fi
 # Names and ids from the input are printed escaped: no file can drive the terminal.
 printf '{"type":"default","version":"1.1","name":"n","contingencies":[{"id":"a\\u001b[2J\\nb","elements":[{"id":"L","type":"LINE"}]}]}' >"$work/evil.json"
 check "stats escapes ids" 0 \
-    "file: $work/evil.json\ncontingencies: 1\nelements: 1\n  LINE: 1\nlargest: a\\\\u001b[2J\\\\nb (1 elements)\n" "" \
+    "file: $work/evil.json\nlist: n (default, version 1.1)\ncontingencies: 1\nelements: 1\n  LINE: 1\nlargest: a\\\\u001b[2J\\\\nb (1 elements)\n" "" \
     -- "$cli" stats "$work/evil.json"
 printf '{"type":"default","version":"1.1","name":"n","contingencies":[{"id":"c","elements":[{"id":"L","type":"X\\u001b]0;owned\\u0007"}]}]}' >"$work/evil2.json"
 check "errors escape input" 1 "" \
