@@ -506,6 +506,12 @@ static int on_list(const ctg_stream_header *h, const ctg_list *list, void *paylo
     return check_kind(payload, h, 0, 0);
 }
 
+/* The root's kind is said when its first item comes; at its end for a list that had none. */
+static int on_list_end(const ctg_stream_header *h, void *payload)
+{
+    return h->depth == 0 ? check_kind(payload, h, 0, 0) : 0;
+}
+
 /* The exit status of a file's lint, its error printed. */
 static int outcome(const lint_job *j, int rc, const ctg_error *err)
 {
@@ -540,6 +546,7 @@ int cli_lint_file(const char *path, const cli_lint_config *cfg)
     j.name = cli_input_name(path);
     v.contingency_at = on_contingency;
     v.list = on_list;
+    v.list_end = on_list_end;
     v.progress = cli_progress_update;
     v.payload = &j;
     /* Extension values are checked, not kept: only their names are linted. Sides are kept on

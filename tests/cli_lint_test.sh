@@ -111,6 +111,10 @@ lint_case "dynaflow-kind: an identifier list, said at its type" ident.json \
     '{"type":"identifier","version":"1.2","name":"i","identifiers":[]}\n' \
     1 'ident.json: warning: /type: dynaflow-launcher reads only "default" lists, not "identifier" lists\n' \
     --target dynaflow
+lint_case "dynaflow-kind: a list of lists without a contingency, said at its end" elist.json \
+    '{"type":"list","name":"o","contingencyLists":[{"type":"default","name":"a","contingencies":[]}]}' \
+    1 'elist.json: warning: /type: dynaflow-launcher reads only "default" lists, not "list" lists\n' \
+    --target dynaflow
 lint_case "dynaflow-kind: a bare contingency, at its brace" bare.json \
     '  {"id":"c","elements":[{"id":"L1","type":"LINE"}]}\n' \
     1 'bare.json:1:3: warning: /: dynaflow-launcher reads only "default" lists, not a bare contingency\n' \
@@ -219,6 +223,13 @@ check "validate --strict: an invalid file as validate says it" 1 \
     'broken.json:2:1: warning: /contingencies/0: contingency "a" has no elements\n' \
     "broken.json:3:11: error: /contingencies/1: $syntax_text\n" \
     -- "$cli" validate --strict broken.json
+
+check "validate --strict --format json: the findings as lint --format json, no ok lines" 1 \
+    '{"file":"dup.json","line":4,"column":8,"path":"/contingencies/2/id","code":"duplicate-id","severity":"warning","message":"duplicate contingency id \\"a\\", first at 2:7"}\n{"file":"dup.json","line":5,"column":7,"path":"/contingencies/3/id","code":"duplicate-id","severity":"warning","message":"duplicate contingency id \\"a\\", first at 2:7"}\n' \
+    "" -- "$cli" validate --strict --format json clean.json dup.json
+check "validate --strict is not lenient" 2 "" \
+    "contingency-cli validate: --strict reads strictly: not with --lenient or --max-errors\nusage: contingency-cli validate [--lenient] [--max-errors N] [--format text|json] [OPTION...] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
+    -- "$cli" validate --strict --max-errors 3 clean.json
 
 echo "$((count - failures)) of $count lint checks passed"
 [ "$failures" -eq 0 ]
