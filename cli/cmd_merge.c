@@ -304,7 +304,7 @@ static int report_duplicates(merge_job *j)
     return status;
 }
 
-/* What was dropped, on stderr, unless -q: one line each. */
+/* What was dropped, on stderr, unless -q: one line each, as a warning diagnostic reads. */
 static void report_drops(const merge_job *j)
 {
     for (size_t i = 0; i < j->nrecs && !j->quiet; i++) {
@@ -312,15 +312,17 @@ static void report_drops(const merge_job *j)
 
         if (!r->dropped)
             continue;
-        fprintf(stderr, "%s: ", j->names[r->input]);
+        fprintf(stderr, "%s: warning: ", j->names[r->input]);
         cli_put_escaped(stderr, r->path);
-        fputs(r->equivalent ? ": dropped \"" : ": dropped duplicate \"", stderr);
+        fputs(r->equivalent ? ": dropped \"" : ": dropped duplicate id \"", stderr);
         cli_put_escaped(stderr, r->id);
-        fputs(r->equivalent ? "\": same elements as \"" : "\": kept \"", stderr);
-        cli_put_escaped(stderr, r->first->id);
-        fprintf(stderr, "\" at %s: ", j->names[r->first->input]);
+        if (r->equivalent) {
+            fputs("\": same elements as \"", stderr);
+            cli_put_escaped(stderr, r->first->id);
+        }
+        fprintf(stderr, "\" (kept: %s: ", j->names[r->first->input]);
         cli_put_escaped(stderr, r->first->path);
-        fputc('\n', stderr);
+        fputs(")\n", stderr);
     }
 }
 

@@ -30,28 +30,31 @@ int pl_fail(int status, const char *source, const char *path, const char *fmt, .
     return status;
 }
 
-/* Where `c` sits, and a check that its list is one these commands can write. */
+/* Where `c` sits (in `path`, when not NULL), and a check that its list is one these commands
+ * can write. */
 static int place(pl_read *r, const ctg_stream_header *h, char *path, size_t cap)
 {
-    if (h->kind != CTG_LIST_DEFAULT)
-        return pl_fail(CLI_INVALID, r->in.name, "", "a %s document is not a default list",
-                       ctg_list_kind_name(h->kind));
+    char list[64] = ""; /* the JSON Pointer of a nested list */
+
+    if (h->depth == 1)
+        snprintf(list, sizeof list, "/contingencyLists/%zu", h->index);
     if (h->depth > 1 || (h->depth == 1 && !r->flatten))
-        return pl_fail(CLI_INVALID, r->in.name, h->depth == 1 ? "/lists" : "",
+        return pl_fail(CLI_INVALID, r->in.name, h->depth == 1 ? list : "",
                        "lists nested in a list: %s", r->flatten
                        ? "only one level of nesting is flattened" : "merge flattens them");
+    if (h->kind != CTG_LIST_DEFAULT)
+        return pl_fail(CLI_INVALID, r->in.name, list, "a list of type \"%s\", not \"default\"",
+                       ctg_list_kind_name(h->kind));
     if (h->name == NULL)
-        return pl_fail(CLI_INVALID, r->in.name, "",
+        return pl_fail(CLI_INVALID, r->in.name, list,
                        "the list's name comes after its contingencies; convert writes it first");
     if (r->seen == 0 || h->depth != r->list_depth || h->index != r->list_index) {
         r->in_list = 0;
         r->list_depth = h->depth;
         r->list_index = h->index;
     }
-    if (h->depth == 0)
-        snprintf(path, cap, "/contingencies/%zu", r->in_list);
-    else
-        snprintf(path, cap, "/lists/%zu/contingencies/%zu", h->index, r->in_list);
+    if (path != NULL)
+        snprintf(path, cap, "%s/contingencies/%zu", list, r->in_list);
     return CLI_OK;
 }
 
@@ -82,7 +85,7 @@ static int on_list(const ctg_stream_header *h, const ctg_list *list, void *paylo
     pl_read *r = payload;
 
     (void)list;
-    r->status = place(r, h, (char[8]){ 0 }, 8);
+    r->status = place(r, h, NULL, 0);
     return 1;
 }
 
@@ -102,7 +105,7 @@ static int read_empty(pl_read *r)
         || (r->flatten && ctg_list_get_kind(list) == CTG_LIST_LIST))
         r->name = strdup(ctg_list_name(list));
     else
-        r->status = pl_fail(CLI_INVALID, r->in.name, "", "a %s document is not a default list",
+        r->status = pl_fail(CLI_INVALID, r->in.name, "", "a list of type \"%s\", not \"default\"",
                             ctg_list_kind_name(ctg_list_get_kind(list)));
     ctg_list_free(list);
     if (r->status == CLI_OK && r->name == NULL)

@@ -11,7 +11,7 @@
 #include "cli.h"
 
 /* Called for each contingency; `path` is its JSON Pointer ("/contingencies/3", or
- * "/lists/1/contingencies/3" in a flattened `list`). Nonzero stops the read. */
+ * "/contingencyLists/1/contingencies/3" in a flattened `list`). Nonzero stops the read. */
 typedef int (*pl_contingency_fn)(const ctg_stream_header *h, const ctg_contingency *c,
                                  const char *path, void *ctx);
 
