@@ -73,7 +73,7 @@ typedef struct merge_job {
 
 static uint64_t id_hash(const ctg_contingency *c)
 {
-    return pl_hash64(c->id, strlen(c->id), 1) & ~TAG_SET;
+    return cli_hash64(c->id, strlen(c->id), 1) & ~TAG_SET;
 }
 
 static int oom(merge_job *j)

@@ -18,6 +18,35 @@ typedef struct cursor {
     off_t next;  /* where they start */
 } cursor;
 
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebu;
+    return h ^ (h >> 31);
+}
+
+uint64_t cli_hash64(const void *data, size_t len, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = mix(seed ^ (len * 0x9e3779b97f4a7c15u));
+
+    for (; len >= 8; p += 8, len -= 8) {
+        uint64_t w;
+
+        memcpy(&w, p, 8);
+        h = mix(h ^ w) + 0x9e3779b97f4a7c15u;
+    }
+    if (len > 0) {
+        uint64_t w = 0;
+
+        memcpy(&w, p, len);
+        h = mix(h ^ w ^ ((uint64_t)len << 56));
+    }
+    return mix(h);
+}
+
 int cli_spill_init(cli_spill *s)
 {
     memset(s, 0, sizeof *s);

@@ -8,8 +8,13 @@
  * Disk: 8 bytes per value. merge finds its duplicate ids this way, whatever the size of its
  * inputs. */
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* A 64-bit hash of `len` bytes, well mixed (splitmix64's finaliser over 8-byte words); not
+ * meant to resist chosen collisions, which only cost merge a confirmation read. */
+uint64_t cli_hash64(const void *data, size_t len, uint64_t seed);
 
 #define CLI_SPILL_RUN ((size_t)1 << 20)
 

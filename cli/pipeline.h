@@ -3,8 +3,7 @@
 #define CTG_CLI_PIPELINE_H
 
 /* What filter, merge and split share: a `default` list read as it streams, one contingency at
- * a time, with the position of each; a 64-bit hash; stdin copied to a file that can be read
- * again. */
+ * a time, with the position of each; stdin copied to a file that can be read again. */
 
 #include <stdint.h>
 
@@ -70,9 +69,6 @@ int pl_out_add(pl_out *o, const ctg_contingency *c);
 int pl_out_close(pl_out *o);
 /* Discards the output: a file OUT is left as it was. */
 void pl_out_abort(pl_out *o);
-
-/* A 64-bit hash of `len` bytes (well mixed; not for adversaries). */
-uint64_t pl_hash64(const void *data, size_t len, uint64_t seed);
 
 /* Copies stdin to a temporary file in $TMPDIR (or /tmp) that can then be read several times;
  * `*path` (owned) names it; the file is removed on a signal (slot 1) and by pl_spool_remove.
