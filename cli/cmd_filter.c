@@ -68,11 +68,13 @@ static bool selected(const selectors *s, const ctg_contingency *c)
 }
 
 static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c,
-                          const char *path, void *ctx)
+                          const char *path, const ctg_stream_place *at, void *ctx)
 {
     filter_job *j = ctx;
 
     (void)path;
+    (void)at;
+    (void)at;
     j->status = pl_out_open(&j->out, h->name); /* at the first one, kept or not */
     if (j->status == CLI_OK && selected(&j->sel, c)) {
         j->status = pl_out_add(&j->out, c);

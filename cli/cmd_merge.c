@@ -40,6 +40,7 @@ typedef struct record {
     uint64_t ordinal; /* its place among all the inputs' contingencies */
     size_t input;
     char *path, *id;
+    unsigned line, column; /* of its id's value */
     char *key; /* its canonical element set, when that hash repeats; else NULL */
     size_t key_len;
     bool id_candidate;
@@ -111,8 +112,8 @@ static bool repeated(const merge_job *j, uint64_t h)
     return false;
 }
 
-static int add_record(merge_job *j, const ctg_contingency *c, const char *path, bool by_id,
-                      bool by_set)
+static int add_record(merge_job *j, const ctg_contingency *c, const char *path,
+                      const ctg_stream_place *at, bool by_id, bool by_set)
 {
     record *r;
 
@@ -130,6 +131,8 @@ static int add_record(merge_job *j, const ctg_contingency *c, const char *path, 
     r->ordinal = j->ordinal - 1;
     r->input = j->input;
     r->id_candidate = by_id;
+    r->line = at ? at->id_line : 0;
+    r->column = at ? at->id_column : 0;
     r->path = strdup(path);
     r->id = strdup(c->id);
     if (by_set && (r->key = malloc(j->es.key_len + 1)) != NULL) {
@@ -140,7 +143,8 @@ static int add_record(merge_job *j, const ctg_contingency *c, const char *path, 
     return r->path && r->id && (!by_set || r->key) ? 0 : oom(j);
 }
 
-static int confirm_one(merge_job *j, const ctg_contingency *c, const char *path)
+static int confirm_one(merge_job *j, const ctg_contingency *c, const char *path,
+                       const ctg_stream_place *at)
 {
     bool by_id = repeated(j, id_hash(c)), by_set = false;
 
@@ -149,7 +153,7 @@ static int confirm_one(merge_job *j, const ctg_contingency *c, const char *path)
             return oom(j);
         by_set = repeated(j, cli_elemset_hash(&j->es) | TAG_SET);
     }
-    return by_id || by_set ? add_record(j, c, path, by_id, by_set) : 0;
+    return by_id || by_set ? add_record(j, c, path, at, by_id, by_set) : 0;
 }
 
 static int write_one(merge_job *j, const ctg_stream_header *h, const ctg_contingency *c)
@@ -170,7 +174,7 @@ static int write_one(merge_job *j, const ctg_stream_header *h, const ctg_conting
 }
 
 static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c,
-                          const char *path, void *ctx)
+                          const char *path, const ctg_stream_place *at, void *ctx)
 {
     merge_job *j = ctx;
 
@@ -179,7 +183,7 @@ static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c,
     case PASS_SCAN:
         return scan_one(j, c);
     case PASS_CONFIRM:
-        return confirm_one(j, c, path);
+        return confirm_one(j, c, path, at);
     default:
         return write_one(j, h, c);
     }
@@ -196,6 +200,7 @@ static int run_pass(merge_job *j, pass p)
     r.ctx = j;
     r.flatten = true;
     r.skip_extensions = p != PASS_WRITE;
+    r.places = p == PASS_CONFIRM; /* only the duplicates' messages need them */
     r.no_progress = j->no_progress;
     j->pass = p;
     j->ordinal = 0;
@@ -296,10 +301,11 @@ static int report_duplicates(merge_job *j)
         const record *r = &j->recs[i];
 
         if (r->dropped && !r->equivalent)
-            status = pl_fail(CLI_INVALID, j->names[r->input], r->path,
-                             "duplicate contingency id \"%s\", first at %s: %s (--dedupe first "
-                             "or last keeps one)", r->id, j->names[r->first->input],
-                             r->first->path);
+            status = pl_fail_at(CLI_INVALID, j->names[r->input], r->line, r->column, r->path,
+                                "duplicate contingency id \"%s\", first at %s:%u:%u (%s); "
+                                "--dedupe first or last keeps one", r->id,
+                                j->names[r->first->input], r->first->line, r->first->column,
+                                r->first->path);
     }
     return status;
 }
@@ -312,7 +318,8 @@ static void report_drops(const merge_job *j)
 
         if (!r->dropped)
             continue;
-        fprintf(stderr, "%s: warning: ", j->names[r->input]);
+        cli_put_escaped(stderr, j->names[r->input]); /* a name, like an id: escaped */
+        fprintf(stderr, ":%u:%u: warning: ", r->line, r->column);
         cli_put_escaped(stderr, r->path);
         fputs(r->equivalent ? ": dropped \"" : ": dropped duplicate id \"", stderr);
         cli_put_escaped(stderr, r->id);
@@ -320,7 +327,9 @@ static void report_drops(const merge_job *j)
             fputs("\": same elements as \"", stderr);
             cli_put_escaped(stderr, r->first->id);
         }
-        fprintf(stderr, "\" (kept: %s: ", j->names[r->first->input]);
+        fputs("\" (kept: ", stderr);
+        cli_put_escaped(stderr, j->names[r->first->input]);
+        fprintf(stderr, ":%u:%u, ", r->first->line, r->first->column);
         cli_put_escaped(stderr, r->first->path);
         fputs(")\n", stderr);
     }

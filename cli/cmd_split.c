@@ -44,12 +44,13 @@ typedef struct split_job {
 } split_job;
 
 static int count_one(const ctg_stream_header *h, const ctg_contingency *c, const char *path,
-                     void *ctx)
+                     const ctg_stream_place *at, void *ctx)
 {
     split_job *j = ctx;
 
     (void)h;
     (void)path;
+    (void)at;
     j->total += c->element_count;
     return 0;
 }
@@ -95,12 +96,13 @@ static bool starts_new_part(const split_job *j, uint64_t w)
 }
 
 static int write_one(const ctg_stream_header *h, const ctg_contingency *c, const char *path,
-                     void *ctx)
+                     const ctg_stream_place *at, void *ctx)
 {
     split_job *j = ctx;
     uint64_t w = j->by_count ? 1 : c->element_count;
 
     (void)path;
+    (void)at;
     if (starts_new_part(j, w) && next_part(j, h->name) != CLI_OK)
         return 1;
     j->done += w;

@@ -12,21 +12,42 @@
 
 #include "pipeline.h"
 
-int pl_fail(int status, const char *source, const char *path, const char *fmt, ...)
+static int vfail(int status, const char *source, unsigned line, unsigned column,
+                 const char *path, const char *fmt, va_list ap)
 {
     ctg_error err;
     char text[CTG_ERROR_SOURCE_MAX + CTG_ERROR_PATH_MAX + CTG_ERROR_MESSAGE_MAX + 64];
-    va_list ap;
 
     memset(&err, 0, sizeof err);
     err.code = status == CLI_INVALID ? CTG_ESCHEMA : CTG_EIO;
+    err.line = line;
+    err.column = column;
     snprintf(err.source, sizeof err.source, "%s", source);
     snprintf(err.path, sizeof err.path, "%s", path);
-    va_start(ap, fmt);
     vsnprintf(err.message, sizeof err.message, fmt, ap);
-    va_end(ap);
     ctg_error_format(&err, text, sizeof text);
     fprintf(stderr, "%s\n", text);
+    return status;
+}
+
+int pl_fail(int status, const char *source, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    status = vfail(status, source, 0, 0, path, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+int pl_fail_at(int status, const char *source, unsigned line, unsigned column, const char *path,
+               const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    status = vfail(status, source, line, column, path, fmt, ap);
+    va_end(ap);
     return status;
 }
 
@@ -58,7 +79,8 @@ static int place(pl_read *r, const ctg_stream_header *h, char *path, size_t cap)
     return CLI_OK;
 }
 
-static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+static int on_contingency_at(const ctg_stream_header *h, const ctg_contingency *c,
+                             const ctg_stream_place *at, void *payload)
 {
     pl_read *r = payload;
     char path[96];
@@ -75,9 +97,14 @@ static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, 
         cli_input_forget(&r->in);
     }
     r->in_list++;
-    if (r->fn(h, c, path, r->ctx) != 0)
+    if (r->fn(h, c, path, at, r->ctx) != 0)
         return r->stopped = true, 1;
     return 0;
+}
+
+static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    return on_contingency_at(h, c, NULL, payload);
 }
 
 static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
@@ -131,6 +158,8 @@ int pl_read_run(pl_read *r, const char *path)
         return cli_report(CTG_EIO, &err);
     if (r->display != NULL)
         r->in.name = r->display;
+    if (r->places) /* the version-1 callback otherwise: a read without places costs less */
+        v.contingency_at = on_contingency_at;
     opts.source_name = r->in.name;
     if (r->skip_extensions)
         opts.flags |= CTG_READ_SKIP_EXTENSION_VALUES;

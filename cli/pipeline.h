@@ -10,9 +10,10 @@
 #include "cli.h"
 
 /* Called for each contingency; `path` is its JSON Pointer ("/contingencies/3", or
- * "/contingencyLists/1/contingencies/3" in a flattened `list`). Nonzero stops the read. */
+ * "/contingencyLists/1/contingencies/3" in a flattened `list`); `at` its place in the text
+ * when pl_read.places asked for it, else NULL. Nonzero stops the read. */
 typedef int (*pl_contingency_fn)(const ctg_stream_header *h, const ctg_contingency *c,
-                                 const char *path, void *ctx);
+                                 const char *path, const ctg_stream_place *at, void *ctx);
 
 /* One read of one input. Fill `fn`, `ctx`, `flatten`, `skip_extensions` and `quiet`, then
  * call pl_read_run. */
@@ -25,6 +26,7 @@ typedef struct pl_read {
     bool flatten;         /* merge: a `list` of `default` lists is read as those lists */
     bool skip_extensions; /* their values are not needed (counting, hashing) */
     bool no_progress;
+    bool places;         /* pass `at` (a version-2 read, which costs a little more) */
     const char *display; /* what messages call the input, when not its path; or NULL */
     char *name;    /* the list's name once known (owned); the first list's when flattened */
     size_t seen;   /* contingencies delivered */
@@ -48,6 +50,13 @@ void pl_read_dispose(pl_read *r);
 int pl_fail(int status, const char *source, const char *path, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* As pl_fail, at `line` and `column` of `source` (0: unknown). */
+int pl_fail_at(int status, const char *source, unsigned line, unsigned column, const char *path,
+               const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
 #endif
     ;
 

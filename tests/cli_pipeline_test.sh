@@ -117,23 +117,23 @@ check "split --parts 0" 2 "" "contingency-cli split: not a positive count: --par
     -- "$cli" split --parts 0 "$sample" "$work/q"
 
 # ---- merge ------------------------------------------------------------------------------
-dup_err="$b: error: /contingencies/1: duplicate contingency id \"c1\", first at $a: /contingencies/0 (--dedupe first or last keeps one)\n"
+dup_err="$b:2:7: error: /contingencies/1: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0); --dedupe first or last keeps one\n"
 printf 'previous\n' >"$work/kept"
 check "merge: a duplicate id names both places" 1 "" "$dup_err" -- "$cli" merge "$a" "$b" "$work/kept"
 check "  OUT left as it was" 0 "previous\n" "" -- cat "$work/kept"
 check "merge from stdin: its name" 1 "" \
-    "<stdin>: error: /contingencies/1: duplicate contingency id \"c1\", first at $a: /contingencies/0 (--dedupe first or last keeps one)\n" \
+    "<stdin>:2:7: error: /contingencies/1: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0); --dedupe first or last keeps one\n" \
     -- sh -c "'$cli' merge '$a' - - <'$b'"
 check "merge --dedupe first" 0 "$head\"a\",\"contingencies\":[$c1,$c2,$c3]}" \
-    "$b: warning: /contingencies/1: dropped duplicate id \"c1\" (kept: $a: /contingencies/0)\n" \
+    "$b:2:7: warning: /contingencies/1: dropped duplicate id \"c1\" (kept: $a:1:69, /contingencies/0)\n" \
     -- "$cli" merge --compact --dedupe first "$a" "$b" -
 check "merge --dedupe last: the later one, at its place" 0 "$head\"a\",\"contingencies\":[$c2,$c3,$c1b]}" \
-    "$a: warning: /contingencies/0: dropped duplicate id \"c1\" (kept: $b: /contingencies/1)\n" \
+    "$a:1:69: warning: /contingencies/0: dropped duplicate id \"c1\" (kept: $b:2:7, /contingencies/1)\n" \
     -- "$cli" merge --compact --dedupe last "$a" "$b" -
 check "merge --dedupe last -q" 0 "$head\"a\",\"contingencies\":[$c2,$c3,$c1b]}" "" \
     -- "$cli" merge -q --compact --dedupe last "$a" "$b" -
 check "merge --dedupe-equivalent: elements in another order" 0 "$head\"a\",\"contingencies\":[$c1,$c2]}" \
-    "$b: warning: /contingencies/0: dropped \"c3\": same elements as \"c2\" (kept: $a: /contingencies/1)\n$b: warning: /contingencies/1: dropped duplicate id \"c1\" (kept: $a: /contingencies/0)\n" \
+    "$b:1:69: warning: /contingencies/0: dropped \"c3\": same elements as \"c2\" (kept: $a:1:120, /contingencies/1)\n$b:2:7: warning: /contingencies/1: dropped duplicate id \"c1\" (kept: $a:1:69, /contingencies/0)\n" \
     -- "$cli" merge --compact --dedupe first --dedupe-equivalent "$a" "$b" -
 check "merge --dedupe-equivalent alone: a duplicate id is still an error" 1 "" "$dup_err" \
     -- "$cli" merge --dedupe-equivalent "$a" "$b" -
@@ -144,7 +144,7 @@ printf '{"type":"list","version":"1.1","name":"outer","contingencyLists":[%s"x",
 check "merge flattens a list of default lists" 0 "$head\"x\",\"contingencies\":[$c1,$c2]}" "" \
     -- "$cli" merge --compact "$work/nested.json" -
 check "merge: a duplicate in a flattened list" 1 "" \
-    "$work/nested.json: error: /contingencyLists/0/contingencies/0: duplicate contingency id \"c1\", first at $a: /contingencies/0 (--dedupe first or last keeps one)\n$work/nested.json: error: /contingencyLists/1/contingencies/0: duplicate contingency id \"c2\", first at $a: /contingencies/1 (--dedupe first or last keeps one)\n" \
+    "$work/nested.json:1:135: error: /contingencyLists/0/contingencies/0: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0); --dedupe first or last keeps one\n$work/nested.json:1:250: error: /contingencyLists/1/contingencies/0: duplicate contingency id \"c2\", first at $a:1:120 (/contingencies/1); --dedupe first or last keeps one\n" \
     -- "$cli" merge "$a" "$work/nested.json" -
 check "merge of empty lists: the first one's name" 0 "$head\"e\",\"contingencies\":[]}" "" \
     -- "$cli" merge --compact "$work/empty.json" "$work/empty.json" -
