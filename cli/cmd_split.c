@@ -22,6 +22,8 @@
 
 enum { FLAG_COMPACT = 1u << 0 };
 enum { OPT_PARTS, OPT_SIZE, OPT_COUNT };
+/* Also keeps the balance's products (weight x parts) far within 64 bits. */
+#define SPLIT_MAX_PARTS 1000000
 
 static const char *const split_flags[] = { "--compact", NULL };
 static const char *const split_valued[] = { "--parts", "--size", NULL };
@@ -247,6 +249,8 @@ int cli_split(const cli_command *cmd, int argc, char **argv)
         return CLI_FAILURE;
     if (values[OPT_SIZE] && !pl_parse_count(cmd, "--size", values[OPT_SIZE], 1, &j.size))
         return CLI_FAILURE;
+    if (j.parts > SPLIT_MAX_PARTS) /* more files than any file system wants in one place */
+        return cli_usage_error(cmd, "at most 1000000 parts", values[OPT_PARTS]);
     j.prefix = args.pos[1];
     j.compact = (args.flags & FLAG_COMPACT) != 0;
     pl_out_init(&j.out, "-", false, false);
