@@ -74,7 +74,7 @@ static int place(pl_read *r, const ctg_stream_header *h, char *path, size_t cap)
         r->list_depth = h->depth;
         r->list_index = h->index;
     }
-    if (path != NULL)
+    if (path != NULL && r->places) /* its text costs, on every contingency */
         snprintf(path, cap, "%s/contingencies/%zu", list, r->in_list);
     return CLI_OK;
 }
@@ -97,7 +97,7 @@ static int on_contingency_at(const ctg_stream_header *h, const ctg_contingency *
         cli_input_forget(&r->in);
     }
     r->in_list++;
-    if (r->fn(h, c, path, at, r->ctx) != 0)
+    if (r->fn(h, c, r->places ? path : NULL, at, r->ctx) != 0)
         return r->stopped = true, 1;
     return 0;
 }

@@ -9,9 +9,9 @@
 
 #include "cli.h"
 
-/* Called for each contingency; `path` is its JSON Pointer ("/contingencies/3", or
- * "/contingencyLists/1/contingencies/3" in a flattened `list`); `at` its place in the text
- * when pl_read.places asked for it, else NULL. Nonzero stops the read. */
+/* Called for each contingency; when pl_read.places asks for them, `path` is its JSON Pointer
+ * ("/contingencies/3", or "/contingencyLists/1/contingencies/3" in a flattened `list`) and
+ * `at` its place in the text, else both are NULL. Nonzero stops the read. */
 typedef int (*pl_contingency_fn)(const ctg_stream_header *h, const ctg_contingency *c,
                                  const char *path, const ctg_stream_place *at, void *ctx);
 
@@ -26,7 +26,7 @@ typedef struct pl_read {
     bool flatten;         /* merge: a `list` of `default` lists is read as those lists */
     bool skip_extensions; /* their values are not needed (counting, hashing) */
     bool no_progress;
-    bool places;         /* pass `at` (a version-2 read, which costs a little more) */
+    bool places; /* pass `path` and `at` (a version-2 read, which costs a little more) */
     const char *display; /* what messages call the input, when not its path; or NULL */
     char *name;    /* the list's name once known (owned); the first list's when flattened */
     size_t seen;   /* contingencies delivered */
