@@ -32,8 +32,8 @@
 #define TOOLKIT_PARTS 8
 #define TOOLKIT_MAX_RUNS 15
 
-static const char *const element_types[] = { "BRANCH", "LINE", "TWO_WINDINGS_TRANSFORMER",
-                                              "GENERATOR", "LOAD", "BUSBAR_SECTION" };
+static const char *const element_types[] = { "BRANCH",    "LINE", "TWO_WINDINGS_TRANSFORMER",
+                                             "GENERATOR", "LOAD", "BUSBAR_SECTION" };
 
 /* One contingency in PowSyBl's pretty layout: N-1 mostly, some N-2, a third named. */
 static void put_contingency(FILE *f, size_t i, uint64_t *rng, bool first)
@@ -106,8 +106,8 @@ static int run_child(char *const *argv, child_run *out)
     if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return -1;
     out->wall_s = now_s() - start;
-    out->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6
-                 + (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+    out->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+                 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
     out->maxrss = (long long)ru.ru_maxrss * 1024;
     return 0;
 }
@@ -150,9 +150,11 @@ static size_t build_argv(const toolkit_cmd *c, const char *cli, toolkit_paths *p
                 argv[n++] = p->parts[k];
             continue;
         }
-        argv[n++] = strcmp(a, "@IN") == 0 ? p->in : strcmp(a, "@OUT") == 0 ? p->out
-                    : strcmp(a, "@PREFIX") == 0 ? p->prefix : strcmp(a, "@SIZE") == 0 ? p->size
-                    : (char *)a;
+        argv[n++] = strcmp(a, "@IN") == 0       ? p->in
+                    : strcmp(a, "@OUT") == 0    ? p->out
+                    : strcmp(a, "@PREFIX") == 0 ? p->prefix
+                    : strcmp(a, "@SIZE") == 0   ? p->size
+                                                : (char *)a;
     }
     argv[n] = NULL;
     return n;
@@ -228,7 +230,8 @@ static void print_results(const toolkit_result *r, size_t mb, size_t count, int 
         printf("  %-28s %9.2f %9.2f %10.2fx %12.1f\n", toolkit_cmds[i].name, r[i].cpu, r[i].wall,
                r[i].cpu / r[0].cpu, r[i].rss / MB);
     printf("  (peak RSS is the child's ru_maxrss; its floor, this process's RSS when it forks, "
-           "is %.1f MB)\n", self_rss() / MB);
+           "is %.1f MB)\n",
+           self_rss() / MB);
     printf("targets (issue 13; medians of this run):\n");
     for (size_t i = 0; i < TOOLKIT_CMDS; i++)
         printf("  toolkit: %s: peak RSS %.1f MB (target < 32 MB): %s\n", toolkit_cmds[i].name,

@@ -41,7 +41,7 @@ typedef struct record {
     size_t input;
     char *path, *id;
     unsigned line, column; /* of its id's value */
-    char *key; /* its canonical element set, when that hash repeats; else NULL */
+    char *key;             /* its canonical element set, when that hash repeats; else NULL */
     size_t key_len;
     bool id_candidate;
     bool dropped, equivalent;   /* dropped, as an equivalent or as a duplicate id */
@@ -89,8 +89,8 @@ static int scan_one(merge_job *j, const ctg_contingency *c)
         return oom(j);
     if (!j->equivalent)
         return 0;
-    if (cli_elemset_build(&j->es, c) != 0
-        || cli_spill_add(&j->spill, cli_elemset_hash(&j->es) | TAG_SET) != 0)
+    if (cli_elemset_build(&j->es, c) != 0 ||
+        cli_spill_add(&j->spill, cli_elemset_hash(&j->es) | TAG_SET) != 0)
         return oom(j);
     return 0;
 }
@@ -166,15 +166,14 @@ static int write_one(merge_job *j, const ctg_stream_header *h, const ctg_conting
         j->drop_at++;
         return 0;
     }
-    j->status = pl_out_open(&j->out, j->name ? j->name : j->first_name ? j->first_name
-                                                                       : h->name);
+    j->status = pl_out_open(&j->out, j->name ? j->name : j->first_name ? j->first_name : h->name);
     if (j->status == CLI_OK)
         j->status = pl_out_add(&j->out, c);
     return j->status != CLI_OK;
 }
 
-static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c,
-                          const char *path, const ctg_stream_place *at, void *ctx)
+static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, const char *path,
+                          const ctg_stream_place *at, void *ctx)
 {
     merge_job *j = ctx;
 
@@ -209,8 +208,8 @@ static int run_pass(merge_job *j, pass p)
         status = pl_read_run(&r, j->inputs[j->input]);
         if (status == CLI_OK && r.stopped)
             status = j->status;
-        if (status == CLI_OK && j->input == 0 && j->first_name == NULL
-            && (j->first_name = strdup(r.name)) == NULL)
+        if (status == CLI_OK && j->input == 0 && j->first_name == NULL &&
+            (j->first_name = strdup(r.name)) == NULL)
             status = oom(j) ? j->status : CLI_OK;
         if (status == CLI_OK && p == PASS_WRITE) /* the name is known: even if all is empty */
             status = pl_out_open(&j->out, j->name ? j->name : j->first_name);
@@ -303,8 +302,8 @@ static int report_duplicates(merge_job *j)
         if (r->dropped && !r->equivalent)
             status = pl_fail_at(CLI_INVALID, j->names[r->input], r->line, r->column, r->path,
                                 "duplicate contingency id \"%s\", first at %s:%u:%u (%s); "
-                                "--dedupe first or last keeps one", r->id,
-                                j->names[r->first->input], r->first->line, r->first->column,
+                                "--dedupe first or last keeps one",
+                                r->id, j->names[r->first->input], r->first->line, r->first->column,
                                 r->first->path);
     }
     return status;
@@ -376,13 +375,13 @@ static int merge_passes(merge_job *j)
 
     if (j->mode == DEDUPE_NONE && !j->equivalent) { /* written as it is read */
         j->spill_in_write = true;
-        if ((status = run_pass(j, PASS_WRITE)) != CLI_OK || (status = find_repeated(j))
-            || (j->ndups && (status = confirm(j)) != CLI_OK))
+        if ((status = run_pass(j, PASS_WRITE)) != CLI_OK || (status = find_repeated(j)) ||
+            (j->ndups && (status = confirm(j)) != CLI_OK))
             return status;
         return CLI_OK; /* a repeated hash that was no duplicate id: written all the same */
     }
-    if ((status = run_pass(j, PASS_SCAN)) != CLI_OK || (status = find_repeated(j)) != CLI_OK
-        || (j->ndups && (status = confirm(j)) != CLI_OK))
+    if ((status = run_pass(j, PASS_SCAN)) != CLI_OK || (status = find_repeated(j)) != CLI_OK ||
+        (j->ndups && (status = confirm(j)) != CLI_OK))
         return status;
     j->spill_in_write = false;
     return run_pass(j, PASS_WRITE);
@@ -429,8 +428,8 @@ static int merge_inputs(merge_job *j, char **pos, size_t n)
 
     for (size_t i = 0; i < n; i++) {
         names[i] = cli_input_name(pos[i]);
-        if (strcmp(pos[i], "-") == 0 && spool == NULL
-            && (status = pl_spool_stdin(&spool)) != CLI_OK)
+        if (strcmp(pos[i], "-") == 0 && spool == NULL &&
+            (status = pl_spool_stdin(&spool)) != CLI_OK)
             return status;
         if (strcmp(pos[i], "-") == 0)
             pos[i] = spool;

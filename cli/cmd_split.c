@@ -30,9 +30,9 @@ static const char *const split_valued[] = { "--parts", "--size", NULL };
 
 typedef struct split_job {
     const char *prefix;
-    char *dir;     /* the temporary directory, owned */
-    size_t parts;  /* --parts N, or 0 with --size */
-    size_t size;   /* --size K */
+    char *dir;      /* the temporary directory, owned */
+    size_t parts;   /* --parts N, or 0 with --size */
+    size_t size;    /* --size K */
     uint64_t total; /* weight of the whole input (--parts) */
     bool by_count;  /* no element at all: balance the number of contingencies */
     size_t part;    /* parts opened so far; the current one is part - 1 */
@@ -154,15 +154,17 @@ static int install(split_job *j)
     char from[4096], to[4096];
 
     for (size_t n = 1; n <= j->part; n++) {
-        if (part_name(j, n, true, from, sizeof from) != 0
-            || part_name(j, n, false, to, sizeof to) != 0)
+        if (part_name(j, n, true, from, sizeof from) != 0 ||
+            part_name(j, n, false, to, sizeof to) != 0)
             return pl_fail(CLI_FAILURE, j->prefix, "", "name too long");
         if (rename(from, to) != 0) {
             int e = errno;
 
             discard(j);
-            return pl_fail(CLI_FAILURE, to, "", "cannot move the part into place: %s "
-                           "(%zu of %zu parts in place)", strerror(e), n - 1, j->part);
+            return pl_fail(CLI_FAILURE, to, "",
+                           "cannot move the part into place: %s "
+                           "(%zu of %zu parts in place)",
+                           strerror(e), n - 1, j->part);
         }
     }
     rmdir(j->dir);
@@ -240,8 +242,8 @@ int cli_split(const cli_command *cmd, int argc, char **argv)
     if (args.help)
         return cli_help(cmd);
     if (args.npos != 2)
-        return cli_usage_error(cmd, args.npos < 2 ? "missing IN or OUTPREFIX"
-                                                  : "too many arguments", NULL);
+        return cli_usage_error(
+            cmd, args.npos < 2 ? "missing IN or OUTPREFIX" : "too many arguments", NULL);
     if ((values[OPT_PARTS] == NULL) == (values[OPT_SIZE] == NULL))
         return cli_usage_error(cmd, "give one of --parts and --size", NULL);
     memset(&j, 0, sizeof j);

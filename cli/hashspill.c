@@ -180,8 +180,8 @@ static int merge_runs(cli_spill *s, cursor *cs, uint64_t **out, size_t *count)
     while ((c = smallest(s, cs)) != NULL && !s->error) {
         uint64_t v = c->buf[c->pos++];
 
-        if (seen > 0 && v == prev && (*count == 0 || (*out)[*count - 1] != v)
-            && push(out, count, &cap, v) != 0)
+        if (seen > 0 && v == prev && (*count == 0 || (*out)[*count - 1] != v) &&
+            push(out, count, &cap, v) != 0)
             return s->error = ENOMEM, -1;
         prev = v;
         seen++;
@@ -198,8 +198,8 @@ static int repeated_in_buffer(cli_spill *s, uint64_t **out, size_t *count)
     for (size_t i = 1; i < s->len; i++) {
         uint64_t v = s->buf[i];
 
-        if (v == s->buf[i - 1] && (*count == 0 || (*out)[*count - 1] != v)
-            && push(out, count, &cap, v) != 0) {
+        if (v == s->buf[i - 1] && (*count == 0 || (*out)[*count - 1] != v) &&
+            push(out, count, &cap, v) != 0) {
             free(*out);
             *out = NULL;
             *count = 0;

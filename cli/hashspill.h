@@ -3,10 +3,10 @@
 #define CTG_CLI_HASHSPILL_H
 
 /* The 64-bit values that occur more than once among any number of them, in bounded memory:
- * values are gathered in a buffer of CLI_SPILL_RUN values (8 MB, and as much to sort it), each full buffer is sorted
- * and written to an anonymous temporary file as a run, and the runs are merged at the end.
- * Disk: 8 bytes per value. merge finds its duplicate ids this way, whatever the size of its
- * inputs. */
+ * values are gathered in a buffer of CLI_SPILL_RUN values (8 MB, and as much to sort it), each full
+ * buffer is sorted and written to an anonymous temporary file as a run, and the runs are merged at
+ * the end. Disk: 8 bytes per value. merge finds its duplicate ids this way, whatever the size of
+ * its inputs. */
 
 #include <stddef.h>
 #include <stdint.h>

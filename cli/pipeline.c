@@ -12,8 +12,8 @@
 
 #include "pipeline.h"
 
-static int vfail(int status, const char *source, unsigned line, unsigned column,
-                 const char *path, const char *fmt, va_list ap)
+static int vfail(int status, const char *source, unsigned line, unsigned column, const char *path,
+                 const char *fmt, va_list ap)
 {
     ctg_error err;
     char text[CTG_ERROR_SOURCE_MAX + CTG_ERROR_PATH_MAX + CTG_ERROR_MESSAGE_MAX + 64];
@@ -60,9 +60,9 @@ static int place(pl_read *r, const ctg_stream_header *h, char *path, size_t cap)
     if (h->depth == 1)
         snprintf(list, sizeof list, "/contingencyLists/%zu", h->index);
     if (h->depth > 1 || (h->depth == 1 && !r->flatten))
-        return pl_fail(CLI_INVALID, r->in.name, h->depth == 1 ? list : "",
-                       "lists nested in a list: %s", r->flatten
-                       ? "only one level of nesting is flattened" : "merge flattens them");
+        return pl_fail(
+            CLI_INVALID, r->in.name, h->depth == 1 ? list : "", "lists nested in a list: %s",
+            r->flatten ? "only one level of nesting is flattened" : "merge flattens them");
     if (h->kind != CTG_LIST_DEFAULT)
         return pl_fail(CLI_INVALID, r->in.name, list, "a list of type \"%s\", not \"default\"",
                        ctg_list_kind_name(h->kind));
@@ -128,8 +128,8 @@ static int read_empty(pl_read *r)
     rc = ctg_list_read_buffer(&list, r->in.kept, r->in.kept_len, &opts, &err);
     if (rc != CTG_OK)
         return cli_report(rc, &err);
-    if (ctg_list_get_kind(list) == CTG_LIST_DEFAULT
-        || (r->flatten && ctg_list_get_kind(list) == CTG_LIST_LIST))
+    if (ctg_list_get_kind(list) == CTG_LIST_DEFAULT ||
+        (r->flatten && ctg_list_get_kind(list) == CTG_LIST_LIST))
         r->name = strdup(ctg_list_name(list));
     else
         r->status = pl_fail(CLI_INVALID, r->in.name, "", "a list of type \"%s\", not \"default\"",
@@ -142,8 +142,11 @@ static int read_empty(pl_read *r)
 
 int pl_read_run(pl_read *r, const char *path)
 {
-    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = on_contingency,
-                      .list = on_list, .progress = cli_progress_update, .payload = r };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .contingency = on_contingency,
+                      .list = on_list,
+                      .progress = cli_progress_update,
+                      .payload = r };
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_source src;
     ctg_error err;
@@ -310,8 +313,8 @@ bool pl_parse_count(const cli_command *cmd, const char *name, const char *text, 
 
     errno = 0;
     v = text[0] >= '0' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
-    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0 || v < min
-        || v > (unsigned long long)SIZE_MAX) {
+    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0 || v < min ||
+        v > (unsigned long long)SIZE_MAX) {
         cli_usage_error(cmd, min ? "not a positive count" : "not a count", name);
         return false;
     }

@@ -26,15 +26,15 @@ typedef struct pl_read {
     bool flatten;         /* merge: a `list` of `default` lists is read as those lists */
     bool skip_extensions; /* their values are not needed (counting, hashing) */
     bool no_progress;
-    bool places; /* pass `path` and `at` (a version-2 read, which costs a little more) */
+    bool places;         /* pass `path` and `at` (a version-2 read, which costs a little more) */
     const char *display; /* what messages call the input, when not its path; or NULL */
-    char *name;    /* the list's name once known (owned); the first list's when flattened */
-    size_t seen;   /* contingencies delivered */
-    size_t in_list;    /* index of the next one in its list */
-    size_t list_index; /* h->index of the list being read */
+    char *name;          /* the list's name once known (owned); the first list's when flattened */
+    size_t seen;         /* contingencies delivered */
+    size_t in_list;      /* index of the next one in its list */
+    size_t list_index;   /* h->index of the list being read */
     size_t list_depth;
-    int status;        /* CLI_OK, or the exit status of a failure already reported */
-    bool stopped;      /* `fn` stopped the read */
+    int status;   /* CLI_OK, or the exit status of a failure already reported */
+    bool stopped; /* `fn` stopped the read */
 } pl_read;
 
 /* Reads `path` ("-" is stdin) calling r->fn for each contingency; a list of another kind, a
