@@ -106,6 +106,11 @@ check "split an invalid list: no part" 1 "" \
     "$data/cli/unknown-type.json:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n" \
     -- "$cli" split --size 1 "$data/cli/unknown-type.json" "$work/bad"
 check "  nothing left" 0 "" "" -- find "$work" -name "bad*"
+printf 'previous\n' >"$work/old-0001.json"
+check "split failing after a part: an older part stays as it was" 1 "" \
+    "$data/cli/unknown-type.json:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n" \
+    -- "$cli" split --size 1 "$data/cli/unknown-type.json" "$work/old"
+check "  its content" 0 "previous\n" "" -- sh -c "cat '$work'/old-*"
 check "split in a missing directory" 2 "" \
     "$work/no/p: error: cannot create a temporary directory: No such file or directory\n" \
     -- "$cli" split --size 1 "$sample" "$work/no/p"
