@@ -507,7 +507,9 @@ int main(int argc, char **argv)
         printf("%s\n", command);
     }
     fflush(stdout);
-    if (rc == 0 && (opts.sections & SECTION_TOOLKIT) && !opts.json)
+    if (rc == 0 && (opts.sections & SECTION_TOOLKIT) && opts.json)
+        fprintf(stderr, "contingency-bench: the toolkit section has no JSON form; not run\n");
+    else if (rc == 0 && (opts.sections & SECTION_TOOLKIT))
         rc = run_toolkit(&opts);
     free_report(&rep);
     if (rc != 0)
