@@ -235,7 +235,7 @@ static void place_begin(ctg_reader *rd, size_t index)
 
 /* What a contingency's read changes in the reader, taken before it to undo a failed one. */
 typedef struct item_state {
-    size_t depth;       /* the lexer's, with the contingency's brace open */
+    size_t depth;       /* the lexer's with the item's container open; SIZE_MAX: a scalar */
     size_t frames;      /* path frames: the array's is on top */
     size_t stack_len;   /* the element arrays' scratch */
     unsigned deferred;  /* the version rules met before the list's version */
@@ -243,8 +243,9 @@ typedef struct item_state {
 
 static item_state item_state_take(ctg_reader *rd)
 {
-    item_state s = { ctg_lexer_depth(&rd->lex), rd->frame_count, rd->stack_len,
-                     ctg_scope_current(rd)->deferred };
+    bool open = rd->tok.type == CTG_TOK_OBJECT_BEGIN || rd->tok.type == CTG_TOK_ARRAY_BEGIN;
+    item_state s = { open ? ctg_lexer_depth(&rd->lex) : SIZE_MAX, rd->frame_count,
+                     rd->stack_len, ctg_scope_current(rd)->deferred };
     return s;
 }
 
@@ -255,7 +256,8 @@ static bool skippable(int rc)
     return rc == CTG_ESCHEMA || rc == CTG_EUNSUPPORTED;
 }
 
-/* The contingency failed with a skippable error (in rd->err): consumes the rest of its object,
+/* The contingency failed with a skippable error (in rd->err): consumes the rest of its object
+ * (an item that is not one, a number say, is complete already; an array is skipped whole),
  * which must be well formed, puts the reader back as it was before it, and reports the error.
  * A syntax error in the rest stops the read with that error instead (nothing reported). */
 static int skip_contingency(ctg_reader *rd, const item_state *s)

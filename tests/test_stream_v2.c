@@ -648,4 +648,26 @@ CTG_TEST(stream_v2, list_end_has_the_whole_header)
     free(s.log.data);
 }
 
+/* Items that are not objects are skipped whole, not a token more: the next item is read. */
+CTG_TEST(stream_v2, lenient_skips_items_that_are_not_objects)
+{
+    static const char doc[] = "{\"type\":\"default\",\"name\":\"n\",\"contingencies\":[1,"
+                              "{\"id\":\"a\"},[2,{\"id\":\"x\"}],\"s\",{\"id\":\"b\"},null]}";
+    seen2 s = { 0 };
+
+    CU_ASSERT_EQUAL(read2(doc, sizeof(doc) - 1, &s, CTG_READ_LENIENT, NULL), CTG_OK);
+    expect_log(s.log.data,
+               "E <memory>:1:47: error: /contingencies/0: expected object, got number "
+               "(CTG_ESCHEMA)\n"
+               "n/0 a#1@1:49 id1:55 []\n"
+               "E <memory>:1:60: error: /contingencies/2: expected object, got array "
+               "(CTG_ESCHEMA)\n"
+               "E <memory>:1:75: error: /contingencies/3: expected object, got string "
+               "(CTG_ESCHEMA)\n"
+               "n/0 b#4@1:79 id1:85 []\n"
+               "E <memory>:1:90: error: /contingencies/5: expected object, got null "
+               "(CTG_ESCHEMA)\n");
+    free(s.log.data);
+}
+
 #include "test_stream_v2.tests.h"
