@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The ids of generated contingencies (the id format's placeholders) and their emission: one
+ * element per object, built in the evaluation's scratch memory, reused from one contingency
+ * to the next, so that a run allocates nothing per contingency. */
+
+#include <string.h>
+
+#include "base/error_set.h"
+#include "network/generate_int.h"
+
+/* The placeholders, by rule. */
+typedef enum field { F_ID, F_TYPE, F_VL1, F_VL2, F_SUBSTATION, F_ID1, F_ID2, F_RULE, F_NONE } field;
+
+static field field_of(const char *name, size_t len, bool pair)
+{
+    static const char *const names[] = { "id", "type", "vl1", "vl2", "substation",
+                                         "id1", "id2", "rule" };
+
+    for (int f = 0; f < F_NONE; f++)
+        if (strlen(names[f]) == len && memcmp(names[f], name, len) == 0)
+            return (f >= F_ID1) == pair ? (field)f : F_NONE;
+    return F_NONE;
+}
+
+/* Where the placeholder starting at `s` ("{...}") ends (its '}'), NULL when it has none. */
+static const char *close_of(const char *s)
+{
+    const char *e = strchr(s + 1, '}');
+    const char *o = strchr(s + 1, '{');
+
+    return e != NULL && (o == NULL || o > e) ? e : NULL;
+}
+
+int ctg_gen_format_check(gen_ctx *g, const char *format, bool pair)
+{
+    for (const char *p = format; *p != '\0'; p++) {
+        const char *e;
+
+        if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+            p++;
+            continue;
+        }
+        if (*p == '}')
+            return ctg_error_set(g->rs.err, CTG_EINVAL, NULL, "", "id format \"%.64s\": a "
+                                 "lone '}' (write \"}}\")", format);
+        if (*p != '{')
+            continue;
+        e = close_of(p);
+        if (e == NULL || field_of(p + 1, (size_t)(e - p - 1), pair) == F_NONE)
+            return ctg_error_set(g->rs.err, CTG_EINVAL, NULL, "", "id format \"%.64s\": "
+                                 "unknown placeholder at \"%.16s\" (%s)", format, p,
+                                 pair ? "{id1}, {id2}, {rule}"
+                                      : "{id}, {type}, {vl1}, {vl2}, {substation}");
+        p = e;
+    }
+    return CTG_OK;
+}
+
+static const char *id_or_empty(const ctg_net_object *o)
+{
+    return o != NULL ? o->id : "";
+}
+
+/* A transformer's own substation, else that of its side-1 voltage level. */
+static const char *substation_of(const ctg_net_object *o)
+{
+    if (o->substation != NULL)
+        return o->substation->id;
+    return o->voltage_levels[0] != NULL ? id_or_empty(o->voltage_levels[0]->substation) : "";
+}
+
+static const char *value_of(const gen_ctx *g, field f, const ctg_net_object *a,
+                            const ctg_net_object *b)
+{
+    switch (f) {
+    case F_ID:
+    case F_ID1: return a->id;
+    case F_ID2: return b->id;
+    case F_TYPE: return ctg_identifiable_type_name(a->type);
+    case F_VL1: return id_or_empty(a->voltage_levels[0]);
+    case F_VL2: return id_or_empty(a->voltage_levels[1]);
+    case F_SUBSTATION: return substation_of(a);
+    default: return ctg_gen_rule_name(g->opts->rule);
+    }
+}
+
+int ctg_gen_format(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b)
+{
+    const char *p = g->format;
+    bool ok = true;
+
+    g->rs.text_len = 0;
+    ok = ctg_rs_text_append(&g->rs, "", 0);
+    while (ok && *p != '\0') {
+        size_t run = strcspn(p, "{}");
+        const char *e, *v;
+
+        ok = ctg_rs_text_append(&g->rs, p, run);
+        p += run;
+        if (!ok || *p == '\0')
+            break;
+        if (p[1] == *p) { /* "{{" or "}}" (checked: no lone brace) */
+            ok = ctg_rs_text_append(&g->rs, p, 1);
+            p += 2;
+            continue;
+        }
+        e = close_of(p);
+        v = value_of(g, field_of(p + 1, (size_t)(e - p - 1), b != NULL), a, b);
+        ok = ctg_rs_text_append(&g->rs, v, strlen(v));
+        p = e + 1;
+    }
+    return ok ? CTG_OK : ctg_rs_nomem(&g->rs);
+}
+
+int ctg_gen_emit(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b)
+{
+    ctg_contingency c;
+    int rc;
+
+    if (!ctg_rs_elems_room(&g->rs, 2))
+        return ctg_rs_nomem(&g->rs);
+    rc = ctg_rs_map(&g->rs, a, &g->rs.elems[0]);
+    if (rc == CTG_OK && b != NULL)
+        rc = ctg_rs_map(&g->rs, b, &g->rs.elems[1]);
+    if (rc != CTG_OK || g->emit == NULL) {
+        g->emitted += rc == CTG_OK;
+        return rc;
+    }
+    rc = ctg_gen_format(g, a, b);
+    if (rc != CTG_OK)
+        return rc;
+    memset(&c, 0, sizeof c);
+    c.id = g->rs.text;
+    c.elements = g->rs.elems;
+    c.element_count = b != NULL ? 2 : 1;
+    if (g->emit(&c, g->payload) != 0)
+        return ctg_error_set(g->rs.err, CTG_ESTOPPED, NULL, "", "stopped by the callback at "
+                             "\"%.64s\"", c.id);
+    g->emitted++;
+    return CTG_OK;
+}

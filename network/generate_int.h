@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+#ifndef CTG_NETWORK_GENERATE_INT_H
+#define CTG_NETWORK_GENERATE_INT_H
+
+/* Private: the state of one generation (ctg_generate and friends), shared by the files of the
+ * generator: the selection turned into one criterion set per type (generate_select.c), the
+ * id format (generate_id.c), the pair rules (generate_pairs.c) and the criterion list
+ * (generate.c). The evaluation's state (rs_ctx) is reused for its criterion filter, its
+ * element mapping, its error path and its scratch memory. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctg/generate.h"
+#include "network/regex.h"
+#include "network/resolve_int.h"
+
+/* One selected type: its criterion list kind and the criteria of the selection for it. */
+typedef struct gen_type {
+    ctg_identifiable_type type;
+    ctg_list_kind kind;
+    ctg_criterion country, voltage;
+    ctg_criteria cr; /* points to the two above, the shared properties and regex */
+} gen_type;
+
+typedef struct gen_ctx {
+    rs_ctx rs;
+    const ctg_network *net; /* NULL for ctg_generate_as_criterion */
+    const ctg_gen_options *opts;
+    const ctg_gen_selection *sel;
+    const ctg_allocator *alloc;
+    gen_type *types;
+    size_t type_count;
+    ctg_criterion *props; /* sel->property_count PROPERTY criteria, SELF */
+    ctg_criterion regex;
+    ctg_regex *re; /* compiled once, at setup */
+    /* The subnetwork filter: `subnetwork` is the owner to match (NULL: the root's objects)
+     * when `by_subnetwork`. */
+    bool by_subnetwork;
+    const ctg_net_object *subnetwork, *connected;
+    const char *format; /* the id format in use */
+    uint64_t max;
+    ctg_gen_emit_fn emit; /* NULL: counting */
+    void *payload;
+    uint64_t emitted;
+} gen_ctx;
+
+/* A visitor of the selection, called per selected object in order; `index` counts them. */
+typedef int (*gen_visit_fn)(gen_ctx *g, const ctg_net_object *obj, size_t index, void *arg);
+
+/* generate_select.c */
+/* Checks `opts` and prepares `g` (the network may be NULL: then the filters that need it are
+ * refused only if set). CTG_OK, CTG_EINVAL or CTG_ENOMEM with the message set. */
+int ctg_gen_setup(gen_ctx *g, const ctg_network *net, const ctg_gen_options *opts,
+                  ctg_error *err);
+void ctg_gen_dispose(gen_ctx *g);
+/* Calls `visit` for every selected object, in the selection's order. */
+int ctg_gen_select(gen_ctx *g, gen_visit_fn visit, void *arg);
+/* The number of objects of every selected type: the most the selection can hold. */
+uint64_t ctg_gen_upper_bound(const gen_ctx *g);
+
+/* generate_id.c */
+/* Checks `format` for the rule (pairs or not): CTG_EINVAL with a message when it names
+ * another placeholder or has a lone brace. */
+int ctg_gen_format_check(gen_ctx *g, const char *format, bool pair);
+/* The id of the contingency of `a` (and `b` for a pair: non-NULL) into g->rs.text. */
+int ctg_gen_format(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b);
+/* Builds and emits the contingency of `a` (and `b`), counting it; CTG_ESTOPPED when the
+ * callback asks to stop. Counting mode (no callback): only counts. */
+int ctg_gen_emit(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b);
+
+/* generate_pairs.c */
+/* The pairs of g's rule over the `n` selected objects (in order): emitted through
+ * ctg_gen_emit when `emit`, else counted into *count and *groups. */
+int ctg_gen_pairs(gen_ctx *g, const ctg_net_object *const *sel, size_t n, bool emit,
+                  uint64_t *count, uint64_t *groups);
+
+#endif
