@@ -12,7 +12,8 @@
 #define SOURCE "<generate>"
 
 static const char *const rule_names[CTG_GEN_RULE_COUNT] = { "n-1", "parallel",
-                                                            "common-substation", "all-pairs" };
+                                                            "common-substation", "all-pairs",
+                                                            "busbar" };
 
 const char *ctg_gen_rule_name(ctg_gen_rule rule)
 {
@@ -130,6 +131,23 @@ static int run_pairs(gen_ctx *g, ctg_gen_counts *counts)
     return rc;
 }
 
+/* The busbar rule: counted (for the limit), then emitted. */
+static int run_busbar(gen_ctx *g, ctg_gen_counts *counts)
+{
+    uint64_t n = 0, groups = 0;
+    int rc = ctg_gen_busbar(g, false, &n, &groups);
+
+    if (rc == CTG_OK && counts != NULL) {
+        counts->contingencies = n;
+        counts->groups = groups;
+    }
+    if (rc == CTG_OK && g->emit != NULL)
+        rc = limit(g, n);
+    if (rc == CTG_OK && g->emit != NULL)
+        rc = ctg_gen_busbar(g, true, &n, &groups);
+    return rc;
+}
+
 static int run(const ctg_network *net, const ctg_gen_options *opts, ctg_gen_emit_fn emit,
                void *payload, ctg_gen_counts *counts, ctg_error *err)
 {
@@ -142,7 +160,9 @@ static int run(const ctg_network *net, const ctg_gen_options *opts, ctg_gen_emit
     rc = ctg_gen_setup(&g, net, opts, err);
     g.emit = emit;
     g.payload = payload;
-    if (rc == CTG_OK)
+    if (rc == CTG_OK && opts->rule == CTG_GEN_BUSBAR)
+        rc = run_busbar(&g, counts);
+    else if (rc == CTG_OK)
         rc = opts->rule == CTG_GEN_N1 ? run_n1(&g, counts) : run_pairs(&g, counts);
     ctg_gen_dispose(&g);
     return ctg_rs_finish(err, rc, SOURCE);

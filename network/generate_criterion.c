@@ -22,7 +22,7 @@ static int expressible(gen_ctx *g)
     if (g->opts->rule != CTG_GEN_N1) {
         char what[64];
 
-        snprintf(what, sizeof what, "the N-2 rule %s", ctg_gen_rule_name(g->opts->rule));
+        snprintf(what, sizeof what, "the rule %s", ctg_gen_rule_name(g->opts->rule));
         return unsupported(g, what);
     }
     if (g->sel->subnetwork != NULL)

@@ -139,3 +139,28 @@ int ctg_gen_emit(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b)
     g->emitted++;
     return CTG_OK;
 }
+
+int ctg_gen_emit_set(gen_ctx *g, const ctg_net_object *busbar, const ctg_net_object *const *objs,
+                     size_t n)
+{
+    ctg_contingency c;
+    int rc = CTG_OK;
+
+    if (!ctg_rs_elems_room(&g->rs, n))
+        return ctg_rs_nomem(&g->rs);
+    for (size_t i = 0; rc == CTG_OK && i < n; i++)
+        rc = ctg_rs_map(&g->rs, objs[i], &g->rs.elems[i]);
+    if (rc == CTG_OK)
+        rc = ctg_gen_format(g, busbar, NULL);
+    if (rc != CTG_OK)
+        return rc;
+    memset(&c, 0, sizeof c);
+    c.id = g->rs.text;
+    c.elements = g->rs.elems;
+    c.element_count = n;
+    if (g->emit(&c, g->payload) != 0)
+        return ctg_error_set(g->rs.err, CTG_ESTOPPED, NULL, "", "stopped by the callback at "
+                             "\"%.64s\"", c.id);
+    g->emitted++;
+    return CTG_OK;
+}

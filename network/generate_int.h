@@ -70,6 +70,34 @@ int ctg_gen_format(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b)
  * callback asks to stop. Counting mode (no callback): only counts. */
 int ctg_gen_emit(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b);
 
+/* generate_busbar.c: the topology is a sorted set of links busbar -> equipment lost with it. */
+typedef struct gen_link {
+    const ctg_net_object *busbar, *member;
+} gen_link;
+
+struct ctg_gen_topology {
+    const ctg_network *net;
+    ctg_allocator alloc_copy;
+    const ctg_allocator *alloc; /* &alloc_copy, or NULL for malloc */
+    gen_link *links;
+    size_t len, cap;
+    size_t busbars; /* distinct busbars among the links, after ctg_gen_topo_finish */
+};
+
+/* An empty topology of `net` (the reader's first step); CTG_ENOMEM. */
+int ctg_gen_topo_new(ctg_gen_topology **out, const ctg_network *net, const ctg_allocator *a);
+/* Records that `member` is lost with `busbar` (duplicates allowed); CTG_ENOMEM. */
+int ctg_gen_topo_link(ctg_gen_topology *t, const ctg_net_object *busbar,
+                      const ctg_net_object *member);
+/* Sorts the links into the busbars' order (busbar sections, then buses, each in enumeration
+ * order; a busbar's equipment in document order) and drops duplicates. */
+void ctg_gen_topo_finish(ctg_gen_topology *t);
+/* The busbar rule over the selection, emitted (`emit`) or counted. */
+int ctg_gen_busbar(gen_ctx *g, bool emit, uint64_t *count, uint64_t *groups);
+/* Emits one contingency named after `busbar` with an element per object of `objs`. */
+int ctg_gen_emit_set(gen_ctx *g, const ctg_net_object *busbar, const ctg_net_object *const *objs,
+                     size_t n);
+
 /* generate_pairs.c */
 /* The pairs of g's rule over the `n` selected objects (in order): emitted through
  * ctg_gen_emit when `emit`, else counted into *count and *groups. */

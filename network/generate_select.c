@@ -230,7 +230,8 @@ static int setup_refs(gen_ctx *g)
 
 static const char *default_format(ctg_gen_rule rule)
 {
-    return rule == CTG_GEN_N1 ? "N-1_{id}" : "N-2_{id1}+{id2}";
+    return rule == CTG_GEN_N1 ? "N-1_{id}" : rule == CTG_GEN_BUSBAR ? "BUSBAR_{id}"
+                                                                    : "N-2_{id1}+{id2}";
 }
 
 static int setup_options(gen_ctx *g, const ctg_gen_options *opts)
@@ -247,10 +248,14 @@ static int setup_options(gen_ctx *g, const ctg_gen_options *opts)
         return bad(g, "%s: unknown rule", "options");
     if (s->type_count == 0 || s->types == NULL)
         return bad(g, "%s: no equipment type", "selection");
+    if (opts->rule == CTG_GEN_BUSBAR && g->net != NULL &&
+        (opts->topology == NULL || opts->topology->net != g->net))
+        return bad(g, "%s: the busbar rule needs the topology of this network", "options");
     g->sel = s;
     g->max = opts->max_contingencies != 0 ? opts->max_contingencies : CTG_GEN_DEFAULT_MAX;
     g->format = opts->id_format != NULL ? opts->id_format : default_format(opts->rule);
-    return ctg_gen_format_check(g, g->format, opts->rule != CTG_GEN_N1);
+    return ctg_gen_format_check(g, g->format,
+                                opts->rule != CTG_GEN_N1 && opts->rule != CTG_GEN_BUSBAR);
 }
 
 int ctg_gen_setup(gen_ctx *g, const ctg_network *net, const ctg_gen_options *opts,

@@ -695,10 +695,10 @@ CTG_TEST(generate, as_criterion_refused)
     ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
     ctg_gen_options o = rule_opts(&s, CTG_GEN_PARALLEL);
 
-    expect_no_criterion(&o, "the N-2 rule parallel has no criterion equivalent (only a "
+    expect_no_criterion(&o, "the rule parallel has no criterion equivalent (only a "
                             "selection's N-1 has one)");
     o.rule = CTG_GEN_ALL_PAIRS;
-    expect_no_criterion(&o, "the N-2 rule all-pairs has no criterion equivalent (only a "
+    expect_no_criterion(&o, "the rule all-pairs has no criterion equivalent (only a "
                             "selection's N-1 has one)");
     o.rule = CTG_GEN_N1;
     s.subnetwork = "sub";
@@ -788,6 +788,155 @@ CTG_TEST(generate, allocation_failures)
     s.property_count = 1;
     CU_ASSERT(sweep(net, &o, false) > 0);
     CU_ASSERT(sweep(net, &o, true) > 0);
+    ctg_network_free(net);
+}
+
+/* ---- the busbar rule ---------------------------------------------------------------------- */
+
+/* The busbar contingencies of `types` in `file`, as "id:element,element" joined by spaces. */
+static void expect_busbars(const char *file, const ctg_identifiable_type *types, size_t n,
+                           const char *expected, size_t busbars)
+{
+    ctg_network *net = read_net(file);
+    ctg_gen_topology *topo = NULL;
+    ctg_source src = ctg_source_path(file);
+    ctg_gen_selection s = types_sel(types, n);
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_BUSBAR);
+    ctg_gen_counts c = { CTG_GEN_COUNTS_VERSION, { 0 }, 0, 0, 0 };
+    ctg_test_text t = { 0 };
+    ctg_list *l;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_gen_topology_busbar_count(topo), busbars);
+    o.topology = topo;
+    l = generate(net, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    for (size_t i = 0; i < ctg_list_contingency_count(l); i++) {
+        const ctg_contingency *k = ctg_list_contingency_at(l, i);
+
+        if (i > 0)
+            ctg_test_text_add(&t, " ", 1);
+        ctg_test_text_add(&t, k->id, strlen(k->id));
+        for (size_t e = 0; e < k->element_count; e++) {
+            ctg_test_text_add(&t, e == 0 ? ":" : ",", 1);
+            ctg_test_text_add(&t, k->elements[e].id, strlen(k->elements[e].id));
+        }
+    }
+    if (strcmp(t.data != NULL ? t.data : "", expected) != 0)
+        fprintf(stderr, "%s busbar:\n  got      %s\n  expected %s\n", file, t.data, expected);
+    CU_ASSERT_STRING_EQUAL(t.data != NULL ? t.data : "", expected);
+    CU_ASSERT_EQUAL(ctg_generate_count(net, &o, &c, &err), CTG_OK);
+    CU_ASSERT_EQUAL(c.contingencies, ctg_list_contingency_count(l));
+    CU_ASSERT_EQUAL(c.groups, busbars);
+    free(t.data);
+    ctg_list_free(l);
+    ctg_gen_topology_free(topo);
+    ctg_network_free(net);
+}
+
+#define BUSBAR CTG_TESTDATA("network/generate/busbar.xiidm")
+
+CTG_TEST(generate, busbar)
+{
+    static const ctg_identifiable_type t[] = { CTG_IDENTIFIABLE_LINE,
+                                               CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER,
+                                               CTG_IDENTIFIABLE_GENERATOR, CTG_IDENTIFIABLE_LOAD };
+    static const ctg_identifiable_type lines[] = { CTG_IDENTIFIABLE_LINE };
+    static const ctg_identifiable_type tie[] = { CTG_IDENTIFIABLE_TIE_LINE,
+                                                 CTG_IDENTIFIABLE_LINE };
+
+    /* BBS1: TR1 in its zone (internal connection), LA behind BRK_LA; the coupler BRK_C leads
+     * to BBS2: nothing behind it is lost. BBS2: G1 and LD1 behind their breakers (LD1's
+     * disconnector to BBS1 is open), not LB (open breaker). Buses: what is on them (LD3 is
+     * only connectable there). */
+    expect_busbars(BUSBAR, t, COUNT_OF(t),
+                   "BUSBAR_BBS1:LA,TR1 BUSBAR_BBS2:G1,LD1 BUSBAR_B2a:TR1,LD2 BUSBAR_B2b:G2 "
+                   "BUSBAR_B3:LA,LB", 5);
+    /* A busbar without selected equipment gives nothing. */
+    expect_busbars(BUSBAR, lines, COUNT_OF(lines), "BUSBAR_BBS1:LA BUSBAR_B3:LA,LB", 5);
+    /* A paired boundary line brings its tie line; the selection's order: tie lines first. */
+    expect_busbars(PAIRS, tie, COUNT_OF(tie),
+                   "BUSBAR_B1_400:L12a,L12b,L13 BUSBAR_B2_400:L12a,L12b,L23,L25a,L25b "
+                   "BUSBAR_B3_400:TL34,L13,L23,L34 BUSBAR_B4_400:TL34,L34 BUSBAR_B5:L25a,L25b",
+                   7);
+}
+
+CTG_TEST(generate, busbar_errors)
+{
+    ctg_network *net = read_net(PAIRS), *other = read_net(BUSBAR);
+    ctg_gen_topology *topo = (ctg_gen_topology *)1;
+    ctg_source src = ctg_source_path(BUSBAR);
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_BUSBAR);
+    static const char json[] = " {\"version\":\"1.17\"}";
+    ctg_error err;
+
+    /* Another network's file. */
+    CU_ASSERT_EQUAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), CTG_ESCHEMA);
+    CU_ASSERT_PTR_NULL(topo);
+    CU_ASSERT_STRING_EQUAL(err.message, "\"VL1\" is not in the network (another network's "
+                                        "file?)");
+    CU_ASSERT_EQUAL(err.line, 10);
+    CU_ASSERT_EQUAL(err.column, 9);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.source, "busbar.xiidm"));
+    src = ctg_source_buffer(json, sizeof json - 1);
+    CU_ASSERT_EQUAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), CTG_EUNSUPPORTED);
+    CU_ASSERT_STRING_EQUAL(err.message, "the busbar topology is read from XIIDM only");
+    src = ctg_source_buffer("<a><b></a>", 10);
+    CU_ASSERT_EQUAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), CTG_ESYNTAX);
+    CU_ASSERT_STRING_EQUAL(err.message, "malformed XML: mismatched tag");
+    /* The rule needs the topology of the network it runs on. */
+    expect_error(net, &o, CTG_EINVAL, "options: the busbar rule needs the topology of this "
+                                      "network");
+    src = ctg_source_path(BUSBAR);
+    CU_ASSERT_EQUAL_FATAL(ctg_gen_topology_read(&topo, other, &src, NULL, &err), CTG_OK);
+    o.topology = topo;
+    expect_error(net, &o, CTG_EINVAL, "options: the busbar rule needs the topology of this "
+                                      "network");
+    expect_no_criterion(&o, "the rule busbar has no criterion equivalent (only a selection's "
+                            "N-1 has one)");
+    ctg_gen_topology_free(topo);
+    ctg_gen_topology_free(NULL);
+    ctg_network_free(net);
+    ctg_network_free(other);
+}
+
+/* The topology read and the busbar rule under allocation failures. */
+CTG_TEST(generate, busbar_allocation_failures)
+{
+    ctg_network *net = read_net(BUSBAR);
+    ctg_gen_topology *topo = NULL;
+    ctg_gen_selection s = types_sel(all_types, COUNT_OF(all_types));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_BUSBAR);
+    ctg_error err;
+    size_t runs = 0;
+
+    for (size_t at = 1;; at++) {
+        ctg_test_alloc st = { 0 };
+        ctg_allocator a = ctg_test_allocator(&st);
+        ctg_source src = ctg_source_path(BUSBAR);
+        int rc;
+
+        st.fail_at = at;
+        rc = ctg_gen_topology_read(&topo, net, &src, &a, &err);
+        if (rc == CTG_OK) {
+            o.topology = topo;
+            runs = sweep(net, &o, false);
+            ctg_gen_topology_free(topo);
+            o.topology = NULL;
+        }
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+        CU_ASSERT_EQUAL(st.bad_sizes, 0);
+        if (!st.failed) {
+            CU_ASSERT_EQUAL(rc, CTG_OK);
+            break;
+        }
+        if (rc != CTG_ENOMEM)
+            ctg_test_report("topology sweep", &err);
+        CU_ASSERT_EQUAL(rc, CTG_ENOMEM);
+    }
+    CU_ASSERT(runs > 0);
     ctg_network_free(net);
 }
 

@@ -28,7 +28,8 @@
  *   the selection, in each group its pairs (i < j) by i then j;
  * - CTG_GEN_COMMON_SUBSTATION: the places (substations, and voltage levels without one) in
  *   document order, at each place the pairs (i < j) of the branches that end there, by i then
- *   j; a pair sharing several places is written at the first one only.
+ *   j; a pair sharing several places is written at the first one only;
+ * - CTG_GEN_BUSBAR: the busbars in the order of ctg_gen_topology.
  *
  * Threads: a network may be generated from by several threads at once (it is only read).
  */
@@ -112,15 +113,59 @@ typedef enum ctg_gen_rule {
     CTG_GEN_COMMON_SUBSTATION,
     /** Every unordered pair of the selection. Id format "N-2_{id1}+{id2}". */
     CTG_GEN_ALL_PAIRS,
+    /** Per busbar of ctg_gen_options.topology (ctg_gen_topology_read), the selected objects
+     *  connected to it as one contingency (no contingency for a busbar without any), their
+     *  elements in the selection's order. Id format "BUSBAR_{id}", the placeholders of N-1
+     *  naming the busbar (its id, type, voltage level as {vl1}, substation). */
+    CTG_GEN_BUSBAR,
     CTG_GEN_RULE_COUNT
 } ctg_gen_rule;
 
-/** The name of `rule` ("n-1", "parallel", "common-substation", "all-pairs"), NULL if out of
- *  range. Static storage. */
+/** The name of `rule` ("n-1", "parallel", "common-substation", "all-pairs", "busbar"), NULL
+ *  if out of range. Static storage. */
 CTG_API const char *ctg_gen_rule_name(ctg_gen_rule rule);
 
 /** Looks up a rule by its name (`len` bytes); true and `*out` set when found. */
 CTG_API bool ctg_gen_rule_from_name(const char *name, size_t len, ctg_gen_rule *out);
+
+/**
+ * What the busbar rule needs and the equipment table does not hold: which equipment each
+ * busbar would take with it. Opaque; read from the network's file by ctg_gen_topology_read.
+ *
+ * A busbar is a busbar section of a node-breaker voltage level, or a bus of a bus-breaker one.
+ * A bus's equipment: every terminal connected to it (`bus`, not `connectableBus`). A busbar
+ * section's: every terminal in its zone (the nodes joined to it through closed disconnectors,
+ * load-break switches and internal connections), and every terminal behind one closed breaker
+ * of the zone, up to the next breaker; a breaker whose far side holds another busbar section
+ * is a coupler, and nothing behind it is lost. Open switches join nothing. A boundary line
+ * paired in a tie line brings the tie line; a converter station, its HVDC line's element.
+ * Busbars are enumerated busbar sections first, then buses, each in enumeration order.
+ */
+typedef struct ctg_gen_topology ctg_gen_topology;
+
+/**
+ * Reads the switch topology of the XIIDM file `src` (any version, `.gz` by content), the
+ * file `net` was read from: its switches, internal connections and every terminal's node or
+ * bus. JIIDM is not read (CTG_EUNSUPPORTED). An id the network does not know, or a
+ * malformed document, fails.
+ * @param[out] out the topology, NULL on failure; the caller owns it (ctg_gen_topology_free),
+ *                 and it points into `net`, which must outlive it.
+ * @param net      the network read from the same file; only read.
+ * @param src      the file.
+ * @param alloc    NULL for malloc/free; copied, its hooks must outlive the topology.
+ * @param[out] err may be NULL; written only on failure.
+ * @return CTG_OK, CTG_EINVAL, CTG_ESYNTAX, CTG_ESCHEMA, CTG_EUNSUPPORTED, CTG_EIO or
+ *         CTG_ENOMEM.
+ */
+CTG_API int ctg_gen_topology_read(ctg_gen_topology **out, const ctg_network *net,
+                                  const ctg_source *src, const ctg_allocator *alloc,
+                                  ctg_error *err);
+
+/** Releases `topo`; accepts NULL. */
+CTG_API void ctg_gen_topology_free(ctg_gen_topology *topo);
+
+/** The number of busbars of `topo` (0 for NULL). */
+CTG_API size_t ctg_gen_topology_busbar_count(const ctg_gen_topology *topo);
 
 /** The default of ctg_gen_options.max_contingencies. */
 #define CTG_GEN_DEFAULT_MAX 10000000u
@@ -148,6 +193,8 @@ typedef struct ctg_gen_options {
      *  generate more fails with CTG_ELIMIT before the first one (the count is made first). */
     uint64_t max_contingencies;
     const ctg_allocator *allocator; /**< for the scratch memory; NULL: malloc/free */
+    /** CTG_GEN_BUSBAR: the topology of the network (required there, ignored otherwise). */
+    const ctg_gen_topology *topology;
 } ctg_gen_options;
 
 /** The version of ctg_gen_counts these headers describe. */
@@ -162,7 +209,7 @@ typedef struct ctg_gen_counts {
     /** The contingencies of the rule: selected_total for N-1, the pairs for the others. */
     uint64_t contingencies;
     /** PARALLEL: groups of two or more parallel branches; COMMON_SUBSTATION: places with two
-     *  or more branches; 0 otherwise. */
+     *  or more branches; BUSBAR: the topology's busbars; 0 otherwise. */
     uint64_t groups;
 } ctg_gen_counts;
 
