@@ -38,6 +38,8 @@ int cli_convert(const cli_command *cmd, int argc, char **argv);
 int cli_stats(const cli_command *cmd, int argc, char **argv);
 int cli_resolve(const cli_command *cmd, int argc, char **argv);
 int cli_network(const cli_command *cmd, int argc, char **argv);
+/* generate --network NET (cmd_generate_net.c): N-1 and N-2 lists generated from a network. */
+int cli_generate_network(const cli_command *cmd, int argc, char **argv);
 /* Reads the network at `path` ("-" is stdin) with a progress bar when `progress_wanted`;
  * returns the exit status (the error printed). */
 int cli_read_network(ctg_network **out, const char *path, bool progress_wanted);
