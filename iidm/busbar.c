@@ -431,6 +431,8 @@ static int resolve_levels(treader *r)
 {
     int rc = CTG_OK;
 
+    if (r->len == 0) /* no node-breaker level: qsort may not be given NULL */
+        return CTG_OK;
     qsort(r->items, r->len, sizeof *r->items, cmp_item);
     for (size_t i = 0, j; rc == CTG_OK && i < r->len; i = j) {
         for (j = i + 1; j < r->len && r->items[j].vl == r->items[i].vl; j++)

@@ -78,6 +78,8 @@ void ctg_gen_topo_finish(ctg_gen_topology *t)
 {
     size_t m = 0;
 
+    if (t->len == 0) /* qsort may not be given NULL */
+        return;
     qsort(t->links, t->len, sizeof *t->links, cmp_link);
     t->busbars = 0;
     for (size_t i = 0; i < t->len; i++) {
