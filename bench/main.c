@@ -23,7 +23,8 @@ enum {
     SECTION_MEMORY = 1u << 3,
     SECTION_FLOODING = 1u << 4,
     SECTION_NETWORK = 1u << 5,
-    SECTION_ALL = 0x3Fu
+    SECTION_GENERATE = 1u << 6,
+    SECTION_ALL = 0x7Fu
 };
 
 /* Keys of the flooding section's documents: BENCH_KEY_MAX, or this with --quick. */
@@ -87,7 +88,8 @@ static void print_help(void)
            "                      (default: b10k, kinds 31; mixed100k, ext100k 21; b1m 3;\n"
            "                      absent, flooding 21; net10k 5)\n"
            "  --cases LIST        comma-separated cases (alone, it runs only the case tables)\n"
-           "  --sections LIST     of cases,absent,scaling,memory,flooding,network (default: all)\n"
+           "  --sections LIST     of cases,absent,scaling,memory,flooding,network,generate\n"
+           "                      (default: all)\n"
            "  --no-malloc-tuning  keep glibc's malloc settings (default: no mmap and no trim,\n"
            "                      so freed memory is reused between runs, not faulted in again)\n"
            "  --wall-clock        time runs by the wall clock (default: the thread's CPU time,\n"
@@ -152,7 +154,8 @@ static int add_case(bench_options *opts, const char *name)
 static int add_section(bench_options *opts, const char *name)
 {
     static const char *const names[] = { "cases",  "absent",   "scaling",
-                                         "memory", "flooding", "network" };
+                                         "memory", "flooding", "network",
+                                         "generate" };
 
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(names[i], name) == 0) {
@@ -399,6 +402,13 @@ static int run_sections(const bench_options *opts, bench_report *rep)
     reset_heap();
     if ((s & SECTION_NETWORK) && run_network(opts, rep) != 0)
         return -1;
+    reset_heap();
+    if (s & SECTION_GENERATE) {
+        progress("contingency-bench: %s", "generate");
+        if (bench_generate_run(opts->net_case ? opts->net_case : default_net_case(opts->quick),
+                               opts->repeat, opts->quick) != 0)
+            return -1;
+    }
     return 0;
 }
 
