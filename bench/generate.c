@@ -145,10 +145,11 @@ static ctg_network *pair_network(size_t n)
     for (size_t i = 0; rc == CTG_OK && i < n; i++) {
         ctg_net_spec line = CTG_NET_SPEC_INIT;
 
+        size_t to = (i + 1 + i / 50) % 50; /* another level, spread over the 50 */
+
         snprintf(id, sizeof id, "LINE_%05zu", i);
         snprintf(vl1, sizeof vl1, "VL%02zu", i % 50);
-        snprintf(vl2, sizeof vl2, "VL%02zu", (i + 1 + i / 50) % 50 == i % 50 ? (i + 2) % 50
-                                                                              : (i + 1 + i / 50) % 50);
+        snprintf(vl2, sizeof vl2, "VL%02zu", to == i % 50 ? (i + 2) % 50 : to);
         line.type = CTG_IDENTIFIABLE_LINE;
         line.id = id;
         line.voltage_levels[0] = vl1;

@@ -67,7 +67,7 @@ typedef struct selection {
     char *copies[4]; /* the split copies of --types, --country, --country2, --property */
 } selection;
 
-/* ---- parsing the selection ------------------------------------------------------------------ */
+/* ---- parsing the selection ------------------------------------------------------------------- */
 
 /* Splits a copy of `s` at commas into `out` (at most MAX_ITEMS); false when too many or one
  * is empty. The copy is kept in *copy (freed by the caller). */
@@ -310,7 +310,7 @@ static void print_counts(FILE *fp, ctg_gen_rule rule, const ctg_gen_counts *c, b
     fputc('\n', fp);
 }
 
-/* ---- the command ------------------------------------------------------------------------------- */
+/* ---- the command ----------------------------------------------------------------------------- */
 
 typedef struct run_args {
     const cli_args *args;

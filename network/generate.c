@@ -51,30 +51,42 @@ static int emit_one(gen_ctx *g, const ctg_net_object *obj, size_t index, void *a
     return ctg_gen_emit(g, obj, NULL);
 }
 
-/* The selection kept for the pair rules: the objects in order. */
+/* The selection kept for the pair rules: the objects in order, and their elements. */
 typedef struct sel_vec {
-    const ctg_net_object **items;
-    size_t len, cap;
+    gen_sel s;
+    size_t obj_cap, elem_cap;
 } sel_vec;
+
+/* Room for one more item in the array at *items of *cap items of `size` bytes (doubling). */
+static bool room(gen_ctx *g, void **items, size_t *cap, size_t len, size_t size)
+{
+    size_t n = *cap != 0 ? 2 * *cap : 64;
+    void *p;
+
+    if (len < *cap)
+        return true;
+    p = ctg_mem_resize(g->alloc, *items, *cap * size, n * size);
+    if (p == NULL)
+        return false;
+    *items = p;
+    *cap = n;
+    return true;
+}
 
 static int keep_one(gen_ctx *g, const ctg_net_object *obj, size_t index, void *arg)
 {
     sel_vec *v = arg;
-    int rc = count_one(g, obj, index, NULL);
+    ctg_element e;
+    int rc = ctg_rs_map(&g->rs, obj, &e);
 
+    (void)index;
     if (rc != CTG_OK)
         return rc;
-    if (v->len == v->cap) {
-        size_t cap = v->cap != 0 ? 2 * v->cap : 64;
-        void *p = ctg_mem_resize(g->alloc, v->items, v->cap * sizeof *v->items,
-                                 cap * sizeof *v->items);
-
-        if (p == NULL)
-            return ctg_rs_nomem(&g->rs);
-        v->items = p;
-        v->cap = cap;
-    }
-    v->items[v->len++] = obj;
+    if (!room(g, (void **)&v->s.objs, &v->obj_cap, v->s.n, sizeof *v->s.objs) ||
+        !room(g, (void **)&v->s.elems, &v->elem_cap, v->s.n, sizeof *v->s.elems))
+        return ctg_rs_nomem(&g->rs);
+    v->s.objs[v->s.n] = obj;
+    v->s.elems[v->s.n++] = e;
     return CTG_OK;
 }
 
@@ -111,14 +123,16 @@ static int run_n1(gen_ctx *g, ctg_gen_counts *counts)
 /* The pair rules: the selection kept, the pairs counted, then (generating) emitted. */
 static int run_pairs(gen_ctx *g, ctg_gen_counts *counts)
 {
-    sel_vec v = { NULL, 0, 0 };
+    sel_vec v;
     uint64_t n = 0, groups = 0;
-    int rc = ctg_gen_select(g, keep_one, &v);
+    int rc;
 
-    for (size_t i = 0; counts != NULL && i < v.len; i++)
-        counts->selected[v.items[i]->type]++;
+    memset(&v, 0, sizeof v);
+    rc = ctg_gen_select(g, keep_one, &v);
+    for (size_t i = 0; counts != NULL && i < v.s.n; i++)
+        counts->selected[v.s.objs[i]->type]++;
     if (rc == CTG_OK)
-        rc = ctg_gen_pairs(g, v.items, v.len, false, &n, &groups);
+        rc = ctg_gen_pairs(g, &v.s, false, &n, &groups);
     if (rc == CTG_OK && counts != NULL) {
         counts->contingencies = n;
         counts->groups = groups;
@@ -126,8 +140,9 @@ static int run_pairs(gen_ctx *g, ctg_gen_counts *counts)
     if (rc == CTG_OK && g->emit != NULL)
         rc = limit(g, n);
     if (rc == CTG_OK && g->emit != NULL)
-        rc = ctg_gen_pairs(g, v.items, v.len, true, &n, &groups);
-    ctg_mem_release(g->alloc, v.items, v.cap * sizeof *v.items);
+        rc = ctg_gen_pairs(g, &v.s, true, &n, &groups);
+    ctg_mem_release(g->alloc, v.s.objs, v.obj_cap * sizeof *v.s.objs);
+    ctg_mem_release(g->alloc, v.s.elems, v.elem_cap * sizeof *v.s.elems);
     return rc;
 }
 

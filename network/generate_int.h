@@ -24,6 +24,13 @@ typedef struct gen_type {
     ctg_criteria cr; /* points to the two above, the shared properties and regex */
 } gen_type;
 
+/* One piece of a compiled id format: `len` bytes of literal text, or a placeholder. */
+typedef struct gen_seg {
+    const char *text; /* the literal, in the format string; NULL for a placeholder */
+    size_t len;
+    int field; /* the placeholder (generate_id.c) */
+} gen_seg;
+
 typedef struct gen_ctx {
     rs_ctx rs;
     const ctg_network *net; /* NULL for ctg_generate_as_criterion */
@@ -40,6 +47,8 @@ typedef struct gen_ctx {
     bool by_subnetwork;
     const ctg_net_object *subnetwork, *connected;
     const char *format; /* the id format in use */
+    gen_seg *segs;      /* `format` compiled once: no parse per contingency */
+    size_t seg_count;
     uint64_t max;
     ctg_gen_emit_fn emit; /* NULL: counting */
     void *payload;
@@ -61,8 +70,9 @@ int ctg_gen_select(gen_ctx *g, gen_visit_fn visit, void *arg);
 uint64_t ctg_gen_upper_bound(const gen_ctx *g);
 
 /* generate_id.c */
-/* Checks `format` for the rule (pairs or not): CTG_EINVAL with a message when it names
- * another placeholder or has a lone brace. */
+/* Checks `format` for the rule (pairs or not) and compiles it into g->segs (released by
+ * ctg_gen_dispose): CTG_EINVAL with a message when it names another placeholder or has a lone
+ * brace, CTG_ENOMEM. */
 int ctg_gen_format_check(gen_ctx *g, const char *format, bool pair);
 /* The id of the contingency of `a` (and `b` for a pair: non-NULL) into g->rs.text. */
 int ctg_gen_format(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b);
@@ -94,14 +104,23 @@ int ctg_gen_topo_link(ctg_gen_topology *t, const ctg_net_object *busbar,
 void ctg_gen_topo_finish(ctg_gen_topology *t);
 /* The busbar rule over the selection, emitted (`emit`) or counted. */
 int ctg_gen_busbar(gen_ctx *g, bool emit, uint64_t *count, uint64_t *groups);
+/* ctg_gen_emit of a pair whose elements are mapped already. */
+int ctg_gen_emit_pair(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b,
+                      const ctg_element *ea, const ctg_element *eb);
 /* Emits one contingency named after `busbar` with an element per object of `objs`. */
 int ctg_gen_emit_set(gen_ctx *g, const ctg_net_object *busbar, const ctg_net_object *const *objs,
                      size_t n);
 
 /* generate_pairs.c */
-/* The pairs of g's rule over the `n` selected objects (in order): emitted through
- * ctg_gen_emit when `emit`, else counted into *count and *groups. */
-int ctg_gen_pairs(gen_ctx *g, const ctg_net_object *const *sel, size_t n, bool emit,
-                  uint64_t *count, uint64_t *groups);
+/* The selection kept for the pair rules: its objects in order and the element of each, mapped
+ * once rather than once per pair. */
+typedef struct gen_sel {
+    const ctg_net_object **objs;
+    ctg_element *elems;
+    size_t n;
+} gen_sel;
+/* The pairs of g's rule over the selection: emitted through ctg_gen_emit_pair when `emit`,
+ * else counted into *count and *groups. */
+int ctg_gen_pairs(gen_ctx *g, const gen_sel *sel, bool emit, uint64_t *count, uint64_t *groups);
 
 #endif

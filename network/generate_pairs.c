@@ -13,16 +13,16 @@
 #define NONE UINT32_MAX
 
 /* One visit of a pair: emitted, or counted. */
-static int pair(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b, bool emit,
-                uint64_t *count)
+static int pair(gen_ctx *g, const gen_sel *s, size_t i, size_t j, bool emit, uint64_t *count)
 {
     (*count)++;
-    return emit ? ctg_gen_emit(g, a, b) : CTG_OK;
+    return emit ? ctg_gen_emit_pair(g, s->objs[i], s->objs[j], &s->elems[i], &s->elems[j])
+                : CTG_OK;
 }
 
-static int all_pairs(gen_ctx *g, const ctg_net_object *const *sel, size_t n, bool emit,
-                     uint64_t *count)
+static int all_pairs(gen_ctx *g, const gen_sel *sel, bool emit, uint64_t *count)
 {
+    size_t n = sel->n;
     int rc = CTG_OK;
 
     if (!emit) { /* no need to walk them */
@@ -31,7 +31,7 @@ static int all_pairs(gen_ctx *g, const ctg_net_object *const *sel, size_t n, boo
     }
     for (size_t i = 0; rc == CTG_OK && i < n; i++)
         for (size_t j = i + 1; rc == CTG_OK && j < n; j++)
-            rc = pair(g, sel[i], sel[j], emit, count);
+            rc = pair(g, sel, i, j, emit, count);
     return rc;
 }
 
@@ -160,8 +160,8 @@ static bool shared_before(const uint32_t *pa, const uint32_t *pb, uint32_t p)
     return false;
 }
 
-static int run_pairs(gen_ctx *g, const ctg_net_object *const *sel, const entry *e,
-                     const run *r, const uint32_t *pl, bool emit, uint64_t *count)
+static int run_pairs(gen_ctx *g, const gen_sel *sel, const entry *e, const run *r,
+                     const uint32_t *pl, bool emit, uint64_t *count)
 {
     int rc = CTG_OK;
 
@@ -169,7 +169,7 @@ static int run_pairs(gen_ctx *g, const ctg_net_object *const *sel, const entry *
         for (uint32_t j = i + 1; rc == CTG_OK && j < r->first + r->len; j++) {
             if (pl != NULL && shared_before(pl + 3 * e[i].sel, pl + 3 * e[j].sel, e[i].key[0]))
                 continue;
-            rc = pair(g, sel[e[i].sel], sel[e[j].sel], emit, count);
+            rc = pair(g, sel, e[i].sel, e[j].sel, emit, count);
         }
     return rc;
 }
@@ -205,9 +205,9 @@ static size_t fill_entries(const ctg_net_object *const *sel, size_t n, bool para
     return m;
 }
 
-int ctg_gen_pairs(gen_ctx *g, const ctg_net_object *const *sel, size_t n, bool emit,
-                  uint64_t *count, uint64_t *groups)
+int ctg_gen_pairs(gen_ctx *g, const gen_sel *sel, bool emit, uint64_t *count, uint64_t *groups)
 {
+    size_t n = sel->n;
     bool parallel = g->opts->rule == CTG_GEN_PARALLEL;
     size_t cap = parallel ? n : 3 * n, m, rn = 0;
     entry *e = NULL;
@@ -218,7 +218,7 @@ int ctg_gen_pairs(gen_ctx *g, const ctg_net_object *const *sel, size_t n, bool e
     *count = 0;
     *groups = 0;
     if (g->opts->rule == CTG_GEN_ALL_PAIRS)
-        return all_pairs(g, sel, n, emit, count);
+        return all_pairs(g, sel, emit, count);
     if (n == 0)
         return CTG_OK;
     e = ctg_mem_alloc(g->alloc, cap * sizeof *e);
@@ -229,7 +229,7 @@ int ctg_gen_pairs(gen_ctx *g, const ctg_net_object *const *sel, size_t n, bool e
         if (pl != NULL)
             for (size_t i = 0; i < 3 * n; i++)
                 pl[i] = NONE;
-        m = fill_entries(sel, n, parallel, e, pl);
+        m = fill_entries(sel->objs, n, parallel, e, pl);
         qsort(e, m, sizeof *e, cmp_entry);
         rc = runs_of(g, e, m, parallel ? 4 : 1, parallel, &r, &rn);
     }

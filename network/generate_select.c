@@ -297,6 +297,8 @@ void ctg_gen_dispose(gen_ctx *g)
         ctg_mem_release(g->alloc, g->types, g->sel->type_count * sizeof *g->types);
     if (g->props != NULL)
         ctg_mem_release(g->alloc, g->props, g->sel->property_count * sizeof *g->props);
+    if (g->segs != NULL)
+        ctg_mem_release(g->alloc, g->segs, (g->seg_count > 0 ? g->seg_count : 1) * sizeof *g->segs);
     ctg_regex_free(g->re);
     ctg_rs_dispose(&g->rs);
 }

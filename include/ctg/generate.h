@@ -217,8 +217,8 @@ typedef struct ctg_gen_counts {
  * Generates the contingencies of `opts` from `net`, calling `emit` for each in the order of
  * the file comment. Each has its id, no name and one element per object (spec §3: no side).
  * Bad options (no selection or type, a type that cannot be selected, an unknown subnetwork or
- * connected-to id, an invalid country, regex or id format) fail with CTG_EINVAL before the
- * first call; an object that cannot become an element (a converter station without HVDC line)
+ * connected-to id, an invalid country, range, regex or id format, the busbar rule without this
+ * network's topology) fail with CTG_EINVAL before the first call; an object that cannot become an element (a converter station without HVDC line)
  * fails with CTG_ESCHEMA when reached, as in PowSyBl.
  * @param net      the network; only read.
  * @param opts     what to generate; borrowed.
