@@ -155,11 +155,11 @@ static const char *local(const char *name)
 static bool node_of(const char *s, uint32_t *node)
 {
     char *end;
-    unsigned long v;
+    unsigned long long v;
 
     if (s == NULL || *s < '0' || *s > '9')
         return false;
-    v = strtoul(s, &end, 10);
+    v = strtoull(s, &end, 10);
     if (*end != '\0' || v > UINT32_MAX)
         return false;
     *node = (uint32_t)v;
