@@ -6,6 +6,7 @@
  * the id format, the counts, the limit, the selection's errors, the stream form and
  * allocation failures. */
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,17 +106,32 @@ static bool same_lists(const ctg_list *a, const ctg_list *b, const char *prefix,
     return true;
 }
 
-/* The ids of `l` joined by spaces, in a static buffer. */
-static const char *ids_of(const ctg_list *l)
+/* The ids of `l` joined by spaces, into `buf` (`size` bytes). */
+static const char *ids_into(const ctg_list *l, char *buf, size_t size)
 {
-    static char buf[8192];
     size_t len = 0;
 
     buf[0] = '\0';
-    for (size_t i = 0; l != NULL && i < ctg_list_contingency_count(l); i++)
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i > 0 ? " " : "",
+    for (size_t i = 0; l != NULL && i < ctg_list_contingency_count(l) && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i > 0 ? " " : "",
                                 ctg_list_contingency_at(l, i)->id);
     return buf;
+}
+
+/* ids_into a static buffer (one thread). */
+static const char *ids_of(const ctg_list *l)
+{
+    static char buf[8192];
+
+    return ids_into(l, buf, sizeof buf);
+}
+
+/* ids_into a buffer of the calling thread. */
+static const char *ids_of_r(const ctg_list *l)
+{
+    static _Thread_local char buf[8192];
+
+    return ids_into(l, buf, sizeof buf);
 }
 
 /* A selection of the `n` types at `types`, nothing else. */
@@ -788,6 +804,77 @@ CTG_TEST(generate, allocation_failures)
     s.property_count = 1;
     CU_ASSERT(sweep(net, &o, false) > 0);
     CU_ASSERT(sweep(net, &o, true) > 0);
+    ctg_network_free(net);
+}
+
+/* ---- a callback that stops, several threads ---------------------------------------------- */
+
+static int stop_after_two(const ctg_contingency *c, void *payload)
+{
+    (void)c;
+    return ++*(size_t *)payload == 2;
+}
+
+CTG_TEST(generate, callback_stops)
+{
+    ctg_network *net = read_net(PAIRS);
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_COMMON_SUBSTATION);
+    size_t calls = 0;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(ctg_generate(net, &o, stop_after_two, &calls, &err), CTG_ESTOPPED);
+    CU_ASSERT_EQUAL(calls, 2);
+    CU_ASSERT_STRING_EQUAL(err.message, "stopped by the callback at \"N-2_L12a+L13\"");
+    CU_ASSERT_EQUAL(ctg_generate(net, &o, NULL, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "NULL callback");
+    CU_ASSERT_EQUAL(ctg_generate(NULL, &o, count_calls, &calls, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_generate(net, NULL, count_calls, &calls, &err), CTG_EINVAL);
+    ctg_network_free(net);
+}
+
+typedef struct thread_job {
+    const ctg_network *net;
+    char *ids; /* malloc'd */
+} thread_job;
+
+static void *generate_in_thread(void *arg)
+{
+    thread_job *j = arg;
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_ALL_PAIRS);
+    ctg_list *l = NULL;
+
+    s.id_regex = "L";
+    if (ctg_list_new(&l, CTG_LIST_DEFAULT, "t", NULL) == CTG_OK &&
+        ctg_generate(j->net, &o, collect, l, NULL) == CTG_OK)
+        j->ids = strdup(ids_of_r(l));
+    ctg_list_free(l);
+    return NULL;
+}
+
+/* A network is only read: several threads generate from it at once and agree. */
+CTG_TEST(generate, threads)
+{
+    ctg_network *net = read_net(PAIRS);
+    thread_job jobs[4];
+    pthread_t t[4];
+
+    for (int i = 0; i < 4; i++) {
+        jobs[i].net = net;
+        jobs[i].ids = NULL;
+        CU_ASSERT_EQUAL_FATAL(pthread_create(&t[i], NULL, generate_in_thread, &jobs[i]), 0);
+    }
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < 4; i++) {
+        CU_ASSERT_PTR_NOT_NULL(jobs[i].ids);
+        if (jobs[i].ids != NULL && jobs[0].ids != NULL)
+            CU_ASSERT_STRING_EQUAL(jobs[i].ids, jobs[0].ids);
+    }
+    CU_ASSERT(jobs[0].ids != NULL && strncmp(jobs[0].ids, "N-2_L12a+L12b N-2_L12a+L13 ", 27) == 0);
+    for (int i = 0; i < 4; i++)
+        free(jobs[i].ids);
     ctg_network_free(net);
 }
 
