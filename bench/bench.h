@@ -275,6 +275,10 @@ int bench_network_run(bench_report *rep, const bench_net_case *c, int runs, bool
  * is none of them, else 0 or -1 (out of memory). */
 int bench_network_generate(const char *name, bench_bytes *out);
 
+/* The generate section (generate.c): all-pairs over 5,000 lines against its floor, then the
+ * N-1 and parallel N-2 of `c` (NULL: skipped), printed as they are measured. 0 or -1. */
+int bench_generate_run(const bench_net_case *c, int runs, bool quick);
+
 /* Output (report.c). */
 void bench_print_header(const bench_report *rep, const char *command);
 void bench_print_tables(const bench_report *rep);

@@ -23,9 +23,10 @@ enum {
     SECTION_MEMORY = 1u << 3,
     SECTION_FLOODING = 1u << 4,
     SECTION_NETWORK = 1u << 5,
-    SECTION_ALL = 0x3Fu,
+    SECTION_GENERATE = 1u << 6,
+    SECTION_ALL = 0x7Fu,
     /* Not in ALL: it writes a 1 GB list and runs the CLI on it for minutes. */
-    SECTION_TOOLKIT = 1u << 6
+    SECTION_TOOLKIT = 1u << 7
 };
 
 /* Keys of the flooding section's documents: BENCH_KEY_MAX, or this with --quick. */
@@ -91,11 +92,12 @@ static void print_help(void)
            "                      (default: b10k, kinds 31; mixed100k, ext100k 21; b1m 3;\n"
            "                      absent, flooding 21; net10k 5)\n"
            "  --cases LIST        comma-separated cases (alone, it runs only the case tables)\n"
-           "  --sections LIST     of cases,absent,scaling,memory,flooding,network (default: all)\n"
-           "                      and toolkit (only when named): contingency-cli's filter,\n"
-           "                      split, merge, validate, stats and convert as child processes\n"
-           "                      on a generated list of 1024 MB (--quick: 16), --repeat runs\n"
-           "                      (default 3, --quick 1); peak RSS and CPU time vs validate\n"
+           "  --sections LIST     of cases,absent,scaling,memory,flooding,network,generate\n"
+           "                      (default: all) and toolkit (only when named):\n"
+           "                      contingency-cli's filter, split, merge, validate, stats and\n"
+           "                      convert as child processes on a generated list of 1024 MB\n"
+           "                      (--quick: 16), --repeat runs (default 3, --quick 1); peak RSS\n"
+           "                      and CPU time vs validate\n"
            "  --toolkit-mb N      the toolkit section's list size in MB\n"
            "  --cli PATH          the contingency-cli it runs (default: the one built beside)\n"
            "  --no-malloc-tuning  keep glibc's malloc settings (default: no mmap and no trim,\n"
@@ -162,7 +164,8 @@ static int add_case(bench_options *opts, const char *name)
 static int add_section(bench_options *opts, const char *name)
 {
     static const char *const names[] = { "cases",  "absent",   "scaling",
-                                         "memory", "flooding", "network", "toolkit" };
+                                         "memory", "flooding", "network",
+                                         "generate", "toolkit" };
 
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(names[i], name) == 0) {
@@ -423,6 +426,13 @@ static int run_sections(const bench_options *opts, bench_report *rep)
     reset_heap();
     if ((s & SECTION_NETWORK) && run_network(opts, rep) != 0)
         return -1;
+    reset_heap();
+    if (s & SECTION_GENERATE) {
+        progress("contingency-bench: %s", "generate");
+        if (bench_generate_run(opts->net_case ? opts->net_case : default_net_case(opts->quick),
+                               opts->repeat, opts->quick) != 0)
+            return -1;
+    }
     return 0;
 }
 

@@ -43,3 +43,11 @@ void bench_net_print_json(const bench_net_report *r)
 {
     (void)r;
 }
+
+int bench_generate_run(const bench_net_case *c, int runs, bool quick)
+{
+    (void)c;
+    (void)runs;
+    (void)quick;
+    return 0;
+}

@@ -57,6 +57,8 @@ typedef struct cli_lint_config {
  * diagnostic), an error as cli_diag_report does. Returns CLI_OK when clean, CLI_INVALID for a
  * finding or invalid input, CLI_FAILURE for I/O, memory or stdout failing. */
 int cli_lint_file(const char *path, const cli_lint_config *cfg);
+/* generate --network NET (cmd_generate_net.c): N-1 and N-2 lists generated from a network. */
+int cli_generate_network(const cli_command *cmd, int argc, char **argv);
 /* Reads the network at `path` ("-" is stdin) with a progress bar when `progress_wanted`;
  * returns the exit status (the error printed). */
 int cli_read_network(ctg_network **out, const char *path, bool progress_wanted);

@@ -3,7 +3,8 @@
 # of lists against a network. A library of its own, linking libctg, so that a user who only
 # reads lists does not pull libexpat and RE2. It uses libctg's internals that base/internal.h
 # marks (the private version node of libctg.so); its own exports are the ctg_* functions of
-# ctg/network.h, ctg/iidm.h and ctg/resolve.h (the `symbols_network` test checks them).
+# ctg/network.h, ctg/iidm.h, ctg/resolve.h and ctg/generate.h (the `symbols_network` test checks
+# them).
 find_package(EXPAT REQUIRED)
 find_package(PkgConfig REQUIRED)
 # RE2 (Debian libre2-dev) has a pkg-config file and no CMake package.

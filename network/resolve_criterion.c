@@ -318,6 +318,16 @@ static int filter(rs_ctx *ctx, const ctg_criteria *cr, const ctg_net_object *obj
     return rc;
 }
 
+int ctg_rs_criteria_accept(rs_ctx *ctx, const ctg_criteria *cr, const ctg_net_object *obj,
+                           struct ctg_regex **re, bool *pass)
+{
+    lazy_regex lr = { *re };
+    int rc = filter(ctx, cr, obj, &lr, pass);
+
+    *re = lr.re;
+    return rc;
+}
+
 static ctg_identifiable_type scanned_type(ctg_list_kind kind, const ctg_criteria *cr)
 {
     switch (kind) {

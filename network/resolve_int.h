@@ -121,6 +121,12 @@ int ctg_rs_check(rs_ctx *ctx, const ctg_contingency *c, bool *valid);
 
 /* resolve_criterion.c */
 int ctg_rs_criterion(rs_ctx *ctx, const ctg_list *list);
+/* The filter pipeline of 5.2 on one object, for a caller that enumerates the objects itself
+ * (the generator): *pass when every criterion of `cr` accepts `obj`. `*re` is the regex of
+ * cr->regex, compiled at its first use when NULL; the caller releases it (ctg_regex_free). */
+struct ctg_regex;
+int ctg_rs_criteria_accept(rs_ctx *ctx, const ctg_criteria *cr, const ctg_net_object *obj,
+                           struct ctg_regex **re, bool *pass);
 
 /* resolve_identifier.c */
 int ctg_rs_identifier(rs_ctx *ctx, const ctg_list *list);

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The ids of generated contingencies (the id format's placeholders) and their emission: one
+ * element per object, built in the evaluation's scratch memory, reused from one contingency
+ * to the next, so that a run allocates nothing per contingency. */
+
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/error_set.h"
+#include "network/generate_int.h"
+
+/* The placeholders, by rule. */
+typedef enum field { F_ID, F_TYPE, F_VL1, F_VL2, F_SUBSTATION, F_ID1, F_ID2, F_RULE, F_NONE } field;
+
+static field field_of(const char *name, size_t len, bool pair)
+{
+    static const char *const names[] = { "id", "type", "vl1", "vl2", "substation",
+                                         "id1", "id2", "rule" };
+
+    for (int f = 0; f < F_NONE; f++)
+        if (strlen(names[f]) == len && memcmp(names[f], name, len) == 0)
+            return (f >= F_ID1) == pair ? (field)f : F_NONE;
+    return F_NONE;
+}
+
+/* Where the placeholder starting at `s` ("{...}") ends (its '}'), NULL when it has none. */
+static const char *close_of(const char *s)
+{
+    const char *e = strchr(s + 1, '}');
+    const char *o = strchr(s + 1, '{');
+
+    return e != NULL && (o == NULL || o > e) ? e : NULL;
+}
+
+/* Walks `format`: each literal run and placeholder into segs[*n] when `segs` is not NULL;
+ * *n counts them either way. CTG_EINVAL with the message for a format that is not valid. */
+static int walk(gen_ctx *g, const char *format, bool pair, gen_seg *segs, size_t *n)
+{
+    *n = 0;
+    for (const char *p = format; *p != '\0';) {
+        size_t run = strcspn(p, "{}");
+        const char *e;
+        gen_seg seg = { p, run, F_NONE };
+
+        if (run == 0 && p[1] == p[0]) { /* "{{" or "}}": the brace itself */
+            seg.len = 1;
+            run = 2;
+        } else if (run == 0 && *p == '}') {
+            return ctg_error_set(g->rs.err, CTG_EINVAL, NULL, "", "id format \"%.64s\": a "
+                                 "lone '}' (write \"}}\")", format);
+        } else if (run == 0) {
+            e = close_of(p);
+            seg.text = NULL;
+            seg.field = e != NULL ? (int)field_of(p + 1, (size_t)(e - p - 1), pair) : F_NONE;
+            if (seg.field == F_NONE)
+                return ctg_error_set(g->rs.err, CTG_EINVAL, NULL, "", "id format \"%.64s\": "
+                                     "unknown placeholder at \"%.16s\" (%s)", format, p,
+                                     pair ? "{id1}, {id2}, {rule}"
+                                          : "{id}, {type}, {vl1}, {vl2}, {substation}");
+            run = (size_t)(e - p) + 1;
+        }
+        if (segs != NULL)
+            segs[*n] = seg;
+        (*n)++;
+        p += run;
+    }
+    return CTG_OK;
+}
+
+int ctg_gen_format_check(gen_ctx *g, const char *format, bool pair)
+{
+    size_t n;
+    int rc = walk(g, format, pair, NULL, &n);
+
+    if (rc != CTG_OK)
+        return rc;
+    g->segs = ctg_mem_alloc(g->alloc, (n > 0 ? n : 1) * sizeof *g->segs);
+    if (g->segs == NULL)
+        return ctg_rs_nomem(&g->rs);
+    g->seg_count = n;
+    return walk(g, format, pair, g->segs, &n);
+}
+
+static const char *id_or_empty(const ctg_net_object *o)
+{
+    return o != NULL ? o->id : "";
+}
+
+/* A transformer's own substation, else that of its side-1 voltage level. */
+static const char *substation_of(const ctg_net_object *o)
+{
+    if (o->substation != NULL)
+        return o->substation->id;
+    return o->voltage_levels[0] != NULL ? id_or_empty(o->voltage_levels[0]->substation) : "";
+}
+
+static const char *value_of(const gen_ctx *g, field f, const ctg_net_object *a,
+                            const ctg_net_object *b)
+{
+    switch (f) {
+    case F_ID:
+    case F_ID1: return a->id;
+    case F_ID2: return b->id;
+    case F_TYPE: return ctg_identifiable_type_name(a->type);
+    case F_VL1: return id_or_empty(a->voltage_levels[0]);
+    case F_VL2: return id_or_empty(a->voltage_levels[1]);
+    case F_SUBSTATION: return substation_of(a);
+    default: return ctg_gen_rule_name(g->opts->rule);
+    }
+}
+
+/* The values of the placeholders are looked up once and the id is written in one piece: this
+ * runs once per contingency, up to tens of millions of times. */
+#define FAST_SEGS 16
+
+static int format_slow(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b)
+{
+    bool ok;
+
+    g->rs.text_len = 0;
+    ok = ctg_rs_text_append(&g->rs, "", 0); /* a NUL even for an empty id */
+    for (size_t i = 0; ok && i < g->seg_count; i++) {
+        const gen_seg *s = &g->segs[i];
+        const char *v = s->text != NULL ? s->text : value_of(g, (field)s->field, a, b);
+
+        ok = ctg_rs_text_append(&g->rs, v, s->text != NULL ? s->len : strlen(v));
+    }
+    return ok ? CTG_OK : ctg_rs_nomem(&g->rs);
+}
+
+int ctg_gen_format(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b)
+{
+    const char *v[FAST_SEGS];
+    size_t len[FAST_SEGS], total = 0;
+    char *out;
+
+    if (g->seg_count > FAST_SEGS)
+        return format_slow(g, a, b);
+    for (size_t i = 0; i < g->seg_count; i++) {
+        const gen_seg *s = &g->segs[i];
+
+        v[i] = s->text != NULL ? s->text : value_of(g, (field)s->field, a, b);
+        len[i] = s->text != NULL ? s->len : strlen(v[i]);
+        total += len[i];
+    }
+    if (total + 1 > g->rs.text_cap) /* the slow path grows the buffer, once in a while */
+        return format_slow(g, a, b);
+    out = g->rs.text;
+    for (size_t i = 0; i < g->seg_count; i++) {
+        memcpy(out, v[i], len[i]);
+        out += len[i];
+    }
+    *out = '\0';
+    g->rs.text_len = total;
+    return CTG_OK;
+}
+
+int ctg_gen_emit(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b)
+{
+    ctg_contingency c;
+    int rc;
+
+    if (!ctg_rs_elems_room(&g->rs, 2))
+        return ctg_rs_nomem(&g->rs);
+    rc = ctg_rs_map(&g->rs, a, &g->rs.elems[0]);
+    if (rc == CTG_OK && b != NULL)
+        rc = ctg_rs_map(&g->rs, b, &g->rs.elems[1]);
+    if (rc != CTG_OK || g->emit == NULL) {
+        g->emitted += rc == CTG_OK;
+        return rc;
+    }
+    rc = ctg_gen_format(g, a, b);
+    if (rc != CTG_OK)
+        return rc;
+    memset(&c, 0, sizeof c);
+    c.id = g->rs.text;
+    c.elements = g->rs.elems;
+    c.element_count = b != NULL ? 2 : 1;
+    if (g->emit(&c, g->payload) != 0)
+        return ctg_error_set(g->rs.err, CTG_ESTOPPED, NULL, "", "stopped by the callback at "
+                             "\"%.64s\"", c.id);
+    g->emitted++;
+    return CTG_OK;
+}
+
+int ctg_gen_emit_pair(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b,
+                      const ctg_element *ea, const ctg_element *eb)
+{
+    ctg_element e[2];
+    ctg_contingency c;
+    int rc = ctg_gen_format(g, a, b);
+
+    if (rc != CTG_OK)
+        return rc;
+    e[0] = *ea;
+    e[1] = *eb;
+    memset(&c, 0, sizeof c);
+    c.id = g->rs.text;
+    c.elements = e;
+    c.element_count = 2;
+    if (g->emit(&c, g->payload) != 0)
+        return ctg_error_set(g->rs.err, CTG_ESTOPPED, NULL, "", "stopped by the callback at "
+                             "\"%.64s\"", c.id);
+    g->emitted++;
+    return CTG_OK;
+}
+
+int ctg_gen_emit_set(gen_ctx *g, const ctg_net_object *busbar, const ctg_net_object *const *objs,
+                     size_t n)
+{
+    ctg_contingency c;
+    int rc = CTG_OK;
+
+    if (!ctg_rs_elems_room(&g->rs, n))
+        return ctg_rs_nomem(&g->rs);
+    for (size_t i = 0; rc == CTG_OK && i < n; i++)
+        rc = ctg_rs_map(&g->rs, objs[i], &g->rs.elems[i]);
+    if (rc == CTG_OK)
+        rc = ctg_gen_format(g, busbar, NULL);
+    if (rc != CTG_OK)
+        return rc;
+    memset(&c, 0, sizeof c);
+    c.id = g->rs.text;
+    c.elements = g->rs.elems;
+    c.element_count = n;
+    if (g->emit(&c, g->payload) != 0)
+        return ctg_error_set(g->rs.err, CTG_ESTOPPED, NULL, "", "stopped by the callback at "
+                             "\"%.64s\"", c.id);
+    g->emitted++;
+    return CTG_OK;
+}

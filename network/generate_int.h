@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+#ifndef CTG_NETWORK_GENERATE_INT_H
+#define CTG_NETWORK_GENERATE_INT_H
+
+/* Private: the state of one generation (ctg_generate and friends), shared by the files of the
+ * generator: the selection turned into one criterion set per type (generate_select.c), the
+ * id format (generate_id.c), the pair rules (generate_pairs.c) and the criterion list
+ * (generate.c). The evaluation's state (rs_ctx) is reused for its criterion filter, its
+ * element mapping, its error path and its scratch memory. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctg/generate.h"
+#include "network/regex.h"
+#include "network/resolve_int.h"
+
+/* One selected type: its criterion list kind and the criteria of the selection for it. */
+typedef struct gen_type {
+    ctg_identifiable_type type;
+    ctg_list_kind kind;
+    ctg_criterion country, voltage;
+    ctg_criteria cr; /* points to the two above, the shared properties and regex */
+} gen_type;
+
+/* One piece of a compiled id format: `len` bytes of literal text, or a placeholder. */
+typedef struct gen_seg {
+    const char *text; /* the literal, in the format string; NULL for a placeholder */
+    size_t len;
+    int field; /* the placeholder (generate_id.c) */
+} gen_seg;
+
+typedef struct gen_ctx {
+    rs_ctx rs;
+    const ctg_network *net; /* NULL for ctg_generate_as_criterion */
+    const ctg_gen_options *opts;
+    const ctg_gen_selection *sel;
+    const ctg_allocator *alloc;
+    gen_type *types;
+    size_t type_count;
+    ctg_criterion *props; /* sel->property_count PROPERTY criteria, SELF */
+    ctg_criterion regex;
+    ctg_regex *re; /* compiled once, at setup */
+    /* The subnetwork filter: `subnetwork` is the owner to match (NULL: the root's objects)
+     * when `by_subnetwork`. */
+    bool by_subnetwork;
+    const ctg_net_object *subnetwork, *connected;
+    const char *format; /* the id format in use */
+    gen_seg *segs;      /* `format` compiled once: no parse per contingency */
+    size_t seg_count;
+    uint64_t max;
+    ctg_gen_emit_fn emit; /* NULL: counting */
+    void *payload;
+    uint64_t emitted;
+} gen_ctx;
+
+/* A visitor of the selection, called per selected object in order; `index` counts them. */
+typedef int (*gen_visit_fn)(gen_ctx *g, const ctg_net_object *obj, size_t index, void *arg);
+
+/* generate_select.c */
+/* Checks `opts` and prepares `g` (the network may be NULL: then the filters that need it are
+ * refused only if set). CTG_OK, CTG_EINVAL or CTG_ENOMEM with the message set. */
+int ctg_gen_setup(gen_ctx *g, const ctg_network *net, const ctg_gen_options *opts,
+                  ctg_error *err);
+void ctg_gen_dispose(gen_ctx *g);
+/* Calls `visit` for every selected object, in the selection's order. */
+int ctg_gen_select(gen_ctx *g, gen_visit_fn visit, void *arg);
+/* The number of objects of every selected type: the most the selection can hold. */
+uint64_t ctg_gen_upper_bound(const gen_ctx *g);
+
+/* generate_id.c */
+/* Checks `format` for the rule (pairs or not) and compiles it into g->segs (released by
+ * ctg_gen_dispose): CTG_EINVAL with a message when it names another placeholder or has a lone
+ * brace, CTG_ENOMEM. */
+int ctg_gen_format_check(gen_ctx *g, const char *format, bool pair);
+/* The id of the contingency of `a` (and `b` for a pair: non-NULL) into g->rs.text. */
+int ctg_gen_format(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b);
+/* Builds and emits the contingency of `a` (and `b`), counting it; CTG_ESTOPPED when the
+ * callback asks to stop. Counting mode (no callback): only counts. */
+int ctg_gen_emit(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b);
+
+/* generate_busbar.c: the topology is a sorted set of links busbar -> equipment lost with it. */
+typedef struct gen_link {
+    const ctg_net_object *busbar, *member;
+} gen_link;
+
+struct ctg_gen_topology {
+    const ctg_network *net;
+    ctg_allocator alloc_copy;
+    const ctg_allocator *alloc; /* &alloc_copy, or NULL for malloc */
+    gen_link *links;
+    size_t len, cap;
+    size_t busbars; /* distinct busbars among the links, after ctg_gen_topo_finish */
+};
+
+/* An empty topology of `net` (the reader's first step); CTG_ENOMEM. */
+int ctg_gen_topo_new(ctg_gen_topology **out, const ctg_network *net, const ctg_allocator *a);
+/* Records that `member` is lost with `busbar` (duplicates allowed); CTG_ENOMEM. */
+int ctg_gen_topo_link(ctg_gen_topology *t, const ctg_net_object *busbar,
+                      const ctg_net_object *member);
+/* Sorts the links into the busbars' order (busbar sections, then buses, each in enumeration
+ * order; a busbar's equipment in document order) and drops duplicates. */
+void ctg_gen_topo_finish(ctg_gen_topology *t);
+/* The busbar rule over the selection, emitted (`emit`) or counted. */
+int ctg_gen_busbar(gen_ctx *g, bool emit, uint64_t *count, uint64_t *groups);
+/* ctg_gen_emit of a pair whose elements are mapped already. */
+int ctg_gen_emit_pair(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b,
+                      const ctg_element *ea, const ctg_element *eb);
+/* Emits one contingency named after `busbar` with an element per object of `objs`. */
+int ctg_gen_emit_set(gen_ctx *g, const ctg_net_object *busbar, const ctg_net_object *const *objs,
+                     size_t n);
+
+/* generate_pairs.c */
+/* The selection kept for the pair rules: its objects in order and the element of each, mapped
+ * once rather than once per pair. */
+typedef struct gen_sel {
+    const ctg_net_object **objs;
+    ctg_element *elems;
+    size_t n;
+} gen_sel;
+/* The pairs of g's rule over the selection: emitted through ctg_gen_emit_pair when `emit`,
+ * else counted into *count and *groups. */
+int ctg_gen_pairs(gen_ctx *g, const gen_sel *sel, bool emit, uint64_t *count, uint64_t *groups);
+
+#endif

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The correlated N-2 rules over the selection (in its order, s_0..s_n-1): every pair, the
+ * parallel branches, the branches with an end in a common place. Each is one pass that either
+ * counts or emits, so that a run checks its limit on the exact count before writing anything.
+ * Memory: a few words per selected branch, never per pair. */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "network/generate_int.h"
+
+#define NONE UINT32_MAX
+
+/* One visit of a pair: emitted, or counted. */
+static int pair(gen_ctx *g, const gen_sel *s, size_t i, size_t j, bool emit, uint64_t *count)
+{
+    (*count)++;
+    return emit ? ctg_gen_emit_pair(g, s->objs[i], s->objs[j], &s->elems[i], &s->elems[j])
+                : CTG_OK;
+}
+
+static int all_pairs(gen_ctx *g, const gen_sel *sel, bool emit, uint64_t *count)
+{
+    size_t n = sel->n;
+    int rc = CTG_OK;
+
+    if (!emit) { /* no need to walk them */
+        *count = n < 2 ? 0 : (uint64_t)n * (n - 1) / 2;
+        return CTG_OK;
+    }
+    for (size_t i = 0; rc == CTG_OK && i < n; i++)
+        for (size_t j = i + 1; rc == CTG_OK && j < n; j++)
+            rc = pair(g, sel, i, j, emit, count);
+    return rc;
+}
+
+/* Where an end is: its voltage level's substation, or the level itself without one. */
+static const ctg_net_object *place_of(const ctg_net_object *vl)
+{
+    return vl == NULL || vl->substation == NULL ? vl : vl->substation;
+}
+
+static uint32_t doc_of(const ctg_net_object *o)
+{
+    return o != NULL ? o->doc_index : NONE;
+}
+
+/* A branch of the rule: its key (the two places, and the two voltage levels when the places
+ * are one; each pair ascending) or its places (common-substation), and its selection index. */
+typedef struct entry {
+    uint32_t key[4];
+    uint32_t sel;
+} entry;
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+    const entry *a = pa, *b = pb;
+
+    for (int k = 0; k < 4; k++)
+        if (a->key[k] != b->key[k])
+            return a->key[k] < b->key[k] ? -1 : 1;
+    return a->sel < b->sel ? -1 : a->sel > b->sel;
+}
+
+static void sort2(uint32_t *x, uint32_t *y)
+{
+    if (*x > *y) {
+        uint32_t t = *x;
+        *x = *y;
+        *y = t;
+    }
+}
+
+static bool is_branch(ctg_identifiable_type t, bool three)
+{
+    return t == CTG_IDENTIFIABLE_LINE || t == CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER ||
+           t == CTG_IDENTIFIABLE_TIE_LINE ||
+           (three && t == CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER);
+}
+
+/* The key of a parallel candidate; false when an end has no voltage level. */
+static bool parallel_key(const ctg_net_object *o, uint32_t key[4])
+{
+    const ctg_net_object *v1 = o->voltage_levels[0], *v2 = o->voltage_levels[1];
+
+    if (v1 == NULL || v2 == NULL)
+        return false;
+    key[0] = doc_of(place_of(v1));
+    key[1] = doc_of(place_of(v2));
+    sort2(&key[0], &key[1]);
+    key[2] = key[0] == key[1] ? v1->doc_index : 0;
+    key[3] = key[0] == key[1] ? v2->doc_index : 0;
+    sort2(&key[2], &key[3]);
+    return true;
+}
+
+/* A run of equal keys: entries [first, first + len), `sel` the selection index of the first
+ * (lowest) member. */
+typedef struct run {
+    uint32_t sel, first, len;
+} run;
+
+static int cmp_run(const void *pa, const void *pb)
+{
+    uint32_t a = ((const run *)pa)->sel, b = ((const run *)pb)->sel;
+
+    return a < b ? -1 : a > b;
+}
+
+/* Where the run of entry `i` ends: the first entry after it with another key. */
+static size_t run_end(const entry *e, size_t n, size_t i, size_t keys)
+{
+    size_t j = i + 1;
+
+    while (j < n && memcmp(e[j].key, e[i].key, keys * sizeof e->key[0]) == 0)
+        j++;
+    return j;
+}
+
+/* The runs of two or more equal keys of the sorted `e`: in key order, or (`by_first`) in the
+ * order of their first member. */
+static int runs_of(gen_ctx *g, const entry *e, size_t n, size_t keys, bool by_first, run **out,
+                   size_t *count)
+{
+    size_t m = 0;
+    run *r;
+
+    *out = NULL;
+    *count = 0;
+    for (size_t i = 0, j; i < n; i = j) {
+        j = run_end(e, n, i, keys);
+        m += j - i >= 2;
+    }
+    if (m == 0)
+        return CTG_OK;
+    r = ctg_mem_alloc(g->alloc, m * sizeof *r);
+    if (r == NULL)
+        return ctg_rs_nomem(&g->rs);
+    m = 0;
+    for (size_t i = 0, j; i < n; i = j) {
+        j = run_end(e, n, i, keys);
+        if (j - i >= 2)
+            r[m++] = (run){ e[i].sel, (uint32_t)i, (uint32_t)(j - i) };
+    }
+    if (by_first)
+        qsort(r, m, sizeof *r, cmp_run);
+    *out = r;
+    *count = m;
+    return CTG_OK;
+}
+
+/* Whether `a` and `b` share a place that comes before `p` (so their pair was written there). */
+static bool shared_before(const uint32_t *pa, const uint32_t *pb, uint32_t p)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (pa[i] != NONE && pa[i] == pb[j] && pa[i] < p)
+                return true;
+    return false;
+}
+
+static int run_pairs(gen_ctx *g, const gen_sel *sel, const entry *e, const run *r,
+                     const uint32_t *pl, bool emit, uint64_t *count)
+{
+    int rc = CTG_OK;
+
+    for (uint32_t i = r->first; rc == CTG_OK && i < r->first + r->len; i++)
+        for (uint32_t j = i + 1; rc == CTG_OK && j < r->first + r->len; j++) {
+            if (pl != NULL && shared_before(pl + 3 * e[i].sel, pl + 3 * e[j].sel, e[i].key[0]))
+                continue;
+            rc = pair(g, sel, e[i].sel, e[j].sel, emit, count);
+        }
+    return rc;
+}
+
+/* The entries of the rule: PARALLEL one per two-ended branch; COMMON_SUBSTATION one per
+ * distinct place of each branch, its places in `pl`. */
+static size_t fill_entries(const ctg_net_object *const *sel, size_t n, bool parallel,
+                           entry *e, uint32_t *pl)
+{
+    size_t m = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        const ctg_net_object *o = sel[i];
+
+        if (!is_branch(o->type, !parallel))
+            continue;
+        if (parallel) {
+            if (parallel_key(o, e[m].key))
+                e[m++].sel = (uint32_t)i;
+            continue;
+        }
+        for (int s = 0; s < 3; s++) {
+            uint32_t p = doc_of(place_of(o->voltage_levels[s]));
+            bool seen = p == NONE;
+
+            for (int t = 0; t < s && !seen; t++)
+                seen = pl[3 * i + t] == p;
+            pl[3 * i + s] = seen ? NONE : p;
+            if (!seen)
+                e[m++] = (entry){ { p, 0, 0, 0 }, (uint32_t)i };
+        }
+    }
+    return m;
+}
+
+int ctg_gen_pairs(gen_ctx *g, const gen_sel *sel, bool emit, uint64_t *count, uint64_t *groups)
+{
+    size_t n = sel->n;
+    bool parallel = g->opts->rule == CTG_GEN_PARALLEL;
+    size_t cap = parallel ? n : 3 * n, m, rn = 0;
+    entry *e = NULL;
+    uint32_t *pl = NULL;
+    run *r = NULL;
+    int rc = CTG_OK;
+
+    *count = 0;
+    *groups = 0;
+    if (g->opts->rule == CTG_GEN_ALL_PAIRS)
+        return all_pairs(g, sel, emit, count);
+    if (n == 0)
+        return CTG_OK;
+    e = ctg_mem_alloc(g->alloc, cap * sizeof *e);
+    pl = parallel ? NULL : ctg_mem_alloc(g->alloc, 3 * n * sizeof *pl);
+    if (e == NULL || (!parallel && pl == NULL))
+        rc = ctg_rs_nomem(&g->rs);
+    if (rc == CTG_OK) {
+        if (pl != NULL)
+            for (size_t i = 0; i < 3 * n; i++)
+                pl[i] = NONE;
+        m = fill_entries(sel->objs, n, parallel, e, pl);
+        qsort(e, m, sizeof *e, cmp_entry);
+        rc = runs_of(g, e, m, parallel ? 4 : 1, parallel, &r, &rn);
+    }
+    for (size_t k = 0; rc == CTG_OK && k < rn; k++)
+        rc = run_pairs(g, sel, e, &r[k], pl, emit, count);
+    *groups = rn;
+    ctg_mem_release(g->alloc, r, rn * sizeof *r);
+    ctg_mem_release(g->alloc, pl, parallel ? 0 : 3 * n * sizeof *pl);
+    ctg_mem_release(g->alloc, e, cap * sizeof *e);
+    return rc;
+}

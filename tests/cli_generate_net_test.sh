@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: MPL-2.0
+# contingency-cli generate --network, end to end, on the hand-made networks of
+# testdata/network/generate/: exact stdout, stderr, exit status and output bytes of each case.
+# usage: cli_generate_net_test.sh CLI TESTDATA_DIR WORK_DIR
+# The command is `generate-network` until `generate --network` dispatches to it; GENERATE in
+# the environment names it otherwise (e.g. GENERATE="generate").
+set -u
+
+cli=$1 data=$2 work=$3
+gen=${GENERATE:-generate-network}
+pairs=$data/network/generate/pairs.xiidm
+busbar=$data/network/generate/busbar.xiidm
+
+rm -rf "$work" && mkdir -p "$work" || exit 2
+
+. "$(dirname "$0")/cli_check.sh"
+
+keep() {
+    printf 'previous content\n' >"$1"
+    cp "$1" "$work/kept.orig"
+}
+usage="usage: contingency-cli $gen [OPTION...] --network NET OUT\nTry 'contingency-cli $gen --help' for more information.\n"
+
+# ---- N-1 and the selection ------------------------------------------------------------------
+
+c() { printf '{"id":"%s","elements":[{"id":"%s","type":"%s"}]}' "$1" "$2" "$3"; }
+n1_be="{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"n-1\",\"contingencies\":[$(c N-1_L13 L13 LINE),$(c N-1_L23 L23 LINE),$(c N-1_L34 L34 LINE)]}"
+check "N-1 of the lines with a side in BE" 0 "$n1_be" "" \
+    -- "$cli" "$gen" --network "$pairs" --types LINE --country BE --compact -
+check "N-1 with an id format, a voltage range, a property-free regex" 0 \
+    "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"mine\",\"contingencies\":[$(c TR1@S1 TR1 TWO_WINDINGS_TRANSFORMER),$(c TR2@S1 TR2 TWO_WINDINGS_TRANSFORMER)]}" "" \
+    -- "$cli" "$gen" --network "$pairs" --types TWO_WINDINGS_TRANSFORMER --voltage 300: \
+    --voltage2 200:230 --id-format '{id}@{substation}' --name mine --compact -
+check "N-1 connected to a level without substation" 0 \
+    "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"n-1\",\"contingencies\":[$(c N-1_L25a L25a LINE),$(c N-1_L25b L25b LINE)]}" "" \
+    -- "$cli" "$gen" --network "$pairs" --connected-to VL5 --compact -
+
+# ---- the counts ------------------------------------------------------------------------------
+
+check "--dry-run counts per type and rule" 0 \
+    "selected LINE: 7\nselected TIE_LINE: 1\nselected TWO_WINDINGS_TRANSFORMER: 3\nselected THREE_WINDINGS_TRANSFORMER: 1\nn-1: 12 contingencies\nparallel: 4 contingencies, 4 groups of parallel branches\n" "" \
+    -- "$cli" "$gen" --network "$pairs" --n2 parallel --with-n1 --dry-run
+check "--dry-run of common-substation" 0 \
+    "selected LINE: 7\nselected TIE_LINE: 1\ncommon-substation: 18 contingencies, 5 places with two branches or more\n" "" \
+    -- "$cli" "$gen" --network "$pairs" --types LINE,TIE_LINE --n2 common-substation --dry-run
+check "--dry-run of all-pairs" 0 "selected LINE: 7\nall-pairs: 21 contingencies\n" "" \
+    -- "$cli" "$gen" --network "$pairs" --types LINE --n2 all-pairs --dry-run
+
+# ---- N-2 rules into files ---------------------------------------------------------------------
+
+p() { printf '{"id":"N-2_%s+%s","elements":[{"id":"%s","type":"%s"},{"id":"%s","type":"%s"}]}' "$1" "$3" "$1" "$2" "$3" "$4"; }
+parallel="{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"parallel\",\"contingencies\":[$(p L12a LINE L12b LINE),$(p L34 LINE TL34 TIE_LINE),$(p L25a LINE L25b LINE),$(p TR1 TWO_WINDINGS_TRANSFORMER TR2 TWO_WINDINGS_TRANSFORMER)]}"
+printf '%s' "$parallel" >"$work/parallel.expected"
+keep "$work/parallel.json"
+check "parallel into a file, replaced" 0 "" "" \
+    -- "$cli" "$gen" --network "$pairs" --n2 parallel --compact "$work/parallel.json"
+check "parallel: the pairs" 0 "" "" -- cmp "$work/parallel.expected" "$work/parallel.json"
+check ".gz by name" 0 "" "" \
+    -- "$cli" "$gen" --network "$pairs" --n2 parallel --compact "$work/parallel.json.gz"
+check ".gz holds the same list" 0 "@$work/parallel.expected" "" \
+    -- gzip -dc "$work/parallel.json.gz"
+check "--report lists the counts and the pairs" 0 \
+    "selected LINE: 7\nselected TIE_LINE: 1\nselected TWO_WINDINGS_TRANSFORMER: 3\nselected THREE_WINDINGS_TRANSFORMER: 1\nparallel: 4 contingencies, 4 groups of parallel branches\nN-2_L12a+L12b: L12a L12b\nN-2_L34+TL34: L34 TL34\nN-2_L25a+L25b: L25a L25b\nN-2_TR1+TR2: TR1 TR2\n" "" \
+    -- "$cli" "$gen" --network "$pairs" --n2 parallel --report - "$work/p2.json"
+check "all-pairs prints its count first" 0 "" "contingency-cli generate: all-pairs: 3 contingencies\n" \
+    -- "$cli" "$gen" --network "$pairs" --types TWO_WINDINGS_TRANSFORMER --n2 all-pairs \
+    "$work/all.json"
+check "all-pairs: three pairs" 0 "3\n" "" -- sh -c "grep -c '\"id\" : \"N-2_' '$work/all.json'"
+keep "$work/limited.json"
+check "--max-contingencies: nothing written" 1 "" \
+    "contingency-cli generate: all-pairs: 66 contingencies\n<generate>: error: all-pairs would generate 66 contingencies, more than the limit of 65\n" \
+    -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --max-contingencies 65 "$work/limited.json"
+check "--max-contingencies: OUT left as it was" 0 "" "" -- cmp "$work/kept.orig" "$work/limited.json"
+check "no temporary file left" 0 "" "" -- sh -c "! ls -a '$work' | grep -q ctg-tmp"
+
+b() { printf '{"id":"BUSBAR_%s","elements":[%s]}' "$1" "$2"; }
+e() { printf '{"id":"%s","type":"%s"}' "$1" "$2"; }
+check "busbar on a node-breaker level with a coupler" 0 \
+    "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"busbar\",\"contingencies\":[$(b BBS1 "$(e LA LINE)"),$(b BBS2 "$(e LD1 LOAD)"),$(b B2a "$(e LD2 LOAD)"),$(b B3 "$(e LA LINE),$(e LB LINE)")]}" "" \
+    -- "$cli" "$gen" --network "$busbar" --types LINE,LOAD --n2 busbar --compact -
+
+# ---- --as-criterion ------------------------------------------------------------------------------
+
+check "--as-criterion writes the criterion list" 0 \
+    '{"type":"lineCriterion","version":"1.1","name":"n-1","countryCriterion":{"type":"TWO_COUNTRY","countries1":["BE"],"countries2":[]}}' "" \
+    -- "$cli" "$gen" --network "$pairs" --types LINE --country BE --as-criterion --compact -
+"$cli" "$gen" --network "$pairs" --types LINE,TWO_WINDINGS_TRANSFORMER --country FR \
+    --as-criterion "$work/crit.json" 2>/dev/null
+"$cli" "$gen" --network "$pairs" --types LINE,TWO_WINDINGS_TRANSFORMER --country FR \
+    --id-format '{id}' --name n-1 "$work/n1.json" 2>/dev/null
+check "--as-criterion resolved is the N-1" 0 "" "" \
+    -- sh -c "'$cli' resolve --network '$pairs' '$work/crit.json' '$work/resolved.json' && cmp '$work/n1.json' '$work/resolved.json'"
+check "--as-criterion of an N-2 rule" 1 "" \
+    "<generate>: error: the rule parallel has no criterion equivalent (only a selection's N-1 has one)\n" \
+    -- "$cli" "$gen" --network "$pairs" --n2 parallel --as-criterion "$work/x.json"
+check "--as-criterion with --connected-to" 1 "" \
+    "<generate>: error: a connected-to filter has no criterion equivalent (only a selection's N-1 has one)\n" \
+    -- "$cli" "$gen" --network "$pairs" --connected-to S1 --as-criterion "$work/x.json"
+
+# ---- errors ------------------------------------------------------------------------------------------
+
+check "missing --network" 2 "" "contingency-cli $gen: missing --network NET\n$usage" \
+    -- "$cli" "$gen" out.json
+check "unknown rule" 2 "" \
+    "contingency-cli $gen: unknown --n2 rule (parallel, common-substation, busbar, all-pairs): foo\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --n2 foo out.json
+check "unknown type" 2 "" "contingency-cli $gen: invalid value of: --types\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --types LINE,FOO out.json
+check "busbar needs NET as a file" 2 "" \
+    "contingency-cli $gen: the busbar rule reads NET twice: NET cannot be stdin\n$usage" \
+    -- "$cli" "$gen" --network - --n2 busbar out.json
+check "a type that cannot be selected" 2 "" \
+    "<generate>: error: selection: SUBSTATION cannot be selected (not an enumerable contingency element)\n" \
+    -- "$cli" "$gen" --network "$pairs" --types SUBSTATION out.json
+check "an invalid regex" 2 "" "<generate>: error: selection: invalid regex \"(\": missing ): (\n" \
+    -- "$cli" "$gen" --network "$pairs" --id-regex '(' out.json
+check "an unknown connected-to id" 2 "" \
+    "<generate>: error: selection: no voltage level or substation \"NOPE\"\n" \
+    -- "$cli" "$gen" --network "$pairs" --connected-to NOPE out.json
+
+echo "$((count - failures)) of $count CLI generate checks passed"
+[ "$failures" -eq 0 ]

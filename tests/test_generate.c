@@ -1,0 +1,1030 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* Generating lists from a network (network/generate*.c): N-1 against PowSyBl's own results
+ * for the equivalent criterion lists (../shared/testdata/resolve) and against ctg's evaluation
+ * of the criterion list the generator writes; the pair rules on the hand-made networks of
+ * testdata/network/generate, their expected pairs listed here; every pair of all-pairs once;
+ * the id format, the counts, the limit, the selection's errors, the stream form and
+ * allocation failures. */
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+#include <json-c/json.h>
+
+#include "ctg/ctg.h"
+#include "ctg/generate.h"
+#include "ctg/iidm.h"
+#include "ctg/network.h"
+#include "ctg/resolve.h"
+#include "ctg/stream.h"
+#include "tests/net_golden.h"
+#include "tests/test_common.h"
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- helpers --------------------------------------------------------------------------------- */
+
+static ctg_network *read_net(const char *path)
+{
+    ctg_network *net = NULL;
+    ctg_error err;
+    int rc = ctg_test_read_net_path(&net, path, NULL, &err);
+
+    if (rc != CTG_OK)
+        ctg_test_report(path, &err);
+    CU_ASSERT_EQUAL_FATAL(rc, CTG_OK);
+    return net;
+}
+
+static ctg_network *read_shared_net(const char *name)
+{
+    char path[512];
+
+    snprintf(path, sizeof path, "%s/resolve/%s.xiidm", ctg_test_shared_dir(), name);
+    return read_net(path);
+}
+
+/* The callback that collects what is generated into a `default` list. */
+static int collect(const ctg_contingency *c, void *payload)
+{
+    return ctg_list_add_contingency(payload, c->id, c->name, c->elements, c->element_count);
+}
+
+static ctg_list *new_list(void)
+{
+    ctg_list *l = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&l, CTG_LIST_DEFAULT, "gen", NULL), CTG_OK);
+    return l;
+}
+
+/* The generation of `opts` from `net` as a list; NULL (reported) when it fails. */
+static ctg_list *generate(const ctg_network *net, const ctg_gen_options *opts)
+{
+    ctg_list *l = new_list();
+    ctg_error err;
+    int rc = ctg_generate(net, opts, collect, l, &err);
+
+    if (rc != CTG_OK) {
+        ctg_test_report("generate", &err);
+        ctg_list_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+/* Whether `a` and `b` hold the same contingencies in the same order, each id of `a` being
+ * `prefix` and that of `b`, with the same elements; the first difference printed. */
+static bool same_lists(const ctg_list *a, const ctg_list *b, const char *prefix, const char *what)
+{
+    size_t na = ctg_list_contingency_count(a), nb = ctg_list_contingency_count(b);
+    size_t skip = strlen(prefix);
+
+    if (na != nb) {
+        fprintf(stderr, "%s: %zu contingencies, expected %zu\n", what, na, nb);
+        return false;
+    }
+    for (size_t i = 0; i < na; i++) {
+        const ctg_contingency *x = ctg_list_contingency_at(a, i);
+        const ctg_contingency *y = ctg_list_contingency_at(b, i);
+        bool ok = strncmp(x->id, prefix, skip) == 0 && strcmp(x->id + skip, y->id) == 0 &&
+                  x->element_count == y->element_count;
+
+        for (size_t e = 0; ok && e < x->element_count; e++)
+            ok = strcmp(x->elements[e].id, y->elements[e].id) == 0 &&
+                 x->elements[e].type == y->elements[e].type &&
+                 x->elements[e].voltage_level_id == NULL && y->elements[e].voltage_level_id == NULL;
+        if (!ok) {
+            fprintf(stderr, "%s: contingency %zu is \"%s\", expected \"%s%s\"\n", what, i, x->id,
+                    prefix, y->id);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The ids of `l` joined by spaces, into `buf` (`size` bytes). */
+static const char *ids_into(const ctg_list *l, char *buf, size_t size)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; l != NULL && i < ctg_list_contingency_count(l) && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i > 0 ? " " : "",
+                                ctg_list_contingency_at(l, i)->id);
+    return buf;
+}
+
+/* ids_into a static buffer (one thread). */
+static const char *ids_of(const ctg_list *l)
+{
+    static char buf[8192];
+
+    return ids_into(l, buf, sizeof buf);
+}
+
+/* ids_into a buffer of the calling thread. */
+static const char *ids_of_r(const ctg_list *l)
+{
+    static _Thread_local char buf[8192];
+
+    return ids_into(l, buf, sizeof buf);
+}
+
+/* A selection of the `n` types at `types`, nothing else. */
+static ctg_gen_selection types_sel(const ctg_identifiable_type *types, size_t n)
+{
+    ctg_gen_selection s;
+
+    memset(&s, 0, sizeof s);
+    s.version = CTG_GEN_SELECTION_VERSION;
+    s.types = types;
+    s.type_count = n;
+    return s;
+}
+
+static ctg_gen_options rule_opts(const ctg_gen_selection *s, ctg_gen_rule rule)
+{
+    ctg_gen_options o;
+
+    memset(&o, 0, sizeof o);
+    o.version = CTG_GEN_OPTIONS_VERSION;
+    o.selection = s;
+    o.rule = rule;
+    return o;
+}
+
+/* ---- N-1 against PowSyBl's evaluation of the equivalent criterion lists ---------------------- */
+
+/* The type a criterion list kind scans, and whether the generator's selection of that type
+ * takes the same criteria (an injectionCriterion of a branch type does not: its country is
+ * SINGLE_COUNTRY, a lineCriterion's TWO_COUNTRY). */
+static bool scanned(const ctg_list *list, ctg_identifiable_type *t)
+{
+    switch (ctg_list_get_kind(list)) {
+    case CTG_LIST_LINE_CRITERION: *t = CTG_IDENTIFIABLE_LINE; return true;
+    case CTG_LIST_TIE_LINE_CRITERION: *t = CTG_IDENTIFIABLE_TIE_LINE; return true;
+    case CTG_LIST_HVDC_CRITERION: *t = CTG_IDENTIFIABLE_HVDC_LINE; return true;
+    case CTG_LIST_TWT_CRITERION: *t = CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER; return true;
+    case CTG_LIST_THREE_WT_CRITERION: *t = CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER; return true;
+    case CTG_LIST_INJECTION_CRITERION:
+        *t = ctg_list_criteria(list)->identifiable_type;
+        return *t != CTG_IDENTIFIABLE_LINE && *t != CTG_IDENTIFIABLE_TIE_LINE &&
+               *t != CTG_IDENTIFIABLE_HVDC_LINE &&
+               *t != CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER &&
+               *t != CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER;
+    default: return false;
+    }
+}
+
+/* The types a selection takes (generate.h); a criterion list of another type (SUBSTATION,
+ * GROUND, ...) has no selection: PowSyBl returns nothing or fails, the generator refuses it. */
+static bool selectable(ctg_identifiable_type t)
+{
+    return t != CTG_IDENTIFIABLE_NETWORK && t != CTG_IDENTIFIABLE_SUBSTATION &&
+           t != CTG_IDENTIFIABLE_VOLTAGE_LEVEL && t != CTG_IDENTIFIABLE_AREA &&
+           t != CTG_IDENTIFIABLE_BUS && t != CTG_IDENTIFIABLE_OVERLOAD_MANAGEMENT_SYSTEM &&
+           t != CTG_IDENTIFIABLE_GROUND && t != CTG_IDENTIFIABLE_DC_SWITCH &&
+           t != CTG_IDENTIFIABLE_LINE_COMMUTATED_CONVERTER && t != CTG_IDENTIFIABLE_DC_BUS;
+}
+
+/* The selection a criterion list is, when it has one: properties SELF with one value. */
+static bool selection_of(const ctg_list *list, ctg_identifiable_type *type, ctg_gen_selection *s,
+                         ctg_gen_property *props, size_t cap)
+{
+    const ctg_criteria *cr = ctg_list_criteria(list);
+
+    if (cr == NULL || !scanned(list, type) || !selectable(*type) || cr->property_count > cap)
+        return false;
+    *s = types_sel(type, 1);
+    if (cr->country != NULL) {
+        s->countries = cr->country->countries[0];
+        s->country_count = cr->country->country_count[0];
+        s->countries2 = cr->country->countries[1];
+        s->country2_count = cr->country->country_count[1];
+    }
+    if (cr->nominal_voltage != NULL)
+        memcpy(s->nominal_v, cr->nominal_voltage->intervals, sizeof s->nominal_v);
+    for (size_t i = 0; i < cr->property_count; i++) {
+        const ctg_criterion *p = &cr->properties[i];
+
+        if (p->type != CTG_CRITERION_PROPERTY || p->equipment_to_check != CTG_CHECK_SELF ||
+            p->property_value_count != 1)
+            return false;
+        props[i].key = p->property_key;
+        props[i].value = p->property_values[0];
+    }
+    s->properties = props;
+    s->property_count = cr->property_count;
+    if (cr->regex != NULL && cr->regex->regex == NULL)
+        return false;
+    s->id_regex = cr->regex != NULL ? cr->regex->regex : NULL;
+    return true;
+}
+
+/* One golden case: when its list is a selection and PowSyBl evaluated it, the N-1 of the
+ * selection named "{id}" is PowSyBl's result. Returns whether it was compared (*ok: equal). */
+static bool golden_case(const ctg_network *net, json_object *row, bool *ok)
+{
+    const char *dir = ctg_test_shared_dir();
+    json_object *exp = json_object_object_get(row, "expected");
+    char in[512], out[512];
+    ctg_identifiable_type type;
+    ctg_gen_property props[8];
+    ctg_gen_selection s;
+    ctg_gen_options o;
+    ctg_list *list, *want, *got;
+    bool compared = false;
+
+    *ok = true;
+    if (exp == NULL)
+        return false;
+    snprintf(in, sizeof in, "%s/resolve/%s", dir,
+             json_object_get_string(json_object_object_get(row, "input")));
+    snprintf(out, sizeof out, "%s/resolve/%s", dir, json_object_get_string(exp));
+    list = ctg_test_read_path(in, NULL);
+    if (list != NULL && selection_of(list, &type, &s, props, COUNT_OF(props))) {
+        o = rule_opts(&s, CTG_GEN_N1);
+        o.id_format = "{id}";
+        want = ctg_test_read_path(out, NULL);
+        got = generate(net, &o);
+        *ok = want != NULL && got != NULL && same_lists(got, want, "", in);
+        compared = true;
+        ctg_list_free(want);
+        ctg_list_free(got);
+    }
+    ctg_list_free(list);
+    return compared;
+}
+
+CTG_SHARED_TEST(generate, n1_equals_powsybl_criterion_goldens)
+{
+    static const char *const names[] = { "eurostag", "four-substations", "three-windings",
+                                         "mixed" };
+    char path[512];
+    json_object *index;
+    size_t compared = 0, failed = 0, per_net[COUNT_OF(names)] = { 0 };
+
+    snprintf(path, sizeof path, "%s/resolve/index.json", ctg_test_shared_dir());
+    index = json_object_from_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(index);
+    for (size_t k = 0; k < COUNT_OF(names); k++) {
+        ctg_network *net = read_shared_net(names[k]);
+
+        for (size_t i = 0; i < json_object_array_length(index); i++) {
+            json_object *row = json_object_array_get_idx(index, i);
+            bool ok;
+
+            if (strcmp(json_object_get_string(json_object_object_get(row, "network")),
+                       names[k]) != 0 || !golden_case(net, row, &ok))
+                continue;
+            compared++;
+            per_net[k]++;
+            failed += !ok;
+        }
+        ctg_network_free(net);
+    }
+    printf("\n  N-1 vs golden: %zu compared (%zu %zu %zu %zu), %zu failed\n", compared,
+           per_net[0], per_net[1], per_net[2], per_net[3], failed);
+    CU_ASSERT_EQUAL(failed, 0);
+    /* Every golden case whose list is a selection (71 of the 225; the others are identifier,
+     * default or nested lists, errors, or criteria a selection has no field for). */
+    CU_ASSERT_EQUAL(compared, 71);
+    CU_ASSERT_EQUAL(per_net[0], 13);
+    CU_ASSERT_EQUAL(per_net[1], 17);
+    CU_ASSERT_EQUAL(per_net[2], 9);
+    CU_ASSERT_EQUAL(per_net[3], 32);
+    json_object_put(index);
+}
+
+/* ---- N-1 against ctg's evaluation of the criterion list the generator writes ----------------- */
+
+/* The criterion list of `o` resolved against `net`; NULL (reported) on failure. */
+static ctg_list *resolved_criterion(const ctg_network *net, const ctg_gen_options *o)
+{
+    ctg_list *crit = NULL, *out = NULL;
+    ctg_error err;
+    int rc = ctg_generate_as_criterion(&crit, o, "sel", &err);
+
+    if (rc == CTG_OK)
+        rc = ctg_resolve(&out, net, crit, NULL, &err);
+    if (rc != CTG_OK)
+        ctg_test_report("criterion", &err);
+    ctg_list_free(crit);
+    return out;
+}
+
+/* N-1 of `s` named "{id}" and by default equals the evaluation of its criterion list. */
+static bool n1_matches_criterion(const ctg_network *net, const ctg_gen_selection *s,
+                                 const char *what, size_t *count)
+{
+    ctg_gen_options o = rule_opts(s, CTG_GEN_N1);
+    ctg_list *want = resolved_criterion(net, &o), *by_default = generate(net, &o), *got;
+    bool ok;
+
+    o.id_format = "{id}";
+    got = generate(net, &o);
+    ok = want != NULL && got != NULL && by_default != NULL && same_lists(got, want, "", what) &&
+         same_lists(by_default, want, "N-1_", what);
+    *count += want != NULL ? ctg_list_contingency_count(want) : 0;
+    ctg_list_free(want);
+    ctg_list_free(got);
+    ctg_list_free(by_default);
+    return ok;
+}
+
+static const ctg_identifiable_type all_types[] = {
+    CTG_IDENTIFIABLE_LINE, CTG_IDENTIFIABLE_TIE_LINE, CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER,
+    CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER, CTG_IDENTIFIABLE_GENERATOR,
+    CTG_IDENTIFIABLE_LOAD, CTG_IDENTIFIABLE_BATTERY, CTG_IDENTIFIABLE_SHUNT_COMPENSATOR,
+    CTG_IDENTIFIABLE_STATIC_VAR_COMPENSATOR, CTG_IDENTIFIABLE_BUSBAR_SECTION,
+    CTG_IDENTIFIABLE_SWITCH, CTG_IDENTIFIABLE_BOUNDARY_LINE, CTG_IDENTIFIABLE_HVDC_LINE,
+    CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION, CTG_IDENTIFIABLE_VOLTAGE_SOURCE_CONVERTER,
+    CTG_IDENTIFIABLE_DC_LINE,
+    CTG_IDENTIFIABLE_DC_GROUND, CTG_IDENTIFIABLE_DC_NODE
+};
+
+static const ctg_identifiable_type two_sided[] = {
+    CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER, CTG_IDENTIFIABLE_LINE, CTG_IDENTIFIABLE_HVDC_LINE
+};
+
+/* Selections over one network: each type alone, all of them, and filtered ones. */
+static size_t check_network(const char *name, size_t *count)
+{
+    static const char *const fr[] = { "FR" }, *const de_nl[] = { "DE", "NL" };
+    static const ctg_gen_property owner = { "owner", "A" };
+    ctg_network *net = read_shared_net(name);
+    ctg_gen_selection s;
+    size_t failed = 0;
+    char what[128];
+
+    for (size_t k = 0; k < COUNT_OF(all_types); k++) {
+        s = types_sel(&all_types[k], 1);
+        snprintf(what, sizeof what, "%s/%s", name, ctg_identifiable_type_name(all_types[k]));
+        failed += !n1_matches_criterion(net, &s, what, count);
+    }
+    s = types_sel(all_types, COUNT_OF(all_types));
+    failed += !n1_matches_criterion(net, &s, "all types", count);
+    s.countries = fr;
+    s.country_count = 1;
+    failed += !n1_matches_criterion(net, &s, "all types in FR", count);
+    s.countries = de_nl;
+    s.country_count = 2;
+    s.id_regex = "[0-9]";
+    failed += !n1_matches_criterion(net, &s, "DE/NL with a digit", count);
+    s = types_sel(two_sided, COUNT_OF(two_sided)); /* ranges on two sides */
+    s.nominal_v[0] = (ctg_voltage_interval){ true, true, 200, true, true, 400, true };
+    s.nominal_v[1] = (ctg_voltage_interval){ true, true, 100, true, false, 0, false };
+    s.properties = &owner;
+    failed += !n1_matches_criterion(net, &s, "branches in ranges", count);
+    s.property_count = 1;
+    failed += !n1_matches_criterion(net, &s, "branches of owner A", count);
+    ctg_network_free(net);
+    return failed;
+}
+
+CTG_SHARED_TEST(generate, n1_equals_evaluated_criterion_list)
+{
+    static const char *const names[] = { "eurostag", "four-substations", "three-windings",
+                                         "mixed" };
+    size_t count = 0, failed = 0;
+
+    for (size_t k = 0; k < COUNT_OF(names); k++)
+        failed += check_network(names[k], &count);
+    printf("\n  N-1 vs criterion lists: %zu contingencies, %zu selections failed\n", count,
+           failed);
+    CU_ASSERT_EQUAL(failed, 0);
+    CU_ASSERT_EQUAL(count, 423);
+}
+
+/* ---- the pair rules on hand-made networks ---------------------------------------------------- */
+
+static const ctg_identifiable_type branches[] = { CTG_IDENTIFIABLE_LINE,
+                                                  CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER,
+                                                  CTG_IDENTIFIABLE_TIE_LINE };
+
+/* The ids of the rule's contingencies over `types` of the network in `file`. */
+static void expect_pairs(const char *file, ctg_gen_rule rule, const ctg_identifiable_type *types,
+                         size_t n, const char *expected, uint64_t groups)
+{
+    ctg_network *net = read_net(file);
+    ctg_gen_selection s = types_sel(types, n);
+    ctg_gen_options o = rule_opts(&s, rule);
+    ctg_gen_counts c = { CTG_GEN_COUNTS_VERSION, { 0 }, 0, 0, 0 };
+    ctg_list *l = generate(net, &o);
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    if (strcmp(ids_of(l), expected) != 0)
+        fprintf(stderr, "%s %s:\n  got      %s\n  expected %s\n", file, ctg_gen_rule_name(rule),
+                ids_of(l), expected);
+    CU_ASSERT_STRING_EQUAL(ids_of(l), expected);
+    for (size_t i = 0; i < ctg_list_contingency_count(l); i++)
+        CU_ASSERT_EQUAL(ctg_list_contingency_at(l, i)->element_count, 2);
+    CU_ASSERT_EQUAL(ctg_generate_count(net, &o, &c, &err), CTG_OK);
+    CU_ASSERT_EQUAL(c.contingencies, ctg_list_contingency_count(l));
+    CU_ASSERT_EQUAL(c.groups, groups);
+    ctg_list_free(l);
+    ctg_network_free(net);
+}
+
+#define PAIRS CTG_TESTDATA("network/generate/pairs.xiidm")
+#define NOPAIR CTG_TESTDATA("network/generate/nopair.xiidm")
+
+CTG_TEST(generate, parallel)
+{
+    static const ctg_identifiable_type with_3wt[] = {
+        CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER, CTG_IDENTIFIABLE_LINE
+    };
+
+    /* Groups by their first branch: the double circuit with reversed ends, the line beside
+     * the tie line, the double circuit to the level without substation, the transformers
+     * between the same two levels (TR3 joins other levels of S1: not parallel). */
+    expect_pairs(PAIRS, CTG_GEN_PARALLEL, branches, COUNT_OF(branches),
+                 "N-2_L12a+L12b N-2_L34+TL34 N-2_L25a+L25b N-2_TR1+TR2", 4);
+    /* A 3WT is no two-ended branch. */
+    expect_pairs(PAIRS, CTG_GEN_PARALLEL, with_3wt, COUNT_OF(with_3wt),
+                 "N-2_L12a+L12b N-2_L25a+L25b", 2);
+    expect_pairs(NOPAIR, CTG_GEN_PARALLEL, branches, COUNT_OF(branches), "", 0);
+}
+
+CTG_TEST(generate, common_substation)
+{
+    static const ctg_identifiable_type lines[] = { CTG_IDENTIFIABLE_LINE,
+                                                   CTG_IDENTIFIABLE_TIE_LINE };
+    static const ctg_identifiable_type transformers[] = {
+        CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER, CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER
+    };
+
+    /* S1: L12a L12b L13; S2: L12a L12b L23 L25a L25b, less L12a+L12b (written at S1); S3:
+     * L13 L23 L34 TL34; S4 (L34 TL34) and VL5 (L25a L25b): pairs written before. */
+    expect_pairs(PAIRS, CTG_GEN_COMMON_SUBSTATION, lines, COUNT_OF(lines),
+                 "N-2_L12a+L12b N-2_L12a+L13 N-2_L12b+L13 "
+                 "N-2_L12a+L23 N-2_L12a+L25a N-2_L12a+L25b N-2_L12b+L23 N-2_L12b+L25a "
+                 "N-2_L12b+L25b N-2_L23+L25a N-2_L23+L25b N-2_L25a+L25b "
+                 "N-2_L13+L23 N-2_L13+L34 N-2_L13+TL34 N-2_L23+L34 N-2_L23+TL34 N-2_L34+TL34",
+                 5);
+    /* All four transformers stand in S1, the 3WT with its three legs. */
+    expect_pairs(PAIRS, CTG_GEN_COMMON_SUBSTATION, transformers, COUNT_OF(transformers),
+                 "N-2_TR1+TR2 N-2_TR1+TR3 N-2_TR1+T3W N-2_TR2+TR3 N-2_TR2+T3W N-2_TR3+T3W", 1);
+    expect_pairs(NOPAIR, CTG_GEN_COMMON_SUBSTATION, branches, COUNT_OF(branches), "", 0);
+}
+
+/* ---- all-pairs, the limit, the counts -------------------------------------------------------- */
+
+CTG_TEST(generate, all_pairs_each_once)
+{
+    ctg_network *net = read_net(PAIRS);
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_N1);
+    ctg_list *n1 = generate(net, &o), *pairs;
+    size_t n, k = 0;
+
+    o.rule = CTG_GEN_ALL_PAIRS;
+    pairs = generate(net, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(n1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pairs);
+    n = ctg_list_contingency_count(n1);
+    CU_ASSERT_EQUAL(n, 11); /* 7 lines, 3 transformers, 1 tie line */
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(pairs), n * (n - 1) / 2);
+    /* Pair (i, j), i < j, by i then j: each unordered pair once, in that order. */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n && k < ctg_list_contingency_count(pairs); j++, k++) {
+            const ctg_contingency *c = ctg_list_contingency_at(pairs, k);
+            const ctg_contingency *a = ctg_list_contingency_at(n1, i);
+            const ctg_contingency *b = ctg_list_contingency_at(n1, j);
+            char id[128];
+
+            snprintf(id, sizeof id, "N-2_%s+%s", a->elements[0].id, b->elements[0].id);
+            CU_ASSERT_STRING_EQUAL(c->id, id);
+            CU_ASSERT_STRING_EQUAL(c->elements[0].id, a->elements[0].id);
+            CU_ASSERT_STRING_EQUAL(c->elements[1].id, b->elements[0].id);
+            CU_ASSERT_EQUAL(c->elements[1].type, b->elements[0].type);
+        }
+    CU_ASSERT_EQUAL(k, n * (n - 1) / 2);
+    ctg_list_free(n1);
+    ctg_list_free(pairs);
+    ctg_network_free(net);
+}
+
+static int count_calls(const ctg_contingency *c, void *payload)
+{
+    (void)c;
+    (*(size_t *)payload)++;
+    return 0;
+}
+
+CTG_TEST(generate, limit_counted_first)
+{
+    ctg_network *net = read_net(PAIRS);
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_ALL_PAIRS);
+    ctg_gen_counts c = { CTG_GEN_COUNTS_VERSION, { 0 }, 0, 0, 0 };
+    size_t calls = 0;
+    ctg_error err;
+
+    o.max_contingencies = 54;
+    CU_ASSERT_EQUAL(ctg_generate(net, &o, count_calls, &calls, &err), CTG_ELIMIT);
+    CU_ASSERT_EQUAL(calls, 0);
+    CU_ASSERT_STRING_EQUAL(err.message, "all-pairs would generate 55 contingencies, more than "
+                                        "the limit of 54");
+    CU_ASSERT_STRING_EQUAL(err.source, "<generate>");
+    /* The count is the dry run: no limit there. */
+    CU_ASSERT_EQUAL(ctg_generate_count(net, &o, &c, &err), CTG_OK);
+    CU_ASSERT_EQUAL(c.contingencies, 55);
+    CU_ASSERT_EQUAL(c.selected_total, 11);
+    CU_ASSERT_EQUAL(c.selected[CTG_IDENTIFIABLE_LINE], 7);
+    CU_ASSERT_EQUAL(c.selected[CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER], 3);
+    CU_ASSERT_EQUAL(c.selected[CTG_IDENTIFIABLE_TIE_LINE], 1);
+    o.max_contingencies = 55;
+    CU_ASSERT_EQUAL(ctg_generate(net, &o, count_calls, &calls, &err), CTG_OK);
+    CU_ASSERT_EQUAL(calls, 55);
+    /* N-1: the same limit, on the selected count. */
+    o.rule = CTG_GEN_N1;
+    o.max_contingencies = 10;
+    calls = 0;
+    CU_ASSERT_EQUAL(ctg_generate(net, &o, count_calls, &calls, &err), CTG_ELIMIT);
+    CU_ASSERT_STRING_EQUAL(err.message, "n-1 would generate 11 contingencies, more than the "
+                                        "limit of 10");
+    CU_ASSERT_EQUAL(calls, 0);
+    ctg_network_free(net);
+}
+
+/* ---- filters, the id format, errors ---------------------------------------------------------- */
+
+static void expect_ids(const ctg_network *net, const ctg_gen_options *o, const char *expected)
+{
+    ctg_list *l = generate(net, o);
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    if (strcmp(ids_of(l), expected) != 0)
+        fprintf(stderr, "got      %s\nexpected %s\n", ids_of(l), expected);
+    CU_ASSERT_STRING_EQUAL(ids_of(l), expected);
+    ctg_list_free(l);
+}
+
+CTG_TEST(generate, id_format_and_filters)
+{
+    static const ctg_identifiable_type t[] = { CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER,
+                                               CTG_IDENTIFIABLE_LOAD, CTG_IDENTIFIABLE_LINE };
+    ctg_network *net = read_net(PAIRS);
+    ctg_gen_selection s = types_sel(t, COUNT_OF(t));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_N1);
+
+    s.connected_to = "VL1_63";
+    o.id_format = "{type}:{id}@{vl1}/{vl2}[{substation}]{{x}}";
+    expect_ids(net, &o, "TWO_WINDINGS_TRANSFORMER:TR3@VL1_225/VL1_63[S1]{x} "
+                        "LOAD:LD1@VL1_63/[S1]{x}");
+    s.connected_to = "S3";
+    o.id_format = NULL;
+    expect_ids(net, &o, "N-1_L13 N-1_L23 N-1_L34");
+    s.connected_to = "VL5";
+    o.id_format = "{substation}|{id}";
+    expect_ids(net, &o, "S2|L25a |L25b");
+    s.connected_to = NULL;
+    s.id_regex = "^L.*b$";
+    o.rule = CTG_GEN_ALL_PAIRS;
+    o.id_format = "{rule}:{id2}-{id1}";
+    expect_ids(net, &o, "all-pairs:L25b-L12b");
+    s.subnetwork = "pairs"; /* the root: every object here */
+    expect_ids(net, &o, "all-pairs:L25b-L12b");
+    ctg_network_free(net);
+}
+
+static void expect_error(const ctg_network *net, const ctg_gen_options *o, int code,
+                         const char *message)
+{
+    ctg_error err;
+    size_t calls = 0;
+    int rc = ctg_generate(net, o, count_calls, &calls, &err);
+
+    CU_ASSERT_EQUAL(rc, code);
+    CU_ASSERT_EQUAL(calls, 0);
+    if (rc != CTG_OK && strcmp(err.message, message) != 0)
+        fprintf(stderr, "got \"%s\"\nexpected \"%s\"\n", err.message, message);
+    CU_ASSERT_STRING_EQUAL(err.message, message);
+}
+
+CTG_TEST(generate, bad_selections)
+{
+    static const ctg_identifiable_type bad[] = { CTG_IDENTIFIABLE_SUBSTATION };
+    static const ctg_identifiable_type twice[] = { CTG_IDENTIFIABLE_LINE, CTG_IDENTIFIABLE_LINE };
+    static const ctg_identifiable_type gen[] = { CTG_IDENTIFIABLE_GENERATOR };
+    static const char *const xx[] = { "XX" }, *const fr[] = { "FR" };
+    ctg_network *net = read_net(PAIRS);
+    ctg_gen_selection s = types_sel(bad, 1);
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_N1);
+
+    expect_error(net, &o, CTG_EINVAL, "selection: SUBSTATION cannot be selected (not an "
+                                      "enumerable contingency element)");
+    s = types_sel(twice, 2);
+    expect_error(net, &o, CTG_EINVAL, "selection: LINE is selected twice");
+    s = types_sel(gen, 1);
+    s.countries = xx;
+    s.country_count = 1;
+    expect_error(net, &o, CTG_EINVAL, "selection: \"XX\" is not a country code");
+    s.countries2 = fr;
+    s.country2_count = 1;
+    s.countries = fr;
+    expect_error(net, &o, CTG_EINVAL, "selection: side-2 countries do not apply to GENERATOR");
+    s = types_sel(gen, 1);
+    s.nominal_v[1] = (ctg_voltage_interval){ true, true, 1, true, false, 0, false };
+    expect_error(net, &o, CTG_EINVAL, "selection: a side-2 nominal-voltage range does not apply "
+                                      "to this type");
+    s = types_sel(gen, 1);
+    s.nominal_v[0] = (ctg_voltage_interval){ true, true, 10, true, true, 5, true };
+    expect_error(net, &o, CTG_EINVAL, "selection: an empty or invalid nominal-voltage range");
+    s = types_sel(gen, 1);
+    s.id_regex = "(";
+    expect_error(net, &o, CTG_EINVAL, "selection: invalid regex \"(\": missing ): (");
+    s = types_sel(gen, 1);
+    s.subnetwork = "S1";
+    expect_error(net, &o, CTG_EINVAL, "selection: no subnetwork \"S1\"");
+    s.subnetwork = NULL;
+    s.connected_to = "G1";
+    expect_error(net, &o, CTG_EINVAL, "selection: no voltage level or substation \"G1\"");
+    s.connected_to = NULL;
+    o.id_format = "{id1}";
+    expect_error(net, &o, CTG_EINVAL, "id format \"{id1}\": unknown placeholder at \"{id1}\" "
+                                      "({id}, {type}, {vl1}, {vl2}, {substation})");
+    o.id_format = "a}b";
+    expect_error(net, &o, CTG_EINVAL, "id format \"a}b\": a lone '}' (write \"}}\")");
+    o.id_format = NULL;
+    o.rule = CTG_GEN_PARALLEL;
+    o.id_format = "{id}";
+    expect_error(net, &o, CTG_EINVAL, "id format \"{id}\": unknown placeholder at \"{id}\" "
+                                      "({id1}, {id2}, {rule})");
+    ctg_network_free(net);
+}
+
+/* ---- the criterion list ---------------------------------------------------------------------- */
+
+CTG_TEST(generate, as_criterion)
+{
+    static const char *const fr[] = { "FR" };
+    ctg_network *net = read_net(PAIRS);
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_N1);
+    ctg_list *crit = NULL, *want, *got;
+    ctg_buf buf = { 0 };
+    ctg_error err;
+
+    s.countries = fr;
+    s.country_count = 1;
+    s.id_regex = "1";
+    CU_ASSERT_EQUAL_FATAL(ctg_generate_as_criterion(&crit, &o, "n1", &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_get_kind(crit), CTG_LIST_LIST);
+    CU_ASSERT_EQUAL(ctg_list_child_count(crit), 3);
+    CU_ASSERT_STRING_EQUAL(ctg_list_name(ctg_list_child_at(crit, 1)),
+                           "n1-TWO_WINDINGS_TRANSFORMER");
+    CU_ASSERT_EQUAL(ctg_list_write_buf(&buf, crit, NULL, &err), CTG_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf.data, "\"type\" : \"twoWindingsTransformerCriterion\""));
+    ctg_buf_dispose(&buf);
+    /* Evaluated: the N-1, named by the objects' ids. */
+    CU_ASSERT_EQUAL_FATAL(ctg_resolve(&want, net, crit, NULL, &err), CTG_OK);
+    o.id_format = "{id}";
+    got = generate(net, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+    CU_ASSERT_STRING_EQUAL(ids_of(got), "L12a L12b L13 TR1");
+    CU_ASSERT(same_lists(got, want, "", "as criterion"));
+    ctg_list_free(want);
+    ctg_list_free(got);
+    ctg_list_free(crit);
+    ctg_network_free(net);
+}
+
+static void expect_no_criterion(const ctg_gen_options *o, const char *message)
+{
+    ctg_list *crit = (ctg_list *)1;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(ctg_generate_as_criterion(&crit, o, "x", &err), CTG_EUNSUPPORTED);
+    CU_ASSERT_PTR_NULL(crit);
+    CU_ASSERT_STRING_EQUAL(err.message, message);
+}
+
+CTG_TEST(generate, as_criterion_refused)
+{
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_PARALLEL);
+
+    expect_no_criterion(&o, "the rule parallel has no criterion equivalent (only a "
+                            "selection's N-1 has one)");
+    o.rule = CTG_GEN_ALL_PAIRS;
+    expect_no_criterion(&o, "the rule all-pairs has no criterion equivalent (only a "
+                            "selection's N-1 has one)");
+    o.rule = CTG_GEN_N1;
+    s.subnetwork = "sub";
+    expect_no_criterion(&o, "a subnetwork filter has no criterion equivalent (only a "
+                            "selection's N-1 has one)");
+    s.subnetwork = NULL;
+    s.connected_to = "S1";
+    expect_no_criterion(&o, "a connected-to filter has no criterion equivalent (only a "
+                            "selection's N-1 has one)");
+}
+
+/* ---- the stream form ------------------------------------------------------------------------- */
+
+CTG_TEST(generate, to_stream_same_bytes)
+{
+    ctg_network *net = read_net(PAIRS);
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_PARALLEL);
+    ctg_list *l = generate(net, &o);
+    ctg_stream_writer *w = NULL;
+    ctg_buf streamed = { 0 }, whole = { 0 };
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_buf(&w, &streamed, "gen", NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_generate_to_stream(net, &o, w, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_stream_writer_close(w, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_list_write_buf(&whole, l, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(streamed.len, whole.len);
+    CU_ASSERT(streamed.len == whole.len && memcmp(streamed.data, whole.data, whole.len) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(streamed.data, "\"id\" : \"N-2_TR1+TR2\""));
+    ctg_buf_dispose(&streamed);
+    ctg_buf_dispose(&whole);
+    ctg_list_free(l);
+    ctg_network_free(net);
+}
+
+/* ---- allocation failures --------------------------------------------------------------------- */
+
+/* Every allocation of the run failed in turn: CTG_ENOMEM (or the callback's stop), nothing
+ * leaked; returns the allocations of a run. */
+static size_t sweep(const ctg_network *net, ctg_gen_options *o, bool criterion)
+{
+    for (size_t at = 1;; at++) {
+        ctg_test_alloc st = { 0 };
+        ctg_allocator a = ctg_test_allocator(&st);
+        ctg_list *l = new_list(), *crit = NULL;
+        ctg_error err;
+        int rc;
+
+        st.fail_at = at;
+        o->allocator = &a;
+        rc = criterion ? ctg_generate_as_criterion(&crit, o, "c", &err)
+                       : ctg_generate(net, o, collect, l, &err);
+        ctg_list_free(crit);
+        ctg_list_free(l);
+        o->allocator = NULL;
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+        CU_ASSERT_EQUAL(st.bad_sizes, 0);
+        if (!st.failed) {
+            CU_ASSERT_EQUAL(rc, CTG_OK);
+            return at - 1;
+        }
+        if (rc != CTG_ENOMEM)
+            ctg_test_report("sweep", &err);
+        CU_ASSERT_EQUAL(rc, CTG_ENOMEM);
+    }
+}
+
+CTG_TEST(generate, allocation_failures)
+{
+    static const ctg_gen_property prop = { "k", "v" };
+    ctg_network *net = read_net(PAIRS);
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_N1);
+
+    s.id_regex = "L|T";
+    CU_ASSERT(sweep(net, &o, false) > 0);
+    o.rule = CTG_GEN_PARALLEL;
+    CU_ASSERT(sweep(net, &o, false) > 0);
+    o.rule = CTG_GEN_COMMON_SUBSTATION;
+    CU_ASSERT(sweep(net, &o, false) > 0);
+    o.rule = CTG_GEN_ALL_PAIRS;
+    CU_ASSERT(sweep(net, &o, false) > 0);
+    o.rule = CTG_GEN_N1;
+    s.properties = &prop;
+    s.property_count = 1;
+    CU_ASSERT(sweep(net, &o, false) > 0);
+    CU_ASSERT(sweep(net, &o, true) > 0);
+    ctg_network_free(net);
+}
+
+/* ---- a callback that stops, several threads ---------------------------------------------- */
+
+static int stop_after_two(const ctg_contingency *c, void *payload)
+{
+    (void)c;
+    return ++*(size_t *)payload == 2;
+}
+
+CTG_TEST(generate, callback_stops)
+{
+    ctg_network *net = read_net(PAIRS);
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_COMMON_SUBSTATION);
+    size_t calls = 0;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(ctg_generate(net, &o, stop_after_two, &calls, &err), CTG_ESTOPPED);
+    CU_ASSERT_EQUAL(calls, 2);
+    CU_ASSERT_STRING_EQUAL(err.message, "stopped by the callback at \"N-2_L12a+L13\"");
+    CU_ASSERT_EQUAL(ctg_generate(net, &o, NULL, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "NULL callback");
+    CU_ASSERT_EQUAL(ctg_generate(NULL, &o, count_calls, &calls, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_generate(net, NULL, count_calls, &calls, &err), CTG_EINVAL);
+    ctg_network_free(net);
+}
+
+typedef struct thread_job {
+    const ctg_network *net;
+    char *ids; /* malloc'd */
+} thread_job;
+
+static void *generate_in_thread(void *arg)
+{
+    thread_job *j = arg;
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_ALL_PAIRS);
+    ctg_list *l = NULL;
+
+    s.id_regex = "L";
+    if (ctg_list_new(&l, CTG_LIST_DEFAULT, "t", NULL) == CTG_OK &&
+        ctg_generate(j->net, &o, collect, l, NULL) == CTG_OK)
+        j->ids = strdup(ids_of_r(l));
+    ctg_list_free(l);
+    return NULL;
+}
+
+/* A network is only read: several threads generate from it at once and agree. */
+CTG_TEST(generate, threads)
+{
+    ctg_network *net = read_net(PAIRS);
+    thread_job jobs[4];
+    pthread_t t[4];
+
+    for (int i = 0; i < 4; i++) {
+        jobs[i].net = net;
+        jobs[i].ids = NULL;
+        CU_ASSERT_EQUAL_FATAL(pthread_create(&t[i], NULL, generate_in_thread, &jobs[i]), 0);
+    }
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < 4; i++) {
+        CU_ASSERT_PTR_NOT_NULL(jobs[i].ids);
+        if (jobs[i].ids != NULL && jobs[0].ids != NULL)
+            CU_ASSERT_STRING_EQUAL(jobs[i].ids, jobs[0].ids);
+    }
+    CU_ASSERT(jobs[0].ids != NULL && strncmp(jobs[0].ids, "N-2_L12a+L12b N-2_L12a+L13 ", 27) == 0);
+    for (int i = 0; i < 4; i++)
+        free(jobs[i].ids);
+    ctg_network_free(net);
+}
+
+/* ---- the busbar rule ---------------------------------------------------------------------- */
+
+/* The busbar contingencies of `types` in `file`, as "id:element,element" joined by spaces. */
+static void expect_busbars(const char *file, const ctg_identifiable_type *types, size_t n,
+                           const char *expected, size_t busbars)
+{
+    ctg_network *net = read_net(file);
+    ctg_gen_topology *topo = NULL;
+    ctg_source src = ctg_source_path(file);
+    ctg_gen_selection s = types_sel(types, n);
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_BUSBAR);
+    ctg_gen_counts c = { CTG_GEN_COUNTS_VERSION, { 0 }, 0, 0, 0 };
+    ctg_test_text t = { 0 };
+    ctg_list *l;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_gen_topology_busbar_count(topo), busbars);
+    o.topology = topo;
+    l = generate(net, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    for (size_t i = 0; i < ctg_list_contingency_count(l); i++) {
+        const ctg_contingency *k = ctg_list_contingency_at(l, i);
+
+        if (i > 0)
+            ctg_test_text_add(&t, " ", 1);
+        ctg_test_text_add(&t, k->id, strlen(k->id));
+        for (size_t e = 0; e < k->element_count; e++) {
+            ctg_test_text_add(&t, e == 0 ? ":" : ",", 1);
+            ctg_test_text_add(&t, k->elements[e].id, strlen(k->elements[e].id));
+        }
+    }
+    if (strcmp(t.data != NULL ? t.data : "", expected) != 0)
+        fprintf(stderr, "%s busbar:\n  got      %s\n  expected %s\n", file, t.data, expected);
+    CU_ASSERT_STRING_EQUAL(t.data != NULL ? t.data : "", expected);
+    CU_ASSERT_EQUAL(ctg_generate_count(net, &o, &c, &err), CTG_OK);
+    CU_ASSERT_EQUAL(c.contingencies, ctg_list_contingency_count(l));
+    CU_ASSERT_EQUAL(c.groups, busbars);
+    free(t.data);
+    ctg_list_free(l);
+    ctg_gen_topology_free(topo);
+    ctg_network_free(net);
+}
+
+#define BUSBAR CTG_TESTDATA("network/generate/busbar.xiidm")
+
+CTG_TEST(generate, busbar)
+{
+    static const ctg_identifiable_type t[] = { CTG_IDENTIFIABLE_LINE,
+                                               CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER,
+                                               CTG_IDENTIFIABLE_GENERATOR, CTG_IDENTIFIABLE_LOAD };
+    static const ctg_identifiable_type lines[] = { CTG_IDENTIFIABLE_LINE };
+    static const ctg_identifiable_type tie[] = { CTG_IDENTIFIABLE_TIE_LINE,
+                                                 CTG_IDENTIFIABLE_LINE };
+
+    /* BBS1: TR1 in its zone (internal connection), LA behind BRK_LA; the coupler BRK_C leads
+     * to BBS2: nothing behind it is lost. BBS2: G1 and LD1 behind their breakers (LD1's
+     * disconnector to BBS1 is open), not LB (open breaker). Buses: what is on them (LD3 is
+     * only connectable there). */
+    expect_busbars(BUSBAR, t, COUNT_OF(t),
+                   "BUSBAR_BBS1:LA,TR1 BUSBAR_BBS2:G1,LD1 BUSBAR_B2a:TR1,LD2 BUSBAR_B2b:G2 "
+                   "BUSBAR_B3:LA,LB", 5);
+    /* A busbar without selected equipment gives nothing. */
+    expect_busbars(BUSBAR, lines, COUNT_OF(lines), "BUSBAR_BBS1:LA BUSBAR_B3:LA,LB", 5);
+    /* A paired boundary line brings its tie line; the selection's order: tie lines first. */
+    expect_busbars(PAIRS, tie, COUNT_OF(tie),
+                   "BUSBAR_B1_400:L12a,L12b,L13 BUSBAR_B2_400:L12a,L12b,L23,L25a,L25b "
+                   "BUSBAR_B3_400:TL34,L13,L23,L34 BUSBAR_B4_400:TL34,L34 BUSBAR_B5:L25a,L25b",
+                   7);
+}
+
+CTG_TEST(generate, busbar_errors)
+{
+    ctg_network *net = read_net(PAIRS), *other = read_net(BUSBAR);
+    ctg_gen_topology *topo = (ctg_gen_topology *)1;
+    ctg_source src = ctg_source_path(BUSBAR);
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_BUSBAR);
+    static const char json[] = " {\"version\":\"1.17\"}";
+    ctg_error err;
+
+    /* Another network's file. */
+    CU_ASSERT_EQUAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), CTG_ESCHEMA);
+    CU_ASSERT_PTR_NULL(topo);
+    CU_ASSERT_STRING_EQUAL(err.message, "\"VL1\" is not in the network (another network's "
+                                        "file?)");
+    CU_ASSERT_EQUAL(err.line, 10);
+    CU_ASSERT_EQUAL(err.column, 9);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.source, "busbar.xiidm"));
+    src = ctg_source_buffer(json, sizeof json - 1);
+    CU_ASSERT_EQUAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), CTG_EUNSUPPORTED);
+    CU_ASSERT_STRING_EQUAL(err.message, "the busbar topology is read from XIIDM only");
+    src = ctg_source_buffer("<a><b></a>", 10);
+    CU_ASSERT_EQUAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), CTG_ESYNTAX);
+    CU_ASSERT_STRING_EQUAL(err.message, "malformed XML: mismatched tag");
+    /* The rule needs the topology of the network it runs on. */
+    expect_error(net, &o, CTG_EINVAL, "options: the busbar rule needs the topology of this "
+                                      "network");
+    src = ctg_source_path(BUSBAR);
+    CU_ASSERT_EQUAL_FATAL(ctg_gen_topology_read(&topo, other, &src, NULL, &err), CTG_OK);
+    o.topology = topo;
+    expect_error(net, &o, CTG_EINVAL, "options: the busbar rule needs the topology of this "
+                                      "network");
+    expect_no_criterion(&o, "the rule busbar has no criterion equivalent (only a selection's "
+                            "N-1 has one)");
+    ctg_gen_topology_free(topo);
+    ctg_gen_topology_free(NULL);
+    ctg_network_free(net);
+    ctg_network_free(other);
+}
+
+/* The topology read and the busbar rule under allocation failures. */
+CTG_TEST(generate, busbar_allocation_failures)
+{
+    ctg_network *net = read_net(BUSBAR);
+    ctg_gen_topology *topo = NULL;
+    ctg_gen_selection s = types_sel(all_types, COUNT_OF(all_types));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_BUSBAR);
+    ctg_error err;
+    size_t runs = 0;
+
+    for (size_t at = 1;; at++) {
+        ctg_test_alloc st = { 0 };
+        ctg_allocator a = ctg_test_allocator(&st);
+        ctg_source src = ctg_source_path(BUSBAR);
+        int rc;
+
+        st.fail_at = at;
+        rc = ctg_gen_topology_read(&topo, net, &src, &a, &err);
+        if (rc == CTG_OK) {
+            o.topology = topo;
+            runs = sweep(net, &o, false);
+            ctg_gen_topology_free(topo);
+            o.topology = NULL;
+        }
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+        CU_ASSERT_EQUAL(st.bad_sizes, 0);
+        if (!st.failed) {
+            CU_ASSERT_EQUAL(rc, CTG_OK);
+            break;
+        }
+        if (rc != CTG_ENOMEM)
+            ctg_test_report("topology sweep", &err);
+        CU_ASSERT_EQUAL(rc, CTG_ENOMEM);
+    }
+    CU_ASSERT(runs > 0);
+    ctg_network_free(net);
+}
+
+#include "test_generate.tests.h"
