@@ -13,6 +13,7 @@
 #include "format/scope.h"
 #include "format/version.h"
 #include "format/write.h"
+#include "format/write_version.h"
 
 /* ---- element --------------------------------------------------------------------------- */
 
@@ -250,11 +251,14 @@ static void member_str(ctg_emitter *e, const ctg_key *name, const char *s)
     ctg_emit_member_string(e, name, s, strlen(s));
 }
 
-static void write_element(ctg_emitter *e, const ctg_element *el)
+/* `old_names`: a `default` list written before 1.1, where BOUNDARY_LINE is DANGLING_LINE. */
+static void write_element(ctg_emitter *e, const ctg_element *el, bool old_names)
 {
-    /* Pre-1.1 name of BOUNDARY_LINE: never written. */
+    /* Pre-1.1 name of BOUNDARY_LINE: written only at an older version. */
     ctg_element_type t =
         el->type == CTG_ELEMENT_DANGLING_LINE ? CTG_ELEMENT_BOUNDARY_LINE : el->type;
+    if (old_names && t == CTG_ELEMENT_BOUNDARY_LINE)
+        t = CTG_ELEMENT_DANGLING_LINE;
     /* An out-of-range type cannot come from the reader or the builders; write something
      * a reader rejects rather than crash. */
     static const ctg_element_type_def unknown = { "", false, false };
@@ -275,6 +279,7 @@ static void write_element(ctg_emitter *e, const ctg_element *el)
 void ctg_write_contingency(ctg_emitter *e, const ctg_contingency *c)
 {
     size_t i;
+    bool old_names = ctg_write_old_names(e);
 
     ctg_emit_object_begin(e);
     member_str(e, &contingency_keys[CT_ID], c->id);
@@ -283,7 +288,7 @@ void ctg_write_contingency(ctg_emitter *e, const ctg_contingency *c)
     ctg_emit_name_key(e, &contingency_keys[CT_ELEMENTS]);
     ctg_emit_array_begin(e);
     for (i = 0; i < c->element_count; i++)
-        write_element(e, &c->elements[i]);
+        write_element(e, &c->elements[i], old_names);
     ctg_emit_array_end(e);
     ctg_write_extensions(e, &contingency_keys[CT_EXTENSIONS], c);
     ctg_emit_object_end(e);

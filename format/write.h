@@ -8,6 +8,7 @@
  * and ctg_emit_finish reports the first failure. */
 
 #include "ctg/model.h"
+#include "base/arena.h"
 #include "json/emit.h"
 
 /* A `default` list in pieces, for writers that take contingencies one at a time: the header
@@ -15,5 +16,11 @@
 void ctg_write_default_begin(ctg_emitter *e, const char *name);
 void ctg_write_contingency(ctg_emitter *e, const ctg_contingency *c);
 void ctg_write_default_end(ctg_emitter *e);
+
+/* Checks a caller-built contingency as the builders check theirs, kept extension text
+ * included (its check borrows *scratch, made on first need with `a`; the caller releases it),
+ * so that no writer writes what the reader would refuse. CTG_OK, or the status with w set. */
+int ctg_write_check_contingency(ctg_arena **scratch, const ctg_allocator *a,
+                                const ctg_contingency *c, ctg_error *w);
 
 #endif
