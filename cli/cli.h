@@ -35,6 +35,7 @@ typedef struct cli_command {
 
 int cli_validate(const cli_command *cmd, int argc, char **argv);
 int cli_convert(const cli_command *cmd, int argc, char **argv);
+int cli_generate(const cli_command *cmd, int argc, char **argv);
 int cli_stats(const cli_command *cmd, int argc, char **argv);
 int cli_resolve(const cli_command *cmd, int argc, char **argv);
 int cli_network(const cli_command *cmd, int argc, char **argv);
