@@ -328,12 +328,14 @@ static int feed(csv_reader *r, struct csv_parser *p, const char *s, size_t len, 
     if (column == 1 && p->pstate == CSV_ROW_NOT_BEGUN)
         r->row_line = r->line;
     done = csv_parse(p, s, len, on_field, on_row, r);
-    if (r->status == CTG_OK && done < len)
-        r->status = cli_fail_at(r->err, CTG_ESYNTAX, r->name, r->line,
-                                column + (unsigned)done, "", "malformed CSV: %s (a quote "
-                                "must open and close a field, and be doubled inside one)",
-                                csv_strerror(csv_error(p)));
-    return r->status;
+    if (r->status != CTG_OK || done == len)
+        return r->status;
+    if (csv_error(p) != CSV_EPARSE)
+        return r->status = cli_fail_at(r->err, CTG_ENOMEM, r->name, 0, 0, "", "%s",
+                                       csv_strerror(csv_error(p)));
+    return r->status = cli_fail_at(r->err, CTG_ESYNTAX, r->name, r->line,
+                                   column + (unsigned)done, "", "malformed CSV: a quote must "
+                                   "open and close a field, and be doubled inside one");
 }
 
 /* Feeds a chunk line by line, counting lines; `*column` carries a line cut by the chunk. */
