@@ -18,6 +18,7 @@
 typedef struct what {
     const ctg_list *list;
     const ctg_contingency *contingency;
+    bool one; /* a contingency is asked for */
 } what;
 
 /* `versions`: the emitter's `above`, NULL for the newest of every kind. */
@@ -57,7 +58,8 @@ static int check(what x, const ctg_write_options *opts, ctg_write_versions *v, c
     int rc;
 
     if (x.list == NULL && x.contingency == NULL)
-        return ctg_output_message(w, CTG_EINVAL, "no list to write");
+        return ctg_output_message(w, CTG_EINVAL,
+                                  x.one ? "no contingency to write" : "no list to write");
     rc = ctg_write_versions_set(v, x.list ? ctg_list_get_kind(x.list) : CTG_LIST_DEFAULT,
                                 opts->format_version, w);
     if (rc == CTG_OK && x.list != NULL)
@@ -117,33 +119,33 @@ int ctg_list_write_buf(ctg_buf *buf, const ctg_list *list, const ctg_write_optio
                        ctg_error *err)
 {
     ctg_output_target t = { CTG_OUTPUT_BUF, { .buf = buf } };
-    return write_to(&t, "<memory>", (what){ list, NULL }, opts, err);
+    return write_to(&t, "<memory>", (what){ list, NULL, false }, opts, err);
 }
 
 int ctg_list_write_fp(FILE *fp, const ctg_list *list, const ctg_write_options *opts,
                       ctg_error *err)
 {
     ctg_output_target t = { CTG_OUTPUT_FP, { .fp = fp } };
-    return write_to(&t, "<stream>", (what){ list, NULL }, opts, err);
+    return write_to(&t, "<stream>", (what){ list, NULL, false }, opts, err);
 }
 
 int ctg_list_write_fd(int fd, const ctg_list *list, const ctg_write_options *opts,
                       ctg_error *err)
 {
     ctg_output_target t = { CTG_OUTPUT_FD, { .fd = fd } };
-    return write_to(&t, "<fd>", (what){ list, NULL }, opts, err);
+    return write_to(&t, "<fd>", (what){ list, NULL, false }, opts, err);
 }
 
 int ctg_list_write_file(const char *path, const ctg_list *list, const ctg_write_options *opts,
                         ctg_error *err)
 {
     ctg_output_target t = { CTG_OUTPUT_PATH, { .path = path } };
-    return write_to(&t, path ? path : "", (what){ list, NULL }, opts, err);
+    return write_to(&t, path ? path : "", (what){ list, NULL, false }, opts, err);
 }
 
 int ctg_contingency_write_buf(ctg_buf *buf, const ctg_contingency *c,
                               const ctg_write_options *opts, ctg_error *err)
 {
     ctg_output_target t = { CTG_OUTPUT_BUF, { .buf = buf } };
-    return write_to(&t, "<memory>", (what){ NULL, c }, opts, err);
+    return write_to(&t, "<memory>", (what){ NULL, c, true }, opts, err);
 }
