@@ -40,7 +40,7 @@ static int emit(ctg_output *o, what x, const ctg_write_versions *versions,
         if (x.list != NULL)
             rc = ctg_write_list_json(&e, x.list);
         else
-            ctg_write_contingency(&e, x.contingency);
+            ctg_write_contingency_fn(&e)(&e, x.contingency);
         if (rc == CTG_OK)
             rc = ctg_emit_finish(&e);
         else /* every kind has a writer (kinds.c): only a broken rule stops one */

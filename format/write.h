@@ -15,6 +15,11 @@
  * up to and including the opening of "contingencies", then each contingency, then the end. */
 void ctg_write_default_begin(ctg_emitter *e, const char *name);
 void ctg_write_contingency(ctg_emitter *e, const ctg_contingency *c);
+/* How `e` writes each contingency: ctg_write_contingency at the newest version, else the
+ * writer of the version `e` writes at (ctg_write_versions: BOUNDARY_LINE as DANGLING_LINE
+ * before 1.1). Chosen once per list or writer. */
+typedef void (*ctg_contingency_writer)(ctg_emitter *e, const ctg_contingency *c);
+ctg_contingency_writer ctg_write_contingency_fn(const ctg_emitter *e);
 void ctg_write_default_end(ctg_emitter *e);
 
 /* Checks a caller-built contingency as the builders check theirs, kept extension text

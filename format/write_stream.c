@@ -28,6 +28,7 @@ struct ctg_stream_writer {
      * NULL until a contingency has such text. */
     ctg_arena *scratch;
     ctg_write_versions versions; /* the emitter's `above` for an older version */
+    ctg_contingency_writer write; /* chosen at open for the version written */
     char source[CTG_ERROR_SOURCE_MAX];
 };
 
@@ -70,6 +71,7 @@ static int open_writer(ctg_stream_writer **out, const ctg_output_target *target,
     sw->emitter_ready = true;
     if (opts.format_version != NULL)
         sw->e.above = &sw->versions;
+    sw->write = ctg_write_contingency_fn(&sw->e);
     ctg_write_default_begin(&sw->e, name);
     *out = sw;
 done:
@@ -142,7 +144,7 @@ int ctg_stream_writer_add(ctg_stream_writer *sw, const ctg_contingency *c, ctg_e
     if ((rc = ctg_write_check_contingency(&sw->scratch, sw->alloc, c, &w)) != CTG_OK)
         return ctg_output_error(err, &w, rc, sw->source);
     if (sw->status == CTG_OK) {
-        ctg_write_contingency(&sw->e, c);
+        sw->write(&sw->e, c);
         sw->status = sw->e.status;
     }
     if (sw->status != CTG_OK) {
