@@ -311,6 +311,9 @@ static int check_settings(const cli_command *cmd, settings *s, const char *const
         if (s->to != CLI_FORMAT_JSON)
             return cli_usage_error(cmd, "--to-version applies to JSON output only", NULL);
     }
+    if (s->from == CLI_FORMAT_JSON && s->name != NULL)
+        return cli_usage_error(cmd, "--name names a list read from CSV or JSON Lines; a JSON "
+                               "list has its own", NULL);
     if (s->from != CLI_FORMAT_JSON && s->name == NULL && strcmp(s->in, "-") == 0)
         return cli_usage_error(cmd, "a CSV or JSON Lines list from stdin needs --name", NULL);
     return CLI_OK;

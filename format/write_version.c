@@ -101,8 +101,19 @@ static size_t push(walk *k, const char *key, size_t index, bool numbered)
     int n = numbered ? snprintf(k->path + k->len, sizeof k->path - k->len, "/%zu", index)
                      : snprintf(k->path + k->len, sizeof k->path - k->len, "/%s", key);
 
-    k->len = n < 0 || (size_t)n >= sizeof k->path - k->len ? sizeof k->path - 1 : k->len + (size_t)n;
+    /* A path too long for the record keeps its start, as the reader's do. */
+    if (n < 0 || (size_t)n >= sizeof k->path - k->len)
+        k->len = sizeof k->path - 1;
+    else
+        k->len += (size_t)n;
     return before;
+}
+
+/* Back to the path of `len` bytes that push returned. */
+static void pop(walk *k, size_t len)
+{
+    k->len = len;
+    k->path[len] = '\0';
 }
 
 static int refuse(walk *k, const char *key, ctg_list_kind kind, const char *what)
@@ -148,11 +159,9 @@ static int check_identifiers(walk *k, const ctg_identifier *ids, size_t n, const
         int rc = check_identifier(k, &ids[i]);
         if (rc != CTG_OK)
             return rc;
-        k->len = back;
-        k->path[back] = '\0';
+        pop(k, back);
     }
-    k->len = at;
-    k->path[at] = '\0';
+    pop(k, at);
     return CTG_OK;
 }
 
@@ -178,11 +187,9 @@ static int check_list(walk *k, const ctg_list *list)
         int rc = check_list(k, ctg_list_child_at(list, i));
         if (rc != CTG_OK)
             return rc;
-        k->len = back;
-        k->path[back] = '\0';
+        pop(k, back);
     }
-    k->len = at;
-    k->path[at] = '\0';
+    pop(k, at);
     return CTG_OK;
 }
 
