@@ -367,8 +367,15 @@ static int read_rows(csv_reader *r, struct csv_parser *p, cli_textin *in)
 
     if (buf == NULL)
         return cli_fail_at(r->err, CTG_ENOMEM, r->name, 0, 0, "", "out of memory");
+    bool first = true;
+
     while ((rc = cli_textin_read(in, buf, CHUNK, &got, r->err)) == CTG_OK && got > 0) {
-        if (feed_chunk(r, p, buf, got, &column) != CTG_OK)
+        size_t skip = 0;
+        /* Spreadsheets save "CSV UTF-8" with a byte order mark: not part of the header. */
+        if (first && got >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+            skip = 3;
+        first = false;
+        if (feed_chunk(r, p, buf + skip, got - skip, &column) != CTG_OK)
             break;
     }
     free(buf);

@@ -75,6 +75,9 @@ printf 'kept\n' >"$work/kept.json"
 check "csv: a bad row leaves OUT as it was" 1 "kept\n" \
     "$f/bad-name.csv:4:1: error: /contingencies/0/name: contingency_name differs from line 2's, for the same contingency_id\n" \
     -- sh -c "'$cli' convert '$f/bad-name.csv' '$work/kept.json'; s=\$?; cat '$work/kept.json'; exit \$s"
+check "csv from a spreadsheet: a byte order mark and CRLF line ends" 0 "@$sample" "" \
+    -- sh -c "'$cli' convert '$sample' --to csv - | { printf '\357\273\277'; sed 's/\$/\r/'; } |
+        '$cli' convert --from csv --name sample - -"
 printf 'contingency_id,contingency_name,element_id,element_type,voltage_level_id\n' >"$work/header.csv"
 check "csv: a header alone is an empty list" 0 '{"type":"default","version":"1.1","name":"header","contingencies":[]}' "" \
     -- "$cli" convert --compact "$work/header.csv" -
