@@ -238,10 +238,13 @@ static int convert_text(job *j, const settings *s)
 
     j->sink.in_name = cli_input_name(s->in);
     j->base.in.name = j->sink.in_name;
+    bool progress = !(s->flags & FLAG_NO_PROGRESS);
+
     if (s->from == CLI_FORMAT_CSV)
-        rc = cli_convert_csv(s->in, s->delim, &j->sink, s->name ? s->name : name, &err);
+        rc = cli_convert_csv(s->in, s->delim, progress, &j->sink, s->name ? s->name : name,
+                             &err);
     else
-        rc = cli_convert_jsonl(s->in, &j->sink, s->name ? s->name : name, &err);
+        rc = cli_convert_jsonl(s->in, progress, &j->sink, s->name ? s->name : name, &err);
     free(name);
     if (rc == CTG_OK)
         return CLI_OK;

@@ -165,6 +165,7 @@ typedef struct request {
     const char *elements, *out, *name, *id_format;
     char delim;
     unsigned flags;
+    bool progress; /* a progress bar is allowed */
 } request;
 
 static int report_write(const request *r, int rc, ctg_error *err)
@@ -182,7 +183,7 @@ static int generate(const request *r)
     gen g = { cli_input_name(r->elements), r->id_format, NULL, 0, false, { NULL, 0, 0 }, 0 };
     cli_textin in;
     ctg_error err;
-    int rc = cli_textin_open(&in, r->elements, &err);
+    int rc = cli_textin_open(&in, r->elements, r->progress, &err);
 
     wopts.flags = (r->flags & FLAG_COMPACT ? CTG_WRITE_COMPACT : 0)
                   | (r->flags & FLAG_BREAK_LINKS ? CTG_WRITE_BREAK_LINKS : 0);
@@ -253,6 +254,7 @@ int cli_generate(const cli_command *cmd, int argc, char **argv)
     r.name = values[OPT_NAME];
     r.id_format = values[OPT_ID_FORMAT] ? values[OPT_ID_FORMAT] : DEFAULT_ID_FORMAT;
     r.flags = args.flags;
+    r.progress = !args.no_progress;
     if ((status = check_request(cmd, &r, values[OPT_DELIMITER])) != CLI_OK)
         return status;
     cli_signals_catch_pipe();

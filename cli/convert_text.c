@@ -377,7 +377,8 @@ static int csv_to_sink(csv_in *in, cli_sink *s, const char *name, ctg_error *err
     return rc;
 }
 
-int cli_convert_csv(const char *path, char delim, cli_sink *s, const char *name, ctg_error *err)
+int cli_convert_csv(const char *path, char delim, bool progress, cli_sink *s, const char *name,
+                    ctg_error *err)
 {
     cli_textin tin;
     csv_in in;
@@ -385,7 +386,7 @@ int cli_convert_csv(const char *path, char delim, cli_sink *s, const char *name,
 
     memset(&in, 0, sizeof in);
     in.delim = delim;
-    if ((rc = cli_textin_open(&tin, path, err)) != CTG_OK)
+    if ((rc = cli_textin_open(&tin, path, progress, err)) != CTG_OK)
         return rc;
     in.source = tin.name;
     rc = cli_csv_read(&tin, delim, on_csv_row, &in, err);
@@ -503,10 +504,11 @@ static int jsonl_lines(cli_textin *in, cli_sink *s, ctg_error *err)
     return rc;
 }
 
-int cli_convert_jsonl(const char *path, cli_sink *s, const char *name, ctg_error *err)
+int cli_convert_jsonl(const char *path, bool progress, cli_sink *s, const char *name,
+                      ctg_error *err)
 {
     cli_textin in;
-    int rc = cli_textin_open(&in, path, err);
+    int rc = cli_textin_open(&in, path, progress, err);
 
     if (rc != CTG_OK)
         return rc;

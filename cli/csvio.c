@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <csv.h>
@@ -102,16 +103,20 @@ int cli_fail_at(ctg_error *err, int code, const char *source, unsigned line, uns
 
 /* ---- text input ---------------------------------------------------------------------- */
 
-int cli_textin_open(cli_textin *in, const char *path, ctg_error *err)
+int cli_textin_open(cli_textin *in, const char *path, bool progress_wanted, ctg_error *err)
 {
     bool std = strcmp(path, "-") == 0;
     /* gzclose closes the descriptor: stdin's is duplicated so that it stays open. */
     int fd = std ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
 
+    memset(in, 0, sizeof *in);
     in->name = cli_input_name(path);
-    in->gz = NULL;
     if (fd < 0)
         return cli_io_failure(err, in->name, "cannot open", errno);
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        in->size = (size_t)st.st_size;
+    cli_progress_init(&in->progress, progress_wanted, NULL);
     if ((in->gz = gzdopen(fd, "rb")) == NULL) {
         close(fd);
         return cli_io_failure(err, in->name, "cannot open", ENOMEM);
@@ -126,7 +131,12 @@ int cli_textin_read(cli_textin *in, void *buf, size_t cap, size_t *got, ctg_erro
     int zerr;
 
     if (n >= 0) {
+        /* Plain input: the bytes given are those read (gzoffset needs a seekable file);
+         * gzip: the compressed bytes read, as the JSON reads count them. */
+        z_off_t at = gzdirect(in->gz) ? 0 : gzoffset(in->gz);
         *got = (size_t)n;
+        in->consumed = at > 0 ? (size_t)at : in->consumed + *got;
+        cli_progress_update(in->consumed, in->size, &in->progress);
         return CTG_OK;
     }
     const char *why = gzerror(in->gz, &zerr);
@@ -137,6 +147,7 @@ int cli_textin_read(cli_textin *in, void *buf, size_t cap, size_t *got, ctg_erro
 
 void cli_textin_close(cli_textin *in)
 {
+    cli_progress_done(&in->progress);
     if (in->gz != NULL)
         gzclose(in->gz);
     in->gz = NULL;

@@ -42,9 +42,14 @@ int cli_fail_at(ctg_error *err, int code, const char *source, unsigned line, uns
 typedef struct cli_textin {
     void *gz;         /* zlib's gzFile */
     const char *name; /* for errors; borrowed */
+    size_t size;      /* a regular file's size, for the progress bar; else 0 */
+    size_t consumed;  /* bytes of the input read */
+    cli_progress progress;
 } cli_textin;
 
-int cli_textin_open(cli_textin *in, const char *path, ctg_error *err);
+/* `progress_wanted`: a progress bar of the bytes read (compressed ones for gzip) when the
+ * options allow one; cli_textin_close erases it. */
+int cli_textin_open(cli_textin *in, const char *path, bool progress_wanted, ctg_error *err);
 /* Up to `cap` bytes: *got 0 at the end. CTG_OK or CTG_EIO (err filled). */
 int cli_textin_read(cli_textin *in, void *buf, size_t cap, size_t *got, ctg_error *err);
 void cli_textin_close(cli_textin *in);
@@ -122,11 +127,14 @@ int cli_sink_close(cli_sink *s, ctg_error *err);
 /* Leaves a file OUT as it was. Accepts a sink never opened, or closed. */
 void cli_sink_abort(cli_sink *s);
 
+/* `progress`: a progress bar of the read is allowed. */
 /* Reads the CSV at `path` (the header required; rows grouped by contingency_id in order of
  * first appearance, wherever they are) and writes it to `s` as the list `name`. */
-int cli_convert_csv(const char *path, char delim, cli_sink *s, const char *name, ctg_error *err);
+int cli_convert_csv(const char *path, char delim, bool progress, cli_sink *s, const char *name,
+                    ctg_error *err);
 /* Reads JSON Lines at `path` (one contingency object per line; blank lines skipped) and
  * writes each to `s` as it comes, as the list `name`. */
-int cli_convert_jsonl(const char *path, cli_sink *s, const char *name, ctg_error *err);
+int cli_convert_jsonl(const char *path, bool progress, cli_sink *s, const char *name,
+                      ctg_error *err);
 
 #endif

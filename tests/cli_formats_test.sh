@@ -225,5 +225,20 @@ check "generate to .gz, from .gz" 0 "" "" \
         '$cli' generate --elements '$work/elements.csv.gz' '$work/gen.json.gz' &&
         gzip -dc '$work/gen.json.gz' | cmp - '$f/elements.json'"
 
+# The progress bar on a terminal (script(1) gives one): a CSV read that lasts shows the bytes
+# read, then the bar is erased; --no-progress draws none.
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/dev/null 2>&1; then
+    printf '%s\n' "(cat '$f/elements.csv'; sleep 1.2; echo X1,LINE) |
+        '$cli' generate \$1 --elements - --name x '$work/bar.json'" >"$work/slow.sh"
+    # The terminal's bytes, \r as R and escape as E.
+    check "generate: a progress bar on a terminal, erased at the end" 0 "" "" \
+        -- sh -c "script -qec 'sh $work/slow.sh' /dev/null </dev/null | tr '\\r\\033' RE |
+            grep -q '^R0.1 kB read .*E\\[KRE\\[K\$'"
+    check "generate --no-progress: none" 0 "" "" \
+        -- sh -c "script -qec 'sh $work/slow.sh --no-progress' /dev/null </dev/null | cmp - /dev/null"
+else
+    echo "SKIP: script(1) cannot give a terminal: the progress bar checks"
+fi
+
 echo "$((count - failures)) of $count format checks passed"
 [ "$failures" -eq 0 ]

@@ -178,8 +178,8 @@ OUT (or the file a link OUT leads to) is replaced atomically: on any failure
 it is left as it was; it keeps its mode and owner. A file with other hard
 links is refused unless --break-links is given. A device, FIFO, socket or
 stdout is written as the list comes. Interrupted, convert removes its
-temporary file .OUT.ctg-tmp-XXXXXX. On a terminal, a read of JSON that
-lasts over half a second shows a progress bar on stderr.
+temporary file .OUT.ctg-tmp-XXXXXX. On a terminal, a read that lasts over
+half a second shows a progress bar on stderr.
 
 Formats, told by the extension (after it, .gz is gzip) or by --from/--to:
 json (the default), csv (.csv) and jsonl (.jsonl, .ndjson). CSV has a row
