@@ -83,7 +83,8 @@ static const cli_command commands[] = {
                    "id is --id-format with {id}, {type} and {vl} replaced by the row's element\n"
                    "id, type and voltage level ({{ and }} are braces): N-1_{id} by default.\n"
                    "Ids are not checked for duplicates (lint finds them). A bad row is\n"
-                   "\"FILE:line:1: error: path: message\", exit status 1.\n",
+                   "\"FILE:line:1: error: path: message\", exit status 1. On a terminal, a\n"
+                   "read that lasts over half a second shows a progress bar on stderr.\n",
         .options = "      --elements FILE\n"
                    "                     the CSV of elements (required)\n"
                    "      --id-format FMT\n"
