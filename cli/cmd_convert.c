@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* contingency-cli convert [--compact] [--break-links] IN OUT: reads a list and writes it back.
+/* contingency-cli convert [OPTION...] IN OUT: reads a list and writes it back, as JSON, CSV or
+ * JSON Lines (csvio.h, convert_text.c), at the newest format version or an older one.
  *
  * The input is read once, as it streams. A `default` list with its name first (PowSyBl's
  * layout) is written one contingency at a time, in constant memory, from a file, a pipe or
@@ -233,13 +234,12 @@ static int convert_json(job *j, const settings *s)
 static int convert_text(job *j, const settings *s)
 {
     char *name = s->name ? NULL : cli_name_of_path(s->in);
+    bool progress = !(s->flags & FLAG_NO_PROGRESS);
     ctg_error err;
     int rc;
 
     j->sink.in_name = cli_input_name(s->in);
     j->base.in.name = j->sink.in_name;
-    bool progress = !(s->flags & FLAG_NO_PROGRESS);
-
     if (s->from == CLI_FORMAT_CSV)
         rc = cli_convert_csv(s->in, s->delim, progress, &j->sink, s->name ? s->name : name,
                              &err);
