@@ -256,6 +256,8 @@ CTG_API int ctg_list_write_file(const char *path, const ctg_list *list,
  * BOUNDARY_LINE as DANGLING_LINE). On failure `buf` keeps its previous length.
  * @param buf   the caller's buffer; NUL-terminated after a successful write.
  * @param c     borrowed for the call.
+ * @param opts  NULL for defaults.
+ * @param[out] err may be NULL; written only on failure.
  * @return CTG_OK, CTG_EINVAL (an invalid contingency, a bad option) or CTG_ENOMEM.
  */
 CTG_API int ctg_contingency_write_buf(ctg_buf *buf, const ctg_contingency *c,
