@@ -7,6 +7,7 @@
  * the last row. JSON Lines input streams, one line at a time. */
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,13 +163,14 @@ typedef struct csv_in {
     size_t nslots;
 } csv_in;
 
+/* FNV-1a, 64-bit on every target (its low bits pick the slot). */
 static size_t hash_id(const char *s)
 {
-    size_t h = 1469598103934665603u;
+    uint64_t h = 1469598103934665603u;
 
     for (; *s; s++)
         h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
+    return (size_t)h;
 }
 
 static int rehash(csv_in *in)
