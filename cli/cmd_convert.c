@@ -303,6 +303,8 @@ static int check_settings(const cli_command *cmd, settings *s, const char *const
             return cli_usage_error(cmd, "--delimiter takes one character (not a quote or a "
                                    "line break), or \"tab\"", v[OPT_DELIMITER]);
         s->delim = *d;
+        if (s->from != CLI_FORMAT_CSV && s->to != CLI_FORMAT_CSV)
+            return cli_usage_error(cmd, "--delimiter applies to CSV only", NULL);
     }
     if (s->to_version != NULL) {
         bool known = false;

@@ -143,6 +143,9 @@ check "--delimiter takes one character" 2 "" \
 check "--name is for CSV and JSON Lines input" 2 "" \
     "contingency-cli convert: --name names a list read from CSV or JSON Lines; a JSON list has its own\nusage: contingency-cli convert [OPTION...] IN OUT\nTry 'contingency-cli convert --help' for more information.\n" \
     -- "$cli" convert --name x "$sample" -
+check "--delimiter without CSV" 2 "" \
+    "contingency-cli convert: --delimiter applies to CSV only\nusage: contingency-cli convert [OPTION...] IN OUT\nTry 'contingency-cli convert --help' for more information.\n" \
+    -- "$cli" convert --delimiter ';' "$sample" -
 check "--delimiter tab" 0 "" "" \
     -- sh -c "'$cli' convert --delimiter tab '$sample' --to csv - | tr '\t' ',' |
         '$cli' convert --from csv --name sample - - | cmp - '$sample'"
