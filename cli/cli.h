@@ -37,6 +37,7 @@ typedef struct cli_command {
 
 int cli_validate(const cli_command *cmd, int argc, char **argv);
 int cli_convert(const cli_command *cmd, int argc, char **argv);
+int cli_generate(const cli_command *cmd, int argc, char **argv);
 int cli_stats(const cli_command *cmd, int argc, char **argv);
 int cli_filter(const cli_command *cmd, int argc, char **argv);
 int cli_merge(const cli_command *cmd, int argc, char **argv);

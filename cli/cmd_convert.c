@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* contingency-cli convert [--compact] [--break-links] IN OUT: reads a list and writes it back.
+/* contingency-cli convert [OPTION...] IN OUT: reads a list and writes it back, as JSON, CSV or
+ * JSON Lines (csvio.h, convert_text.c), at the newest format version or an older one.
  *
  * The input is read once, as it streams. A `default` list with its name first (PowSyBl's
  * layout) is written one contingency at a time, in constant memory, from a file, a pipe or
@@ -9,64 +10,145 @@
  * a pipe cannot be read twice. */
 
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "csvio.h"
 
 /* FLAG_NO_PROGRESS is not an option name's bit: it is set from cli_args.no_progress. */
-enum { FLAG_COMPACT = 1u << 0, FLAG_BREAK_LINKS = 1u << 1, FLAG_NO_PROGRESS = 1u << 31 };
+enum {
+    FLAG_COMPACT = 1u << 0,
+    FLAG_BREAK_LINKS = 1u << 1,
+    FLAG_ALLOW_NEWER = 1u << 2,
+    FLAG_NO_PROGRESS = 1u << 31
+};
 
-static const char *const convert_flags[] = { "--compact", "--break-links", NULL };
+static const char *const convert_flags[] = { "--compact", "--break-links", "--allow-newer", NULL };
+enum { OPT_FROM, OPT_TO, OPT_DELIMITER, OPT_TO_VERSION, OPT_NAME, OPT_COUNT };
+static const char *const convert_valued[] = { "--from", "--to", "--delimiter", "--to-version",
+                                              "--name", NULL };
+
+/* What the command line asks for. */
+typedef struct settings {
+    const char *in, *out;
+    cli_format from, to;
+    char delim;
+    const char *name; /* --name, or NULL */
+    unsigned flags;
+    const char *to_version; /* or NULL */
+} settings;
 
 /* ---- the output ----------------------------------------------------------------------- */
 
 typedef struct job {
     cli_list_job base; /* first: the visitor's payload */
-    const char *out;   /* "-" is stdout */
-    ctg_write_options opts;
-    ctg_stream_writer *writer;
+    cli_sink sink;
     int write_rc;
     ctg_error write_err;
 } job;
 
 static bool to_stdout(const job *j)
 {
-    return strcmp(j->out, "-") == 0;
+    return strcmp(j->sink.out, "-") == 0;
 }
 
 /* A write failure. A closed pipe is exit 1 (whoever read the output stopped: `| head`), in
- * one line; a file with other hard links says how to replace it anyway. */
+ * one line; a file with other hard links says how to replace it anyway. What OUT's format or
+ * version cannot hold names the input's item. */
 static int report_write(const job *j, int rc, ctg_error *err)
 {
     struct stat st;
     int status;
 
+    if (rc == CTG_ESCHEMA || rc == CTG_EUNSUPPORTED) {
+        snprintf(err->source, sizeof err->source, "%s", j->base.in.name);
+        return cli_report(rc, err);
+    }
     if (to_stdout(j))
         snprintf(err->source, sizeof err->source, CLI_STDOUT_NAME);
     status = cli_report(rc, err);
     if (cli_signals_pipe_broken())
         return CLI_INVALID;
-    if (rc == CTG_EINVAL && !(j->opts.flags & CTG_WRITE_BREAK_LINKS) && stat(j->out, &st) == 0
-        && S_ISREG(st.st_mode) && st.st_nlink > 1)
+    if (rc == CTG_EINVAL && !(j->sink.opts.flags & CTG_WRITE_BREAK_LINKS)
+        && stat(j->sink.out, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1)
         fprintf(stderr, "%s convert: --break-links replaces it anyway\n", CLI_NAME);
     return status;
 }
 
-/* Any list but a streamable one: read whole from the kept bytes and the rest. */
-static int convert_whole(job *j)
+/* Whether a list of `kind` at `depth` can go to CSV or JSON Lines: a `default` list's (or a
+ * bare contingency's) contingencies, at the root. */
+static bool fits_text(ctg_list_kind kind, size_t depth)
+{
+    return depth == 0 && (kind == CTG_LIST_DEFAULT || kind == CTG_LIST_CONTINGENCY);
+}
+
+static int unfit(const job *j, size_t depth, size_t index, ctg_list_kind kind, ctg_error *err)
+{
+    const char *format = j->sink.format == CLI_FORMAT_CSV ? "CSV" : "JSON Lines";
+
+    memset(err, 0, sizeof *err);
+    err->code = CTG_ESCHEMA;
+    if (depth == 0) {
+        snprintf(err->message, sizeof err->message,
+                 "%s lists do not fit %s: only a default list's contingencies do",
+                 ctg_list_kind_name(kind), format);
+        return CTG_ESCHEMA;
+    }
+    snprintf(err->path, sizeof err->path, "/contingencyLists/%zu", index);
+    snprintf(err->message, sizeof err->message,
+             "a list of lists does not fit %s (here a nested %s list): only a default list's "
+             "contingencies do", format, ctg_list_kind_name(kind));
+    return CTG_ESCHEMA;
+}
+
+/* Whole lists to CSV or JSON Lines. */
+static int whole_to_text(job *j, const ctg_list *list, ctg_error *err)
+{
+    ctg_list_kind kind = ctg_list_get_kind(list);
+    size_t count = ctg_list_contingency_count(list);
+    int rc;
+
+    if (!fits_text(kind, 0))
+        return unfit(j, 0, 0, kind, err);
+    if ((rc = cli_sink_open(&j->sink, ctg_list_name(list), err)) != CTG_OK)
+        return rc;
+    for (size_t i = 0; rc == CTG_OK && i < count; i++)
+        rc = cli_sink_add(&j->sink, ctg_list_contingency_at(list, i), err);
+    if (rc == CTG_OK)
+        return cli_sink_close(&j->sink, err);
+    cli_sink_abort(&j->sink);
+    return rc;
+}
+
+static ctg_read_options read_options(const job *j, unsigned flags)
 {
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+
+    opts.source_name = j->base.in.name;
+    if (flags & FLAG_ALLOW_NEWER)
+        opts.flags |= CTG_READ_ALLOW_NEWER;
+    return opts;
+}
+
+/* Any list but a streamable one: read whole from the kept bytes and the rest. */
+static int convert_whole(job *j, unsigned flags)
+{
+    ctg_read_options opts = read_options(j, flags);
     ctg_list *list = NULL;
     ctg_error err;
     int rc = cli_input_finish(&j->base.in, &err);
 
-    opts.source_name = j->base.in.name;
     if (rc == CTG_OK)
         rc = ctg_list_read_buffer(&list, j->base.in.kept, j->base.in.kept_len, &opts, &err);
     if (rc != CTG_OK)
         return cli_report(rc, &err);
-    rc = cli_list_write(j->out, list, &j->opts, &err);
+    if (j->sink.format == CLI_FORMAT_JSON)
+        rc = cli_list_write(j->sink.out, list, &j->sink.opts, &err);
+    else
+        rc = whole_to_text(j, list, &err);
     ctg_list_free(list);
     return rc == CTG_OK ? CLI_OK : report_write(j, rc, &err);
 }
@@ -76,76 +158,179 @@ static int convert_whole(job *j)
 static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
 {
     job *j = payload;
+    bool json = j->sink.format == CLI_FORMAT_JSON;
 
-    if (!cli_list_streams(h)) {
+    if (json && !cli_list_streams(h)) {
         j->base.whole = true;
         return 1;
     }
-    if (!j->writer) {
-        j->write_rc = cli_list_writer_open(&j->writer, j->out, h->name, &j->opts, &j->write_err);
+    if (!json && !fits_text(h->kind, h->depth)) {
+        j->write_rc = unfit(j, h->depth, h->index, h->kind, &j->write_err);
+        return 1;
+    }
+    if (!j->sink.open) {
+        j->write_rc = cli_sink_open(&j->sink, h->name, &j->write_err);
         if (j->write_rc != CTG_OK)
             return 1;
         cli_input_forget(&j->base.in);
     }
-    j->write_rc = ctg_stream_writer_add(j->writer, c, &j->write_err);
+    j->write_rc = cli_sink_add(&j->sink, c, &j->write_err);
     return j->write_rc != CTG_OK;
 }
 
-/* What the stream read left to do: close the writer, or convert whole, or report. */
-static int finish(job *j, int rc, ctg_error *err)
+static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
+{
+    job *j = payload;
+
+    if (j->sink.format == CLI_FORMAT_JSON)
+        return cli_on_nested_list(h, list, payload);
+    j->write_rc = unfit(j, h->depth, h->index, h->kind, &j->write_err);
+    return 1;
+}
+
+/* What the stream read left to do: close the sink, or convert whole, or report. */
+static int finish(job *j, int rc, ctg_error *err, unsigned flags)
 {
     if (j->write_rc != CTG_OK) {
-        ctg_stream_writer_abort(j->writer);
+        cli_sink_abort(&j->sink);
         return report_write(j, j->write_rc, &j->write_err);
     }
-    if (j->writer && rc != CTG_OK) {
-        ctg_stream_writer_abort(j->writer); /* a file OUT is left as it was */
+    if (j->sink.open && rc != CTG_OK) {
+        cli_sink_abort(&j->sink); /* a file OUT is left as it was */
         return cli_report(rc, err);
     }
-    if (j->writer) {
-        rc = ctg_stream_writer_close(j->writer, err);
-        if (rc == CTG_OK && to_stdout(j))
-            rc = cli_stdout_flushed(err);
+    if (j->sink.open) {
+        rc = cli_sink_close(&j->sink, err);
         return rc == CTG_OK ? CLI_OK : report_write(j, rc, err);
     }
     if (rc == CTG_OK || (rc == CTG_ESTOPPED && j->base.whole))
-        return convert_whole(j);
+        return convert_whole(j, flags);
     return cli_report(rc, err);
 }
 
-static int convert(const char *in, const char *out, unsigned flags)
+static int convert_json(job *j, const settings *s)
 {
-    job j;
     ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = on_contingency,
-                      .list = cli_on_nested_list, .progress = cli_progress_update, .payload = &j };
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-    ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
+                      .list = on_list, .progress = cli_progress_update, .payload = j };
+    ctg_read_options opts;
     ctg_source src;
     ctg_error err;
     int rc;
 
-    memset(&j, 0, sizeof j);
-    j.out = out;
-    wopts.flags = (flags & FLAG_COMPACT ? CTG_WRITE_COMPACT : 0)
-                  | (flags & FLAG_BREAK_LINKS ? CTG_WRITE_BREAK_LINKS : 0);
-    wopts.temp_file = cli_signals_temp_file; /* removed if a signal ends us */
-    j.opts = wopts;
-    if (cli_input_open(&j.base.in, in, NULL, &err) != CTG_OK)
+    if (cli_input_open(&j->base.in, s->in, NULL, &err) != CTG_OK)
         return cli_report(CTG_EIO, &err);
-    opts.source_name = j.base.in.name;
-    src = ctg_source_callback(cli_input_read, &j.base.in, j.base.in.size);
-    cli_progress_init(&j.base.progress, !(flags & FLAG_NO_PROGRESS), NULL);
+    j->sink.in_name = j->base.in.name;
+    opts = read_options(j, s->flags);
+    src = ctg_source_callback(cli_input_read, &j->base.in, j->base.in.size);
+    cli_progress_init(&j->base.progress, !(s->flags & FLAG_NO_PROGRESS), NULL);
     rc = ctg_read_stream(&src, &v, &opts, &err);
-    cli_progress_done(&j.base.progress);
-    rc = finish(&j, rc, &err);
-    cli_input_close(&j.base.in);
+    cli_progress_done(&j->base.progress);
+    rc = finish(j, rc, &err, s->flags);
+    cli_input_close(&j->base.in);
     return rc;
+}
+
+/* CSV or JSON Lines in: the list's name is --name, or IN's file name. */
+static int convert_text(job *j, const settings *s)
+{
+    char *name = s->name ? NULL : cli_name_of_path(s->in);
+    bool progress = !(s->flags & FLAG_NO_PROGRESS);
+    ctg_error err;
+    int rc;
+
+    j->sink.in_name = cli_input_name(s->in);
+    j->base.in.name = j->sink.in_name;
+    if (s->from == CLI_FORMAT_CSV)
+        rc = cli_convert_csv(s->in, s->delim, progress, &j->sink, s->name ? s->name : name,
+                             &err);
+    else
+        rc = cli_convert_jsonl(s->in, progress, &j->sink, s->name ? s->name : name, &err);
+    free(name);
+    if (rc == CTG_OK)
+        return CLI_OK;
+    /* An error in IN carries its place; one without is the output's. */
+    if (err.line > 0 || rc == CTG_ESYNTAX || rc == CTG_ESCHEMA || rc == CTG_EUNSUPPORTED
+        || rc == CTG_ELIMIT || strcmp(err.source, j->sink.in_name) == 0)
+        return cli_report(rc, &err);
+    return report_write(j, rc, &err);
+}
+
+static int convert(const settings *s)
+{
+    job j;
+
+    memset(&j, 0, sizeof j);
+    j.sink.format = s->to;
+    j.sink.out = s->out;
+    j.sink.delim = s->delim;
+    j.sink.break_links = (s->flags & FLAG_BREAK_LINKS) != 0;
+    j.sink.opts = (ctg_write_options)CTG_WRITE_OPTIONS_INIT;
+    j.sink.opts.flags = (s->flags & FLAG_COMPACT ? CTG_WRITE_COMPACT : 0)
+                        | (s->flags & FLAG_BREAK_LINKS ? CTG_WRITE_BREAK_LINKS : 0);
+    j.sink.opts.temp_file = cli_signals_temp_file; /* removed if a signal ends us */
+    j.sink.opts.format_version = s->to_version;
+    if (s->from == CLI_FORMAT_JSON)
+        return convert_json(&j, s);
+    return convert_text(&j, s);
+}
+
+/* ---- the command line ------------------------------------------------------------------- */
+
+static int parse_format(const cli_command *cmd, const char *value, const char *path,
+                        cli_format *out)
+{
+    if (value == NULL) {
+        *out = cli_format_of_path(path);
+        return CLI_OK;
+    }
+    if (cli_format_parse(value, out) != 0)
+        return cli_usage_error(cmd, "unknown format (json, csv or jsonl)", value);
+    return CLI_OK;
+}
+
+static int check_settings(const cli_command *cmd, settings *s, const char *const *v)
+{
+    static const char *const versions[] = { "1.0", "1.1", "1.2", "1.3", NULL };
+
+    if (parse_format(cmd, v[OPT_FROM], s->in, &s->from) != CLI_OK
+        || parse_format(cmd, v[OPT_TO], s->out, &s->to) != CLI_OK)
+        return CLI_FAILURE;
+    if (v[OPT_DELIMITER] != NULL) {
+        const char *d = v[OPT_DELIMITER];
+        if (strcmp(d, "tab") == 0)
+            d = "\t";
+        if (strlen(d) != 1 || *d == '"' || *d == '\n' || *d == '\r')
+            return cli_usage_error(cmd, "--delimiter takes one character (not a quote or a "
+                                   "line break), or \"tab\"", v[OPT_DELIMITER]);
+        s->delim = *d;
+        if (s->from != CLI_FORMAT_CSV && s->to != CLI_FORMAT_CSV)
+            return cli_usage_error(cmd, "--delimiter applies to CSV only", NULL);
+    }
+    if (s->to_version != NULL) {
+        bool known = false;
+        for (int i = 0; versions[i]; i++)
+            known = known || strcmp(versions[i], s->to_version) == 0;
+        if (!known)
+            return cli_usage_error(cmd, "unknown --to-version (1.0, 1.1, 1.2 or 1.3)",
+                                   s->to_version);
+        if (s->to != CLI_FORMAT_JSON)
+            return cli_usage_error(cmd, "--to-version applies to JSON output only", NULL);
+    }
+    if (s->from == CLI_FORMAT_JSON && s->name != NULL)
+        return cli_usage_error(cmd, "--name names a list read from CSV or JSON Lines; a JSON "
+                               "list has its own", NULL);
+    if (s->from != CLI_FORMAT_JSON && s->name == NULL && strcmp(s->in, "-") == 0)
+        return cli_usage_error(cmd, "a CSV or JSON Lines list from stdin needs --name", NULL);
+    return CLI_OK;
 }
 
 int cli_convert(const cli_command *cmd, int argc, char **argv)
 {
+    const char *values[OPT_COUNT] = { NULL };
+    cli_options opts = { convert_flags, convert_valued, values };
+    settings s = { .delim = ',' };
     cli_args args;
-    int status = cli_parse_args(cmd, argc, argv, convert_flags, &args);
+    int status = cli_parse_options(cmd, argc, argv, &opts, &args);
 
     if (status != CLI_OK)
         return status;
@@ -154,10 +339,15 @@ int cli_convert(const cli_command *cmd, int argc, char **argv)
     if (args.npos != 2)
         return cli_usage_error(cmd, args.npos < 2 ? "missing IN or OUT" : "too many arguments",
                                NULL);
-    if (args.no_progress)
-        args.flags |= FLAG_NO_PROGRESS;
+    s.in = args.pos[0];
+    s.out = args.pos[1];
+    s.flags = args.flags | (args.no_progress ? FLAG_NO_PROGRESS : 0);
+    s.name = values[OPT_NAME];
+    s.to_version = values[OPT_TO_VERSION];
+    if ((status = check_settings(cmd, &s, values)) != CLI_OK)
+        return status;
     cli_signals_catch_pipe();
-    return convert(args.pos[0], args.pos[1], args.flags);
+    return convert(&s);
 }
 
 void cli_convert_versions(FILE *out)

@@ -24,6 +24,21 @@ _contingency_cli()
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
     fi
+    # The values of convert's and generate's options that take one of a few words.
+    case ${COMP_WORDS[COMP_CWORD - 1]} in
+    --from | --to)
+        COMPREPLY=($(compgen -W "json csv jsonl" -- "$cur"))
+        return
+        ;;
+    --to-version)
+        COMPREPLY=($(compgen -W "1.0 1.1 1.2 1.3" -- "$cur"))
+        return
+        ;;
+    --delimiter)
+        COMPREPLY=($(compgen -W ", ; tab" -- "$cur"))
+        return
+        ;;
+    esac
     if [[ $cur == -* && $cur != - ]]; then
         # The options in brackets of "usage: contingency-cli CMD [--opt] ...", and --help.
         local options

@@ -47,7 +47,7 @@ static const cli_command commands[] = {
     {
         .name = "convert",
         .args = "[OPTION...] IN OUT",
-        .summary = "read a list and write it back in PowSyBl's layout",
+        .summary = "read a list and write it back, as JSON, CSV or JSON Lines",
         .details = "Reads IN once and writes it to OUT in PowSyBl's pretty layout, or without\n"
                    "whitespace with --compact. \"-\" is stdin for IN and stdout for OUT. A file\n"
                    "OUT (or the file a link OUT leads to) is replaced atomically: on any failure\n"
@@ -55,13 +55,63 @@ static const cli_command commands[] = {
                    "links is refused unless --break-links is given. A device, FIFO, socket or\n"
                    "stdout is written as the list comes. Interrupted, convert removes its\n"
                    "temporary file .OUT.ctg-tmp-XXXXXX. On a terminal, a read that lasts over\n"
-                   "half a second shows a progress bar on stderr.\n",
+                   "half a second shows a progress bar on stderr.\n"
+                   "\n"
+                   "Formats, told by the extension (after it, .gz is gzip) or by --from/--to:\n"
+                   "json (the default), csv (.csv) and jsonl (.jsonl, .ndjson). CSV has a row\n"
+                   "per element, under the required header\n"
+                   "  contingency_id,contingency_name,element_id,element_type,voltage_level_id\n"
+                   "quoted as RFC 4180 says; an empty unquoted name is no name, \"\" an empty\n"
+                   "one. Rows are grouped by contingency_id in order of first appearance, even\n"
+                   "apart (a CSV IN is held in memory). JSON Lines has one contingency per line,\n"
+                   "the object as --compact writes it. Both hold only a default list's\n"
+                   "contingencies: another kind, extensions (CSV) or a contingency without\n"
+                   "elements (CSV) is an error naming it, never dropped. A list read from CSV\n"
+                   "or JSON Lines is named by --name, else after IN's file name without its\n"
+                   "extensions. A bad row is \"IN:line:1: error: path: message\".\n"
+                   "--to-version writes an older format version for older PowSyBl readers:\n"
+                   "default, list and criterion lists 1.0 or 1.1, identifier lists 1.1 to 1.3;\n"
+                   "what that version cannot express is an error naming its first item.\n",
         .options = "      --compact      no whitespace at all\n"
                    "      --break-links  replace a file that has other hard links (they keep\n"
                    "                     the old content)\n"
+                   "      --from FORMAT  IN's format: json, csv or jsonl\n"
+                   "      --to FORMAT    OUT's format: json, csv or jsonl\n"
+                   "      --delimiter C  the CSV field separator (default ,; \"tab\" for a tab)\n"
+                   "      --name NAME    the name of a list read from CSV or JSON Lines\n"
+                   "      --to-version V\n"
+                   "                     write JSON at format version V (e.g. 1.0)\n"
+                   "      --allow-newer  read a format version newer than this program's\n"
                    QUIET_OPTIONS,
         .more_help = cli_convert_versions,
         .run = cli_convert,
+    },
+    {
+        .name = "generate",
+        .args = "[OPTION...] --elements FILE.csv OUT",
+        .summary = "make an N-1 list, one contingency per element",
+        .details = "Writes to OUT (\"-\" is stdout; .gz compresses; replaced atomically as\n"
+                   "convert replaces it) a default list with one single-element contingency per\n"
+                   "row of the CSV FILE (\"-\" is stdin; gzip is read as such), rows\n"
+                   "  element_id,element_type[,voltage_level_id]\n"
+                   "with or without a header row (one reading exactly element_id,element_type\n"
+                   "[,voltage_level_id] is skipped), as they come, in constant memory. The list\n"
+                   "is named by --name, else after FILE without its extensions. A contingency's\n"
+                   "id is --id-format with {id}, {type} and {vl} replaced by the row's element\n"
+                   "id, type and voltage level ({{ and }} are braces): N-1_{id} by default.\n"
+                   "Ids are not checked for duplicates (lint finds them). A bad row is\n"
+                   "\"FILE:line:1: error: path: message\", exit status 1. On a terminal, a\n"
+                   "read that lasts over half a second shows a progress bar on stderr.\n",
+        .options = "      --elements FILE\n"
+                   "                     the CSV of elements (required)\n"
+                   "      --id-format FMT\n"
+                   "                     the contingency ids (default N-1_{id})\n"
+                   "      --name NAME    the list's name\n"
+                   "      --delimiter C  the CSV field separator (default ,; \"tab\" for a tab)\n"
+                   "      --compact      no whitespace at all\n"
+                   "      --break-links  replace a file that has other hard links\n"
+                   QUIET_OPTIONS,
+        .run = cli_generate,
     },
     {
         .name = "stats",

@@ -15,6 +15,7 @@
 #include "format/scope.h"
 #include "format/version.h"
 #include "format/write.h"
+#include "format/write_version.h"
 
 /* ---- element --------------------------------------------------------------------------- */
 
@@ -449,7 +450,7 @@ static void member_str(ctg_emitter *e, const ctg_key *name, const char *s)
 
 static void write_element(ctg_emitter *e, const ctg_element *el)
 {
-    /* Pre-1.1 name of BOUNDARY_LINE: never written. */
+    /* Pre-1.1 name of BOUNDARY_LINE: written only at an older version (write_old_element). */
     ctg_element_type t =
         el->type == CTG_ELEMENT_DANGLING_LINE ? CTG_ELEMENT_BOUNDARY_LINE : el->type;
     /* An out-of-range type cannot come from the reader or the builders; write something
@@ -463,6 +464,27 @@ static void write_element(ctg_emitter *e, const ctg_element *el)
     m[0] = (ctg_emit_member){ &element_keys[EL_ID], el->id, strlen(el->id) };
     m[1] = (ctg_emit_member){ &element_keys[EL_TYPE], def->name, strlen(def->name) };
     /* PowSyBl writes the side only when it is set and not empty. */
+    if (def->side_written && el->voltage_level_id != NULL && el->voltage_level_id[0] != '\0')
+        m[n++] = (ctg_emit_member){ &element_keys[EL_VOLTAGE_LEVEL], el->voltage_level_id,
+                                    strlen(el->voltage_level_id) };
+    ctg_emit_string_object(e, m, n);
+}
+
+/* An element of a `default` list written before 1.1, where BOUNDARY_LINE is DANGLING_LINE.
+ * write_element's body again, not a call into a shared one: that one is inlined in the loop
+ * of the newest version only, which a second caller would stop. */
+static void write_old_element(ctg_emitter *e, const ctg_element *el)
+{
+    ctg_element_type t =
+        el->type == CTG_ELEMENT_BOUNDARY_LINE ? CTG_ELEMENT_DANGLING_LINE : el->type;
+    static const ctg_element_type_def unknown = { "", false, false };
+    const ctg_element_type_def *def =
+        (unsigned)t < CTG_ELEMENT_TYPE_COUNT ? &ctg_element_types[t] : &unknown;
+    ctg_emit_member m[EL_COUNT];
+    size_t n = 2;
+
+    m[0] = (ctg_emit_member){ &element_keys[EL_ID], el->id, strlen(el->id) };
+    m[1] = (ctg_emit_member){ &element_keys[EL_TYPE], def->name, strlen(def->name) };
     if (def->side_written && el->voltage_level_id != NULL && el->voltage_level_id[0] != '\0')
         m[n++] = (ctg_emit_member){ &element_keys[EL_VOLTAGE_LEVEL], el->voltage_level_id,
                                     strlen(el->voltage_level_id) };
@@ -486,6 +508,30 @@ void ctg_write_contingency(ctg_emitter *e, const ctg_contingency *c)
     ctg_emit_object_end(e);
 }
 
+/* ctg_write_contingency's body again with write_old_element: the writers pick one of the two
+ * once per list, so that the newest version, nearly every write, runs exactly the code it
+ * ran before older versions could be written (a shared body would cost it per element). */
+static void write_old_contingency(ctg_emitter *e, const ctg_contingency *c)
+{
+    ctg_emit_object_begin(e);
+    member_str(e, &contingency_keys[CT_ID], c->id);
+    if (c->name != NULL)
+        member_str(e, &contingency_keys[CT_NAME], c->name);
+    ctg_emit_name_key(e, &contingency_keys[CT_ELEMENTS]);
+    ctg_emit_array_begin(e);
+    for (size_t i = 0; i < c->element_count; i++)
+        write_old_element(e, &c->elements[i]);
+    ctg_emit_array_end(e);
+    ctg_write_extensions(e, &contingency_keys[CT_EXTENSIONS], c);
+    ctg_emit_object_end(e);
+}
+
+ctg_contingency_writer ctg_write_contingency_fn(const ctg_emitter *e)
+{
+    return e->above != NULL && ctg_write_old_names(e) ? write_old_contingency
+                                                      : ctg_write_contingency;
+}
+
 void ctg_write_default_begin(ctg_emitter *e, const char *name)
 {
     ctg_write_list_head(e, CTG_LIST_DEFAULT, name);
@@ -504,9 +550,16 @@ int ctg_write_default_list(ctg_emitter *e, const ctg_list *list)
     size_t count, i;
     const ctg_contingency *items = ctg_list_contingencies(list, &count);
 
+    ctg_contingency_writer write = ctg_write_contingency_fn(e);
+
     ctg_write_default_begin(e, ctg_list_name(list));
-    for (i = 0; i < count; i++)
-        ctg_write_contingency(e, &items[i]);
+    if (write == ctg_write_contingency) { /* a direct call in the common loop */
+        for (i = 0; i < count; i++)
+            ctg_write_contingency(e, &items[i]);
+    } else {
+        for (i = 0; i < count; i++)
+            write(e, &items[i]);
+    }
     ctg_write_default_end(e);
     return CTG_OK;
 }
@@ -516,6 +569,6 @@ int ctg_write_contingency_doc(ctg_emitter *e, const ctg_list *list)
 {
     if (ctg_list_contingency_count(list) != 1)
         return CTG_EINVAL;
-    ctg_write_contingency(e, ctg_list_contingency_at(list, 0));
+    ctg_write_contingency_fn(e)(e, ctg_list_contingency_at(list, 0));
     return CTG_OK;
 }

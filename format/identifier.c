@@ -19,6 +19,7 @@
 #include "format/registry.h"
 #include "format/scope.h"
 #include "format/version.h"
+#include "format/write_version.h"
 
 /* ---- identifiable types ---------------------------------------------------------------- */
 
@@ -422,6 +423,8 @@ static void write_kind_fields(ctg_emitter *e, const ctg_identifier *id)
     case CTG_IDENTIFIER_ID_WITH_WILDCARDS:
         ctg_emit_name_key(e, &identifier_keys[K_IDENTIFIER]);
         emit_str(e, id->id);
+        if (!ctg_write_wildcard_field(e))
+            break; /* before 1.3: the default '?' only (checked before the write) */
         ctg_emit_name_key(e, &identifier_keys[K_WILDCARD]);
         emit_char(e, id->wildcard != 0 ? id->wildcard : CTG_WILDCARD_DEFAULT);
         break;

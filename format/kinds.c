@@ -8,6 +8,7 @@
 #include "ctg/io.h"
 #include "base/names.h"
 #include "format/version.h"
+#include "format/write_version.h"
 
 const ctg_key ctg_root_keys[CTG_RK_COUNT] = {
     [CTG_RK_TYPE] = CTG_KEY("type"),
@@ -109,11 +110,12 @@ int ctg_write_list_json(ctg_emitter *e, const ctg_list *list)
 void ctg_write_list_head(ctg_emitter *e, ctg_list_kind kind, const char *name)
 {
     const ctg_kind *k = &ctg_kinds[kind];
+    const char *version = ctg_write_version_of(e, kind);
 
     if (name == NULL)
         name = "";
     ctg_emit_object_begin(e);
     ctg_emit_member_string(e, &ctg_root_keys[CTG_RK_TYPE], k->name, strlen(k->name));
-    ctg_emit_member_string(e, &ctg_root_keys[CTG_RK_VERSION], k->version, strlen(k->version));
+    ctg_emit_member_string(e, &ctg_root_keys[CTG_RK_VERSION], version, strlen(version));
     ctg_emit_member_string(e, &ctg_root_keys[CTG_RK_NAME], name, strlen(name));
 }

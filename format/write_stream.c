@@ -13,6 +13,7 @@
 #include "ext/ext.h"
 #include "io/output.h"
 #include "format/write.h"
+#include "format/write_version.h"
 
 struct ctg_stream_writer {
     const ctg_allocator *alloc;
@@ -26,6 +27,8 @@ struct ctg_stream_writer {
     /* Lends the check of kept extension text its allocator (a check keeps nothing in it);
      * NULL until a contingency has such text. */
     ctg_arena *scratch;
+    ctg_write_versions versions; /* the emitter's `above` for an older version */
+    ctg_contingency_writer write; /* chosen at open for the version written */
     char source[CTG_ERROR_SOURCE_MAX];
 };
 
@@ -49,6 +52,10 @@ static int open_writer(ctg_stream_writer **out, const ctg_output_target *target,
         goto done;
     memset(sw, 0, sizeof(*sw));
     sw->alloc = opts.allocator;
+    /* Before the open: a version it cannot write leaves no trace. */
+    if ((rc = ctg_write_versions_set(&sw->versions, CTG_LIST_DEFAULT, opts.format_version, &w))
+        != CTG_OK)
+        goto done;
     rc = ctg_output_open(&sw->out, target, &opts, &w);
     source = sw->out.source; /* the caller's path or a literal: it outlives sw */
     if (rc != CTG_OK)
@@ -62,6 +69,9 @@ static int open_writer(ctg_stream_writer **out, const ctg_output_target *target,
         goto done;
     }
     sw->emitter_ready = true;
+    if (opts.format_version != NULL)
+        sw->e.above = &sw->versions;
+    sw->write = ctg_write_contingency_fn(&sw->e);
     ctg_write_default_begin(&sw->e, name);
     *out = sw;
 done:
@@ -96,9 +106,8 @@ int ctg_stream_writer_open_buf(ctg_stream_writer **out, ctg_buf *buf, const char
     return open_writer(out, &t, name, opts, err);
 }
 
-/* A caller-built contingency is checked as the builders check theirs, kept extension text
- * included, so that the writer never writes what the reader would refuse. */
-static int check_contingency(ctg_stream_writer *sw, const ctg_contingency *c, ctg_error *w)
+int ctg_write_check_contingency(ctg_arena **scratch, const ctg_allocator *a,
+                                const ctg_contingency *c, ctg_error *w)
 {
     if (c == NULL)
         return ctg_output_message(w, CTG_EINVAL, "no contingency");
@@ -109,9 +118,9 @@ static int check_contingency(ctg_stream_writer *sw, const ctg_contingency *c, ct
         const ctg_extension *x = &c->extensions[i];
         if (x->json == NULL)
             continue;
-        if (sw->scratch == NULL && (sw->scratch = ctg_arena_new(sw->alloc)) == NULL)
+        if (*scratch == NULL && (*scratch = ctg_arena_new(a)) == NULL)
             return ctg_output_message(w, CTG_ENOMEM, "out of memory");
-        int rc = ctg_extension_text_read(sw->scratch, x->json, x->json_len, NULL, NULL, w);
+        int rc = ctg_extension_text_read(*scratch, x->json, x->json_len, NULL, NULL, w);
         if (rc == CTG_ENOMEM)
             return ctg_output_message(w, rc, "out of memory");
         if (rc != CTG_OK) {
@@ -132,10 +141,10 @@ int ctg_stream_writer_add(ctg_stream_writer *sw, const ctg_contingency *c, ctg_e
     if (!sw)
         return ctg_output_error(err, &w, ctg_output_message(&w, CTG_EINVAL, "no writer"),
                                 "<writer>");
-    if ((rc = check_contingency(sw, c, &w)) != CTG_OK)
+    if ((rc = ctg_write_check_contingency(&sw->scratch, sw->alloc, c, &w)) != CTG_OK)
         return ctg_output_error(err, &w, rc, sw->source);
     if (sw->status == CTG_OK) {
-        ctg_write_contingency(&sw->e, c);
+        sw->write(&sw->e, c);
         sw->status = sw->e.status;
     }
     if (sw->status != CTG_OK) {

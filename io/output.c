@@ -337,5 +337,7 @@ int ctg_write_check_options(const ctg_write_options *in, ctg_write_options *out,
         out->temp_file = in->temp_file;
         out->payload = in->payload;
     }
+    if (in->version >= 3)
+        out->format_version = in->format_version;
     return CTG_OK;
 }

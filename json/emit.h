@@ -46,6 +46,9 @@ typedef struct ctg_emitter {
     unsigned depth;     /* open containers */
     unsigned char frame[CTG_EMIT_MAX_DEPTH]; /* per open container: no item yet, is an object */
     bool after_key;                          /* the next value follows a key */
+    /* Not the emitter's: the writers above it keep here what they write for (format/: the
+     * format versions, format/version.h); NULL after init. */
+    const void *above;
 } ctg_emitter;
 
 /* Prepares `e` to emit to `sink`. `err` receives sink and memory failures. */

@@ -23,7 +23,7 @@
 #
 # Needs clang, libclang-rt-14-dev, llvm, valgrind, locales, gcovr, doxygen and, for the 32-bit
 # build, gcc-multilib, g++-multilib, lib32asan8, lib32ubsan1, libjson-c-dev:i386,
-# libcunit1-dev:i386, zlib1g-dev:i386, libexpat1-dev:i386 and libre2-dev:i386 (the i386 architecture added with dpkg
+# libcunit1-dev:i386, zlib1g-dev:i386, libexpat1-dev:i386, libre2-dev:i386 and libcsv-dev:i386 (the i386 architecture added with dpkg
 # --add-architecture; Debian 12; .ci/run installs them all). Uses $CTG_BUILD_PREFIX (default
 # build) as test.sh does: the -Werror build in build/ (built here when missing) and its own
 # build-tsan/, build-cov/, build-fuzz/, build-install/, build-m32/ and build-m32-asan/.

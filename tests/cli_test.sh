@@ -181,10 +181,33 @@ stdout is written as the list comes. Interrupted, convert removes its
 temporary file .OUT.ctg-tmp-XXXXXX. On a terminal, a read that lasts over
 half a second shows a progress bar on stderr.
 
+Formats, told by the extension (after it, .gz is gzip) or by --from/--to:
+json (the default), csv (.csv) and jsonl (.jsonl, .ndjson). CSV has a row
+per element, under the required header
+  contingency_id,contingency_name,element_id,element_type,voltage_level_id
+quoted as RFC 4180 says; an empty unquoted name is no name, \"\" an empty
+one. Rows are grouped by contingency_id in order of first appearance, even
+apart (a CSV IN is held in memory). JSON Lines has one contingency per line,
+the object as --compact writes it. Both hold only a default list's
+contingencies: another kind, extensions (CSV) or a contingency without
+elements (CSV) is an error naming it, never dropped. A list read from CSV
+or JSON Lines is named by --name, else after IN's file name without its
+extensions. A bad row is \"IN:line:1: error: path: message\".
+--to-version writes an older format version for older PowSyBl readers:
+default, list and criterion lists 1.0 or 1.1, identifier lists 1.1 to 1.3;
+what that version cannot express is an error naming its first item.
+
 options:
       --compact      no whitespace at all
       --break-links  replace a file that has other hard links (they keep
                      the old content)
+      --from FORMAT  IN's format: json, csv or jsonl
+      --to FORMAT    OUT's format: json, csv or jsonl
+      --delimiter C  the CSV field separator (default ,; \"tab\" for a tab)
+      --name NAME    the name of a list read from CSV or JSON Lines
+      --to-version V
+                     write JSON at format version V (e.g. 1.0)
+      --allow-newer  read a format version newer than this program's
   -q, --quiet        nothing but errors: no progress bar
       --no-progress  no progress bar
   -h, --help         print this help

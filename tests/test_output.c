@@ -676,7 +676,7 @@ CTG_TEST(output, version_1_options)
     CU_ASSERT_STRING_EQUAL(buf.data, "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"out\","
                                      "\"contingencies\":[{\"id\":\"N-1_0\",\"elements\":[{\"id\":"
                                      "\"NHV1_NHV2_1\",\"type\":\"LINE\"}]}]}");
-    v3.version = 3;
+    v3.version = CTG_WRITE_OPTIONS_VERSION + 1;
     CU_ASSERT_EQUAL(ctg_list_write_buf(&buf, list, &v3, &err), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(err.message, "unknown ctg_write_options version");
     v3.version = CTG_WRITE_OPTIONS_VERSION;

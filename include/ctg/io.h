@@ -156,8 +156,9 @@ enum {
 };
 
 /** The version of ctg_write_options these headers describe. Version 2 added temp_file and
- *  payload; versions 0 (a zeroed struct) and 1 (the first three fields) are accepted. */
-#define CTG_WRITE_OPTIONS_VERSION 2
+ *  payload, version 3 format_version; versions 0 (a zeroed struct), 1 (the first three fields)
+ *  and 2 are accepted. */
+#define CTG_WRITE_OPTIONS_VERSION 3
 
 /**
  * Options of a write; start from CTG_WRITE_OPTIONS_INIT. Borrowed for the call. A zeroed
@@ -179,10 +180,31 @@ typedef struct ctg_write_options {
      */
     void (*temp_file)(const char *path, void *payload);
     void *payload; /**< passed to temp_file */
+    /**
+     * Version 3. NULL: the newest format version of the list's kind (ctg_list_kind_version).
+     * Else the older version to write the list at, for older PowSyBl readers; borrowed for
+     * the call. What each kind can be written at, and how it differs:
+     * - `default` "1.0": BOUNDARY_LINE elements are written as DANGLING_LINE, their name
+     *   before 1.1; "1.1";
+     * - the six criterion kinds "1.0" (a BOUNDARY_LINE identifiableType cannot be written:
+     *   its 1.0 name, DANGLING_LINE, is refused by current readers) and "1.1";
+     * - `identifier` "1.1" (no contingencyId, no ID_WITH_WILDCARDS or
+     *   SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS identifiers), "1.2" (no "wildcard" field: an
+     *   ID_WITH_WILDCARDS identifier must use the default '?'; no
+     *   SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS) and "1.3";
+     * - `list` "1.0": written as PowSyBl wrote it before June 2025, its nested lists too
+     *   (`default`, criterion and `list` lists at 1.0, `identifier` lists at 1.2); "1.1":
+     *   every nested list at its newest version.
+     * Any other version, or one given for a bare contingency, is CTG_EINVAL. Content the
+     * version cannot express fails with CTG_EUNSUPPORTED before anything is written, with
+     * the JSON Pointer of the first such item in ctg_error.path (ctg_stream_writer_open
+     * checks the version, ctg_stream_writer_add each contingency); nothing is dropped.
+     */
+    const char *format_version;
 } ctg_write_options;
 
 /** The default write options, of the current version. */
-#define CTG_WRITE_OPTIONS_INIT { CTG_WRITE_OPTIONS_VERSION, 0u, NULL, NULL, NULL }
+#define CTG_WRITE_OPTIONS_INIT { CTG_WRITE_OPTIONS_VERSION, 0u, NULL, NULL, NULL, NULL }
 
 /**
  * A growable byte buffer owned by the caller, released with ctg_buf_dispose. Set `allocator`
@@ -202,9 +224,9 @@ typedef struct ctg_buf {
 CTG_API void ctg_buf_dispose(ctg_buf *buf);
 
 /**
- * Appends `list` as PowSyBl JSON (current format version) to `buf`.
+ * Appends `list` as PowSyBl JSON (current format version, or opts->format_version) to `buf`.
  * On failure `buf` keeps its previous length.
- * @return CTG_OK, CTG_EINVAL or CTG_ENOMEM.
+ * @return CTG_OK, CTG_EINVAL, CTG_EUNSUPPORTED (see format_version) or CTG_ENOMEM.
  */
 CTG_API int ctg_list_write_buf(ctg_buf *buf, const ctg_list *list,
                                const ctg_write_options *opts, ctg_error *err);
@@ -248,6 +270,21 @@ CTG_API int ctg_list_write_fd(int fd, const ctg_list *list, const ctg_write_opti
  */
 CTG_API int ctg_list_write_file(const char *path, const ctg_list *list,
                                 const ctg_write_options *opts, ctg_error *err);
+
+/**
+ * Appends the contingency `c` to `buf` as one JSON object, byte for byte as the writers write
+ * it inside a `default` list's "contingencies" (compact with CTG_WRITE_COMPACT; extensions
+ * included), e.g. for JSON Lines. It is checked as ctg_stream_writer_add checks it.
+ * opts->format_version, when set, is that of the `default` list it belongs to ("1.0" writes
+ * BOUNDARY_LINE as DANGLING_LINE). On failure `buf` keeps its previous length.
+ * @param buf   the caller's buffer; NUL-terminated after a successful write.
+ * @param c     borrowed for the call.
+ * @param opts  NULL for defaults.
+ * @param[out] err may be NULL; written only on failure.
+ * @return CTG_OK, CTG_EINVAL (an invalid contingency, a bad option) or CTG_ENOMEM.
+ */
+CTG_API int ctg_contingency_write_buf(ctg_buf *buf, const ctg_contingency *c,
+                                      const ctg_write_options *opts, ctg_error *err);
 
 CTG_END_DECL
 

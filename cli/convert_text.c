@@ -1,0 +1,525 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* convert's CSV and JSON Lines: where contingencies go (a sink: a JSON list as it streams, CSV
+ * rows, or JSON lines), and the CSV and JSON Lines inputs that feed one.
+ *
+ * CSV input is held whole: rows of one contingency need not be adjacent (a spreadsheet sorted
+ * by element type still makes one contingency per id), so no contingency is complete before
+ * the last row. JSON Lines input streams, one line at a time. */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvio.h"
+
+/* ---- the sink ------------------------------------------------------------------------ */
+
+static int sink_write_failed(cli_sink *s, ctg_error *err)
+{
+    return cli_io_failure(err, cli_output_name(s->out), "cannot write", errno);
+}
+
+int cli_sink_open(cli_sink *s, const char *name, ctg_error *err)
+{
+    int rc;
+
+    if (s->format == CLI_FORMAT_JSON)
+        rc = cli_list_writer_open(&s->w, s->out, name, &s->opts, err);
+    else
+        rc = cli_textout_open(&s->t, s->out, s->break_links, err);
+    if (rc != CTG_OK)
+        return rc;
+    s->open = true;
+    if (s->format == CLI_FORMAT_CSV) {
+        for (int i = 0; i < CLI_CSV_COLUMNS; i++)
+            cli_csv_field(&s->t, s->delim, cli_csv_header[i], false, i == 0);
+        if (cli_csv_end_row(&s->t) != 0)
+            return sink_write_failed(s, err);
+    }
+    return CTG_OK;
+}
+
+/* What CSV cannot hold is an error, never a loss: `member` of the contingency names it. */
+static int unfit(const cli_sink *s, const char *member, const char *why, const char *id,
+                 ctg_error *err)
+{
+    char path[64];
+
+    snprintf(path, sizeof path, "/contingencies/%zu/%s", s->index, member);
+    return cli_fail_at(err, CTG_ESCHEMA, s->in_name, 0, 0, path, "contingency \"%.100s\" %s", id,
+                       why);
+}
+
+static int csv_fits(const cli_sink *s, const ctg_contingency *c, ctg_error *err)
+{
+    if (c->extension_count > 0)
+        return unfit(s, "extensions", "has extensions, which CSV cannot hold (JSON Lines can)",
+                     c->id, err);
+    if (c->element_count == 0)
+        return unfit(s, "elements", "has no elements, and CSV has one row per element (JSON "
+                     "Lines can hold it)", c->id, err);
+    return CTG_OK;
+}
+
+static int csv_rows(cli_sink *s, const ctg_contingency *c, ctg_error *err)
+{
+    int rc = csv_fits(s, c, err);
+
+    for (size_t i = 0; rc == CTG_OK && i < c->element_count; i++) {
+        const ctg_element *el = &c->elements[i];
+        ctg_element_type t = el->type == CTG_ELEMENT_DANGLING_LINE ? CTG_ELEMENT_BOUNDARY_LINE
+                                                                   : el->type;
+        const char *vl = ctg_element_type_is_sided(t) ? el->voltage_level_id : NULL;
+        int bad = cli_csv_field(&s->t, s->delim, c->id, true, true)
+                  | cli_csv_field(&s->t, s->delim, c->name, true, false)
+                  | cli_csv_field(&s->t, s->delim, el->id, true, false)
+                  | cli_csv_field(&s->t, s->delim, ctg_element_type_name(t), false, false)
+                  | cli_csv_field(&s->t, s->delim, vl, false, false) | cli_csv_end_row(&s->t);
+        if (bad)
+            rc = sink_write_failed(s, err);
+    }
+    return rc;
+}
+
+static int jsonl_line(cli_sink *s, const ctg_contingency *c, ctg_error *err)
+{
+    ctg_write_options opts = s->opts;
+    int rc;
+
+    opts.flags = CTG_WRITE_COMPACT;
+    s->line.len = 0;
+    rc = ctg_contingency_write_buf(&s->line, c, &opts, err);
+    if (rc != CTG_OK) {
+        snprintf(err->source, sizeof err->source, "%s", s->in_name);
+        return rc;
+    }
+    if (cli_textout_write(&s->t, s->line.data, s->line.len) != 0
+        || cli_textout_write(&s->t, "\n", 1) != 0)
+        return sink_write_failed(s, err);
+    return CTG_OK;
+}
+
+int cli_sink_add(cli_sink *s, const ctg_contingency *c, ctg_error *err)
+{
+    int rc;
+
+    if (s->format == CLI_FORMAT_JSON)
+        rc = ctg_stream_writer_add(s->w, c, err);
+    else if (s->format == CLI_FORMAT_CSV)
+        rc = csv_rows(s, c, err);
+    else
+        rc = jsonl_line(s, c, err);
+    s->index++;
+    return rc;
+}
+
+int cli_sink_close(cli_sink *s, ctg_error *err)
+{
+    int rc;
+
+    s->open = false;
+    ctg_buf_dispose(&s->line);
+    if (s->format != CLI_FORMAT_JSON)
+        return cli_textout_commit(&s->t, err);
+    rc = ctg_stream_writer_close(s->w, err);
+    s->w = NULL;
+    if (rc == CTG_OK && strcmp(s->out, "-") == 0)
+        rc = cli_stdout_flushed(err);
+    return rc;
+}
+
+void cli_sink_abort(cli_sink *s)
+{
+    ctg_buf_dispose(&s->line);
+    if (!s->open)
+        return;
+    s->open = false;
+    if (s->format == CLI_FORMAT_JSON)
+        ctg_stream_writer_abort(s->w);
+    else
+        cli_textout_abort(&s->t);
+    s->w = NULL;
+}
+
+/* ---- CSV input ----------------------------------------------------------------------- */
+
+typedef struct group {
+    char *id;
+    char *name; /* NULL: none */
+    unsigned line;
+    ctg_element *elements;
+    size_t count, cap;
+} group;
+
+typedef struct csv_in {
+    const char *source;
+    char delim;
+    bool header_seen;
+    group *groups;
+    size_t n, cap;
+    size_t *slots; /* open addressing on the ids: group index + 1, 0 empty */
+    size_t nslots;
+} csv_in;
+
+/* FNV-1a, 64-bit on every target (its low bits pick the slot). */
+static size_t hash_id(const char *s)
+{
+    uint64_t h = 1469598103934665603u;
+
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return (size_t)h;
+}
+
+static int rehash(csv_in *in)
+{
+    size_t n = in->nslots ? in->nslots * 2 : 1024;
+    size_t *slots = calloc(n, sizeof *slots);
+
+    if (slots == NULL)
+        return -1;
+    for (size_t g = 0; g < in->n; g++) {
+        size_t i = hash_id(in->groups[g].id) & (n - 1);
+        while (slots[i] != 0)
+            i = (i + 1) & (n - 1);
+        slots[i] = g + 1;
+    }
+    free(in->slots);
+    in->slots = slots;
+    in->nslots = n;
+    return 0;
+}
+
+/* The slot of `id`: its group's or the empty one it would take. */
+static size_t *slot_of(csv_in *in, const char *id)
+{
+    size_t i = hash_id(id) & (in->nslots - 1);
+
+    while (in->slots[i] != 0 && strcmp(in->groups[in->slots[i] - 1].id, id) != 0)
+        i = (i + 1) & (in->nslots - 1);
+    return &in->slots[i];
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+/* The group of `id`, made when new (its name `name`); NULL when out of memory. */
+static group *group_of(csv_in *in, const char *id, const char *name, unsigned line, bool *made)
+{
+    size_t *slot;
+
+    *made = false;
+    if ((in->n + 1) * 2 > in->nslots && rehash(in) != 0)
+        return NULL;
+    slot = slot_of(in, id);
+    if (*slot != 0)
+        return &in->groups[*slot - 1];
+    if (in->n == in->cap) {
+        size_t cap = in->cap ? in->cap * 2 : 64;
+        group *g = realloc(in->groups, cap * sizeof *g);
+        if (g == NULL)
+            return NULL;
+        in->groups = g;
+        in->cap = cap;
+    }
+    group *g = &in->groups[in->n];
+    memset(g, 0, sizeof *g);
+    g->id = strdup(id);
+    g->name = dup_or_null(name);
+    g->line = line;
+    if (g->id == NULL || (name && g->name == NULL)) {
+        free(g->id);
+        free(g->name);
+        return NULL;
+    }
+    *slot = ++in->n;
+    *made = true;
+    return g;
+}
+
+static int add_element(group *g, const char *id, ctg_element_type t, const char *vl)
+{
+    if (g->count == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 4;
+        ctg_element *e = realloc(g->elements, cap * sizeof *e);
+        if (e == NULL)
+            return -1;
+        g->elements = e;
+        g->cap = cap;
+    }
+    ctg_element *el = &g->elements[g->count];
+    el->id = strdup(id);
+    el->type = t;
+    el->voltage_level_id = vl && vl[0] ? strdup(vl) : NULL;
+    if (el->id == NULL || (vl && vl[0] && el->voltage_level_id == NULL)) {
+        free((char *)el->id);
+        free((char *)el->voltage_level_id);
+        return -1;
+    }
+    g->count++;
+    return 0;
+}
+
+static int check_header(csv_in *in, unsigned line, char *const *f, size_t n, ctg_error *err)
+{
+    bool ok = n == CLI_CSV_COLUMNS;
+
+    for (size_t i = 0; ok && i < n; i++)
+        ok = f[i] != NULL && strcmp(f[i], cli_csv_header[i]) == 0;
+    in->header_seen = true;
+    if (ok)
+        return CTG_OK;
+    return cli_fail_at(err, CTG_ESCHEMA, in->source, line, 1, "",
+                       "the first row must be the header contingency_id%ccontingency_name%c"
+                       "element_id%celement_type%cvoltage_level_id",
+                       in->delim, in->delim, in->delim, in->delim);
+}
+
+int cli_element_type_of(const char *name, size_t len, ctg_element_type *t)
+{
+    return name != NULL && ctg_element_type_from_name(name, len, t)
+                   && *t != CTG_ELEMENT_DANGLING_LINE
+               ? 0
+               : -1;
+}
+
+int cli_check_element(const char *source, unsigned line, const char *path, const char *id,
+                      const char *type, size_t type_len, const char *vl, ctg_element_type *t,
+                      ctg_error *err)
+{
+    char where[CTG_ERROR_PATH_MAX];
+
+    if (id == NULL)
+        return cli_fail_at(err, CTG_ESCHEMA, source, line, 1, path, "empty element_id");
+    snprintf(where, sizeof where, "%s/type", path);
+    if (cli_element_type_of(type, type_len, t) != 0)
+        return cli_fail_at(err, CTG_ESCHEMA, source, line, 1, where,
+                           "unknown element type \"%.64s\"%s", type ? type : "",
+                           type && strcmp(type, "DANGLING_LINE") == 0 ? " (now BOUNDARY_LINE)"
+                                                                      : "");
+    snprintf(where, sizeof where, "%s/voltageLevelId", path);
+    if (vl != NULL && vl[0] != '\0' && !ctg_element_type_is_sided(*t))
+        return cli_fail_at(err, CTG_ESCHEMA, source, line, 1, where,
+                           "%s has no side: voltage_level_id must be empty",
+                           ctg_element_type_name(*t));
+    return CTG_OK;
+}
+
+static bool same_name(const char *a, const char *b)
+{
+    return a == NULL || b == NULL ? a == b : strcmp(a, b) == 0;
+}
+
+static int on_csv_row(void *payload, unsigned line, char *const *f, const size_t *lens, size_t n,
+                      ctg_error *err)
+{
+    csv_in *in = payload;
+    char path[CTG_ERROR_PATH_MAX];
+    ctg_element_type t;
+    bool made;
+    group *g;
+
+    if (!in->header_seen)
+        return check_header(in, line, f, n, err);
+    if (n != CLI_CSV_COLUMNS)
+        return cli_fail_at(err, CTG_ESCHEMA, in->source, line, 1, "",
+                           "expected %d fields, found %zu", CLI_CSV_COLUMNS, n);
+    if (f[0] == NULL)
+        return cli_fail_at(err, CTG_ESCHEMA, in->source, line, 1, "", "empty contingency_id");
+    if ((g = group_of(in, f[0], f[1], line, &made)) == NULL)
+        return cli_fail_at(err, CTG_ENOMEM, in->source, 0, 0, "", "out of memory");
+    snprintf(path, sizeof path, "/contingencies/%zu/elements/%zu", (size_t)(g - in->groups),
+             g->count);
+    int rc = cli_check_element(in->source, line, path, f[2], f[3], lens[3], f[4], &t, err);
+    if (rc != CTG_OK)
+        return rc;
+    if (!made && !same_name(g->name, f[1])) {
+        snprintf(path, sizeof path, "/contingencies/%zu/name", (size_t)(g - in->groups));
+        return cli_fail_at(err, CTG_ESCHEMA, in->source, line, 1, path,
+                           "contingency_name differs from line %u's, for the same "
+                           "contingency_id", g->line);
+    }
+    if (add_element(g, f[2], t, ctg_element_type_is_sided(t) ? f[4] : NULL) != 0)
+        return cli_fail_at(err, CTG_ENOMEM, in->source, 0, 0, "", "out of memory");
+    return CTG_OK;
+}
+
+static void csv_in_free(csv_in *in)
+{
+    for (size_t i = 0; i < in->n; i++) {
+        group *g = &in->groups[i];
+        for (size_t k = 0; k < g->count; k++) {
+            free((char *)g->elements[k].id);
+            free((char *)g->elements[k].voltage_level_id);
+        }
+        free(g->elements);
+        free(g->id);
+        free(g->name);
+    }
+    free(in->groups);
+    free(in->slots);
+}
+
+static int csv_to_sink(csv_in *in, cli_sink *s, const char *name, ctg_error *err)
+{
+    int rc = cli_sink_open(s, name, err);
+
+    for (size_t i = 0; rc == CTG_OK && i < in->n; i++) {
+        group *g = &in->groups[i];
+        ctg_contingency c = { g->id, g->name, g->elements, g->count, NULL, 0 };
+        rc = cli_sink_add(s, &c, err);
+    }
+    if (rc == CTG_OK)
+        return cli_sink_close(s, err);
+    cli_sink_abort(s);
+    return rc;
+}
+
+int cli_convert_csv(const char *path, char delim, bool progress, cli_sink *s, const char *name,
+                    ctg_error *err)
+{
+    cli_textin tin;
+    csv_in in;
+    int rc;
+
+    memset(&in, 0, sizeof in);
+    in.delim = delim;
+    if ((rc = cli_textin_open(&tin, path, progress, err)) != CTG_OK)
+        return rc;
+    in.source = tin.name;
+    rc = cli_csv_read(&tin, delim, on_csv_row, &in, err);
+    if (rc == CTG_OK && !in.header_seen)
+        rc = cli_fail_at(err, CTG_ESCHEMA, in.source, 1, 1, "",
+                         "no header: an empty CSV file (the header row is required)");
+    cli_textin_close(&tin);
+    if (rc == CTG_OK)
+        rc = csv_to_sink(&in, s, name, err);
+    csv_in_free(&in);
+    return rc;
+}
+
+/* ---- JSON Lines input ------------------------------------------------------------------ */
+
+typedef struct line_buf {
+    char *data;
+    size_t len, cap;
+} line_buf;
+
+static int append(line_buf *b, const char *s, size_t n)
+{
+    if (n > b->cap - b->len) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap - b->len < n)
+            cap *= 2;
+        char *p = realloc(b->data, cap);
+        if (p == NULL)
+            return -1;
+        b->data = p;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    return 0;
+}
+
+static bool blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            return false;
+    return true;
+}
+
+/* One line (without its '\n'): a contingency object, written to the sink. */
+static int jsonl_one(cli_sink *s, const char *source, unsigned lineno, const char *text,
+                     size_t len, ctg_error *err)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_list *list = NULL;
+    int rc;
+
+    if (blank(text, len))
+        return CTG_OK;
+    opts.source_name = source;
+    rc = ctg_list_read_buffer(&list, text, len, &opts, err);
+    if (rc != CTG_OK) {
+        if (err->line > 0)
+            err->line = err->line - 1 + lineno; /* the read saw one line */
+        return rc;
+    }
+    if (ctg_list_get_kind(list) != CTG_LIST_CONTINGENCY)
+        rc = cli_fail_at(err, CTG_ESCHEMA, source, lineno, 1, "",
+                         "a line must hold one contingency object, not a %s list",
+                         ctg_list_kind_name(ctg_list_get_kind(list)));
+    else
+        rc = cli_sink_add(s, ctg_list_contingency_at(list, 0), err);
+    ctg_list_free(list);
+    return rc;
+}
+
+/* Splits what was read into lines; `b` keeps a line cut by the read. */
+static int jsonl_chunk(cli_sink *s, const char *source, unsigned *lineno, line_buf *b,
+                       const char *buf, size_t got, ctg_error *err)
+{
+    int rc = CTG_OK;
+
+    while (got > 0 && rc == CTG_OK) {
+        const char *nl = memchr(buf, '\n', got);
+        size_t n = nl ? (size_t)(nl - buf) : got;
+        if (append(b, buf, n) != 0)
+            return cli_fail_at(err, CTG_ENOMEM, source, 0, 0, "", "out of memory");
+        if (nl) {
+            rc = jsonl_one(s, source, *lineno, b->data, b->len, err);
+            b->len = 0;
+            (*lineno)++;
+            n++;
+        }
+        buf += n;
+        got -= n;
+    }
+    return rc;
+}
+
+static int jsonl_lines(cli_textin *in, cli_sink *s, ctg_error *err)
+{
+    enum { CHUNK = 65536 };
+    char *buf = malloc(CHUNK);
+    line_buf b = { NULL, 0, 0 };
+    unsigned lineno = 1;
+    size_t got;
+    int rc;
+
+    if (buf == NULL)
+        return cli_fail_at(err, CTG_ENOMEM, in->name, 0, 0, "", "out of memory");
+    while ((rc = cli_textin_read(in, buf, CHUNK, &got, err)) == CTG_OK && got > 0) {
+        if ((rc = jsonl_chunk(s, in->name, &lineno, &b, buf, got, err)) != CTG_OK)
+            break;
+    }
+    if (rc == CTG_OK && b.len > 0) /* a last line without its '\n' */
+        rc = jsonl_one(s, in->name, lineno, b.data, b.len, err);
+    free(buf);
+    free(b.data);
+    return rc;
+}
+
+int cli_convert_jsonl(const char *path, bool progress, cli_sink *s, const char *name,
+                      ctg_error *err)
+{
+    cli_textin in;
+    int rc = cli_textin_open(&in, path, progress, err);
+
+    if (rc != CTG_OK)
+        return rc;
+    rc = cli_sink_open(s, name, err);
+    if (rc == CTG_OK)
+        rc = jsonl_lines(&in, s, err);
+    cli_textin_close(&in);
+    if (rc == CTG_OK)
+        return cli_sink_close(s, err);
+    cli_sink_abort(s);
+    return rc;
+}
