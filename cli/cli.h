@@ -36,6 +36,8 @@ typedef struct cli_command {
 int cli_validate(const cli_command *cmd, int argc, char **argv);
 int cli_convert(const cli_command *cmd, int argc, char **argv);
 int cli_stats(const cli_command *cmd, int argc, char **argv);
+/* diff A B: exit 0 when equal, 1 when they differ, 2 on any error (as diff(1)). */
+int cli_diff(const cli_command *cmd, int argc, char **argv);
 int cli_resolve(const cli_command *cmd, int argc, char **argv);
 int cli_network(const cli_command *cmd, int argc, char **argv);
 /* Reads the network at `path` ("-" is stdin) with a progress bar when `progress_wanted`;
