@@ -438,16 +438,20 @@ static int on_other_list(const ctg_stream_header *h, const ctg_list *list, void 
     return fail_input(d, d->reading, CTG_EUNSUPPORTED, message);
 }
 
-/* A second contingency with the same id: diff matches by id, so it is refused. */
-static int fail_duplicate(diff *d, const char *path, const char *id)
+/* A second contingency with the same id: diff matches by id, so it is refused. In a root
+ * `default` list its path is known; in nested lists only its position in the document. */
+static int fail_duplicate(diff *d, const ctg_stream_header *h, const char *id)
 {
     char message[CTG_ERROR_MESSAGE_MAX];
 
     snprintf(message, sizeof message,
-             "contingency id \"%s\" appears twice (the second at position %zu, from 0): diff "
-             "matches contingencies by id",
+             "contingency id \"%s\" is there twice (contingency %zu of the document, from 0): "
+             "diff matches contingencies by id",
              id, d->pos);
-    return fail_input(d, path, CTG_ESCHEMA, message);
+    fail_input(d, d->reading, CTG_ESCHEMA, message);
+    if (h->depth == 0 && h->kind == CTG_LIST_DEFAULT)
+        snprintf(d->err.path, sizeof d->err.path, "/contingencies/%zu/id", d->pos);
+    return 1;
 }
 
 /* Sets the A and B positions of `ev` from T's and S's. */
@@ -476,11 +480,10 @@ static int on_t(const ctg_stream_header *h, const ctg_contingency *c, void *payl
     digests dg;
     size_t copy;
 
-    (void)h;
     if (digest_of(c, &d->scratch, &dg) != 0)
         return fail_nomem(d);
     if (table_find(&d->t, c->id) != NONE)
-        return fail_duplicate(d, d->reading, c->id);
+        return fail_duplicate(d, h, c->id);
     if (table_add(&d->t, c->id, &dg, d->pos, IN_T) != 0)
         return fail_nomem(d);
     if (d->keep_t && keep_copy(&d->kept_t, c, &copy) != 0)
@@ -499,9 +502,8 @@ static int on_s(const ctg_stream_header *h, const ctg_contingency *c, void *payl
     digests dg;
     bool copy = true;
 
-    (void)h;
     if (i != NONE && (d->t.e[i].flags & IN_S))
-        return fail_duplicate(d, d->reading, c->id);
+        return fail_duplicate(d, h, c->id);
     if (digest_of(c, &d->scratch, &dg) != 0)
         return fail_nomem(d);
     if (i != NONE) {
