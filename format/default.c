@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "ctg/error.h"
+#include "base/alloc.h"
+#include "base/error_set.h"
 #include "model/list_impl.h"
 #include "ext/ext.h"
 #include "format/kinds.h"
@@ -86,6 +88,47 @@ static int read_element(ctg_reader *rd, void *out)
 
 CTG_HANDLER_DEFINE(, ctg_element_handler, "element", ctg_element, read_element);
 
+/* Room for the places of `count` elements. One block holds both arrays (lines, then columns),
+ * reused by every contingency of the read; it grows by a copy, keeping the places taken. */
+static int reserve_places(ctg_reader *rd, ctg_format_reader *fr, size_t count)
+{
+    const ctg_allocator *a = ctg_arena_allocator(fr->item_arena);
+    size_t cap, bytes, old = fr->place_cap * sizeof(unsigned);
+    unsigned *p;
+
+    if (!ctg_grow_capacity(fr->place_cap, count, 16, SIZE_MAX / (2 * sizeof(unsigned)), &cap)
+        || !ctg_size_mul(cap, 2 * sizeof(unsigned), &bytes))
+        return ctg_reader_nomem(rd);
+    if (!(p = ctg_mem_alloc(a, bytes)))
+        return ctg_reader_nomem(rd);
+    if (old) {
+        memcpy(p, fr->element_lines, old);
+        memcpy(p + cap, fr->element_columns, old);
+    }
+    ctg_mem_release(a, fr->element_lines, 2 * old);
+    fr->element_lines = p;
+    fr->element_columns = p + cap;
+    fr->place_cap = cap;
+    return CTG_OK;
+}
+
+/* An element of a placed read: its opening brace is kept at its index, then it is read. */
+static int read_element_placed(ctg_reader *rd, void *out)
+{
+    ctg_format_reader *fr = ctg_format_of(rd);
+    size_t i = ctg_reader_top_frame(rd)->index;
+    int rc;
+
+    if (i >= fr->place_cap && (rc = reserve_places(rd, fr, i + 1)) != CTG_OK)
+        return rc;
+    fr->element_lines[i] = rd->tok.line;
+    fr->element_columns[i] = ctg_column(rd->tok.offset, rd->tok.line_start);
+    return read_element(rd, out);
+}
+
+static const ctg_handler element_placed_handler = { "element", sizeof(ctg_element),
+                                                    read_element_placed };
+
 /* ---- contingency ----------------------------------------------------------------------- */
 
 /* Read and written in this order (spec 2.1); "extensions" is written by ext/write.c. */
@@ -97,14 +140,26 @@ static const ctg_key contingency_keys[CT_COUNT] = {
     [CT_EXTENSIONS] = CTG_KEY("extensions"),
 };
 
-static int read_elements(ctg_reader *rd, ctg_contingency *c)
+static int read_elements_with(ctg_reader *rd, const ctg_handler *h, ctg_contingency *c)
 {
-    const ctg_handler *h = ctg_reader_handler(rd, CTG_HANDLER_ELEMENT);
     void *items;
     int rc = ctg_read_array(rd, h, &items, &c->element_count);
 
     c->elements = items;
     return rc;
+}
+
+static int read_elements(ctg_reader *rd, ctg_contingency *c)
+{
+    return read_elements_with(rd, ctg_reader_handler(rd, CTG_HANDLER_ELEMENT), c);
+}
+
+/* A placed read keeps each element's brace. It resolves the handler all the same, so that
+ * the read's statistics do not depend on the visitor. */
+static int read_elements_placed(ctg_reader *rd, ctg_contingency *c)
+{
+    (void)ctg_reader_handler(rd, CTG_HANDLER_ELEMENT);
+    return read_elements_with(rd, &element_placed_handler, c);
 }
 
 static int contingency_field(ctg_reader *rd, unsigned index, void *ctx)
@@ -125,7 +180,24 @@ static int contingency_field(ctg_reader *rd, unsigned index, void *ctx)
 
 static const ctg_object_def contingency_def = { contingency_keys, CT_COUNT, contingency_field };
 
-static int read_contingency(ctg_reader *rd, void *out)
+/* The fields of a placed read: the same, keeping where the id and the elements are. */
+static int contingency_field_placed(ctg_reader *rd, unsigned index, void *ctx)
+{
+    ctg_stream_place *at = &ctg_format_of(rd)->at;
+
+    if (index == CT_ELEMENTS)
+        return read_elements_placed(rd, ctx);
+    if (index == CT_ID) {
+        at->id_line = rd->tok.line;
+        at->id_column = ctg_column(rd->tok.offset, rd->tok.line_start);
+    }
+    return contingency_field(rd, index, ctx);
+}
+
+static const ctg_object_def contingency_placed_def = { contingency_keys, CT_COUNT,
+                                                       contingency_field_placed };
+
+static int read_contingency_with(ctg_reader *rd, const ctg_object_def *def, void *out)
 {
     ctg_contingency *c = out;
     ctg_mark start = ctg_reader_mark(rd);
@@ -133,7 +205,7 @@ static int read_contingency(ctg_reader *rd, void *out)
     int rc;
 
     memset(c, 0, sizeof(*c));
-    if ((rc = ctg_read_object(rd, &contingency_def, c, &seen)) != CTG_OK)
+    if ((rc = ctg_read_object(rd, def, c, &seen)) != CTG_OK)
         return rc;
     if (!(seen & (1u << CT_ID)))
         return ctg_reader_missing(rd, &start, contingency_keys[CT_ID].name);
@@ -141,7 +213,90 @@ static int read_contingency(ctg_reader *rd, void *out)
     return CTG_OK;
 }
 
+static int read_contingency(ctg_reader *rd, void *out)
+{
+    return read_contingency_with(rd, &contingency_def, out);
+}
+
 CTG_HANDLER_DEFINE(, ctg_contingency_handler, "contingency", ctg_contingency, read_contingency);
+
+/* Starts the place of the contingency whose brace is the current token. */
+static void place_begin(ctg_reader *rd, size_t index)
+{
+    ctg_format_reader *fr = ctg_format_of(rd);
+
+    fr->at = (ctg_stream_place){ index, rd->tok.line,
+                                 ctg_column(rd->tok.offset, rd->tok.line_start), rd->tok.offset,
+                                 0, 0, NULL, NULL };
+}
+
+/* ---- lenient reads: a bad contingency reported and skipped -------------------------------- */
+
+/* What a contingency's read changes in the reader, taken before it to undo a failed one. */
+typedef struct item_state {
+    size_t depth;       /* the lexer's, with the contingency's brace open */
+    size_t frames;      /* path frames: the array's is on top */
+    size_t stack_len;   /* the element arrays' scratch */
+    unsigned deferred;  /* the version rules met before the list's version */
+} item_state;
+
+static item_state item_state_take(ctg_reader *rd)
+{
+    item_state s = { ctg_lexer_depth(&rd->lex), rd->frame_count, rd->stack_len,
+                     ctg_scope_current(rd)->deferred };
+    return s;
+}
+
+/* Errors a lenient read skips: rules of the format, met by the reader with the JSON well
+ * formed so far. The lexer's (syntax, limits, I/O, memory) and a stop are not. */
+static bool skippable(int rc)
+{
+    return rc == CTG_ESCHEMA || rc == CTG_EUNSUPPORTED;
+}
+
+/* The contingency failed with a skippable error (in rd->err): consumes the rest of its object,
+ * which must be well formed, puts the reader back as it was before it, and reports the error.
+ * A syntax error in the rest stops the read with that error instead (nothing reported). */
+static int skip_contingency(ctg_reader *rd, const item_state *s)
+{
+    ctg_format_reader *fr = ctg_format_of(rd);
+    int rc = CTG_OK;
+
+    while (rc == CTG_OK && ctg_lexer_depth(&rd->lex) >= s->depth)
+        rc = ctg_lexer_skip_next(&rd->lex, &rd->tok, rd->err);
+    rd->frame_count = s->frames;
+    rd->stack_len = s->stack_len;
+    rd->failed = false; /* the error to come, if any, is placed afresh */
+    if (rc != CTG_OK)
+        return rc;
+    /* A rule deferred inside the skipped contingency is forgotten with it. */
+    ctg_scope_current(rd)->deferred = s->deferred;
+    ctg_error_set_source(rd->err, fr->source_name);
+    if (fr->visitor->error(rd->err, fr->visitor->payload) != 0)
+        return ctg_reader_fail(rd, CTG_ESTOPPED, "stopped by the visitor");
+    fr->skip_item = true;
+    return CTG_OK;
+}
+
+/* A contingency of a stream read with a version-2 visitor: placed, lenient, or both. */
+static int read_contingency_v2(ctg_reader *rd, void *out)
+{
+    ctg_format_reader *fr = ctg_format_of(rd);
+    const ctg_object_def *def = fr->placed ? &contingency_placed_def : &contingency_def;
+    item_state s;
+    int rc;
+
+    if (fr->placed)
+        place_begin(rd, ctg_reader_top_frame(rd)->index);
+    if (!fr->lenient)
+        return read_contingency_with(rd, def, out);
+    s = item_state_take(rd);
+    rc = read_contingency_with(rd, def, out);
+    return rc == CTG_OK || !skippable(rc) ? rc : skip_contingency(rd, &s);
+}
+
+static const ctg_handler contingency_v2_handler = { "contingency", sizeof(ctg_contingency),
+                                                    read_contingency_v2 };
 
 /* Reads a "contingencies" array (rd->tok on '['): kept as one arena array in *items and
  * *count, or with `sink` (may be NULL) handed to it one by one, leaving both as they are. */
@@ -178,13 +333,46 @@ static int stream_item(ctg_reader *rd, void *item, void *ctx)
     return deliver(rd, item);
 }
 
+/* The same for a placed or lenient read: a skipped contingency is not delivered, a placed one
+ * goes to contingency_at with its place. */
+static int deliver_v2(ctg_reader *rd, const ctg_contingency *c)
+{
+    ctg_format_reader *fr = ctg_format_of(rd);
+    const ctg_visitor *v = fr->visitor;
+
+    if (fr->skip_item) { /* reported to the visitor's `error` instead */
+        fr->skip_item = false;
+        return CTG_OK;
+    }
+    if (!fr->placed)
+        return deliver(rd, c);
+    fr->at.element_lines = fr->element_lines;
+    fr->at.element_columns = fr->element_columns;
+    if (v->contingency_at(&ctg_scope_current(rd)->header, c, &fr->at, v->payload) != 0)
+        return ctg_reader_fail(rd, CTG_ESTOPPED, "stopped by the visitor");
+    return CTG_OK;
+}
+
+static int stream_item_v2(ctg_reader *rd, void *item, void *ctx)
+{
+    (void)ctx;
+    return deliver_v2(rd, item);
+}
+
 int ctg_default_field(ctg_reader *rd, ctg_list *list, unsigned key)
 {
     ctg_format_reader *fr = ctg_format_of(rd);
-    /* Streaming: each contingency is read into the item arena, delivered, then forgotten. */
-    ctg_item_sink stream = { stream_item, NULL, fr->item_arena };
+    /* Streaming: each contingency is read into the item arena, delivered, then forgotten. A
+     * version-2 visitor that asks for places or leniency gets its own handler and sink; the
+     * others read as a version-1 visitor does, at no cost. */
+    bool v2 = fr->placed || fr->lenient;
+    ctg_item_sink stream = { v2 ? stream_item_v2 : stream_item, NULL, fr->item_arena };
 
     (void)key; /* "contingencies" is its only own key */
+    if (fr->visitor && v2) {
+        (void)ctg_reader_handler(rd, CTG_HANDLER_CONTINGENCY); /* counted as by any read */
+        return ctg_read_array_to(rd, &contingency_v2_handler, &stream, &(size_t){ 0 });
+    }
     return read_contingency_array(rd, fr->visitor ? &stream : NULL, &list->items,
                                   &list->count);
 }
@@ -209,9 +397,11 @@ int ctg_contingency_doc_field(ctg_reader *rd, ctg_list *list, unsigned key)
         return ctg_reader_nomem(rd);
     switch (key) {
     case CTG_RK_ID:
+        ctg_format_of(rd)->at.id_line = rd->tok.line; /* read only by a placed read */
+        ctg_format_of(rd)->at.id_column = ctg_column(rd->tok.offset, rd->tok.line_start);
         return ctg_read_string(rd, &c->id, ctg_root_keys[CTG_RK_ID].name);
     case CTG_RK_ELEMENTS:
-        return read_elements(rd, c);
+        return ctg_format_of(rd)->placed ? read_elements_placed(rd, c) : read_elements(rd, c);
     default:
         return ctg_read_extensions(rd, &ctg_format_of(rd)->ext, c);
     }
@@ -230,6 +420,10 @@ int ctg_contingency_doc_finish(ctg_reader *rd, ctg_list *list, const ctg_mark *s
     c->name = (seen & CTG_RK_BIT(CTG_RK_NAME)) ? list->name : NULL;
     list->name = "";
     rd->contingencies++;
+    ctg_format_of(rd)->at.index = 0; /* its place is the root object's */
+    ctg_format_of(rd)->at.line = start->line;
+    ctg_format_of(rd)->at.column = ctg_column(start->offset, start->line_start);
+    ctg_format_of(rd)->at.offset = start->offset;
     return CTG_OK;
 }
 
@@ -238,7 +432,7 @@ int ctg_deliver_bare_contingency(ctg_reader *rd, const ctg_list *list)
     if (!ctg_format_of(rd)->visitor)
         return CTG_OK;
     ctg_scope_current(rd)->header.name = NULL; /* a bare contingency belongs to no named list */
-    return deliver(rd, list->items);
+    return deliver_v2(rd, list->items);
 }
 
 /* ==== writing ==================================================================== */

@@ -7,6 +7,7 @@
 
 #include "ctg/io.h"
 #include "ctg/stream.h"
+#include "base/alloc.h"
 #include "base/error_set.h"
 #include "model/list_impl.h"
 #include "format/read_internal.h"
@@ -18,8 +19,8 @@
  * all mean the defaults. A newer version than ours has fields this library cannot honour. */
 static bool options_valid(const ctg_read_options *o)
 {
-    const unsigned known =
-        CTG_READ_NO_CACHE | CTG_READ_ALLOW_NEWER | CTG_READ_SKIP_EXTENSION_VALUES;
+    const unsigned known = CTG_READ_NO_CACHE | CTG_READ_ALLOW_NEWER
+                           | CTG_READ_SKIP_EXTENSION_VALUES | CTG_READ_LENIENT;
     return o->version <= CTG_READ_OPTIONS_VERSION && (o->flags & ~known) == 0;
 }
 
@@ -49,6 +50,24 @@ typedef struct read_job {
     ctg_error *err;
 } read_job;
 
+/* What a version-2 visitor asks for. A version-1 visitor's struct may end at `payload`: the
+ * fields after it are not read. A lenient read's errors go to a scratch error first, so that
+ * `err` is still written only when the read fails. */
+static void set_visitor(ctg_format_reader *fr, const read_job *job, const ctg_input *in)
+{
+    const ctg_visitor *v = job->visitor;
+
+    fr->visitor = v;
+    if (v->version < 2)
+        return;
+    fr->placed = v->contingency_at != NULL;
+    if (job->opts->flags & CTG_READ_LENIENT) {
+        fr->lenient = true;
+        fr->source_name = job->opts->source_name ? job->opts->source_name : ctg_input_name(in);
+        fr->json.err = &fr->lenient_err;
+    }
+}
+
 static int run_reader(ctg_format_reader *fr, const read_job *job, ctg_input *in, ctg_list *list)
 {
     ctg_reader *rd = &fr->json;
@@ -58,7 +77,7 @@ static int run_reader(ctg_format_reader *fr, const read_job *job, ctg_input *in,
         return ctg_error_set_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
     fr->ext.registry = job->opts->extensions;
     if (job->visitor) {
-        fr->visitor = job->visitor;
+        set_visitor(fr, job, in);
         fr->item_arena = ctg_arena_new_ex(job->opts->allocator, job->arena_flags);
         if (!fr->item_arena)
             return ctg_error_set_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
@@ -67,6 +86,8 @@ static int run_reader(ctg_format_reader *fr, const read_job *job, ctg_input *in,
         ctg_reader_reserve(rd, ctg_input_size_hint(in));
     }
     rc = ctg_read_root(rd, list);
+    if (rc != CTG_OK && rd->err != job->err)
+        *job->err = *rd->err;
     if (rc != CTG_OK)
         finish_error(rd, job->err, ctg_input_name(in));
     return rc;
@@ -87,6 +108,9 @@ static int read_input(ctg_list **out, ctg_input *in, const read_job *job)
         rc = run_reader(&fr, job, in, list);
     }
     fill_stats(&fr.json, job->opts->stats);
+    if (fr.element_lines) /* the places of a placed read: one block (format/default.c) */
+        ctg_mem_release(ctg_arena_allocator(fr.item_arena), fr.element_lines,
+                        2 * fr.place_cap * sizeof(unsigned));
     ctg_arena_release(fr.item_arena);
     ctg_reader_dispose(&fr.json);
     if (rc != CTG_OK || !out) {
@@ -115,6 +139,13 @@ static int read_source(ctg_list **out, const ctg_source *src, const read_job *jo
     return rc;
 }
 
+/* A lenient read reports what it skips to the visitor's `error`: without one, skipping would
+ * lose errors silently. */
+static bool lenient_possible(const ctg_visitor *v)
+{
+    return v && v->version >= 2 && v->error;
+}
+
 /* Checks the arguments every entry point shares, then reads. */
 static int read_checked(ctg_list **out, const ctg_source *src, const ctg_visitor *visitor,
                         const ctg_read_options *opts, ctg_error *err, unsigned arena_flags)
@@ -140,6 +171,10 @@ static int read_checked(ctg_list **out, const ctg_source *src, const ctg_visitor
     /* As for the options, 0 is a zeroed visitor, read as version 1. */
     if (visitor && visitor->version > CTG_VISITOR_VERSION)
         return ctg_error_set_plain(job.err, "<input>", CTG_EINVAL, "unknown ctg_visitor version");
+    if ((job.opts->flags & CTG_READ_LENIENT) && !lenient_possible(visitor))
+        return ctg_error_set_plain(job.err, "<input>", CTG_EINVAL,
+                                   "CTG_READ_LENIENT needs a stream read with a version-2 "
+                                   "visitor whose error callback is set");
     return read_source(out, src, &job);
 }
 

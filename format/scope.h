@@ -57,6 +57,18 @@ typedef struct ctg_format_reader {
     const ctg_visitor *visitor;
     ctg_arena *item_arena;
     ctg_ext_resolver ext;        /* the application's typed extension handlers */
+    /* Visitor version 2: `placed` when it has contingency_at (the place of each contingency is
+     * taken), `lenient` with CTG_READ_LENIENT (a bad contingency is reported and skipped).
+     * Both false for a version-1 visitor or a kept list: the plain handlers run. */
+    bool placed;
+    bool lenient;
+    bool skip_item;              /* the contingency just read was skipped: not delivered */
+    ctg_stream_place at;         /* the place of the contingency being read */
+    unsigned *element_lines;     /* `place_cap` entries each, in one block (lines first) */
+    unsigned *element_columns;   /* reused by every contingency; NULL until one has elements */
+    size_t place_cap;
+    const char *source_name;     /* lenient: what the errors handed to `error` are from */
+    ctg_error lenient_err;       /* lenient: the read's errors, copied out only on failure */
 } ctg_format_reader;
 
 _Static_assert(offsetof(ctg_format_reader, json) == 0, "ctg_format_of casts back");

@@ -438,7 +438,8 @@ static int stop_at_once(const ctg_stream_header *h, const ctg_contingency *c, vo
 static void assert_nested_failure_restores(const char *doc, bool stream, int code,
                                            const char *message)
 {
-    static const ctg_visitor stopping = { CTG_VISITOR_VERSION, stop_at_once, NULL, NULL, NULL };
+    static const ctg_visitor stopping = { .version = CTG_VISITOR_VERSION,
+                                          .contingency = stop_at_once };
     ctg_arena *arena = ctg_arena_new(NULL);
     ctg_format_reader fr;
     ctg_scope parent;

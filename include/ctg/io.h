@@ -39,7 +39,22 @@ enum {
      * then does not grow with what an extension holds, except for the keys of the objects
      * open at one time, kept to find duplicates.
      */
-    CTG_READ_SKIP_EXTENSION_VALUES = 1u << 2
+    CTG_READ_SKIP_EXTENSION_VALUES = 1u << 2,
+    /**
+     * Stream reads only (ctg_read_stream, stream.h), with a version-2 visitor whose `error` is
+     * set; anywhere else CTG_EINVAL. A contingency of a `default` list (nested in a `list`
+     * list or not) that breaks a rule of the format inside a well-formed JSON object (an
+     * unknown field or element type, a missing id, a duplicate key, a type error, a version
+     * rule known when it is met) is reported to `error` and skipped, and the read goes on
+     * with the next one. Everything else stops the read as without the flag: broken JSON
+     * syntax (even inside that contingency), read limits, I/O, memory, and errors outside a
+     * contingency object: in the list's own fields ("type", "version", "name"), in a bare
+     * contingency document, in identifier and criterion lists, and a version rule judged when
+     * the list ends (elements read before the list's "version"). A read that skipped some
+     * contingencies and met no other error returns CTG_OK: the caller counts the `error`
+     * calls.
+     */
+    CTG_READ_LENIENT = 1u << 3
 };
 
 /** The version of ctg_read_options these headers describe. */

@@ -87,8 +87,24 @@ typedef struct ctg_stream_header {
     size_t index;         /**< position among its siblings in a `list` list (0 at the root) */
 } ctg_stream_header;
 
+/**
+ * Where a contingency delivered to a visitor sits in its text (visitor version 2).
+ * Borrowed until the callback returns. Lines and columns are 1-based and saturate as
+ * ctg_error's do; columns are in bytes. Offsets count bytes of the text as read, after gzip
+ * decompression for a compressed input (a UTF-8 BOM included).
+ */
+typedef struct ctg_stream_place {
+    size_t index;            /**< its index in its list's "contingencies" array, from 0 */
+    unsigned line, column;   /**< of its opening brace */
+    size_t offset;           /**< bytes of input before its opening brace */
+    unsigned id_line, id_column; /**< of its "id" value (the string's opening quote) */
+    /** c->element_count entries each: the opening brace of each element, in input order */
+    const unsigned *element_lines;
+    const unsigned *element_columns;
+} ctg_stream_place;
+
 /** The version of ctg_visitor these headers describe. */
-#define CTG_VISITOR_VERSION 1
+#define CTG_VISITOR_VERSION 2
 
 /**
  * Callbacks of a stream read; any may be NULL. A callback returns 0 to go on, anything else
@@ -111,10 +127,24 @@ typedef struct ctg_visitor {
     int (*progress)(size_t consumed, size_t total, void *payload);
     /** Passed back to every callback. */
     void *payload;
+    /** Version 2. When not NULL it is called instead of `contingency`, with where `c` sits
+     *  (`at`, borrowed until it returns). A bare contingency document has index 0 and the
+     *  place of its root object. Left NULL, the read costs what a version-1 read does. */
+    int (*contingency_at)(const ctg_stream_header *list, const ctg_contingency *c,
+                          const ctg_stream_place *at, void *payload);
+    /** Version 2. With CTG_READ_LENIENT: called for each error that made the read skip a
+     *  contingency (a rule broken inside a well-formed contingency object: unknown type,
+     *  missing id, duplicate key, bad version rule...). Return 0 to go on, nonzero to stop
+     *  (the read then returns CTG_ESTOPPED). Broken JSON syntax, I/O, memory and errors
+     *  outside a contingency are not skippable: the read returns them as usual, without
+     *  calling `error`. `err` is complete (source, place, path, message: what a strict read
+     *  would have returned had that contingency been the first bad one) and borrowed until
+     *  it returns. */
+    int (*error)(const ctg_error *err, void *payload);
 } ctg_visitor;
 
 /** A visitor without callbacks, of the current version. */
-#define CTG_VISITOR_INIT { CTG_VISITOR_VERSION, NULL, NULL, NULL, NULL }
+#define CTG_VISITOR_INIT { CTG_VISITOR_VERSION, NULL, NULL, NULL, NULL, NULL, NULL }
 
 /**
  * Reads a document from `src`, calling `visitor` for each contingency and non-default list.
@@ -123,7 +153,8 @@ typedef struct ctg_visitor {
  * "version" field is only known when the list ends).
  * @param src     where the bytes come from; borrowed for the call.
  * @param visitor NULL for none (the document is only checked).
- * @param opts    NULL for defaults; CTG_READ_NO_CACHE and the limits apply.
+ * @param opts    NULL for defaults; CTG_READ_NO_CACHE, CTG_READ_LENIENT and the limits
+ *                apply.
  * @param[out] err may be NULL; written only on failure.
  * @return CTG_OK, CTG_ESTOPPED when a callback stopped it, or a negative ctg_status
  *         (CTG_EINVAL for a visitor or options version newer than the library's).

@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* Visitor version 2: where each streamed contingency sits in its text (contingency_at), and
+ * lenient reads that report a bad contingency and go on with the next one. */
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <CUnit/CUnit.h>
+
+#include "ctg/ctg.h"
+#include "tests/counting_alloc.h"
+#include "tests/test_common.h"
+
+/* Appends printf output to `t`. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void text_printf(ctg_test_text *t, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    CU_ASSERT_FATAL(n >= 0 && (size_t)n < sizeof(buf));
+    ctg_test_text_add(t, buf, (size_t)n);
+}
+
+/* What a version-2 visitor saw: one line per contingency with its place, one per error. */
+typedef struct seen2 {
+    ctg_test_text log;
+    const char *doc; /* the text read, to check each offset against its line and column */
+    size_t len;
+    size_t contingencies, errors, stop_after_errors;
+} seen2;
+
+/* The 1-based line and byte column of `offset` in `doc` ('\n' starts a line). */
+static void line_col(const char *doc, size_t offset, unsigned *line, unsigned *col)
+{
+    size_t start = 0;
+
+    *line = 1;
+    for (size_t i = 0; i < offset; i++)
+        if (doc[i] == '\n') {
+            (*line)++;
+            start = i + 1;
+        }
+    *col = (unsigned)(offset - start + 1);
+}
+
+static int on_at(const ctg_stream_header *h, const ctg_contingency *c, const ctg_stream_place *at,
+                 void *payload)
+{
+    seen2 *s = payload;
+
+    text_printf(&s->log, "%s/%zu %s#%zu@%u:%u id%u:%u [", h->name ? h->name : "?",
+                         h->depth, c->id, at->index, at->line, at->column, at->id_line,
+                         at->id_column);
+    for (size_t i = 0; i < c->element_count; i++)
+        text_printf(&s->log, "%s%u:%u", i ? " " : "", at->element_lines[i],
+                             at->element_columns[i]);
+    text_printf(&s->log, "]\n");
+    if (s->doc) {
+        unsigned line, col;
+        CU_ASSERT_FATAL(at->offset < s->len);
+        CU_ASSERT_EQUAL(s->doc[at->offset], '{');
+        line_col(s->doc, at->offset, &line, &col);
+        CU_ASSERT_EQUAL(line, at->line);
+        CU_ASSERT_EQUAL(col, at->column);
+    }
+    s->contingencies++;
+    return 0;
+}
+
+static int on_plain(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    seen2 *s = payload;
+
+    (void)h;
+    text_printf(&s->log, "%s\n", c->id);
+    s->contingencies++;
+    return 0;
+}
+
+static int on_error(const ctg_error *err, void *payload)
+{
+    seen2 *s = payload;
+    char line[1024];
+
+    ctg_error_format(err, line, sizeof(line));
+    text_printf(&s->log, "E %s (%s)\n", line, ctg_status_name(err->code));
+    s->errors++;
+    return s->stop_after_errors && s->errors == s->stop_after_errors;
+}
+
+static int read2(const char *doc, size_t len, seen2 *s, unsigned flags, ctg_error *err)
+{
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .contingency_at = on_at,
+                      .error = on_error,
+                      .payload = s };
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_source src = ctg_source_buffer(doc, len);
+
+    opts.flags = flags;
+    s->doc = doc;
+    s->len = len;
+    return ctg_read_stream(&src, &v, &opts, err);
+}
+
+/* Line 5 holds the list's first brace; the second element of c1, c2 and c3 share lines. */
+static const char multi[] = "{\n"
+                            "  \"type\" : \"default\",\n"
+                            "  \"version\" : \"1.1\",\n"
+                            "  \"name\" : \"n\",\n"
+                            "  \"contingencies\" : [ {\n"
+                            "    \"id\" : \"c1\",\n"
+                            "    \"elements\" : [ {\n"
+                            "      \"id\" : \"L1\",\n"
+                            "      \"type\" : \"LINE\"\n"
+                            "    }, { \"id\" : \"L2\", \"type\" : \"LINE\" } ]\n"
+                            "  },\n"
+                            "{\"id\":\"c2\",\"elements\":[]}, {\"elements\":[{\"id\":\"G\","
+                            "\"type\":\"GENERATOR\"}],\n"
+                            "   \"id\" : \"c3\"} ]\n"
+                            "}\n";
+
+static const char multi_log[] = "n/0 c1#0@5:23 id6:12 [7:20 10:8]\n"
+                                "n/0 c2#1@12:1 id12:7 []\n"
+                                "n/0 c3#2@12:28 id13:11 [12:41]\n";
+
+CTG_TEST(stream_v2, places_multi_line)
+{
+    seen2 s = { 0 };
+
+    CU_ASSERT_EQUAL(read2(multi, sizeof(multi) - 1, &s, 0, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(s.contingencies, 3);
+    CU_ASSERT_STRING_EQUAL(s.log.data, multi_log);
+    free(s.log.data);
+}
+
+/* Each '\n' becomes "\r\n": the same lines and columns (a '\r' ends its line's bytes), other
+ * offsets (each checked against the CRLF text itself). */
+CTG_TEST(stream_v2, places_crlf)
+{
+    char crlf[2 * sizeof(multi)];
+    size_t n = 0;
+    seen2 s = { 0 };
+
+    for (const char *p = multi; *p; p++) {
+        if (*p == '\n')
+            crlf[n++] = '\r';
+        crlf[n++] = *p;
+    }
+    CU_ASSERT_EQUAL(read2(crlf, n, &s, 0, NULL), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(s.log.data, multi_log);
+    free(s.log.data);
+}
+
+/* Offsets and places are those of the decompressed text. */
+CTG_TEST(stream_v2, places_gzip)
+{
+    char path[] = "ctg-v2-XXXXXX";
+    int fd = mkstemp(path);
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency_at = on_at };
+    ctg_source src = ctg_source_path(path);
+    seen2 s = { 0 };
+    gzFile gz;
+
+    CU_ASSERT_FATAL(fd >= 0);
+    gz = gzdopen(fd, "wb");
+    CU_ASSERT_FATAL(gz != NULL);
+    CU_ASSERT_EQUAL(gzwrite(gz, multi, (unsigned)(sizeof(multi) - 1)), (int)sizeof(multi) - 1);
+    CU_ASSERT_EQUAL(gzclose(gz), Z_OK);
+    s.doc = multi;
+    s.len = sizeof(multi) - 1;
+    v.payload = &s;
+    CU_ASSERT_EQUAL(ctg_read_stream(&src, &v, NULL, NULL), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(s.log.data, multi_log);
+    unlink(path);
+    free(s.log.data);
+}
+
+/* A `list` list: each nested `default` list counts its own indices from 0. */
+CTG_TEST(stream_v2, places_nested_lists)
+{
+    static const char doc[] =
+        "{\n"
+        "  \"type\" : \"list\",\n"
+        "  \"name\" : \"outer\",\n"
+        "  \"contingencyLists\" : [ {\n"
+        "    \"type\" : \"default\",\n"
+        "    \"name\" : \"a\",\n"
+        "    \"contingencies\" : [ { \"id\" : \"a1\", \"elements\" : [ ] } ]\n"
+        "  }, {\n"
+        "    \"type\" : \"default\",\n"
+        "    \"name\" : \"b\",\n"
+        "    \"contingencies\" : [\n"
+        "      { \"id\" : \"b1\", \"elements\" : [ { \"id\" : \"X\", \"type\" : \"LINE\" } ] },\n"
+        "      { \"id\" : \"b2\", \"elements\" : [ ] } ]\n"
+        "  } ]\n"
+        "}\n";
+    seen2 s = { 0 };
+
+    CU_ASSERT_EQUAL(read2(doc, sizeof(doc) - 1, &s, 0, NULL), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(s.log.data, "a/1 a1#0@7:25 id7:34 []\n"
+                                       "b/1 b1#0@12:7 id12:16 [12:37]\n"
+                                       "b/1 b2#1@13:7 id13:16 []\n");
+    free(s.log.data);
+}
+
+/* A bare contingency document: index 0, the root object's brace. */
+CTG_TEST(stream_v2, places_bare_contingency)
+{
+    static const char doc[] = "\n  {\"id\" : \"x\",\n \"elements\":[ {\"id\":\"L\",\"type\":\"LINE\"}]}";
+    seen2 s = { 0 };
+
+    CU_ASSERT_EQUAL(read2(doc, sizeof(doc) - 1, &s, 0, NULL), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(s.log.data, "?/0 x#0@2:3 id2:11 [3:15]\n");
+    free(s.log.data);
+}
+
+/* Without contingency_at, a version-2 visitor gets `contingency`; a version-1 visitor's fields
+ * after `payload` are not read (they may not exist): here they hold pointers that would crash. */
+CTG_TEST(stream_v2, v1_fields_after_payload_unread)
+{
+    seen2 s = { 0 };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = on_plain, .payload = &s };
+    ctg_source src = ctg_source_buffer(multi, sizeof(multi) - 1);
+
+    CU_ASSERT_EQUAL(ctg_read_stream(&src, &v, NULL, NULL), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(s.log.data, "c1\nc2\nc3\n");
+    v.version = 1;
+    memset(&v.contingency_at, 0x5a, sizeof(v.contingency_at));
+    memset(&v.error, 0x5a, sizeof(v.error));
+    CU_ASSERT_EQUAL(ctg_read_stream(&src, &v, NULL, NULL), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(s.log.data, "c1\nc2\nc3\nc1\nc2\nc3\n");
+    free(s.log.data);
+}
+
+/* n contingencies of i % 5 elements each. */
+static char *gen_doc(size_t n)
+{
+    ctg_test_text t = { 0 };
+
+    text_printf(&t, "{\"type\":\"default\",\"name\":\"g\",\"contingencies\":[");
+    for (size_t i = 0; i < n; i++) {
+        text_printf(&t, "%s{\"id\":\"c%zu\",\"elements\":[", i ? "," : "", i);
+        for (size_t k = 0; k < i % 5; k++)
+            text_printf(&t, "%s{\"id\":\"L%zu\",\"type\":\"LINE\"}", k ? "," : "", k);
+        text_printf(&t, "]}");
+    }
+    text_printf(&t, "]}");
+    return t.data;
+}
+
+static size_t allocs_for(size_t n)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency_at = on_at };
+    char *doc = gen_doc(n);
+    ctg_source src = ctg_source_buffer(doc, strlen(doc));
+    seen2 s = { 0 };
+
+    v.payload = &s;
+    opts.allocator = &a;
+    CU_ASSERT_EQUAL(ctg_read_stream(&src, &v, &opts, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(s.contingencies, n);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    CU_ASSERT_EQUAL(st.bad_sizes, 0);
+    free(doc);
+    free(s.log.data);
+    return st.calls;
+}
+
+/* The element places are reused: allocator calls do not grow with the contingencies. */
+CTG_TEST(stream_v2, places_allocate_nothing_per_contingency)
+{
+    size_t few = allocs_for(10), many = allocs_for(5000);
+
+    CU_ASSERT(few > 0);
+    CU_ASSERT_EQUAL(many, few);
+}
+
+/* A placed read whose allocations fail one after the other: each fails cleanly. */
+CTG_TEST(stream_v2, places_allocation_failures)
+{
+    char *doc = gen_doc(40);
+    size_t ok = 0;
+
+    for (size_t fail = 1; fail < 200 && !ok; fail++) {
+        ctg_test_alloc st = { 0 };
+        ctg_allocator a = ctg_test_allocator(&st);
+        ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+        ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency_at = on_at };
+        ctg_source src = ctg_source_buffer(doc, strlen(doc));
+        seen2 s = { 0 };
+        int rc;
+
+        st.fail_at = fail;
+        v.payload = &s;
+        opts.allocator = &a;
+        rc = ctg_read_stream(&src, &v, &opts, NULL);
+        CU_ASSERT(rc == (st.failed ? CTG_ENOMEM : CTG_OK));
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+        CU_ASSERT_EQUAL(st.bad_sizes, 0);
+        if (!st.failed)
+            ok = fail;
+        free(s.log.data);
+    }
+    CU_ASSERT(ok > 1);
+    free(doc);
+}
+
+#include "test_stream_v2.tests.h"
