@@ -32,9 +32,16 @@ static int option_value(const cli_command *cmd, int argc, char **argv, int *i, s
     return CLI_OK;
 }
 
-/* The index of the valued option `arg` ("--name" or "--name=VALUE") in `names`, or -1. */
+/* The index of the valued option `arg` ("--name" or "--name=VALUE") in `names`, or -1.
+ * "-o" is "--output", when the command has it. */
 static int value_index(const char *const *names, const char *arg, size_t *name_len)
 {
+    if (strcmp(arg, "-o") == 0) {
+        int i = value_index(names, "--output", name_len);
+
+        *name_len = 2;
+        return i;
+    }
     for (int i = 0; names != NULL && names[i] != NULL; i++) {
         size_t n = strlen(names[i]);
 

@@ -36,6 +36,9 @@ typedef struct cli_command {
 int cli_validate(const cli_command *cmd, int argc, char **argv);
 int cli_convert(const cli_command *cmd, int argc, char **argv);
 int cli_stats(const cli_command *cmd, int argc, char **argv);
+int cli_filter(const cli_command *cmd, int argc, char **argv);
+int cli_merge(const cli_command *cmd, int argc, char **argv);
+int cli_split(const cli_command *cmd, int argc, char **argv);
 /* diff A B: exit 0 when equal, 1 when they differ, 2 on any error (as diff(1)). */
 int cli_diff(const cli_command *cmd, int argc, char **argv);
 int cli_resolve(const cli_command *cmd, int argc, char **argv);
@@ -195,7 +198,8 @@ int cli_parse_args(const cli_command *cmd, int argc, char **argv, const char *co
  * options without a value (bit i of cli_args.flags). `valued`: NULL-terminated names of the
  * options that take one ("--name VALUE" or "--name=VALUE"); the value of valued[i] is stored
  * in values[i] (borrowed from argv; left as it was when the option is absent; the last one
- * given wins). */
+ * given wins). A command whose `valued` has "--output" takes `-o OUT` as `--output OUT`,
+ * the short option common to the commands that write a file. */
 typedef struct cli_options {
     const char *const *flags;
     const char *const *valued;

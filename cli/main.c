@@ -60,6 +60,86 @@ static const cli_command commands[] = {
         .run = cli_stats,
     },
     {
+        .name = "filter",
+        .args = "[OPTION...] IN OUT",
+        .summary = "keep the contingencies the selectors choose",
+        .details = "Reads the `default` list IN and writes to OUT the contingencies that every\n"
+                   "selector given chooses (they are ANDed; none keeps everything), or with\n"
+                   "--invert the others. --type and --element each need some element of the\n"
+                   "contingency to match, not necessarily the same one. GLOB is a shell\n"
+                   "pattern (fnmatch(3): *, ?, [...]) matched against the whole id. The list\n"
+                   "streams, in constant memory; kept contingencies are written as convert\n"
+                   "writes them, extensions included, so that a filter keeping everything\n"
+                   "gives convert's output. \"-\" is stdin for IN and stdout for OUT; gzip\n"
+                   "input is read as such, an OUT ending in .gz is compressed; a file OUT is\n"
+                   "replaced atomically, as convert replaces it.\n",
+        .options = "      --type TYPE[,TYPE...]\n"
+                   "                     has an element of one of these types (BRANCH, LINE...)\n"
+                   "      --id GLOB      the contingency's id matches GLOB\n"
+                   "      --element GLOB some element's id matches GLOB\n"
+                   "      --min-elements N\n"
+                   "                     at least N elements\n"
+                   "      --max-elements N\n"
+                   "                     at most N elements\n"
+                   "      --invert       keep the contingencies the selectors do not choose\n"
+                   "  -o, --output OUT   OUT, given as an option\n"
+                   "      --compact      no whitespace at all\n"
+                   "      --break-links  replace a file OUT that has other hard links\n"
+                   QUIET_OPTIONS,
+        .run = cli_filter,
+    },
+    {
+        .name = "merge",
+        .args = "[OPTION...] IN... OUT",
+        .summary = "concatenate default lists, refusing duplicate ids",
+        .details = "Writes to OUT the contingencies of every IN, in order, as one `default` list\n"
+                   "named after the first list of the first IN (or --name). A `list` of `default`\n"
+                   "lists is flattened. A contingency id seen twice is an error naming both\n"
+                   "places (\"FILE: error: PATH: ...\" with the first one's file and path), and\n"
+                   "OUT is then left as it was, unless --dedupe keeps the first or the last of\n"
+                   "them. --dedupe-equivalent also drops a contingency whose element set (ids\n"
+                   "and types, in any order, sides aside) equals an earlier kept one's, and\n"
+                   "says which on stderr. Memory stays flat: ids are remembered as 64-bit\n"
+                   "hashes in a temporary file (8 bytes each, in $TMPDIR), and a hash seen\n"
+                   "twice is confirmed by reading the inputs again; stdin is copied to a\n"
+                   "temporary file first so that it can be read again. Without --dedupe or\n"
+                   "--dedupe-equivalent each IN is read once (twice when a hash repeats); with\n"
+                   "them, twice (three times when a hash repeats): once to find the\n"
+                   "duplicates, once to write. \"-\" is stdin for one IN and stdout for OUT.\n",
+        .options = "      --name NAME    the output list's name\n"
+                   "      --dedupe first|last\n"
+                   "                     keep the first (or the last) of the contingencies\n"
+                   "                     with one id, at its own place\n"
+                   "      --dedupe-equivalent\n"
+                   "                     drop a contingency with the elements of an earlier one\n"
+                   "  -o, --output OUT   OUT, given as an option\n"
+                   "      --compact      no whitespace at all\n"
+                   "      --break-links  replace a file OUT that has other hard links\n"
+                   QUIET_OPTIONS,
+        .run = cli_merge,
+    },
+    {
+        .name = "split",
+        .args = "[OPTION...] IN (--parts N | --size K) OUTPREFIX",
+        .summary = "cut a default list into parts balanced by element count",
+        .details = "Writes the contingencies of the `default` list IN, in order, to\n"
+                   "OUTPREFIX-0001.json, OUTPREFIX-0002.json... (more digits past 9999), each\n"
+                   "a `default` list named as IN. --parts N writes N files whose element counts\n"
+                   "differ as little as order allows (some are empty when IN has fewer than N\n"
+                   "contingencies); it counts first, reading IN twice (stdin is copied to a\n"
+                   "temporary file in $TMPDIR for it). --size K starts a new part when the next\n"
+                   "contingency would take the part over K elements (a larger contingency gets\n"
+                   "a part of its own); IN is read once. Parts are written in a temporary\n"
+                   "directory OUTPREFIX.ctg-split-XXXXXX beside them and moved into place at\n"
+                   "the end: on failure none appears (an interrupt may leave that directory).\n"
+                   "`merge` of the parts gives back IN as convert writes it.\n",
+        .options = "      --parts N      N parts of balanced element counts\n"
+                   "      --size K       parts of at most K elements\n"
+                   "      --compact      no whitespace at all\n"
+                   QUIET_OPTIONS,
+        .run = cli_split,
+    },
+    {
         .name = "diff",
         .args = "[--match-elements] [--format FORMAT] [OPTION...] A B",
         .summary = "compare two lists by contingency id",

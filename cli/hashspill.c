@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* Repeated 64-bit values in bounded memory: sorted runs on a temporary file, merged. */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "hashspill.h"
+
+/* Values read at a time from each run during the merge. */
+#define CURSOR_VALUES 2048
+
+typedef struct cursor {
+    uint64_t buf[CURSOR_VALUES];
+    size_t len, pos;
+    size_t left; /* values of the run not read yet */
+    off_t next;  /* where they start */
+} cursor;
+
+int cli_spill_init(cli_spill *s)
+{
+    memset(s, 0, sizeof *s);
+    s->buf = malloc(CLI_SPILL_RUN * sizeof *s->buf);
+    return s->buf ? 0 : (s->error = ENOMEM, -1);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts the buffer and appends it to the file as a run. */
+static int flush_run(cli_spill *s)
+{
+    if (s->len == 0)
+        return 0;
+    if (s->fp == NULL && (s->fp = tmpfile()) == NULL)
+        return s->error = errno ? errno : EIO, -1;
+    if (s->runs == s->runs_cap) {
+        size_t cap = s->runs_cap ? s->runs_cap * 2 : 16;
+        size_t *p = realloc(s->run_len, cap * sizeof *p);
+
+        if (p == NULL)
+            return s->error = ENOMEM, -1;
+        s->run_len = p;
+        s->runs_cap = cap;
+    }
+    qsort(s->buf, s->len, sizeof *s->buf, by_value);
+    if (fseeko(s->fp, 0, SEEK_END) != 0 || fwrite(s->buf, sizeof *s->buf, s->len, s->fp) != s->len)
+        return s->error = errno ? errno : EIO, -1;
+    s->run_len[s->runs++] = s->len;
+    s->len = 0;
+    return 0;
+}
+
+int cli_spill_add(cli_spill *s, uint64_t value)
+{
+    if (s->error)
+        return -1;
+    if (s->len == CLI_SPILL_RUN && flush_run(s) != 0)
+        return -1;
+    s->buf[s->len++] = value;
+    return 0;
+}
+
+static int refill(cli_spill *s, cursor *c)
+{
+    size_t n = c->left < CURSOR_VALUES ? c->left : CURSOR_VALUES;
+
+    if (fseeko(s->fp, c->next, SEEK_SET) != 0 || fread(c->buf, sizeof *c->buf, n, s->fp) != n)
+        return s->error = errno ? errno : EIO, -1;
+    c->len = n;
+    c->pos = 0;
+    c->left -= n;
+    c->next += (off_t)(n * sizeof *c->buf);
+    return 0;
+}
+
+static int push(uint64_t **out, size_t *count, size_t *cap, uint64_t v)
+{
+    if (*count == *cap) {
+        size_t n = *cap ? *cap * 2 : 64;
+        uint64_t *p = realloc(*out, n * sizeof *p);
+
+        if (p == NULL)
+            return -1;
+        *out = p;
+        *cap = n;
+    }
+    (*out)[(*count)++] = v;
+    return 0;
+}
+
+/* The cursor with the smallest next value, or NULL when all are done. */
+static cursor *smallest(cli_spill *s, cursor *cs)
+{
+    cursor *best = NULL;
+
+    for (size_t i = 0; i < s->runs; i++) {
+        cursor *c = &cs[i];
+
+        if (c->pos == c->len && (c->left == 0 || refill(s, c) != 0))
+            continue;
+        if (best == NULL || c->buf[c->pos] < best->buf[best->pos])
+            best = c;
+    }
+    return best;
+}
+
+static int merge_runs(cli_spill *s, cursor *cs, uint64_t **out, size_t *count)
+{
+    size_t cap = 0, seen = 0;
+    uint64_t prev = 0;
+    cursor *c;
+
+    while ((c = smallest(s, cs)) != NULL && !s->error) {
+        uint64_t v = c->buf[c->pos++];
+
+        if (seen > 0 && v == prev && (*count == 0 || (*out)[*count - 1] != v)
+            && push(out, count, &cap, v) != 0)
+            return s->error = ENOMEM, -1;
+        prev = v;
+        seen++;
+    }
+    return s->error ? -1 : 0;
+}
+
+/* All the values fit in the buffer: no file. */
+static int repeated_in_buffer(cli_spill *s, uint64_t **out, size_t *count)
+{
+    size_t cap = 0;
+
+    qsort(s->buf, s->len, sizeof *s->buf, by_value);
+    for (size_t i = 1; i < s->len; i++) {
+        uint64_t v = s->buf[i];
+
+        if (v == s->buf[i - 1] && (*count == 0 || (*out)[*count - 1] != v)
+            && push(out, count, &cap, v) != 0) {
+            free(*out);
+            *out = NULL;
+            *count = 0;
+            return s->error = ENOMEM, -1;
+        }
+    }
+    return 0;
+}
+
+int cli_spill_repeated(cli_spill *s, uint64_t **out, size_t *count)
+{
+    cursor *cs;
+    off_t at = 0;
+    int rc;
+
+    *out = NULL;
+    *count = 0;
+    if (s->error)
+        return -1;
+    if (s->fp == NULL)
+        return repeated_in_buffer(s, out, count);
+    if (flush_run(s) != 0)
+        return -1;
+    cs = calloc(s->runs ? s->runs : 1, sizeof *cs);
+    if (cs == NULL)
+        return s->error = ENOMEM, -1;
+    for (size_t i = 0; i < s->runs; i++) {
+        cs[i].left = s->run_len[i];
+        cs[i].next = at;
+        at += (off_t)(s->run_len[i] * sizeof(uint64_t));
+    }
+    rc = merge_runs(s, cs, out, count);
+    free(cs);
+    if (rc != 0) {
+        free(*out);
+        *out = NULL;
+        *count = 0;
+    }
+    return rc;
+}
+
+void cli_spill_dispose(cli_spill *s)
+{
+    free(s->buf);
+    free(s->run_len);
+    if (s->fp != NULL)
+        fclose(s->fp);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The streamed read filter, merge and split share (see pipeline.h). Until the first
+ * contingency every byte read is kept, as convert keeps it: an input without any contingency
+ * is then read whole from those bytes for its name, a pipe not being readable twice. */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pipeline.h"
+
+int pl_fail(int status, const char *source, const char *path, const char *fmt, ...)
+{
+    ctg_error err;
+    char text[CTG_ERROR_SOURCE_MAX + CTG_ERROR_PATH_MAX + CTG_ERROR_MESSAGE_MAX + 64];
+    va_list ap;
+
+    memset(&err, 0, sizeof err);
+    err.code = status == CLI_INVALID ? CTG_ESCHEMA : CTG_EIO;
+    snprintf(err.source, sizeof err.source, "%s", source);
+    snprintf(err.path, sizeof err.path, "%s", path);
+    va_start(ap, fmt);
+    vsnprintf(err.message, sizeof err.message, fmt, ap);
+    va_end(ap);
+    ctg_error_format(&err, text, sizeof text);
+    fprintf(stderr, "%s\n", text);
+    return status;
+}
+
+/* Where `c` sits, and a check that its list is one these commands can write. */
+static int place(pl_read *r, const ctg_stream_header *h, char *path, size_t cap)
+{
+    if (h->kind != CTG_LIST_DEFAULT)
+        return pl_fail(CLI_INVALID, r->in.name, "", "a %s document is not a default list",
+                       ctg_list_kind_name(h->kind));
+    if (h->depth > 1 || (h->depth == 1 && !r->flatten))
+        return pl_fail(CLI_INVALID, r->in.name, h->depth == 1 ? "/lists" : "",
+                       "lists nested in a list: %s", r->flatten
+                       ? "only one level of nesting is flattened" : "merge flattens them");
+    if (h->name == NULL)
+        return pl_fail(CLI_INVALID, r->in.name, "",
+                       "the list's name comes after its contingencies; convert writes it first");
+    if (r->seen == 0 || h->depth != r->list_depth || h->index != r->list_index) {
+        r->in_list = 0;
+        r->list_depth = h->depth;
+        r->list_index = h->index;
+    }
+    if (h->depth == 0)
+        snprintf(path, cap, "/contingencies/%zu", r->in_list);
+    else
+        snprintf(path, cap, "/lists/%zu/contingencies/%zu", h->index, r->in_list);
+    return CLI_OK;
+}
+
+static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    pl_read *r = payload;
+    char path[96];
+
+    r->status = place(r, h, path, sizeof path);
+    if (r->status != CLI_OK)
+        return 1;
+    if (r->seen++ == 0) {
+        r->name = strdup(h->name);
+        if (r->name == NULL) {
+            r->status = pl_fail(CLI_FAILURE, r->in.name, "", "out of memory");
+            return 1;
+        }
+        cli_input_forget(&r->in);
+    }
+    r->in_list++;
+    if (r->fn(h, c, path, r->ctx) != 0)
+        return r->stopped = true, 1;
+    return 0;
+}
+
+static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
+{
+    pl_read *r = payload;
+
+    (void)list;
+    r->status = place(r, h, (char[8]){ 0 }, 8);
+    return 1;
+}
+
+/* An input without contingencies: its kind and name, from the bytes kept. */
+static int read_empty(pl_read *r)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_list *list = NULL;
+    ctg_error err;
+    int rc;
+
+    opts.source_name = r->in.name;
+    rc = ctg_list_read_buffer(&list, r->in.kept, r->in.kept_len, &opts, &err);
+    if (rc != CTG_OK)
+        return cli_report(rc, &err);
+    if (ctg_list_get_kind(list) == CTG_LIST_DEFAULT
+        || (r->flatten && ctg_list_get_kind(list) == CTG_LIST_LIST))
+        r->name = strdup(ctg_list_name(list));
+    else
+        r->status = pl_fail(CLI_INVALID, r->in.name, "", "a %s document is not a default list",
+                            ctg_list_kind_name(ctg_list_get_kind(list)));
+    ctg_list_free(list);
+    if (r->status == CLI_OK && r->name == NULL)
+        r->status = pl_fail(CLI_FAILURE, r->in.name, "", "out of memory");
+    return r->status;
+}
+
+int pl_read_run(pl_read *r, const char *path)
+{
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = on_contingency,
+                      .list = on_list, .progress = cli_progress_update, .payload = r };
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_source src;
+    ctg_error err;
+    int rc;
+
+    r->seen = 0;
+    r->status = CLI_OK;
+    r->stopped = false;
+    free(r->name);
+    r->name = NULL;
+    if (cli_input_open(&r->in, path, NULL, &err) != CTG_OK)
+        return cli_report(CTG_EIO, &err);
+    if (r->display != NULL)
+        r->in.name = r->display;
+    opts.source_name = r->in.name;
+    if (r->skip_extensions)
+        opts.flags |= CTG_READ_SKIP_EXTENSION_VALUES;
+    src = ctg_source_callback(cli_input_read, &r->in, r->in.size);
+    cli_progress_init(&r->progress, !r->no_progress, NULL);
+    rc = ctg_read_stream(&src, &v, &opts, &err);
+    cli_progress_done(&r->progress);
+    if (rc != CTG_OK && rc != CTG_ESTOPPED)
+        r->status = cli_report(rc, &err);
+    else if (rc == CTG_OK && r->seen == 0)
+        read_empty(r);
+    cli_input_close(&r->in);
+    return r->status;
+}
+
+void pl_read_dispose(pl_read *r)
+{
+    free(r->name);
+    r->name = NULL;
+}
+
+/* ---- the output ----------------------------------------------------------------------- */
+
+void pl_out_init(pl_out *o, const char *path, bool compact, bool break_links)
+{
+    ctg_write_options opts = CTG_WRITE_OPTIONS_INIT;
+
+    opts.flags = (compact ? CTG_WRITE_COMPACT : 0) | (break_links ? CTG_WRITE_BREAK_LINKS : 0);
+    opts.temp_file = cli_signals_temp_file; /* removed if a signal ends us */
+    o->path = path;
+    o->opts = opts;
+    o->w = NULL;
+}
+
+static int out_failed(pl_out *o, int rc, ctg_error *err)
+{
+    int status;
+
+    if (strcmp(o->path, "-") == 0)
+        snprintf(err->source, sizeof err->source, CLI_STDOUT_NAME);
+    status = cli_report(rc, err);
+    pl_out_abort(o);
+    return cli_signals_pipe_broken() ? CLI_INVALID : status;
+}
+
+int pl_out_open(pl_out *o, const char *name)
+{
+    ctg_error err;
+    int rc;
+
+    if (o->w != NULL)
+        return CLI_OK;
+    rc = cli_list_writer_open(&o->w, o->path, name, &o->opts, &err);
+    return rc == CTG_OK ? CLI_OK : out_failed(o, rc, &err);
+}
+
+int pl_out_add(pl_out *o, const ctg_contingency *c)
+{
+    ctg_error err;
+    int rc = ctg_stream_writer_add(o->w, c, &err);
+
+    return rc == CTG_OK ? CLI_OK : out_failed(o, rc, &err);
+}
+
+int pl_out_close(pl_out *o)
+{
+    ctg_error err;
+    int rc = ctg_stream_writer_close(o->w, &err);
+
+    o->w = NULL;
+    if (rc == CTG_OK && strcmp(o->path, "-") == 0)
+        rc = cli_stdout_flushed(&err);
+    return rc == CTG_OK ? CLI_OK : out_failed(o, rc, &err);
+}
+
+void pl_out_abort(pl_out *o)
+{
+    ctg_stream_writer_abort(o->w);
+    o->w = NULL;
+}
+
+/* ---- hashing -------------------------------------------------------------------------- */
+
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebu;
+    return h ^ (h >> 31);
+}
+
+uint64_t pl_hash64(const void *data, size_t len, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = mix(seed ^ (len * 0x9e3779b97f4a7c15u));
+
+    for (; len >= 8; p += 8, len -= 8) {
+        uint64_t w;
+
+        memcpy(&w, p, 8);
+        h = mix(h ^ w) + 0x9e3779b97f4a7c15u;
+    }
+    if (len > 0) {
+        uint64_t w = 0;
+
+        memcpy(&w, p, len);
+        h = mix(h ^ w ^ ((uint64_t)len << 56));
+    }
+    return mix(h);
+}
+
+/* ---- stdin spooled -------------------------------------------------------------------- */
+
+static int copy_stdin(int fd)
+{
+    char chunk[65536];
+    ssize_t n;
+
+    while ((n = read(STDIN_FILENO, chunk, sizeof chunk)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        for (ssize_t done = 0; done < n;) {
+            ssize_t w = write(fd, chunk + done, (size_t)(n - done));
+
+            if (w < 0 && errno != EINTR)
+                return -1;
+            done += w > 0 ? w : 0;
+        }
+    }
+    return 0;
+}
+
+int pl_spool_stdin(char **path)
+{
+    const char *dir = getenv("TMPDIR");
+    size_t len;
+    int fd, failed;
+
+    if (dir == NULL || *dir == '\0')
+        dir = "/tmp";
+    len = strlen(dir) + sizeof "/ctg-stdin-XXXXXX";
+    *path = malloc(len);
+    if (*path == NULL)
+        return pl_fail(CLI_FAILURE, CLI_STDIN_NAME, "", "out of memory");
+    snprintf(*path, len, "%s/ctg-stdin-XXXXXX", dir);
+    fd = mkstemp(*path);
+    if (fd < 0) {
+        pl_fail(CLI_FAILURE, *path, "", "cannot create a copy of stdin: %s", strerror(errno));
+        free(*path);
+        return *path = NULL, CLI_FAILURE;
+    }
+    cli_signals_temp_file_at(1, *path);
+    failed = copy_stdin(fd);
+    if (close(fd) != 0 || failed) {
+        pl_fail(CLI_FAILURE, *path, "", "cannot copy stdin: %s", strerror(errno));
+        pl_spool_remove(*path);
+        return *path = NULL, CLI_FAILURE;
+    }
+    return CLI_OK;
+}
+
+void pl_spool_remove(char *path)
+{
+    if (path == NULL)
+        return;
+    unlink(path);
+    cli_signals_temp_file_at(1, NULL);
+    free(path);
+}
+
+bool pl_parse_count(const cli_command *cmd, const char *name, const char *text, size_t min,
+                    size_t *out)
+{
+    char *end;
+    unsigned long long v;
+
+    errno = 0;
+    v = text[0] >= '0' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
+    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0 || v < min
+        || v > (unsigned long long)SIZE_MAX) {
+        cli_usage_error(cmd, min ? "not a positive count" : "not a count", name);
+        return false;
+    }
+    *out = (size_t)v;
+    return true;
+}
+
+void pl_output_last(cli_args *args, const char *out)
+{
+    /* -o OUT took two of argv's slots, so pos (argv + 1) has room for one more */
+    if (out != NULL)
+        args->pos[args->npos++] = (char *)out;
+}
