@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "diag.h"
+#include "elemset.h"
 
 #define NONE SIZE_MAX
 
@@ -215,12 +217,12 @@ static int canon_extension(sbuf *out, const ctg_extension *x)
 }
 
 typedef struct digests {
-    uint64_t content; /* name, elements, extensions; the id is not in it */
-    uint64_t elems;   /* the element multiset */
+    uint64_t content; /* name, element multiset, extensions; the id is not in it */
+    uint64_t elems;   /* with --match-elements, the element set's (elemset.h); else 0 */
 } digests;
 
-/* The digests of `c`. The elements' hashes are added, so their order does not count and a
- * duplicate counts twice; so are the extensions', which the read keeps unique by name. */
+/* The content digest of `c`. The elements' hashes are added, so their order does not count
+ * and a duplicate counts twice; so are the extensions', which the read keeps unique by name. */
 static int digest_of(const ctg_contingency *c, sbuf *scratch, digests *out)
 {
     uint64_t elems = 0, exts = 0, words[3];
@@ -233,9 +235,8 @@ static int digest_of(const ctg_contingency *c, sbuf *scratch, digests *out)
         exts += mix64(hash_bytes(hash_text(7, c->extensions[i].name), scratch->data,
                                  scratch->len));
     }
-    out->elems = mix64(elems + c->element_count * 0x9e3779b97f4a7c15u);
     words[0] = hash_text(3, c->name);
-    words[1] = out->elems;
+    words[1] = mix64(elems + c->element_count * 0x9e3779b97f4a7c15u);
     words[2] = exts;
     out->content = hash_bytes(5, words, sizeof words);
     return 0;
@@ -247,7 +248,7 @@ enum { IN_T = 1, IN_S = 2, CHANGED = 4, PAIRED = 8 };
 
 typedef struct entry {
     uint64_t digest; /* digests.content */
-    uint64_t elems;  /* digests.elems */
+    uint64_t elems;  /* digests.elems: the element set's hash, with --match-elements */
     size_t pos;      /* position in T, or in S for an id only in S */
     size_t id;       /* offset of the id in the pool */
     unsigned flags;
@@ -346,6 +347,7 @@ typedef struct event {
     size_t a_pos, b_pos; /* positions in A and B, NONE when absent there */
     char *details;       /* the lines that say what changed (open_memstream's) */
     size_t details_len;
+    bool unpaired;       /* renamed on equal hashes of different element sets: undone */
 } event;
 
 /* An event whose description needs T's content, by T position. */
@@ -362,12 +364,14 @@ static int need_cmp(const void *x, const void *y)
 
 typedef struct diff {
     cli_progress progress; /* first: the visitor's payload is also the bar's */
+    cli_diag_format format;
     bool json, match, t_is_a, quiet, bar;
     bool keep_t; /* T is not a regular file: keep it whole in pass 1 */
     const char *t_path, *s_path;
     const char *reading; /* the path being read, for errors */
     table t;
     sbuf scratch, scratch2;
+    cli_elemset set, set2; /* --match-elements: the element sets being compared */
     ctg_list *kept_s; /* copies of S's contingencies that differ */
     ctg_list *kept_t; /* T whole, when T cannot be read again; else NULL */
     event *ev;
@@ -375,6 +379,9 @@ typedef struct diff {
     size_t pos;     /* position of the next contingency of the side being read */
     need *need;     /* pass 3: the events that need T's content, by T position */
     size_t nneed, cursor;
+    const ctg_stream_place *at; /* where the contingency being read is */
+    int (*on)(const ctg_stream_header *, const ctg_contingency *, void *); /* this read's */
+    const char *code; /* the diagnostic code of the error, when not the status's */
     int rc;         /* why a callback stopped the read (a ctg status) */
     ctg_error err;  /* and its error */
 } diff;
@@ -438,19 +445,23 @@ static int on_other_list(const ctg_stream_header *h, const ctg_list *list, void 
     return fail_input(d, d->reading, CTG_EUNSUPPORTED, message);
 }
 
-/* A second contingency with the same id: diff matches by id, so it is refused. In a root
- * `default` list its path is known; in nested lists only its position in the document. */
+/* A second contingency with the same id: diff matches by id, so it is refused, at the id's
+ * place. Its path is known in a root `default` list and in one nested a level down. */
 static int fail_duplicate(diff *d, const ctg_stream_header *h, const char *id)
 {
     char message[CTG_ERROR_MESSAGE_MAX];
 
     snprintf(message, sizeof message,
-             "contingency id \"%s\" is there twice (contingency %zu of the document, from 0): "
-             "diff matches contingencies by id",
-             id, d->pos);
+             "contingency id \"%s\" is there twice: diff matches contingencies by id", id);
     fail_input(d, d->reading, CTG_ESCHEMA, message);
+    d->code = "duplicate-id";
+    d->err.line = d->at->id_line;
+    d->err.column = d->at->id_column;
     if (h->depth == 0 && h->kind == CTG_LIST_DEFAULT)
-        snprintf(d->err.path, sizeof d->err.path, "/contingencies/%zu/id", d->pos);
+        snprintf(d->err.path, sizeof d->err.path, "/contingencies/%zu/id", d->at->index);
+    else if (h->depth == 1)
+        snprintf(d->err.path, sizeof d->err.path, "/contingencyLists/%zu/contingencies/%zu/id",
+                 h->index, d->at->index);
     return 1;
 }
 
@@ -473,6 +484,21 @@ static size_t b_entry(const diff *d, const event *ev)
 
 /* ---- the reads ------------------------------------------------------------------------- */
 
+/* The digests of `c`: its content's, and with --match-elements its element set's, the
+ * definition merge --dedupe-equivalent uses (types and ids; order, sides and repeats aside). */
+static int digests_of(diff *d, const ctg_contingency *c, digests *out)
+{
+    if (digest_of(c, &d->scratch, out) != 0)
+        return -1;
+    out->elems = 0;
+    if (d->match) {
+        if (cli_elemset_build(&d->set, c) != 0)
+            return -1;
+        out->elems = cli_elemset_hash(&d->set);
+    }
+    return 0;
+}
+
 /* Pass 1: T into the table (and whole into kept_t when it cannot be read again). */
 static int on_t(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
 {
@@ -480,7 +506,7 @@ static int on_t(const ctg_stream_header *h, const ctg_contingency *c, void *payl
     digests dg;
     size_t copy;
 
-    if (digest_of(c, &d->scratch, &dg) != 0)
+    if (digests_of(d, c, &dg) != 0)
         return fail_nomem(d);
     if (table_find(&d->t, c->id) != NONE)
         return fail_duplicate(d, h, c->id);
@@ -497,14 +523,14 @@ static int on_t(const ctg_stream_header *h, const ctg_contingency *c, void *payl
 static int on_s(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
 {
     diff *d = payload;
-    event ev = { EV_CHANGED, NONE, NONE, NONE, NONE, NONE, NULL, 0 };
+    event ev = { EV_CHANGED, NONE, NONE, NONE, NONE, NONE, NULL, 0, false };
     size_t i = table_find(&d->t, c->id);
     digests dg;
     bool copy = true;
 
     if (i != NONE && (d->t.e[i].flags & IN_S))
         return fail_duplicate(d, h, c->id);
-    if (digest_of(c, &d->scratch, &dg) != 0)
+    if (digests_of(d, c, &dg) != 0)
         return fail_nomem(d);
     if (i != NONE) {
         d->t.e[i].flags |= IN_S;
@@ -824,6 +850,18 @@ static int describe(diff *d, event *ev, const ctg_contingency *tc)
     return fclose(f) == 0 ? rc : -1;
 }
 
+/* A rename was chosen on equal element-set hashes: compares the sets themselves, and marks
+ * the pair to undo when they differ. */
+static int check_rename(diff *d, event *ev, const ctg_contingency *tc)
+{
+    if (cli_elemset_build(&d->set, tc) != 0
+        || cli_elemset_build(&d->set2, ctg_list_contingency_at(d->kept_s, ev->s_copy)) != 0)
+        return -1;
+    ev->unpaired = d->set.key_len != d->set2.key_len
+                   || memcmp(d->set.key, d->set2.key, d->set.key_len) != 0;
+    return 0;
+}
+
 /* Pass 3: T again, describing each change as its contingency comes. */
 static int on_t_again(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
 {
@@ -842,11 +880,38 @@ static int on_t_again(const ctg_stream_header *h, const ctg_contingency *c, void
             return fail_nomem(d);
         if (strcmp(c->id, entry_id(&d->t, ev->t_entry)) != 0 || dg.content != e->digest)
             return fail_input(d, d->reading, CTG_EIO, "changed while diff was reading it");
-        if (describe(d, ev, c) != 0)
+        if (ev->kind == EV_RENAMED && check_rename(d, ev, c) != 0)
+            return fail_nomem(d);
+        if (!ev->unpaired && describe(d, ev, c) != 0)
             return fail_nomem(d);
         d->cursor++;
     }
     return 0;
+}
+
+/* Prints an error as the format asks (JSON on stdout); returns 2: as diff(1), any error is 2,
+ * since 1 says that the inputs differ. */
+static int report(const diff *d, int rc, const ctg_error *err)
+{
+    cli_diag diag = cli_diag_from_error(err);
+
+    if (d->code == NULL) {
+        cli_diag_report(d->format, rc, err);
+        return CLI_FAILURE;
+    }
+    diag.code = d->code;
+    cli_diag_print(d->format == CLI_DIAG_JSON ? stdout : stderr, d->format, &diag);
+    return CLI_FAILURE;
+}
+
+/* The visitor's callback: notes where `c` is, for errors, and hands it to this read's. */
+static int on_contingency_at(const ctg_stream_header *h, const ctg_contingency *c,
+                             const ctg_stream_place *at, void *payload)
+{
+    diff *d = payload;
+
+    d->at = at;
+    return d->on(h, c, d);
 }
 
 /* Reads `path` with `on` for each contingency; returns an exit status (the error printed). */
@@ -856,14 +921,15 @@ static int read_side(diff *d, const char *path,
     ctg_source src = cli_source(path);
     ctg_read_options opts = cli_read_options(path);
     ctg_visitor v = { .version = CTG_VISITOR_VERSION,
-                      .contingency = on,
                       .list = on_other_list,
                       .progress = cli_progress_update,
-                      .payload = d };
+                      .payload = d,
+                      .contingency_at = on_contingency_at };
     ctg_error err;
     int rc;
 
     d->reading = path;
+    d->on = on;
     d->pos = 0;
     cli_progress_init(&d->progress, d->bar, cli_input_name(path));
     rc = ctg_read_stream(&src, &v, &opts, &err);
@@ -872,8 +938,7 @@ static int read_side(diff *d, const char *path,
         rc = d->rc, err = d->err;
     if (rc == CTG_OK)
         return CLI_OK;
-    cli_report(rc, &err);
-    return CLI_FAILURE; /* as diff(1): 1 says the inputs differ, so any error is 2 */
+    return report(d, rc, &err);
 }
 
 /* Pass 3 over the copy of T kept in pass 1. */
@@ -885,8 +950,7 @@ static int walk_kept_t(diff *d)
     d->pos = 0;
     for (size_t i = 0; i < n; i++) {
         if (on_t_again(&h, ctg_list_contingency_at(d->kept_t, i), d) != 0) {
-            cli_report(d->rc, &d->err);
-            return CLI_FAILURE;
+            return report(d, d->rc, &d->err);
         }
     }
     return CLI_OK;
@@ -962,7 +1026,7 @@ static int finish_events(diff *d)
 {
     for (size_t i = 0; i < d->t.count; i++) {
         const entry *e = &d->t.e[i];
-        event ev = { d->t_is_a ? EV_REMOVED : EV_ADDED, i, NONE, NONE, NONE, NONE, NULL, 0 };
+        event ev = { d->t_is_a ? EV_REMOVED : EV_ADDED, i, NONE, NONE, NONE, NONE, NULL, 0, false };
 
         if ((e->flags & (IN_T | IN_S | PAIRED)) != IN_T)
             continue;
@@ -984,6 +1048,29 @@ static int finish_events(diff *d)
             d->need[d->nneed++] = (need){ d->t.e[ev->t_entry].pos, k };
     }
     qsort(d->need, d->nneed, sizeof *d->need, need_cmp);
+    return 0;
+}
+
+/* Undoes the renames check_rename refused: an id only in S and one only in T again. */
+static int undo_renames(diff *d)
+{
+    size_t n = d->nev;
+
+    for (size_t k = 0; k < n; k++) {
+        size_t j = d->ev[k].t_entry;
+        event ev = { d->t_is_a ? EV_REMOVED : EV_ADDED, j, NONE, NONE, NONE, NONE, NULL, 0, false };
+
+        if (!d->ev[k].unpaired)
+            continue;
+        d->t.e[j].flags &= ~(unsigned)PAIRED;
+        d->ev[k].kind = d->t_is_a ? EV_ADDED : EV_REMOVED;
+        d->ev[k].t_entry = NONE;
+        d->ev[k].unpaired = false;
+        set_positions(d, &d->ev[k], NONE, d->t.e[d->ev[k].s_entry].pos);
+        set_positions(d, &ev, d->t.e[j].pos, NONE);
+        if (push_event(d, &ev) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -1055,6 +1142,8 @@ static void diff_dispose(diff *d)
     free(d->scratch.data);
     free(d->scratch2.data);
     table_dispose(&d->t);
+    cli_elemset_dispose(&d->set);
+    cli_elemset_dispose(&d->set2);
     ctg_list_free(d->kept_s);
     ctg_list_free(d->kept_t);
 }
@@ -1089,13 +1178,15 @@ static int run_diff(diff *d, const char *a, const char *b)
     if (status != CLI_OK)
         return status;
     if ((d->match && pair_renames(d) != 0) || finish_events(d) != 0)
-        return fail_nomem(d), cli_report(d->rc, &d->err), CLI_FAILURE;
+        return fail_nomem(d), report(d, d->rc, &d->err);
     if (d->nneed > 0)
         status = d->keep_t ? walk_kept_t(d) : read_side(d, d->t_path, on_t_again);
     if (status == CLI_OK && d->cursor < d->nneed) {
         fail_input(d, d->t_path, CTG_EIO, "changed while diff was reading it");
-        return cli_report(d->rc, &d->err), CLI_FAILURE;
+        return report(d, d->rc, &d->err);
     }
+    if (status == CLI_OK && undo_renames(d) != 0)
+        return fail_nomem(d), report(d, d->rc, &d->err);
     if (status != CLI_OK)
         return status;
     if (!d->quiet)
@@ -1105,7 +1196,6 @@ static int run_diff(diff *d, const char *a, const char *b)
 
 int cli_diff(const cli_command *cmd, int argc, char **argv)
 {
-    const char *format = NULL;
     const char *values[] = { NULL };
     cli_options opts = { diff_flags, diff_valued, values };
     cli_args args;
@@ -1116,16 +1206,15 @@ int cli_diff(const cli_command *cmd, int argc, char **argv)
         return status;
     if (args.help)
         return cli_help(cmd);
-    format = values[0];
-    if (format != NULL && strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
-        return cli_usage_error(cmd, "--format takes text or json, not", format);
+    memset(&d, 0, sizeof d);
+    if (cli_diag_format_parse(values[0], &d.format) != 0)
+        return cli_usage_error(cmd, "--format takes text or json, not", values[0]);
     if (args.npos != 2)
         return cli_usage_error(cmd, args.npos < 2 ? "two lists are needed" : "too many arguments",
                                NULL);
     if (strcmp(args.pos[0], "-") == 0 && strcmp(args.pos[1], "-") == 0)
         return cli_usage_error(cmd, "only one of A and B may be stdin (\"-\")", NULL);
-    memset(&d, 0, sizeof d);
-    d.json = format != NULL && strcmp(format, "json") == 0;
+    d.json = d.format == CLI_DIAG_JSON;
     d.match = (args.flags & FLAG_MATCH_ELEMENTS) != 0;
     d.quiet = args.quiet;
     d.bar = !args.no_progress;
