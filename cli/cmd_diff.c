@@ -246,10 +246,11 @@ static int digest_of(const ctg_contingency *c, sbuf *scratch, digests *out)
 
 enum { IN_T = 1, IN_S = 2, CHANGED = 4, PAIRED = 8 };
 
+/* One id. T's come first, in T's order, so that an entry of T's index is its position in T;
+ * an id only in S has its position in its event. */
 typedef struct entry {
     uint64_t digest; /* digests.content */
     uint64_t elems;  /* digests.elems: the element set's hash, with --match-elements */
-    size_t pos;      /* position in T, or in S for an id only in S */
     size_t id;       /* offset of the id in the pool */
     unsigned flags;
 } entry;
@@ -305,8 +306,8 @@ static int table_rehash(table *t)
     return 0;
 }
 
-/* Appends an entry for `id` (known absent); its index in `*index`. */
-static int table_add(table *t, const char *id, const digests *d, size_t pos, unsigned flags)
+/* Appends an entry for `id` (known absent). */
+static int table_add(table *t, const char *id, const digests *d, unsigned flags)
 {
     size_t off = t->pool.len;
 
@@ -322,7 +323,7 @@ static int table_add(table *t, const char *id, const digests *d, size_t pos, uns
     }
     if (sbuf_put(&t->pool, id, strlen(id) + 1) != 0)
         return -1;
-    t->e[t->count] = (entry){ d->content, d->elems, pos, off, flags };
+    t->e[t->count] = (entry){ d->content, d->elems, off, flags };
     t->slots[find_slot(t, id, id_hash(id))] = ++t->count;
     return 0;
 }
@@ -472,6 +473,12 @@ static void set_positions(const diff *d, event *ev, size_t t_pos, size_t s_pos)
     ev->b_pos = d->t_is_a ? s_pos : t_pos;
 }
 
+/* The position of S's contingency of `ev`. */
+static size_t s_position(const diff *d, const event *ev)
+{
+    return d->t_is_a ? ev->b_pos : ev->a_pos;
+}
+
 static size_t a_entry(const diff *d, const event *ev)
 {
     return d->t_is_a ? ev->t_entry : ev->s_entry;
@@ -510,7 +517,7 @@ static int on_t(const ctg_stream_header *h, const ctg_contingency *c, void *payl
         return fail_nomem(d);
     if (table_find(&d->t, c->id) != NONE)
         return fail_duplicate(d, h, c->id);
-    if (table_add(&d->t, c->id, &dg, d->pos, IN_T) != 0)
+    if (table_add(&d->t, c->id, &dg, IN_T) != 0)
         return fail_nomem(d);
     if (d->keep_t && keep_copy(&d->kept_t, c, &copy) != 0)
         return fail_nomem(d);
@@ -538,9 +545,9 @@ static int on_s(const ctg_stream_header *h, const ctg_contingency *c, void *payl
             return d->pos++, 0;
         d->t.e[i].flags |= CHANGED;
         ev.t_entry = ev.s_entry = i;
-        set_positions(d, &ev, d->t.e[i].pos, d->pos);
+        set_positions(d, &ev, i, d->pos);
     } else {
-        if (table_add(&d->t, c->id, &dg, d->pos, IN_S) != 0)
+        if (table_add(&d->t, c->id, &dg, IN_S) != 0)
             return fail_nomem(d);
         ev.kind = d->t_is_a ? EV_ADDED : EV_REMOVED;
         ev.s_entry = d->t.count - 1;
@@ -1015,7 +1022,7 @@ static int pair_renames(diff *d)
         d->t.e[j].flags |= PAIRED;
         ev->kind = EV_RENAMED;
         ev->t_entry = j;
-        set_positions(d, ev, d->t.e[j].pos, d->t.e[ev->s_entry].pos);
+        set_positions(d, ev, j, s_position(d, ev));
     }
     free(t_only);
     return 0;
@@ -1030,7 +1037,7 @@ static int finish_events(diff *d)
 
         if ((e->flags & (IN_T | IN_S | PAIRED)) != IN_T)
             continue;
-        set_positions(d, &ev, e->pos, NONE);
+        set_positions(d, &ev, i, NONE);
         if (push_event(d, &ev) != 0)
             return -1;
     }
@@ -1045,7 +1052,7 @@ static int finish_events(diff *d)
         if (ev->kind == EV_CHANGED
             || (ev->kind == EV_RENAMED
                 && d->t.e[ev->t_entry].digest != d->t.e[ev->s_entry].digest))
-            d->need[d->nneed++] = (need){ d->t.e[ev->t_entry].pos, k };
+            d->need[d->nneed++] = (need){ ev->t_entry, k };
     }
     qsort(d->need, d->nneed, sizeof *d->need, need_cmp);
     return 0;
@@ -1066,8 +1073,8 @@ static int undo_renames(diff *d)
         d->ev[k].kind = d->t_is_a ? EV_ADDED : EV_REMOVED;
         d->ev[k].t_entry = NONE;
         d->ev[k].unpaired = false;
-        set_positions(d, &d->ev[k], NONE, d->t.e[d->ev[k].s_entry].pos);
-        set_positions(d, &ev, d->t.e[j].pos, NONE);
+        set_positions(d, &d->ev[k], NONE, s_position(d, &d->ev[k]));
+        set_positions(d, &ev, j, NONE);
         if (push_event(d, &ev) != 0)
             return -1;
     }

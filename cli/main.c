@@ -153,7 +153,7 @@ static const cli_command commands[] = {
                    "number does. Extensions are compared as JSON values: key order within\n"
                    "objects does not count, numbers are compared as written. A list of\n"
                    "another kind, or an id twice in one list, is an error. Memory holds about\n"
-                   "64 bytes plus the id per contingency of A, and a copy of each contingency\n"
+                   "50 bytes plus the id per contingency of A, and a copy of each contingency\n"
                    "of B that differs; A is read twice when it is a regular file (else B, or\n"
                    "A is kept whole). Exit status, as diff(1): 0 when the lists are equal,\n"
                    "1 when they differ, 2 on any error, an invalid list included.\n",
