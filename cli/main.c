@@ -141,7 +141,7 @@ static const cli_command commands[] = {
     },
     {
         .name = "diff",
-        .args = "[--match-elements] [--format FORMAT] [OPTION...] A B",
+        .args = "[--match-elements] [--format FORMAT] A B",
         .summary = "compare two lists by contingency id",
         .details = "Compares the `default` lists A and B (\"-\" is stdin for one of them; gzip is\n"
                    "read as such) contingency by contingency, matched by id, and prints one\n"
@@ -161,11 +161,11 @@ static const cli_command commands[] = {
                    "                     an id only in A and one only in B with the same\n"
                    "                     elements are \"renamed\", not removed and added\n"
                    "      --format FORMAT\n"
-                   "                     text (the default), or json: one object per line,\n"
-                   "                     {\"change\":\"added\"|\"removed\"|\"renamed\"|\"changed\",\n"
-                   "                     \"id\", \"from\" (renamed), \"a\", \"b\" (positions from 0),\n"
-                   "                     and for \"changed\" \"what\" (name, element, side,\n"
-                   "                     extension), \"name\" (extension), \"from\", \"to\"}\n"
+                   "                     text (the default), or json: one object per line with\n"
+                   "                     change (added, removed, renamed, changed), id, from,\n"
+                   "                     a and b (positions from 0); a change also has what\n"
+                   "                     (name, element, side, extension), name, from, to;\n"
+                   "                     errors are then JSON diagnostics on stdout\n"
                    "  -q, --quiet        print nothing: the exit status tells\n"
                    NO_PROGRESS_OPTION,
         .run = cli_diff,

@@ -153,7 +153,7 @@ check "an identifier list is refused" 2 "" \
     -- "$cli" diff "$data/valid/identifier-v1_0.json" "$a"
 check "a missing file" 2 "" "$work/nope: error: cannot open: No such file or directory\n" -- \
     "$cli" diff "$a" "$work/nope"
-usage='usage: contingency-cli diff [--match-elements] [--format FORMAT] [OPTION...] A B\n'
+usage='usage: contingency-cli diff [--match-elements] [--format FORMAT] A B\n'
 more="Try 'contingency-cli diff --help' for more information.\n"
 check "one list is a usage error" 2 "" "contingency-cli diff: two lists are needed\n$usage$more" \
     -- "$cli" diff "$a"
