@@ -123,7 +123,8 @@ static int put_members(sbuf *out, member *m, size_t n)
 {
     int rc = sbuf_put(out, "{", 1);
 
-    qsort(m, n, sizeof *m, member_cmp);
+    if (n > 1) /* m is NULL for {} */
+        qsort(m, n, sizeof *m, member_cmp);
     for (size_t i = 0; i < n; i++) {
         if (rc == 0 && i > 0)
             rc = sbuf_put(out, ",", 1);
@@ -1127,7 +1128,8 @@ static void print_json_event(const diff *d, const event *ev)
 
 static void print_events(diff *d)
 {
-    qsort(d->ev, d->nev, sizeof *d->ev, event_cmp);
+    if (d->nev > 1) /* qsort's base must not be NULL, even for no item */
+        qsort(d->ev, d->nev, sizeof *d->ev, event_cmp);
     for (size_t k = 0; k < d->nev; k++) {
         const event *ev = &d->ev[k];
 

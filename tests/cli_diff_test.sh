@@ -122,6 +122,14 @@ changed K: element BRANCH L8 added
 added D2\nadded B1\nremoved A1\nremoved DUP1\nremoved DUP2\n" "" -- \
     "$cli" diff "$d/rename-a.json" "$d/rename-b.json"
 
+# ---- extensions as JSON values: ext-b.json reorders the keys of every object of ext-a.json
+# (strings holding quotes, braces and commas included); ext-c.json also writes 1.0 as 1.00 ----
+check "extension objects: key order does not count, at any depth" 0 "" "" -- \
+    "$cli" diff "$d/ext-a.json" "$d/ext-b.json"
+check "extension numbers are compared as written; values in canonical form" 1 \
+    '{"change":"changed","id":"C","a":0,"b":0,"what":"extension","name":"e","from":{"a":[],"k\\"}":"v,]}\\\\","n":[{"a":2,"b":1},[{"x":true,"y":null}]],"num":1.0,"z":{}},"to":{"a":[],"k\\"}":"v,]}\\\\","n":[{"a":2,"b":1},[{"x":true,"y":null}]],"num":1.00,"z":{}}}\n' \
+    "" -- "$cli" diff --format json "$d/ext-a.json" "$d/ext-c.json"
+
 # ---- inputs: stdin, gzip, pipes ----
 check "B from stdin" 1 "$one" "" -- sh -c "'$cli' diff '$a' - <'$d/element.json'"
 check "A from stdin (B is then the side read twice)" 1 "${changes_b}renamed N-1_S1 -> N-1_SW1\n" "" \
