@@ -14,7 +14,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "diag.h"
@@ -29,36 +32,132 @@ static const char *const diff_valued[] = { "--format", NULL };
 
 /* ---- digests ----------------------------------------------------------------------------- */
 
-/* splitmix64's finaliser: every input bit moves every output bit. */
-static uint64_t mix64(uint64_t x)
+/* SipHash (Aumasson and Bernstein), keyed with random bytes drawn at each run: a digest
+ * decides that two contingencies are equal, so a list must not be able to forge a collision
+ * (nor flood the id table) with a hash it could compute in advance. SipHash-1-3, the rounds
+ * Rust's HashMap uses (SIP_C_ROUNDS 2 and SIP_D_ROUNDS 4 give SipHash-2-4 and its published
+ * test vectors). Streamed, so that fields go in one after the other without a buffer. */
+#define SIP_C_ROUNDS 1
+#define SIP_D_ROUNDS 3
+
+typedef struct sip_key {
+    uint64_t k0, k1;
+} sip_key;
+
+typedef struct sip {
+    uint64_t v0, v1, v2, v3;
+    uint64_t tail; /* the bytes of an incomplete word, little-endian */
+    size_t len;    /* bytes taken so far */
+} sip;
+
+static uint64_t rotl(uint64_t x, int b)
 {
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9u;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebu;
-    return x ^ (x >> 31);
+    return (x << b) | (x >> (64 - b));
 }
 
-/* FNV-1a over the bytes, chained from `h`; the length is mixed in so that consecutive fields
- * cannot trade bytes ("ab","c" and "a","bc" hash apart). */
-static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
+static void sip_round(sip *h)
+{
+    h->v0 += h->v1, h->v1 = rotl(h->v1, 13), h->v1 ^= h->v0, h->v0 = rotl(h->v0, 32);
+    h->v2 += h->v3, h->v3 = rotl(h->v3, 16), h->v3 ^= h->v2;
+    h->v0 += h->v3, h->v3 = rotl(h->v3, 21), h->v3 ^= h->v0;
+    h->v2 += h->v1, h->v1 = rotl(h->v1, 17), h->v1 ^= h->v2, h->v2 = rotl(h->v2, 32);
+}
+
+static void sip_init(sip *h, const sip_key *k)
+{
+    h->v0 = k->k0 ^ 0x736f6d6570736575u;
+    h->v1 = k->k1 ^ 0x646f72616e646f6du;
+    h->v2 = k->k0 ^ 0x6c7967656e657261u;
+    h->v3 = k->k1 ^ 0x7465646279746573u;
+    h->tail = 0;
+    h->len = 0;
+}
+
+static void sip_word(sip *h, uint64_t m)
+{
+    h->v3 ^= m;
+    for (int i = 0; i < SIP_C_ROUNDS; i++)
+        sip_round(h);
+    h->v0 ^= m;
+}
+
+static void sip_byte(sip *h, unsigned char b)
+{
+    h->tail |= (uint64_t)b << (8 * (h->len & 7));
+    if ((++h->len & 7) == 0) {
+        sip_word(h, h->tail);
+        h->tail = 0;
+    }
+}
+
+/* The 8 bytes at `p` as a little-endian word, on any host (compilers make it one load). */
+static uint64_t load_le(const unsigned char *p)
+{
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24
+           | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48
+           | (uint64_t)p[7] << 56;
+}
+
+static void sip_bytes(sip *h, const void *data, size_t len)
 {
     const unsigned char *p = data;
+    size_t i = 0;
 
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ p[i]) * 0x100000001b3u;
-    return mix64(h ^ len);
+    for (; i < len && (h->len & 7) != 0; i++)
+        sip_byte(h, p[i]);
+    for (; len - i >= 8; i += 8, h->len += 8)
+        sip_word(h, load_le(p + i));
+    for (; i < len; i++)
+        sip_byte(h, p[i]);
 }
 
-/* A string, or its absence: NULL and "" hash apart. */
-static uint64_t hash_text(uint64_t h, const char *s)
+static uint64_t sip_final(sip *h)
 {
-    return s ? hash_bytes(h + 1, s, strlen(s)) : mix64(h + 2);
+    sip_word(h, h->tail | (uint64_t)h->len << 56);
+    h->v2 ^= 0xff;
+    for (int i = 0; i < SIP_D_ROUNDS; i++)
+        sip_round(h);
+    return h->v0 ^ h->v1 ^ h->v2 ^ h->v3;
 }
 
-static uint64_t element_hash(const ctg_element *e)
+/* The key of one run: random bytes, or where the kernel has none to give yet, the clock and
+ * the process id, which a list cannot know in advance either. */
+static void draw_key(sip_key *k)
 {
-    return hash_text(hash_text(mix64((uint64_t)e->type + 11), e->id), e->voltage_level_id);
+    struct timespec ts;
+
+    if (getrandom(k, sizeof *k, GRND_NONBLOCK) == (ssize_t)sizeof *k)
+        return;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    k->k0 = (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec;
+    k->k1 = (uint64_t)getpid() << 32 ^ (uint64_t)(uintptr_t)k;
+}
+
+/* A word; the digests take theirs first, where they go in whole. */
+static void sip_u64(sip *h, uint64_t v)
+{
+    if ((h->len & 7) != 0) {
+        sip_bytes(h, &v, sizeof v);
+        return;
+    }
+    sip_word(h, v);
+    h->len += 8;
+}
+
+/* Each digest starts with whole words (the fast path) saying how long its strings are and
+ * whether they are there, so that no two inputs give the same bytes. */
+static uint64_t element_hash(const sip_key *k, const ctg_element *e)
+{
+    size_t id_len = strlen(e->id);
+    sip h;
+
+    sip_init(&h, k);
+    sip_u64(&h, (uint64_t)e->type | (uint64_t)(e->voltage_level_id != NULL) << 8
+                    | (uint64_t)id_len << 16);
+    sip_bytes(&h, e->id, id_len);
+    if (e->voltage_level_id) /* the rest: the final word counts every byte */
+        sip_bytes(&h, e->voltage_level_id, strlen(e->voltage_level_id));
+    return sip_final(&h);
 }
 
 /* ---- extensions in canonical form ------------------------------------------------------ */
@@ -224,22 +323,31 @@ typedef struct digests {
 
 /* The content digest of `c`. The elements' hashes are added, so their order does not count
  * and a duplicate counts twice; so are the extensions', which the read keeps unique by name. */
-static int digest_of(const ctg_contingency *c, sbuf *scratch, digests *out)
+static int digest_of(const sip_key *k, const ctg_contingency *c, sbuf *scratch,
+                     digests *out)
 {
-    uint64_t elems = 0, exts = 0, words[3];
+    uint64_t elems = 0, exts = 0;
+    sip h;
 
     for (size_t i = 0; i < c->element_count; i++)
-        elems += mix64(element_hash(&c->elements[i]));
+        elems += element_hash(k, &c->elements[i]);
     for (size_t i = 0; i < c->extension_count; i++) {
         if (canon_extension(scratch, &c->extensions[i]) != 0)
             return -1;
-        exts += mix64(hash_bytes(hash_text(7, c->extensions[i].name), scratch->data,
-                                 scratch->len));
+        sip_init(&h, k);
+        sip_u64(&h, (uint64_t)strlen(c->extensions[i].name));
+        sip_bytes(&h, c->extensions[i].name, strlen(c->extensions[i].name));
+        sip_bytes(&h, scratch->data, scratch->len);
+        exts += sip_final(&h);
     }
-    words[0] = hash_text(3, c->name);
-    words[1] = mix64(elems + c->element_count * 0x9e3779b97f4a7c15u);
-    words[2] = exts;
-    out->content = hash_bytes(5, words, sizeof words);
+    sip_init(&h, k);
+    sip_u64(&h, elems);
+    sip_u64(&h, (uint64_t)c->element_count);
+    sip_u64(&h, exts);
+    sip_u64(&h, c->name != NULL);
+    if (c->name)
+        sip_bytes(&h, c->name, strlen(c->name));
+    out->content = sip_final(&h);
     return 0;
 }
 
@@ -262,6 +370,7 @@ typedef struct table {
     size_t *slots; /* entry index + 1, 0 when free; a power of two, at most half full */
     size_t nslots;
     sbuf pool; /* the ids, each NUL-terminated */
+    sip_key key; /* of every digest of this comparison */
 } table;
 
 static const char *entry_id(const table *t, size_t i)
@@ -269,9 +378,13 @@ static const char *entry_id(const table *t, size_t i)
     return t->pool.data + t->e[i].id;
 }
 
-static uint64_t id_hash(const char *id)
+static uint64_t id_hash(const table *t, const char *id)
 {
-    return hash_bytes(0, id, strlen(id));
+    sip h;
+
+    sip_init(&h, &t->key);
+    sip_bytes(&h, id, strlen(id));
+    return sip_final(&h);
 }
 
 /* The slot of `id`: the one holding its entry, or the free one where it would go. */
@@ -284,9 +397,10 @@ static size_t find_slot(const table *t, const char *id, uint64_t h)
     return s;
 }
 
-static size_t table_find(const table *t, const char *id)
+/* The entry of `id` (whose id_hash is `h`), or NONE. */
+static size_t table_find(const table *t, const char *id, uint64_t h)
 {
-    return t->nslots ? t->slots[find_slot(t, id, id_hash(id))] - 1 : NONE;
+    return t->nslots ? t->slots[find_slot(t, id, h)] - 1 : NONE;
 }
 
 static int table_rehash(table *t)
@@ -300,15 +414,15 @@ static int table_rehash(table *t)
     t->nslots = n;
     for (size_t i = 0; i < oldn; i++) {
         if (old[i] != 0)
-            t->slots[find_slot(t, entry_id(t, old[i] - 1), id_hash(entry_id(t, old[i] - 1)))] =
+            t->slots[find_slot(t, entry_id(t, old[i] - 1), id_hash(t, entry_id(t, old[i] - 1)))] =
                 old[i];
     }
     free(old);
     return 0;
 }
 
-/* Appends an entry for `id` (known absent). */
-static int table_add(table *t, const char *id, const digests *d, unsigned flags)
+/* Appends an entry for `id` (known absent; its id_hash is `h`). */
+static int table_add(table *t, const char *id, uint64_t h, const digests *d, unsigned flags)
 {
     size_t off = t->pool.len;
 
@@ -325,7 +439,7 @@ static int table_add(table *t, const char *id, const digests *d, unsigned flags)
     if (sbuf_put(&t->pool, id, strlen(id) + 1) != 0)
         return -1;
     t->e[t->count] = (entry){ d->content, d->elems, off, flags };
-    t->slots[find_slot(t, id, id_hash(id))] = ++t->count;
+    t->slots[find_slot(t, id, h)] = ++t->count;
     return 0;
 }
 
@@ -496,7 +610,7 @@ static size_t b_entry(const diff *d, const event *ev)
  * definition merge --dedupe-equivalent uses (types and ids; order, sides and repeats aside). */
 static int digests_of(diff *d, const ctg_contingency *c, digests *out)
 {
-    if (digest_of(c, &d->scratch, out) != 0)
+    if (digest_of(&d->t.key, c, &d->scratch, out) != 0)
         return -1;
     out->elems = 0;
     if (d->match) {
@@ -511,14 +625,15 @@ static int digests_of(diff *d, const ctg_contingency *c, digests *out)
 static int on_t(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
 {
     diff *d = payload;
+    uint64_t hash = id_hash(&d->t, c->id);
     digests dg;
     size_t copy;
 
     if (digests_of(d, c, &dg) != 0)
         return fail_nomem(d);
-    if (table_find(&d->t, c->id) != NONE)
+    if (table_find(&d->t, c->id, hash) != NONE)
         return fail_duplicate(d, h, c->id);
-    if (table_add(&d->t, c->id, &dg, IN_T) != 0)
+    if (table_add(&d->t, c->id, hash, &dg, IN_T) != 0)
         return fail_nomem(d);
     if (d->keep_t && keep_copy(&d->kept_t, c, &copy) != 0)
         return fail_nomem(d);
@@ -532,7 +647,8 @@ static int on_s(const ctg_stream_header *h, const ctg_contingency *c, void *payl
 {
     diff *d = payload;
     event ev = { EV_CHANGED, NONE, NONE, NONE, NONE, NONE, NULL, 0, false };
-    size_t i = table_find(&d->t, c->id);
+    uint64_t hash = id_hash(&d->t, c->id);
+    size_t i = table_find(&d->t, c->id, hash);
     digests dg;
     bool copy = true;
 
@@ -548,7 +664,7 @@ static int on_s(const ctg_stream_header *h, const ctg_contingency *c, void *payl
         ev.t_entry = ev.s_entry = i;
         set_positions(d, &ev, i, d->pos);
     } else {
-        if (table_add(&d->t, c->id, &dg, IN_S) != 0)
+        if (table_add(&d->t, c->id, hash, &dg, IN_S) != 0)
             return fail_nomem(d);
         ev.kind = d->t_is_a ? EV_ADDED : EV_REMOVED;
         ev.s_entry = d->t.count - 1;
@@ -884,7 +1000,7 @@ static int on_t_again(const ctg_stream_header *h, const ctg_contingency *c, void
 
         if (d->need[d->cursor].t_pos != p)
             break;
-        if (digest_of(c, &d->scratch, &dg) != 0)
+        if (digest_of(&d->t.key, c, &d->scratch, &dg) != 0)
             return fail_nomem(d);
         if (strcmp(c->id, entry_id(&d->t, ev->t_entry)) != 0 || dg.content != e->digest)
             return fail_input(d, d->reading, CTG_EIO, "changed while diff was reading it");
@@ -1224,6 +1340,7 @@ int cli_diff(const cli_command *cmd, int argc, char **argv)
     if (strcmp(args.pos[0], "-") == 0 && strcmp(args.pos[1], "-") == 0)
         return cli_usage_error(cmd, "only one of A and B may be stdin (\"-\")", NULL);
     d.json = d.format == CLI_DIAG_JSON;
+    draw_key(&d.t.key);
     d.match = (args.flags & FLAG_MATCH_ELEMENTS) != 0;
     d.quiet = args.quiet;
     d.bar = !args.no_progress;
