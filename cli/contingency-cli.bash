@@ -24,6 +24,11 @@ _contingency_cli()
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
     fi
+    # The values of --format (diff's, and any other command's): text or json.
+    if [[ ${COMP_WORDS[COMP_CWORD - 1]} == --format ]]; then
+        COMPREPLY=($(compgen -W "text json" -- "$cur"))
+        return
+    fi
     if [[ $cur == -* && $cur != - ]]; then
         # The options in brackets of "usage: contingency-cli CMD [--opt] ...", and --help.
         local options

@@ -172,6 +172,9 @@ check "stdin twice is a usage error" 2 "" \
 check "an unknown format is a usage error" 2 "" \
     "contingency-cli diff: --format takes text or json, not: xml\n$usage$more" -- \
     "$cli" diff --format xml "$a" "$a"
+check "bash completes the values of --format" 0 "json\n" "" -- bash -c '
+    . "$1/../cli/contingency-cli.bash"; COMP_WORDS=("$2" diff --format j); COMP_CWORD=3
+    _contingency_cli; printf "%s\n" "${COMPREPLY[@]}"' _ "$data" "$cli"
 check "--help says the exit status" 0 "" "" -- sh -c "'$cli' diff --help |
     grep -q '^1 when they differ, 2 on any error, an invalid list included.\$'"
 
