@@ -284,4 +284,8 @@ void bench_print_targets(const bench_report *rep);
 void bench_net_print(const bench_net_report *r);
 void bench_net_print_json(const bench_net_report *r);
 
+/* The toolkit section (toolkit.c): contingency-cli at `cli` run on a generated `default` list
+ * of `mb` MB, `runs` times per subcommand; prints its table and targets. 0 or -1. */
+int bench_toolkit_run(const char *cli, size_t mb, int runs);
+
 #endif

@@ -23,7 +23,9 @@ enum {
     SECTION_MEMORY = 1u << 3,
     SECTION_FLOODING = 1u << 4,
     SECTION_NETWORK = 1u << 5,
-    SECTION_ALL = 0x3Fu
+    SECTION_ALL = 0x3Fu,
+    /* Not in ALL: it writes a 1 GB list and runs the CLI on it for minutes. */
+    SECTION_TOOLKIT = 1u << 6
 };
 
 /* Keys of the flooding section's documents: BENCH_KEY_MAX, or this with --quick. */
@@ -42,6 +44,8 @@ typedef struct bench_options {
     const char *generate;           /* --generate CASE */
     const char *rss_child;          /* hidden: --rss-child MODE FILE COUNT */
     const char *rss_path, *rss_count;
+    const char *cli;   /* --cli PATH: the contingency-cli of the toolkit section */
+    size_t toolkit_mb; /* --toolkit-mb N: its list's size */
 } bench_options;
 
 /* The network section's cases and runners. */
@@ -88,6 +92,12 @@ static void print_help(void)
            "                      absent, flooding 21; net10k 5)\n"
            "  --cases LIST        comma-separated cases (alone, it runs only the case tables)\n"
            "  --sections LIST     of cases,absent,scaling,memory,flooding,network (default: all)\n"
+           "                      and toolkit (only when named): contingency-cli's filter,\n"
+           "                      split, merge, validate, stats and convert as child processes\n"
+           "                      on a generated list of 1024 MB (--quick: 16), --repeat runs\n"
+           "                      (default 3, --quick 1); peak RSS and CPU time vs validate\n"
+           "  --toolkit-mb N      the toolkit section's list size in MB\n"
+           "  --cli PATH          the contingency-cli it runs (default: the one built beside)\n"
            "  --no-malloc-tuning  keep glibc's malloc settings (default: no mmap and no trim,\n"
            "                      so freed memory is reused between runs, not faulted in again)\n"
            "  --wall-clock        time runs by the wall clock (default: the thread's CPU time,\n"
@@ -152,7 +162,7 @@ static int add_case(bench_options *opts, const char *name)
 static int add_section(bench_options *opts, const char *name)
 {
     static const char *const names[] = { "cases",  "absent",   "scaling",
-                                         "memory", "flooding", "network" };
+                                         "memory", "flooding", "network", "toolkit" };
 
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(names[i], name) == 0) {
@@ -182,7 +192,8 @@ static int parse_valued(bench_options *opts, int argc, char **argv, int *i, bool
     *used = true;
     if (*i + 1 >= argc) {
         *used = strcmp(a, "--repeat") == 0 || strcmp(a, "--cases") == 0 ||
-                strcmp(a, "--sections") == 0 || strcmp(a, "--generate") == 0;
+                strcmp(a, "--sections") == 0 || strcmp(a, "--generate") == 0 ||
+                strcmp(a, "--cli") == 0 || strcmp(a, "--toolkit-mb") == 0;
         return *used ? usage_error("missing value", a) : 0;
     }
     if (strcmp(a, "--repeat") == 0)
@@ -193,6 +204,19 @@ static int parse_valued(bench_options *opts, int argc, char **argv, int *i, bool
         return for_each_name(opts, argv[++*i], add_section);
     if (strcmp(a, "--generate") == 0) {
         opts->generate = argv[++*i];
+        return 0;
+    }
+    if (strcmp(a, "--cli") == 0) {
+        opts->cli = argv[++*i];
+        return 0;
+    }
+    if (strcmp(a, "--toolkit-mb") == 0) {
+        char *end;
+        long n = strtol(argv[++*i], &end, 10);
+
+        if (*end != '\0' || n < 1 || n > 1000000)
+            return usage_error("--toolkit-mb needs a size in MB from 1 to 1000000", argv[*i]);
+        opts->toolkit_mb = (size_t)n;
         return 0;
     }
     if (strcmp(a, "--rss-child") == 0 && *i + 3 < argc) {
@@ -402,6 +426,19 @@ static int run_sections(const bench_options *opts, bench_report *rep)
     return 0;
 }
 
+/* The toolkit section prints its own table and targets, after the others. */
+static int run_toolkit(const bench_options *opts)
+{
+    size_t mb = opts->toolkit_mb ? opts->toolkit_mb : opts->quick ? 16 : 1024;
+    int runs = opts->repeat ? opts->repeat : opts->quick ? 1 : 3;
+
+    if (opts->cli == NULL) {
+        fprintf(stderr, "contingency-bench: toolkit: no contingency-cli; give --cli PATH\n");
+        return -1;
+    }
+    return bench_toolkit_run(opts->cli, mb, runs);
+}
+
 /* The default cases: those of --quick, or those of a full run. */
 static void default_cases(bench_options *opts)
 {
@@ -438,6 +475,9 @@ int main(int argc, char **argv)
 
     memset(&opts, 0, sizeof opts);
     opts.malloc_tuning = true;
+#ifdef CTG_BENCH_CLI
+    opts.cli = CTG_BENCH_CLI;
+#endif
     if ((rc = parse_options(&opts, argc, argv)) != 0)
         return rc == 1 ? 0 : rc;
     tune_malloc(opts.malloc_tuning);
@@ -459,11 +499,18 @@ int main(int argc, char **argv)
     command_line(argc, argv, command, sizeof command);
     if (rc == 0 && opts.json) {
         bench_print_json(&rep);
-    } else if (rc == 0) {
+    } else if (rc == 0 && opts.sections != SECTION_TOOLKIT) {
         bench_print_header(&rep, command);
         bench_print_tables(&rep);
         bench_print_targets(&rep);
+    } else if (rc == 0) {
+        printf("%s\n", command);
     }
+    fflush(stdout);
+    if (rc == 0 && (opts.sections & SECTION_TOOLKIT) && opts.json)
+        fprintf(stderr, "contingency-bench: the toolkit section has no JSON form; not run\n");
+    else if (rc == 0 && (opts.sections & SECTION_TOOLKIT))
+        rc = run_toolkit(&opts);
     free_report(&rep);
     if (rc != 0)
         fprintf(stderr, "contingency-bench: failed\n");

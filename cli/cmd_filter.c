@@ -20,9 +20,9 @@ enum { FLAG_INVERT = 1u << 0, FLAG_COMPACT = 1u << 1, FLAG_BREAK_LINKS = 1u << 2
 enum { OPT_TYPE, OPT_ID, OPT_ELEMENT, OPT_MIN, OPT_MAX, OPT_OUTPUT, OPT_COUNT };
 
 static const char *const filter_flags[] = { "--invert", "--compact", "--break-links", NULL };
-static const char *const filter_valued[] = { "--type", "--id", "--element", "--min-elements",
-                                             "--max-elements", "--output",
-                                             NULL };
+static const char *const filter_valued[] = {
+    "--type", "--id", "--element", "--min-elements", "--max-elements", "--output", NULL
+};
 
 typedef struct selectors {
     bool types[CTG_ELEMENT_TYPE_COUNT];
@@ -59,20 +59,22 @@ static bool has_element(const char *glob, const ctg_contingency *c)
 
 static bool selected(const selectors *s, const ctg_contingency *c)
 {
-    bool yes = c->element_count >= s->min && c->element_count <= s->max
-               && (!s->by_type || has_type(s, c))
-               && (s->id == NULL || fnmatch(s->id, c->id, 0) == 0)
-               && (s->element == NULL || has_element(s->element, c));
+    bool yes = c->element_count >= s->min && c->element_count <= s->max &&
+               (!s->by_type || has_type(s, c)) &&
+               (s->id == NULL || fnmatch(s->id, c->id, 0) == 0) &&
+               (s->element == NULL || has_element(s->element, c));
 
     return yes != s->invert;
 }
 
-static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c,
-                          const char *path, void *ctx)
+static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, const char *path,
+                          const ctg_stream_place *at, void *ctx)
 {
     filter_job *j = ctx;
 
     (void)path;
+    (void)at;
+    (void)at;
     j->status = pl_out_open(&j->out, h->name); /* at the first one, kept or not */
     if (j->status == CLI_OK && selected(&j->sel, c)) {
         j->status = pl_out_add(&j->out, c);
@@ -101,8 +103,7 @@ static bool parse_types(const cli_command *cmd, const char *list, selectors *s)
     return true;
 }
 
-static bool parse_selectors(const cli_command *cmd, const char **v, unsigned flags,
-                            selectors *s)
+static bool parse_selectors(const cli_command *cmd, const char **v, unsigned flags, selectors *s)
 {
     memset(s, 0, sizeof *s);
     s->max = (size_t)-1;
@@ -127,8 +128,7 @@ static int filter(const cli_args *args, const selectors *sel)
     memset(&j, 0, sizeof j);
     memset(&r, 0, sizeof r);
     j.sel = *sel;
-    pl_out_init(&j.out, args->pos[1], args->flags & FLAG_COMPACT,
-                args->flags & FLAG_BREAK_LINKS);
+    pl_out_init(&j.out, args->pos[1], args->flags & FLAG_COMPACT, args->flags & FLAG_BREAK_LINKS);
     r.fn = on_contingency;
     r.ctx = &j;
     r.no_progress = args->no_progress;

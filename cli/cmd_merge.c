@@ -40,7 +40,8 @@ typedef struct record {
     uint64_t ordinal; /* its place among all the inputs' contingencies */
     size_t input;
     char *path, *id;
-    char *key; /* its canonical element set, when that hash repeats; else NULL */
+    unsigned line, column; /* of its id's value */
+    char *key;             /* its canonical element set, when that hash repeats; else NULL */
     size_t key_len;
     bool id_candidate;
     bool dropped, equivalent;   /* dropped, as an equivalent or as a duplicate id */
@@ -73,7 +74,7 @@ typedef struct merge_job {
 
 static uint64_t id_hash(const ctg_contingency *c)
 {
-    return pl_hash64(c->id, strlen(c->id), 1) & ~TAG_SET;
+    return cli_hash64(c->id, strlen(c->id), 1) & ~TAG_SET;
 }
 
 static int oom(merge_job *j)
@@ -88,8 +89,8 @@ static int scan_one(merge_job *j, const ctg_contingency *c)
         return oom(j);
     if (!j->equivalent)
         return 0;
-    if (cli_elemset_build(&j->es, c) != 0
-        || cli_spill_add(&j->spill, cli_elemset_hash(&j->es) | TAG_SET) != 0)
+    if (cli_elemset_build(&j->es, c) != 0 ||
+        cli_spill_add(&j->spill, cli_elemset_hash(&j->es) | TAG_SET) != 0)
         return oom(j);
     return 0;
 }
@@ -111,8 +112,8 @@ static bool repeated(const merge_job *j, uint64_t h)
     return false;
 }
 
-static int add_record(merge_job *j, const ctg_contingency *c, const char *path, bool by_id,
-                      bool by_set)
+static int add_record(merge_job *j, const ctg_contingency *c, const char *path,
+                      const ctg_stream_place *at, bool by_id, bool by_set)
 {
     record *r;
 
@@ -130,6 +131,8 @@ static int add_record(merge_job *j, const ctg_contingency *c, const char *path, 
     r->ordinal = j->ordinal - 1;
     r->input = j->input;
     r->id_candidate = by_id;
+    r->line = at ? at->id_line : 0;
+    r->column = at ? at->id_column : 0;
     r->path = strdup(path);
     r->id = strdup(c->id);
     if (by_set && (r->key = malloc(j->es.key_len + 1)) != NULL) {
@@ -140,7 +143,8 @@ static int add_record(merge_job *j, const ctg_contingency *c, const char *path, 
     return r->path && r->id && (!by_set || r->key) ? 0 : oom(j);
 }
 
-static int confirm_one(merge_job *j, const ctg_contingency *c, const char *path)
+static int confirm_one(merge_job *j, const ctg_contingency *c, const char *path,
+                       const ctg_stream_place *at)
 {
     bool by_id = repeated(j, id_hash(c)), by_set = false;
 
@@ -149,7 +153,7 @@ static int confirm_one(merge_job *j, const ctg_contingency *c, const char *path)
             return oom(j);
         by_set = repeated(j, cli_elemset_hash(&j->es) | TAG_SET);
     }
-    return by_id || by_set ? add_record(j, c, path, by_id, by_set) : 0;
+    return by_id || by_set ? add_record(j, c, path, at, by_id, by_set) : 0;
 }
 
 static int write_one(merge_job *j, const ctg_stream_header *h, const ctg_contingency *c)
@@ -162,15 +166,14 @@ static int write_one(merge_job *j, const ctg_stream_header *h, const ctg_conting
         j->drop_at++;
         return 0;
     }
-    j->status = pl_out_open(&j->out, j->name ? j->name : j->first_name ? j->first_name
-                                                                       : h->name);
+    j->status = pl_out_open(&j->out, j->name ? j->name : j->first_name ? j->first_name : h->name);
     if (j->status == CLI_OK)
         j->status = pl_out_add(&j->out, c);
     return j->status != CLI_OK;
 }
 
-static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c,
-                          const char *path, void *ctx)
+static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, const char *path,
+                          const ctg_stream_place *at, void *ctx)
 {
     merge_job *j = ctx;
 
@@ -179,7 +182,7 @@ static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c,
     case PASS_SCAN:
         return scan_one(j, c);
     case PASS_CONFIRM:
-        return confirm_one(j, c, path);
+        return confirm_one(j, c, path, at);
     default:
         return write_one(j, h, c);
     }
@@ -196,6 +199,7 @@ static int run_pass(merge_job *j, pass p)
     r.ctx = j;
     r.flatten = true;
     r.skip_extensions = p != PASS_WRITE;
+    r.places = p == PASS_CONFIRM; /* only the duplicates' messages need them */
     r.no_progress = j->no_progress;
     j->pass = p;
     j->ordinal = 0;
@@ -204,8 +208,8 @@ static int run_pass(merge_job *j, pass p)
         status = pl_read_run(&r, j->inputs[j->input]);
         if (status == CLI_OK && r.stopped)
             status = j->status;
-        if (status == CLI_OK && j->input == 0 && j->first_name == NULL
-            && (j->first_name = strdup(r.name)) == NULL)
+        if (status == CLI_OK && j->input == 0 && j->first_name == NULL &&
+            (j->first_name = strdup(r.name)) == NULL)
             status = oom(j) ? j->status : CLI_OK;
         if (status == CLI_OK && p == PASS_WRITE) /* the name is known: even if all is empty */
             status = pl_out_open(&j->out, j->name ? j->name : j->first_name);
@@ -296,15 +300,16 @@ static int report_duplicates(merge_job *j)
         const record *r = &j->recs[i];
 
         if (r->dropped && !r->equivalent)
-            status = pl_fail(CLI_INVALID, j->names[r->input], r->path,
-                             "duplicate contingency id \"%s\", first at %s: %s (--dedupe first "
-                             "or last keeps one)", r->id, j->names[r->first->input],
-                             r->first->path);
+            status = pl_fail_at(CLI_INVALID, j->names[r->input], r->line, r->column, r->path,
+                                "duplicate contingency id \"%s\", first at %s:%u:%u (%s); "
+                                "--dedupe first or last keeps one",
+                                r->id, j->names[r->first->input], r->first->line, r->first->column,
+                                r->first->path);
     }
     return status;
 }
 
-/* What was dropped, on stderr, unless -q: one line each. */
+/* What was dropped, on stderr, unless -q: one line each, as a warning diagnostic reads. */
 static void report_drops(const merge_job *j)
 {
     for (size_t i = 0; i < j->nrecs && !j->quiet; i++) {
@@ -312,15 +317,20 @@ static void report_drops(const merge_job *j)
 
         if (!r->dropped)
             continue;
-        fprintf(stderr, "%s: ", j->names[r->input]);
+        cli_put_escaped(stderr, j->names[r->input]); /* a name, like an id: escaped */
+        fprintf(stderr, ":%u:%u: warning: ", r->line, r->column);
         cli_put_escaped(stderr, r->path);
-        fputs(r->equivalent ? ": dropped \"" : ": dropped duplicate \"", stderr);
+        fputs(r->equivalent ? ": dropped \"" : ": dropped duplicate id \"", stderr);
         cli_put_escaped(stderr, r->id);
-        fputs(r->equivalent ? "\": same elements as \"" : "\": kept \"", stderr);
-        cli_put_escaped(stderr, r->first->id);
-        fprintf(stderr, "\" at %s: ", j->names[r->first->input]);
+        if (r->equivalent) {
+            fputs("\": same elements as \"", stderr);
+            cli_put_escaped(stderr, r->first->id);
+        }
+        fputs("\" (kept: ", stderr);
+        cli_put_escaped(stderr, j->names[r->first->input]);
+        fprintf(stderr, ":%u:%u, ", r->first->line, r->first->column);
         cli_put_escaped(stderr, r->first->path);
-        fputc('\n', stderr);
+        fputs(")\n", stderr);
     }
 }
 
@@ -365,13 +375,13 @@ static int merge_passes(merge_job *j)
 
     if (j->mode == DEDUPE_NONE && !j->equivalent) { /* written as it is read */
         j->spill_in_write = true;
-        if ((status = run_pass(j, PASS_WRITE)) != CLI_OK || (status = find_repeated(j))
-            || (j->ndups && (status = confirm(j)) != CLI_OK))
+        if ((status = run_pass(j, PASS_WRITE)) != CLI_OK || (status = find_repeated(j)) ||
+            (j->ndups && (status = confirm(j)) != CLI_OK))
             return status;
         return CLI_OK; /* a repeated hash that was no duplicate id: written all the same */
     }
-    if ((status = run_pass(j, PASS_SCAN)) != CLI_OK || (status = find_repeated(j)) != CLI_OK
-        || (j->ndups && (status = confirm(j)) != CLI_OK))
+    if ((status = run_pass(j, PASS_SCAN)) != CLI_OK || (status = find_repeated(j)) != CLI_OK ||
+        (j->ndups && (status = confirm(j)) != CLI_OK))
         return status;
     j->spill_in_write = false;
     return run_pass(j, PASS_WRITE);
@@ -418,8 +428,8 @@ static int merge_inputs(merge_job *j, char **pos, size_t n)
 
     for (size_t i = 0; i < n; i++) {
         names[i] = cli_input_name(pos[i]);
-        if (strcmp(pos[i], "-") == 0 && spool == NULL
-            && (status = pl_spool_stdin(&spool)) != CLI_OK)
+        if (strcmp(pos[i], "-") == 0 && spool == NULL &&
+            (status = pl_spool_stdin(&spool)) != CLI_OK)
             return status;
         if (strcmp(pos[i], "-") == 0)
             pos[i] = spool;

@@ -22,15 +22,17 @@
 
 enum { FLAG_COMPACT = 1u << 0 };
 enum { OPT_PARTS, OPT_SIZE, OPT_COUNT };
+/* Also keeps the balance's products (weight x parts) far within 64 bits. */
+#define SPLIT_MAX_PARTS 1000000
 
 static const char *const split_flags[] = { "--compact", NULL };
 static const char *const split_valued[] = { "--parts", "--size", NULL };
 
 typedef struct split_job {
     const char *prefix;
-    char *dir;     /* the temporary directory, owned */
-    size_t parts;  /* --parts N, or 0 with --size */
-    size_t size;   /* --size K */
+    char *dir;      /* the temporary directory, owned */
+    size_t parts;   /* --parts N, or 0 with --size */
+    size_t size;    /* --size K */
     uint64_t total; /* weight of the whole input (--parts) */
     bool by_count;  /* no element at all: balance the number of contingencies */
     size_t part;    /* parts opened so far; the current one is part - 1 */
@@ -44,12 +46,13 @@ typedef struct split_job {
 } split_job;
 
 static int count_one(const ctg_stream_header *h, const ctg_contingency *c, const char *path,
-                     void *ctx)
+                     const ctg_stream_place *at, void *ctx)
 {
     split_job *j = ctx;
 
     (void)h;
     (void)path;
+    (void)at;
     j->total += c->element_count;
     return 0;
 }
@@ -95,12 +98,13 @@ static bool starts_new_part(const split_job *j, uint64_t w)
 }
 
 static int write_one(const ctg_stream_header *h, const ctg_contingency *c, const char *path,
-                     void *ctx)
+                     const ctg_stream_place *at, void *ctx)
 {
     split_job *j = ctx;
     uint64_t w = j->by_count ? 1 : c->element_count;
 
     (void)path;
+    (void)at;
     if (starts_new_part(j, w) && next_part(j, h->name) != CLI_OK)
         return 1;
     j->done += w;
@@ -150,15 +154,17 @@ static int install(split_job *j)
     char from[4096], to[4096];
 
     for (size_t n = 1; n <= j->part; n++) {
-        if (part_name(j, n, true, from, sizeof from) != 0
-            || part_name(j, n, false, to, sizeof to) != 0)
+        if (part_name(j, n, true, from, sizeof from) != 0 ||
+            part_name(j, n, false, to, sizeof to) != 0)
             return pl_fail(CLI_FAILURE, j->prefix, "", "name too long");
         if (rename(from, to) != 0) {
             int e = errno;
 
             discard(j);
-            return pl_fail(CLI_FAILURE, to, "", "cannot move the part into place: %s "
-                           "(%zu of %zu parts in place)", strerror(e), n - 1, j->part);
+            return pl_fail(CLI_FAILURE, to, "",
+                           "cannot move the part into place: %s "
+                           "(%zu of %zu parts in place)",
+                           strerror(e), n - 1, j->part);
         }
     }
     rmdir(j->dir);
@@ -236,8 +242,8 @@ int cli_split(const cli_command *cmd, int argc, char **argv)
     if (args.help)
         return cli_help(cmd);
     if (args.npos != 2)
-        return cli_usage_error(cmd, args.npos < 2 ? "missing IN or OUTPREFIX"
-                                                  : "too many arguments", NULL);
+        return cli_usage_error(
+            cmd, args.npos < 2 ? "missing IN or OUTPREFIX" : "too many arguments", NULL);
     if ((values[OPT_PARTS] == NULL) == (values[OPT_SIZE] == NULL))
         return cli_usage_error(cmd, "give one of --parts and --size", NULL);
     memset(&j, 0, sizeof j);
@@ -245,6 +251,8 @@ int cli_split(const cli_command *cmd, int argc, char **argv)
         return CLI_FAILURE;
     if (values[OPT_SIZE] && !pl_parse_count(cmd, "--size", values[OPT_SIZE], 1, &j.size))
         return CLI_FAILURE;
+    if (j.parts > SPLIT_MAX_PARTS) /* more files than any file system wants in one place */
+        return cli_usage_error(cmd, "at most 1000000 parts", values[OPT_PARTS]);
     j.prefix = args.pos[1];
     j.compact = (args.flags & FLAG_COMPACT) != 0;
     pl_out_init(&j.out, "-", false, false);

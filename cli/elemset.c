@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "elemset.h"
-#include "pipeline.h"
+#include "hashspill.h"
 
 static int by_type_then_id(const void *a, const void *b)
 {
@@ -73,7 +73,7 @@ int cli_elemset_build(cli_elemset *s, const ctg_contingency *c)
 
 uint64_t cli_elemset_hash(const cli_elemset *s)
 {
-    return pl_hash64(s->key, s->key_len, 0x5e7u);
+    return cli_hash64(s->key, s->key_len, 0x5e7u);
 }
 
 void cli_elemset_dispose(cli_elemset *s)

@@ -17,7 +17,10 @@ typedef struct cli_elemset {
     size_t key_len, key_cap;
 } cli_elemset;
 
-#define CLI_ELEMSET_INIT { NULL, 0, 0, NULL, 0, 0 }
+#define CLI_ELEMSET_INIT                                                                           \
+    {                                                                                              \
+        NULL, 0, 0, NULL, 0, 0                                                                     \
+    }
 
 /* Fills `s` (its memory reused from one call to the next) from `c`, borrowed until the next
  * call. Returns 0, or -1 when out of memory. */

@@ -3,18 +3,24 @@
 #define CTG_CLI_HASHSPILL_H
 
 /* The 64-bit values that occur more than once among any number of them, in bounded memory:
- * values are gathered in a buffer of CLI_SPILL_RUN values (8 MB), each full buffer is sorted
- * and written to an anonymous temporary file as a run, and the runs are merged at the end.
- * Disk: 8 bytes per value. merge finds its duplicate ids this way, whatever the size of its
- * inputs. */
+ * values are gathered in a buffer of CLI_SPILL_RUN values (8 MB, and as much to sort it), each full
+ * buffer is sorted and written to an anonymous temporary file as a run, and the runs are merged at
+ * the end. Disk: 8 bytes per value. merge finds its duplicate ids this way, whatever the size of
+ * its inputs. */
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* A 64-bit hash of `len` bytes, well mixed (splitmix64's finaliser over 8-byte words); not
+ * meant to resist chosen collisions, which only cost merge a confirmation read. */
+uint64_t cli_hash64(const void *data, size_t len, uint64_t seed);
 
 #define CLI_SPILL_RUN ((size_t)1 << 20)
 
 typedef struct cli_spill {
     uint64_t *buf; /* CLI_SPILL_RUN values */
+    uint64_t *tmp; /* as many, for the sort */
     size_t len;
     FILE *fp;        /* the runs, NULL until the first is written */
     size_t *run_len; /* values in each run */

@@ -12,50 +12,75 @@
 
 #include "pipeline.h"
 
-int pl_fail(int status, const char *source, const char *path, const char *fmt, ...)
+static int vfail(int status, const char *source, unsigned line, unsigned column, const char *path,
+                 const char *fmt, va_list ap)
 {
     ctg_error err;
     char text[CTG_ERROR_SOURCE_MAX + CTG_ERROR_PATH_MAX + CTG_ERROR_MESSAGE_MAX + 64];
-    va_list ap;
 
     memset(&err, 0, sizeof err);
     err.code = status == CLI_INVALID ? CTG_ESCHEMA : CTG_EIO;
+    err.line = line;
+    err.column = column;
     snprintf(err.source, sizeof err.source, "%s", source);
     snprintf(err.path, sizeof err.path, "%s", path);
-    va_start(ap, fmt);
     vsnprintf(err.message, sizeof err.message, fmt, ap);
-    va_end(ap);
     ctg_error_format(&err, text, sizeof text);
     fprintf(stderr, "%s\n", text);
     return status;
 }
 
-/* Where `c` sits, and a check that its list is one these commands can write. */
+int pl_fail(int status, const char *source, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    status = vfail(status, source, 0, 0, path, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+int pl_fail_at(int status, const char *source, unsigned line, unsigned column, const char *path,
+               const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    status = vfail(status, source, line, column, path, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+/* Where `c` sits (in `path`, when not NULL), and a check that its list is one these commands
+ * can write. */
 static int place(pl_read *r, const ctg_stream_header *h, char *path, size_t cap)
 {
-    if (h->kind != CTG_LIST_DEFAULT)
-        return pl_fail(CLI_INVALID, r->in.name, "", "a %s document is not a default list",
-                       ctg_list_kind_name(h->kind));
+    char list[64] = ""; /* the JSON Pointer of a nested list */
+
+    if (h->depth == 1)
+        snprintf(list, sizeof list, "/contingencyLists/%zu", h->index);
     if (h->depth > 1 || (h->depth == 1 && !r->flatten))
-        return pl_fail(CLI_INVALID, r->in.name, h->depth == 1 ? "/lists" : "",
-                       "lists nested in a list: %s", r->flatten
-                       ? "only one level of nesting is flattened" : "merge flattens them");
+        return pl_fail(
+            CLI_INVALID, r->in.name, h->depth == 1 ? list : "", "lists nested in a list: %s",
+            r->flatten ? "only one level of nesting is flattened" : "merge flattens them");
+    if (h->kind != CTG_LIST_DEFAULT)
+        return pl_fail(CLI_INVALID, r->in.name, list, "a list of type \"%s\", not \"default\"",
+                       ctg_list_kind_name(h->kind));
     if (h->name == NULL)
-        return pl_fail(CLI_INVALID, r->in.name, "",
+        return pl_fail(CLI_INVALID, r->in.name, list,
                        "the list's name comes after its contingencies; convert writes it first");
     if (r->seen == 0 || h->depth != r->list_depth || h->index != r->list_index) {
         r->in_list = 0;
         r->list_depth = h->depth;
         r->list_index = h->index;
     }
-    if (h->depth == 0)
-        snprintf(path, cap, "/contingencies/%zu", r->in_list);
-    else
-        snprintf(path, cap, "/lists/%zu/contingencies/%zu", h->index, r->in_list);
+    if (path != NULL && r->places) /* its text costs, on every contingency */
+        snprintf(path, cap, "%s/contingencies/%zu", list, r->in_list);
     return CLI_OK;
 }
 
-static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+static int on_contingency_at(const ctg_stream_header *h, const ctg_contingency *c,
+                             const ctg_stream_place *at, void *payload)
 {
     pl_read *r = payload;
     char path[96];
@@ -72,9 +97,14 @@ static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, 
         cli_input_forget(&r->in);
     }
     r->in_list++;
-    if (r->fn(h, c, path, r->ctx) != 0)
+    if (r->fn(h, c, r->places ? path : NULL, at, r->ctx) != 0)
         return r->stopped = true, 1;
     return 0;
+}
+
+static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    return on_contingency_at(h, c, NULL, payload);
 }
 
 static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
@@ -82,7 +112,7 @@ static int on_list(const ctg_stream_header *h, const ctg_list *list, void *paylo
     pl_read *r = payload;
 
     (void)list;
-    r->status = place(r, h, (char[8]){ 0 }, 8);
+    r->status = place(r, h, NULL, 0);
     return 1;
 }
 
@@ -98,11 +128,11 @@ static int read_empty(pl_read *r)
     rc = ctg_list_read_buffer(&list, r->in.kept, r->in.kept_len, &opts, &err);
     if (rc != CTG_OK)
         return cli_report(rc, &err);
-    if (ctg_list_get_kind(list) == CTG_LIST_DEFAULT
-        || (r->flatten && ctg_list_get_kind(list) == CTG_LIST_LIST))
+    if (ctg_list_get_kind(list) == CTG_LIST_DEFAULT ||
+        (r->flatten && ctg_list_get_kind(list) == CTG_LIST_LIST))
         r->name = strdup(ctg_list_name(list));
     else
-        r->status = pl_fail(CLI_INVALID, r->in.name, "", "a %s document is not a default list",
+        r->status = pl_fail(CLI_INVALID, r->in.name, "", "a list of type \"%s\", not \"default\"",
                             ctg_list_kind_name(ctg_list_get_kind(list)));
     ctg_list_free(list);
     if (r->status == CLI_OK && r->name == NULL)
@@ -112,8 +142,11 @@ static int read_empty(pl_read *r)
 
 int pl_read_run(pl_read *r, const char *path)
 {
-    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = on_contingency,
-                      .list = on_list, .progress = cli_progress_update, .payload = r };
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .contingency = on_contingency,
+                      .list = on_list,
+                      .progress = cli_progress_update,
+                      .payload = r };
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     ctg_source src;
     ctg_error err;
@@ -128,6 +161,8 @@ int pl_read_run(pl_read *r, const char *path)
         return cli_report(CTG_EIO, &err);
     if (r->display != NULL)
         r->in.name = r->display;
+    if (r->places) /* the version-1 callback otherwise: a read without places costs less */
+        v.contingency_at = on_contingency_at;
     opts.source_name = r->in.name;
     if (r->skip_extensions)
         opts.flags |= CTG_READ_SKIP_EXTENSION_VALUES;
@@ -209,37 +244,6 @@ void pl_out_abort(pl_out *o)
     o->w = NULL;
 }
 
-/* ---- hashing -------------------------------------------------------------------------- */
-
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 30;
-    h *= 0xbf58476d1ce4e5b9u;
-    h ^= h >> 27;
-    h *= 0x94d049bb133111ebu;
-    return h ^ (h >> 31);
-}
-
-uint64_t pl_hash64(const void *data, size_t len, uint64_t seed)
-{
-    const unsigned char *p = data;
-    uint64_t h = mix(seed ^ (len * 0x9e3779b97f4a7c15u));
-
-    for (; len >= 8; p += 8, len -= 8) {
-        uint64_t w;
-
-        memcpy(&w, p, 8);
-        h = mix(h ^ w) + 0x9e3779b97f4a7c15u;
-    }
-    if (len > 0) {
-        uint64_t w = 0;
-
-        memcpy(&w, p, len);
-        h = mix(h ^ w ^ ((uint64_t)len << 56));
-    }
-    return mix(h);
-}
-
 /* ---- stdin spooled -------------------------------------------------------------------- */
 
 static int copy_stdin(int fd)
@@ -309,8 +313,8 @@ bool pl_parse_count(const cli_command *cmd, const char *name, const char *text, 
 
     errno = 0;
     v = text[0] >= '0' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
-    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0 || v < min
-        || v > (unsigned long long)SIZE_MAX) {
+    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0 || v < min ||
+        v > (unsigned long long)SIZE_MAX) {
         cli_usage_error(cmd, min ? "not a positive count" : "not a count", name);
         return false;
     }

@@ -3,17 +3,17 @@
 #define CTG_CLI_PIPELINE_H
 
 /* What filter, merge and split share: a `default` list read as it streams, one contingency at
- * a time, with the position of each; a 64-bit hash; stdin copied to a file that can be read
- * again. */
+ * a time, with the position of each; stdin copied to a file that can be read again. */
 
 #include <stdint.h>
 
 #include "cli.h"
 
-/* Called for each contingency; `path` is its JSON Pointer ("/contingencies/3", or
- * "/lists/1/contingencies/3" in a flattened `list`). Nonzero stops the read. */
+/* Called for each contingency; when pl_read.places asks for them, `path` is its JSON Pointer
+ * ("/contingencies/3", or "/contingencyLists/1/contingencies/3" in a flattened `list`) and
+ * `at` its place in the text, else both are NULL. Nonzero stops the read. */
 typedef int (*pl_contingency_fn)(const ctg_stream_header *h, const ctg_contingency *c,
-                                 const char *path, void *ctx);
+                                 const char *path, const ctg_stream_place *at, void *ctx);
 
 /* One read of one input. Fill `fn`, `ctx`, `flatten`, `skip_extensions` and `quiet`, then
  * call pl_read_run. */
@@ -26,14 +26,15 @@ typedef struct pl_read {
     bool flatten;         /* merge: a `list` of `default` lists is read as those lists */
     bool skip_extensions; /* their values are not needed (counting, hashing) */
     bool no_progress;
+    bool places;         /* pass `path` and `at` (a version-2 read, which costs a little more) */
     const char *display; /* what messages call the input, when not its path; or NULL */
-    char *name;    /* the list's name once known (owned); the first list's when flattened */
-    size_t seen;   /* contingencies delivered */
-    size_t in_list;    /* index of the next one in its list */
-    size_t list_index; /* h->index of the list being read */
+    char *name;          /* the list's name once known (owned); the first list's when flattened */
+    size_t seen;         /* contingencies delivered */
+    size_t in_list;      /* index of the next one in its list */
+    size_t list_index;   /* h->index of the list being read */
     size_t list_depth;
-    int status;        /* CLI_OK, or the exit status of a failure already reported */
-    bool stopped;      /* `fn` stopped the read */
+    int status;   /* CLI_OK, or the exit status of a failure already reported */
+    bool stopped; /* `fn` stopped the read */
 } pl_read;
 
 /* Reads `path` ("-" is stdin) calling r->fn for each contingency; a list of another kind, a
@@ -49,6 +50,13 @@ void pl_read_dispose(pl_read *r);
 int pl_fail(int status, const char *source, const char *path, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* As pl_fail, at `line` and `column` of `source` (0: unknown). */
+int pl_fail_at(int status, const char *source, unsigned line, unsigned column, const char *path,
+               const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
 #endif
     ;
 
@@ -70,9 +78,6 @@ int pl_out_add(pl_out *o, const ctg_contingency *c);
 int pl_out_close(pl_out *o);
 /* Discards the output: a file OUT is left as it was. */
 void pl_out_abort(pl_out *o);
-
-/* A 64-bit hash of `len` bytes (well mixed; not for adversaries). */
-uint64_t pl_hash64(const void *data, size_t len, uint64_t seed);
 
 /* Copies stdin to a temporary file in $TMPDIR (or /tmp) that can then be read several times;
  * `*path` (owned) names it; the file is removed on a signal (slot 1) and by pl_spool_remove.

@@ -168,6 +168,18 @@ static int deliver_whole(ctg_reader *rd, const root_ctx *rc)
     return CTG_OK;
 }
 
+/* Streaming, visitor version 2: the list has ended, its header complete. */
+static int deliver_end(ctg_reader *rd, const root_ctx *rc)
+{
+    const ctg_visitor *v = ctg_format_of(rd)->visitor;
+
+    if (!v || v->version < 2 || !v->list_end)
+        return CTG_OK;
+    if (v->list_end(&rc->scope->header, v->payload) != 0)
+        return ctg_reader_fail(rd, CTG_ESTOPPED, "stopped by the visitor");
+    return CTG_OK;
+}
+
 int ctg_read_list_object(ctg_reader *rd, ctg_list *list, bool nested)
 {
     ctg_scope scope;
@@ -184,7 +196,9 @@ int ctg_read_list_object(ctg_reader *rd, ctg_list *list, bool nested)
         goto done;
     if ((err = finish_list(rd, &rc, &start, seen)) != CTG_OK)
         goto done;
-    err = deliver_whole(rd, &rc);
+    if ((err = deliver_whole(rd, &rc)) != CTG_OK)
+        goto done;
+    err = deliver_end(rd, &rc);
 done:
     ctg_scope_pop(rd, &scope);
     return err;

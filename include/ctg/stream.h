@@ -141,10 +141,16 @@ typedef struct ctg_visitor {
      *  would have returned had that contingency been the first bad one) and borrowed until
      *  it returns. */
     int (*error)(const ctg_error *err, void *payload);
+    /** Version 2. Called when each list object of the document has ended and is valid (the
+     *  root, each list nested in a `list` list, empty ones included; a bare contingency
+     *  document, kind CTG_LIST_CONTINGENCY, too), after its contingencies or its whole-list
+     *  call: its header then has every field the list has, wherever they were in the input.
+     *  `header` is borrowed until it returns. */
+    int (*list_end)(const ctg_stream_header *header, void *payload);
 } ctg_visitor;
 
 /** A visitor without callbacks, of the current version. */
-#define CTG_VISITOR_INIT { CTG_VISITOR_VERSION, NULL, NULL, NULL, NULL, NULL, NULL }
+#define CTG_VISITOR_INIT { CTG_VISITOR_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 
 /**
  * Reads a document from `src`, calling `visitor` for each contingency and non-default list.

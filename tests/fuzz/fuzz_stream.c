@@ -7,7 +7,13 @@
  * item equal to the full read's, with a header that matches its list, and end with the same
  * status; when the full read fails, the stream fails with the same error (after delivering
  * items that are each well formed). A second stream stops at the item picked by the input's
- * size and must end with CTG_ESTOPPED, leaking nothing. */
+ * size and must end with CTG_ESTOPPED, leaking nothing.
+ *
+ * A third stream is lenient, with places (visitor version 2): when the full read succeeds it
+ * delivers the same items and reports no error; when it fails, the first error handed to the
+ * `error` callback is the full read's, to the byte, or, when none was handed over, the read
+ * ends with the full read's error (or with a syntax-class error met while skipping the bad
+ * contingency). Every place points at an opening brace, on the line and column it says. */
 
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +40,10 @@ typedef struct state {
     size_t size;       /* input bytes, for the progress checks */
     size_t consumed;
     bool known;        /* the full read succeeded: items are known */
+    /* The lenient stream: the input (for the places) and the errors it reported. */
+    const uint8_t *data;
+    size_t errors;
+    ctg_error first_error;
 } state;
 
 static void push(state *s, const ctg_list *list, const ctg_contingency *c, size_t depth,
@@ -131,6 +141,59 @@ static int on_list(const ctg_stream_header *h, const ctg_list *list, void *paylo
     return s->next >= s->stop_at;
 }
 
+/* The line and column of `offset` in the input, as the lexer counts them. */
+static void line_col(const uint8_t *data, size_t offset, unsigned *line, unsigned *col)
+{
+    size_t start = 0;
+
+    *line = 1;
+    for (size_t i = 0; i < offset; i++)
+        if (data[i] == '\n') {
+            (*line)++;
+            start = i + 1;
+        }
+    *col = (unsigned)(offset - start + 1);
+}
+
+static void check_place(const state *s, const ctg_contingency *c, const ctg_stream_place *at)
+{
+    unsigned line, col;
+
+    for (size_t i = 0; i < c->element_count; i++)
+        if (at->element_lines[i] < at->line
+            || (at->element_lines[i] == at->line && at->element_columns[i] <= at->column))
+            ctg_fuzz_fail("element %zu at %u:%u, before its contingency at %u:%u", i,
+                          at->element_lines[i], at->element_columns[i], at->line, at->column);
+    /* Offsets are in the decompressed text; a gzip input's is not at hand. */
+    if (s->size >= 2 && s->data[0] == 0x1f && s->data[1] == 0x8b)
+        return;
+    if (at->offset >= s->size || s->data[at->offset] != '{')
+        ctg_fuzz_fail("contingency place at offset %zu is not an opening brace", at->offset);
+    line_col(s->data, at->offset, &line, &col);
+    if (line != at->line || col != at->column)
+        ctg_fuzz_fail("offset %zu is at %u:%u, the place says %u:%u", at->offset, line, col,
+                      at->line, at->column);
+}
+
+static int on_contingency_at(const ctg_stream_header *h, const ctg_contingency *c,
+                             const ctg_stream_place *at, void *payload)
+{
+    check_place(payload, c, at);
+    return on_contingency(h, c, payload);
+}
+
+static int on_error(const ctg_error *err, void *payload)
+{
+    state *s = payload;
+
+    if (err->code != CTG_ESCHEMA && err->code != CTG_EUNSUPPORTED)
+        ctg_fuzz_fail("a lenient read skipped a contingency for %s", ctg_status_name(err->code));
+    ctg_fuzz_check_error(err->code, err);
+    if (s->errors++ == 0)
+        s->first_error = *err;
+    return 0;
+}
+
 static int on_progress(size_t consumed, size_t total, void *payload)
 {
     state *s = payload;
@@ -155,6 +218,65 @@ static int stream(state *s, const uint8_t *data, size_t size, ctg_error *err)
     s->next = 0;
     s->consumed = 0;
     return ctg_read_stream(&src, &v, &opts, err);
+}
+
+static int stream_lenient(state *s, const uint8_t *data, size_t size, ctg_error *err)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION,
+                      .contingency_at = on_contingency_at,
+                      .list = on_list,
+                      .progress = on_progress,
+                      .payload = s,
+                      .error = on_error };
+    ctg_source src = ctg_source_buffer(data, size);
+
+    opts.max_string_len = FUZZ_MAX_STRING;
+    opts.flags = CTG_READ_LENIENT;
+    s->next = 0;
+    s->consumed = 0;
+    s->errors = 0;
+    s->stop_at = SIZE_MAX;
+    return ctg_read_stream(&src, &v, &opts, err);
+}
+
+static bool same_error(const ctg_error *a, const ctg_error *b)
+{
+    return a->code == b->code && a->offset == b->offset && strcmp(a->path, b->path) == 0
+           && strcmp(a->message, b->message) == 0;
+}
+
+/* Errors a lenient read may end with when skipping a bad contingency found its rest broken. */
+static bool lexer_class(int rc)
+{
+    return rc == CTG_ESYNTAX || rc == CTG_ELIMIT || rc == CTG_EIO || rc == CTG_ENOMEM;
+}
+
+static void check_lenient(state *s, const uint8_t *data, size_t size, int frc,
+                          const ctg_error *ferr)
+{
+    ctg_error err;
+    int rc = stream_lenient(s, data, size, &err);
+
+    if (frc == CTG_OK) {
+        if (rc != CTG_OK || s->errors != 0 || s->next != s->count)
+            ctg_fuzz_fail("lenient read of a valid input: %s, %zu errors, %zu of %zu items",
+                          ctg_status_name(rc), s->errors, s->next, s->count);
+        return;
+    }
+    if (rc != CTG_OK)
+        ctg_fuzz_check_error(rc, &err);
+    if (s->errors > 0) {
+        if (!same_error(&s->first_error, ferr))
+            ctg_fuzz_fail("first lenient error %zu %s: %s; full read %zu %s: %s",
+                          s->first_error.offset, s->first_error.path, s->first_error.message,
+                          ferr->offset, ferr->path, ferr->message);
+    } else if (rc == CTG_OK) {
+        ctg_fuzz_fail("lenient read OK without an error, full read %s", ctg_status_name(frc));
+    } else if (!same_error(&err, ferr) && !lexer_class(rc)) {
+        ctg_fuzz_fail("lenient error %zu %s: %s; full read %zu %s: %s", err.offset, err.path,
+                      err.message, ferr->offset, ferr->path, ferr->message);
+    }
 }
 
 static void check_same_error(int rc, const ctg_error *got, int want, const ctg_error *full)
@@ -198,6 +320,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ctg_fuzz_fail("a stream stopped at item %zu ended with %s after %zu items",
                           s.stop_at, ctg_status_name(rc), s.next);
     }
+    s.data = data;
+    check_lenient(&s, data, size, frc, &ferr);
     ctg_list_free(full);
     free(s.items);
     return 0;

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The toolkit section (issue 13): contingency-cli's subcommands on one generated `default`
+ * list of about 1 GB (--toolkit-mb to change it), each run as a child process. Targets: the
+ * peak RSS of every subcommand under 32 MB, and filter, split and merge within 1.5x the time
+ * of validate on the same file.
+ *
+ * The list is written to a temporary directory as it is generated, a few KB at a time, so
+ * that this process stays small: a child's ru_maxrss (wait4) counts the memory it was forked
+ * from until its exec, and that is printed as the floor of the measure. Times are the
+ * child's CPU time (user + system, from wait4), which other processes on the machine do not
+ * inflate; the wall time is printed beside it. Each command runs `runs` times; the medians
+ * are printed. */
+
+#define _DEFAULT_SOURCE /* wait4, mkdtemp */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+#define TOOLKIT_RSS_TARGET (32.0 * 1024 * 1024)
+#define TOOLKIT_TIME_TARGET 1.5
+#define TOOLKIT_PARTS 8
+#define TOOLKIT_MAX_RUNS 15
+
+static const char *const element_types[] = { "BRANCH",    "LINE", "TWO_WINDINGS_TRANSFORMER",
+                                             "GENERATOR", "LOAD", "BUSBAR_SECTION" };
+
+/* One contingency in PowSyBl's pretty layout: N-1 mostly, some N-2, a third named. */
+static void put_contingency(FILE *f, size_t i, uint64_t *rng, bool first)
+{
+    uint64_t r = bench_random(rng);
+    int elements = r % 5 == 0 ? 2 : 1;
+
+    fprintf(f, "%s{\n    \"id\" : \"N-%d_%09zu\",\n", first ? "" : ", ", elements, i);
+    if (r % 3 == 0)
+        fprintf(f, "    \"name\" : \"Outage %zu of the generated grid\",\n", i);
+    fputs("    \"elements\" : [ ", f);
+    for (int e = 0; e < elements; e++) {
+        uint64_t t = bench_random(rng);
+
+        fprintf(f, "%s{\n      \"id\" : \"EQ_%08llu\",\n      \"type\" : \"%s\"\n    }",
+                e ? ", " : "", (unsigned long long)(t % 100000000u),
+                element_types[(t >> 32) % (sizeof element_types / sizeof *element_types)]);
+    }
+    fputs(" ]\n  }", f);
+}
+
+/* Writes the list to `path`; its contingency count in `*count`. Returns 0 or -1. */
+static int generate_list(const char *path, size_t mb, size_t *count)
+{
+    FILE *f = fopen(path, "w");
+    uint64_t rng = 0x13u;
+    size_t i = 0, want = mb * 1024 * 1024;
+
+    if (f == NULL)
+        return -1;
+    fputs("{\n  \"type\" : \"default\",\n  \"version\" : \"1.1\",\n  \"name\" : \"toolkit\",\n"
+          "  \"contingencies\" : [ ",
+          f);
+    for (; (size_t)ftell(f) < want; i++)
+        put_contingency(f, i, &rng, i == 0);
+    fputs(" ]\n}", f);
+    *count = i;
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+typedef struct child_run {
+    double cpu_s, sys_s, wall_s;
+    long long maxrss; /* bytes */
+} child_run;
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Runs argv (stdout and stderr to /dev/null); fails unless it exits with 0. */
+static int run_child(char *const *argv, child_run *out)
+{
+    struct rusage ru;
+    double start = now_s();
+    int status;
+    pid_t pid = fork();
+
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (freopen("/dev/null", "w", stdout) == NULL || freopen("/dev/null", "w", stderr) == NULL)
+            _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1;
+    out->wall_s = now_s() - start;
+    out->sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+    out->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + out->sys_s;
+    out->maxrss = (long long)ru.ru_maxrss * 1024;
+    return 0;
+}
+
+typedef struct toolkit_cmd {
+    const char *name;
+    const char *args[8]; /* after the CLI's path; "@IN", "@OUT", "@PREFIX", "@SIZE", "@PARTS" */
+    bool time_target;    /* within 1.5x of validate */
+} toolkit_cmd;
+
+static const toolkit_cmd toolkit_cmds[] = {
+    { "validate", { "validate", "@IN" }, false },
+    { "stats", { "stats", "@IN" }, false },
+    { "convert", { "convert", "@IN", "@OUT" }, false },
+    { "filter --type LINE,BRANCH", { "filter", "--type", "LINE,BRANCH", "@IN", "@OUT" }, true },
+    { "split --size K", { "split", "@IN", "--size", "@SIZE", "@PREFIX" }, true },
+    { "split --parts 8", { "split", "@IN", "--parts", "8", "@PREFIX" }, true },
+    { "merge (8 parts)", { "merge", "@PARTS", "@OUT" }, true },
+    { "merge --dedupe first", { "merge", "--dedupe", "first", "@PARTS", "@OUT" }, false },
+};
+
+#define TOOLKIT_CMDS (sizeof toolkit_cmds / sizeof toolkit_cmds[0])
+
+typedef struct toolkit_paths {
+    char in[4096], out[4096], prefix[3584], size[32];
+    char parts[TOOLKIT_PARTS][4096];
+} toolkit_paths;
+
+/* argv for `c`: the CLI, then its arguments with the placeholders replaced. */
+static size_t build_argv(const toolkit_cmd *c, const char *cli, toolkit_paths *p, char **argv)
+{
+    size_t n = 0;
+
+    argv[n++] = (char *)cli;
+    for (size_t i = 0; i < 8 && c->args[i] != NULL; i++) {
+        const char *a = c->args[i];
+
+        if (strcmp(a, "@PARTS") == 0) {
+            for (size_t k = 0; k < TOOLKIT_PARTS; k++)
+                argv[n++] = p->parts[k];
+            continue;
+        }
+        argv[n++] = strcmp(a, "@IN") == 0       ? p->in
+                    : strcmp(a, "@OUT") == 0    ? p->out
+                    : strcmp(a, "@PREFIX") == 0 ? p->prefix
+                    : strcmp(a, "@SIZE") == 0   ? p->size
+                                                : (char *)a;
+    }
+    argv[n] = NULL;
+    return n;
+}
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+typedef struct toolkit_result {
+    double cpu, sys, wall, rss; /* medians; rss the largest */
+} toolkit_result;
+
+static int time_cmd(const toolkit_cmd *c, const char *cli, toolkit_paths *p, int runs,
+                    toolkit_result *r)
+{
+    char *argv[24];
+    double cpu[TOOLKIT_MAX_RUNS], sys[TOOLKIT_MAX_RUNS], wall[TOOLKIT_MAX_RUNS];
+
+    build_argv(c, cli, p, argv);
+    r->rss = 0;
+    for (int i = 0; i < runs; i++) {
+        child_run run;
+
+        if (run_child(argv, &run) != 0) {
+            fprintf(stderr, "contingency-bench: toolkit: %s failed\n", c->name);
+            return -1;
+        }
+        cpu[i] = run.cpu_s;
+        sys[i] = run.sys_s;
+        wall[i] = run.wall_s;
+        r->rss = (double)run.maxrss > r->rss ? (double)run.maxrss : r->rss;
+    }
+    r->cpu = median(cpu, runs);
+    r->sys = median(sys, runs);
+    r->wall = median(wall, runs);
+    return 0;
+}
+
+/* This process's resident size (VmRSS) in bytes, or -1: the floor of a child's ru_maxrss. */
+static double self_rss(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = -1;
+
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            kb = strtod(line + 6, NULL);
+    }
+    if (f != NULL)
+        fclose(f);
+    return kb < 0 ? -1 : kb * 1024;
+}
+
+static void print_results(const toolkit_result *r, size_t mb, size_t count, int runs)
+{
+    const double MB = 1024.0 * 1024.0;
+
+    printf("\ntoolkit (issue 13): contingency-cli on a generated default list of %zu MB, %zu "
+           "contingencies; %d run%s each, medians; CPU = user + system of the child (system "
+           "time is mostly the kernel's write path for the commands that write the list)\n",
+           mb, count, runs, runs > 1 ? "s" : "");
+    printf("  %-28s %9s %9s %9s %11s %12s\n", "command", "CPU s", "sys s", "wall s", "CPU/valid.",
+           "peak RSS MB");
+    for (size_t i = 0; i < TOOLKIT_CMDS; i++)
+        printf("  %-28s %9.2f %9.2f %9.2f %10.2fx %12.1f\n", toolkit_cmds[i].name, r[i].cpu,
+               r[i].sys, r[i].wall, r[i].cpu / r[0].cpu, r[i].rss / MB);
+    printf("  (peak RSS is the child's ru_maxrss; its floor, this process's RSS when it forks, "
+           "is %.1f MB)\n",
+           self_rss() / MB);
+    printf("targets (issue 13; medians of this run):\n");
+    for (size_t i = 0; i < TOOLKIT_CMDS; i++)
+        printf("  toolkit: %s: peak RSS %.1f MB (target < 32 MB): %s\n", toolkit_cmds[i].name,
+               r[i].rss / MB, r[i].rss < TOOLKIT_RSS_TARGET ? "ok" : "MISSED");
+    for (size_t i = 0; i < TOOLKIT_CMDS; i++) {
+        double x = r[i].cpu / r[0].cpu;
+
+        if (toolkit_cmds[i].time_target)
+            printf("  toolkit: %s vs validate: %.2fx CPU (target <= 1.5x): %s\n",
+                   toolkit_cmds[i].name, x, x <= TOOLKIT_TIME_TARGET ? "ok" : "MISSED");
+    }
+}
+
+/* The list, the output and the parts (--size may make a few more than --parts). */
+static void remove_files(const toolkit_paths *p, const char *dir)
+{
+    char part[4200];
+
+    unlink(p->in);
+    unlink(p->out);
+    for (size_t k = 1; k <= 4 * TOOLKIT_PARTS; k++) {
+        snprintf(part, sizeof part, "%s-%04zu.json", p->prefix, k);
+        unlink(part);
+    }
+    rmdir(dir);
+}
+
+static int run_all(const char *cli, toolkit_paths *p, size_t mb, int runs)
+{
+    toolkit_result r[TOOLKIT_CMDS];
+    size_t count;
+
+    fprintf(stderr, "contingency-bench: toolkit: generating %zu MB\n", mb);
+    if (generate_list(p->in, mb, &count) != 0)
+        return fprintf(stderr, "contingency-bench: toolkit: cannot write %s\n", p->in), -1;
+    snprintf(p->size, sizeof p->size, "%zu", count * 6 / 5 / TOOLKIT_PARTS + 1);
+    for (size_t i = 0; i < TOOLKIT_CMDS; i++) {
+        fprintf(stderr, "contingency-bench: toolkit: %s\n", toolkit_cmds[i].name);
+        if (time_cmd(&toolkit_cmds[i], cli, p, runs, &r[i]) != 0)
+            return -1;
+    }
+    print_results(r, mb, count, runs);
+    return 0;
+}
+
+int bench_toolkit_run(const char *cli, size_t mb, int runs)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[3072]; /* short enough for every name below */
+    toolkit_paths p;
+    int rc;
+
+    runs = runs < 1 ? 1 : runs > TOOLKIT_MAX_RUNS ? TOOLKIT_MAX_RUNS : runs;
+    snprintf(dir, sizeof dir, "%s/ctg-toolkit-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (mkdtemp(dir) == NULL)
+        return fprintf(stderr, "contingency-bench: toolkit: %s: %s\n", dir, strerror(errno)), -1;
+    memset(&p, 0, sizeof p);
+    snprintf(p.in, sizeof p.in, "%s/list.json", dir);
+    snprintf(p.out, sizeof p.out, "%s/out.json", dir);
+    snprintf(p.prefix, sizeof p.prefix, "%s/part", dir);
+    for (size_t k = 0; k < TOOLKIT_PARTS; k++)
+        snprintf(p.parts[k], sizeof p.parts[k], "%s-%04zu.json", p.prefix, k + 1);
+    rc = run_all(cli, &p, mb, runs);
+    remove_files(&p, dir);
+    return rc;
+}

@@ -1,0 +1,169 @@
+#!/bin/sh
+# SPDX-License-Identifier: MPL-2.0
+# contingency-cli filter, merge and split end to end: exact output bytes, messages and exit
+# statuses; the round trips split -> merge and filter keeping everything.
+# usage: cli_pipeline_test.sh CLI TESTDATA_DIR WORK_DIR
+set -u
+
+cli=$1 data=$2 work=$3
+sample=$data/valid/sample.json
+ext=$data/valid/extension-types.json
+
+rm -rf "$work" && mkdir -p "$work" || exit 2
+. "$(dirname "$0")/cli_check.sh"
+
+# What convert writes: the reference of every round trip.
+"$cli" convert "$sample" "$work/sample.conv" || exit 2
+"$cli" convert "$ext" "$work/ext.conv" || exit 2
+
+head='{"type":"default","version":"1.1","name":'
+c1='{"id":"c1","elements":[{"id":"L1","type":"LINE"}]}'
+c2='{"id":"c2","elements":[{"id":"G1","type":"GENERATOR"},{"id":"L2","type":"LINE"}]}'
+c3='{"id":"c3","elements":[{"id":"L2","type":"LINE"},{"id":"G1","type":"GENERATOR"}]}'
+c1b='{"id":"c1","elements":[{"id":"T1","type":"TWO_WINDINGS_TRANSFORMER"}]}'
+printf '%s"a","contingencies":[%s,%s]}' "$head" "$c1" "$c2" >"$work/a.json"
+printf '%s"b","contingencies":[%s,\n%s]}' "$head" "$c3" "$c1b" >"$work/b.json"
+printf '%s"e","contingencies":[]}' "$head" >"$work/empty.json"
+a=$work/a.json b=$work/b.json
+
+# ---- filter -----------------------------------------------------------------------------
+check "filter keeping everything is convert" 0 "" "" -- "$cli" filter "$sample" "$work/f.json"
+check "  byte for byte" 0 "" "" -- cmp "$work/f.json" "$work/sample.conv"
+check "filter keeps extensions" 0 "@$work/ext.conv" "" -- "$cli" filter "$ext" -
+check "filter --type LINE" 0 "$head\"a\",\"contingencies\":[$c1,$c2]}" "" \
+    -- "$cli" filter --compact --type LINE "$a" -
+check "filter --type GENERATOR,SWITCH: any element" 0 "$head\"a\",\"contingencies\":[$c2]}" "" \
+    -- "$cli" filter --compact --type GENERATOR,SWITCH "$a" -
+check "filter --id glob" 0 "$head\"a\",\"contingencies\":[$c2]}" "" \
+    -- "$cli" filter --compact --id '*2' "$a" -
+check "filter --element glob" 0 "$head\"a\",\"contingencies\":[$c2]}" "" \
+    -- "$cli" filter --compact --element 'G?' "$a" -
+check "filter --min-elements" 0 "$head\"a\",\"contingencies\":[$c2]}" "" \
+    -- "$cli" filter --compact --min-elements 2 "$a" -
+check "filter --max-elements" 0 "$head\"a\",\"contingencies\":[$c1]}" "" \
+    -- "$cli" filter --compact --max-elements=1 "$a" -
+check "filter selectors ANDed" 0 "$head\"a\",\"contingencies\":[]}" "" \
+    -- "$cli" filter --compact --type LINE --element 'G*' --max-elements 1 "$a" -
+check "filter --invert" 0 "$head\"a\",\"contingencies\":[$c1]}" "" \
+    -- "$cli" filter --compact --invert --element 'G*' "$a" -
+check "filter stdin to -o stdout" 0 "$head\"a\",\"contingencies\":[$c2]}" "" \
+    -- sh -c "'$cli' filter --compact --id c2 - -o - <'$a'"
+gzip -c "$a" >"$work/a.json.gz"
+check "filter .gz in and out" 0 "" "" \
+    -- "$cli" filter --compact --id c1 "$work/a.json.gz" "$work/f.json.gz"
+check "  the .gz output" 0 "$head\"a\",\"contingencies\":[$c1]}" "" \
+    -- gzip -dc "$work/f.json.gz"
+check "filter an empty list" 0 "$head\"e\",\"contingencies\":[]}" "" \
+    -- "$cli" filter --compact --id x "$work/empty.json" -
+printf 'previous\n' >"$work/kept"
+check "filter an identifier list" 1 "" \
+    "$data/valid/identifier-v1_0.json: error: /: a list of type \"identifier\", not \"default\"\n" \
+    -- "$cli" filter "$data/valid/identifier-v1_0.json" "$work/kept"
+check "  OUT left as it was" 0 "previous\n" "" -- cat "$work/kept"
+check "filter an invalid list" 1 "" \
+    "$data/cli/unknown-type.json:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n" \
+    -- "$cli" filter "$data/cli/unknown-type.json" "$work/kept"
+check "  OUT left as it was" 0 "previous\n" "" -- cat "$work/kept"
+usage_filter="usage: contingency-cli filter [OPTION...] IN OUT\nTry 'contingency-cli filter --help' for more information.\n"
+check "filter --type unknown" 2 "" \
+    "contingency-cli filter: unknown element type in --type: LINE,CABLE\n$usage_filter" \
+    -- "$cli" filter --type LINE,CABLE "$a" -
+check "filter --min-elements not a count" 2 "" \
+    "contingency-cli filter: not a count: --min-elements\n$usage_filter" \
+    -- "$cli" filter --min-elements x "$a" -
+check "filter one operand" 2 "" "contingency-cli filter: missing IN or OUT\n$usage_filter" \
+    -- "$cli" filter "$a"
+
+# ---- split ------------------------------------------------------------------------------
+check "split --parts 2" 0 "" "" -- "$cli" split "$sample" --parts 2 "$work/p"
+check "  balanced by elements (4 and 3), in order" 0 \
+    "$work/p-0001.json\n$work/p-0002.json\n" "" -- sh -c "ls '$work'/p-*"
+check "  part 1" 0 "$head\"sample\",\"contingencies\":[\"N-1_NHV1_NHV2_1\",\"N-1_NGEN_NHV1\",\"N-2_GEN_LOAD\"]}" "" \
+    -- sh -c "'$cli' convert --compact '$work/p-0001.json' - | sed 's/{\"id\":\(\"[^\"]*\"\)[^]]*]}/\1/g'"
+check "  part 2" 0 "$head\"sample\",\"contingencies\":[\"N-1_S1VL1_BBS\",\"N-2_HVDC1_BREAKER\"]}" "" \
+    -- sh -c "'$cli' convert --compact '$work/p-0002.json' - | sed 's/{\"id\":\(\"[^\"]*\"\)[^]]*]}/\1/g'"
+check "  merge gives back the input" 0 "@$work/sample.conv" "" \
+    -- "$cli" merge "$work/p-0001.json" "$work/p-0002.json" -
+check "split --size 2" 0 "" "" -- "$cli" split "$sample" --size 2 "$work/s"
+check "  parts of at most 2 elements" 0 "$work/s-0001.json\n$work/s-0002.json\n$work/s-0003.json\n$work/s-0004.json\n" "" \
+    -- sh -c "ls '$work'/s-*"
+check "  merge gives back the input" 0 "@$work/sample.conv" "" \
+    -- sh -c "'$cli' merge '$work'/s-*.json -"
+check "split --parts 7 of 5 contingencies: the last ones empty" 0 "" "" \
+    -- "$cli" split --compact "$sample" --parts 7 "$work/e"
+check "  part 7" 0 "$head\"sample\",\"contingencies\":[]}" "" -- cat "$work/e-0007.json"
+check "  merge gives back the input" 0 "@$work/sample.conv" "" \
+    -- sh -c "'$cli' merge '$work'/e-*.json -"
+check "split stdin --parts 2 (copied, read twice)" 0 "" "" \
+    -- sh -c "'$cli' split - --parts 2 '$work/i' <'$sample'"
+check "  merge gives back the input" 0 "@$work/sample.conv" "" \
+    -- sh -c "'$cli' merge '$work'/i-*.json -"
+check "split with extensions: merge gives back the input" 0 "@$work/ext.conv" "" \
+    -- sh -c "'$cli' split --size 1 '$ext' '$work/x' && '$cli' merge '$work'/x-*.json -"
+check "split an empty list: one empty part" 0 "$head\"e\",\"contingencies\":[]}" "" \
+    -- sh -c "'$cli' split --compact --size 3 '$work/empty.json' '$work/z' && cat '$work'/z-*"
+check "split an invalid list: no part" 1 "" \
+    "$data/cli/unknown-type.json:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n" \
+    -- "$cli" split --size 1 "$data/cli/unknown-type.json" "$work/bad"
+check "  nothing left" 0 "" "" -- find "$work" -name "bad*"
+printf 'previous\n' >"$work/old-0001.json"
+check "split failing after a part: an older part stays as it was" 1 "" \
+    "$data/cli/unknown-type.json:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n" \
+    -- "$cli" split --size 1 "$data/cli/unknown-type.json" "$work/old"
+check "  its content" 0 "previous\n" "" -- sh -c "cat '$work'/old-*"
+check "split in a missing directory" 2 "" \
+    "$work/no/p: error: cannot create a temporary directory: No such file or directory\n" \
+    -- "$cli" split --size 1 "$sample" "$work/no/p"
+usage_split="usage: contingency-cli split [OPTION...] IN (--parts N | --size K) OUTPREFIX\nTry 'contingency-cli split --help' for more information.\n"
+check "split needs one of --parts and --size" 2 "" \
+    "contingency-cli split: give one of --parts and --size\n$usage_split" \
+    -- "$cli" split --parts 2 --size 3 "$sample" "$work/q"
+check "split --parts 0" 2 "" "contingency-cli split: not a positive count: --parts\n$usage_split" \
+    -- "$cli" split --parts 0 "$sample" "$work/q"
+
+# ---- merge ------------------------------------------------------------------------------
+dup_err="$b:2:7: error: /contingencies/1: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0); --dedupe first or last keeps one\n"
+printf 'previous\n' >"$work/kept"
+check "merge: a duplicate id names both places" 1 "" "$dup_err" -- "$cli" merge "$a" "$b" "$work/kept"
+check "  OUT left as it was" 0 "previous\n" "" -- cat "$work/kept"
+check "merge from stdin: its name" 1 "" \
+    "<stdin>:2:7: error: /contingencies/1: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0); --dedupe first or last keeps one\n" \
+    -- sh -c "'$cli' merge '$a' - - <'$b'"
+check "merge --dedupe first" 0 "$head\"a\",\"contingencies\":[$c1,$c2,$c3]}" \
+    "$b:2:7: warning: /contingencies/1: dropped duplicate id \"c1\" (kept: $a:1:69, /contingencies/0)\n" \
+    -- "$cli" merge --compact --dedupe first "$a" "$b" -
+check "merge --dedupe last: the later one, at its place" 0 "$head\"a\",\"contingencies\":[$c2,$c3,$c1b]}" \
+    "$a:1:69: warning: /contingencies/0: dropped duplicate id \"c1\" (kept: $b:2:7, /contingencies/1)\n" \
+    -- "$cli" merge --compact --dedupe last "$a" "$b" -
+check "merge --dedupe last -q" 0 "$head\"a\",\"contingencies\":[$c2,$c3,$c1b]}" "" \
+    -- "$cli" merge -q --compact --dedupe last "$a" "$b" -
+check "merge --dedupe-equivalent: elements in another order" 0 "$head\"a\",\"contingencies\":[$c1,$c2]}" \
+    "$b:1:69: warning: /contingencies/0: dropped \"c3\": same elements as \"c2\" (kept: $a:1:120, /contingencies/1)\n$b:2:7: warning: /contingencies/1: dropped duplicate id \"c1\" (kept: $a:1:69, /contingencies/0)\n" \
+    -- "$cli" merge --compact --dedupe first --dedupe-equivalent "$a" "$b" -
+check "merge --dedupe-equivalent alone: a duplicate id is still an error" 1 "" "$dup_err" \
+    -- "$cli" merge --dedupe-equivalent "$a" "$b" -
+check "merge --name, -o" 0 "$head\"both\",\"contingencies\":[$c1,$c2]}" "" \
+    -- "$cli" merge --compact --name both "$a" "$work/empty.json" -o -
+printf '{"type":"list","version":"1.1","name":"outer","contingencyLists":[%s"x","contingencies":[%s]},%s"y","contingencies":[%s]}]}' \
+    "$head" "$c1" "$head" "$c2" >"$work/nested.json"
+check "merge flattens a list of default lists" 0 "$head\"x\",\"contingencies\":[$c1,$c2]}" "" \
+    -- "$cli" merge --compact "$work/nested.json" -
+check "merge: a duplicate in a flattened list" 1 "" \
+    "$work/nested.json:1:135: error: /contingencyLists/0/contingencies/0: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0); --dedupe first or last keeps one\n$work/nested.json:1:250: error: /contingencyLists/1/contingencies/0: duplicate contingency id \"c2\", first at $a:1:120 (/contingencies/1); --dedupe first or last keeps one\n" \
+    -- "$cli" merge "$a" "$work/nested.json" -
+check "merge of empty lists: the first one's name" 0 "$head\"e\",\"contingencies\":[]}" "" \
+    -- "$cli" merge --compact "$work/empty.json" "$work/empty.json" -
+check "merge .gz in and out" 0 "" "" -- "$cli" merge "$work/a.json.gz" "$work/m.json.gz"
+check "  the .gz output" 0 "$head\"a\",\"contingencies\":[$c1,$c2]}" "" \
+    -- sh -c "gzip -dc '$work/m.json.gz' | '$cli' convert --compact - -"
+check "merge an identifier list" 1 "" \
+    "$data/valid/identifier-v1_0.json: error: /: a list of type \"identifier\", not \"default\"\n" \
+    -- "$cli" merge "$a" "$data/valid/identifier-v1_0.json" -
+usage_merge="usage: contingency-cli merge [OPTION...] IN... OUT\nTry 'contingency-cli merge --help' for more information.\n"
+check "merge --dedupe other" 2 "" "contingency-cli merge: --dedupe takes first or last: both\n$usage_merge" \
+    -- "$cli" merge --dedupe both "$a" -
+check "merge no input" 2 "" "contingency-cli merge: missing IN or OUT\n$usage_merge" \
+    -- "$cli" merge "$a"
+
+echo "$((count - failures)) of $count pipeline checks passed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* merge's building blocks (cli/hashspill.c and cli/elemset.c, compiled into the tests): the
+ * values repeated among more than one run of the spill, exactly, and canonical element sets
+ * equal whatever the order, duplicates and sides. */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "cli/elemset.h"
+#include "cli/hashspill.h"
+#include "tests/test_common.h"
+
+/* Distinct values in a scrambled order: i * an odd constant is a bijection of 64-bit words. */
+static uint64_t distinct(size_t i)
+{
+    return (uint64_t)(i + 1) * 0x9e3779b97f4a7c15u;
+}
+
+static void expect_repeated(cli_spill *s, const uint64_t *want, size_t n)
+{
+    uint64_t *got = NULL;
+    size_t count = 99;
+
+    CU_ASSERT_EQUAL_FATAL(cli_spill_repeated(s, &got, &count), 0);
+    CU_ASSERT_EQUAL(count, n);
+    for (size_t i = 0; i < n && i < count; i++)
+        CU_ASSERT_EQUAL(got[i], want[i]);
+    free(got);
+}
+
+CTG_TEST(cli_merge, spill_in_memory)
+{
+    cli_spill s;
+    uint64_t want[] = { 7, 42 };
+
+    CU_ASSERT_EQUAL_FATAL(cli_spill_init(&s), 0);
+    for (uint64_t v = 0; v < 100; v++)
+        CU_ASSERT_EQUAL(cli_spill_add(&s, v), 0);
+    cli_spill_add(&s, 42);
+    cli_spill_add(&s, 7);
+    cli_spill_add(&s, 42); /* three times: reported once */
+    CU_ASSERT_PTR_NULL(s.fp);
+    expect_repeated(&s, want, 2);
+    cli_spill_dispose(&s);
+}
+
+/* Two and a half runs: repeats within a run, across runs, and none at all. */
+CTG_TEST(cli_merge, spill_across_runs)
+{
+    size_t n = CLI_SPILL_RUN * 5 / 2;
+    uint64_t want[] = { distinct(3), distinct(CLI_SPILL_RUN + 5), distinct(n - 1) };
+    cli_spill s;
+
+    if (want[0] > want[1]) { /* sorted, as the spill gives them */
+        uint64_t t = want[0];
+        want[0] = want[1];
+        want[1] = t;
+    }
+    for (int i = 2; i > 0 && want[i] < want[i - 1]; i--) {
+        uint64_t t = want[i];
+        want[i] = want[i - 1];
+        want[i - 1] = t;
+    }
+    if (want[0] > want[1]) {
+        uint64_t t = want[0];
+        want[0] = want[1];
+        want[1] = t;
+    }
+    CU_ASSERT_EQUAL_FATAL(cli_spill_init(&s), 0);
+    for (size_t i = 0; i < n; i++) {
+        cli_spill_add(&s, distinct(i));
+        if (i == 10)
+            cli_spill_add(&s, distinct(3)); /* the same run */
+    }
+    cli_spill_add(&s, distinct(CLI_SPILL_RUN + 5)); /* the last run, its first in the second */
+    cli_spill_add(&s, distinct(n - 1));
+    CU_ASSERT_EQUAL(s.error, 0);
+    expect_repeated(&s, want, 3);
+    CU_ASSERT_EQUAL(s.runs, 3);
+    cli_spill_dispose(&s);
+}
+
+CTG_TEST(cli_merge, spill_nothing_repeated)
+{
+    cli_spill s;
+
+    CU_ASSERT_EQUAL_FATAL(cli_spill_init(&s), 0);
+    for (size_t i = 0; i < CLI_SPILL_RUN + 3; i++)
+        cli_spill_add(&s, distinct(i));
+    expect_repeated(&s, NULL, 0);
+    cli_spill_dispose(&s);
+}
+
+static const char *key_of(cli_elemset *s, const ctg_element *e, size_t n, size_t *len)
+{
+    ctg_contingency c = { "c", NULL, e, n, NULL, 0 };
+
+    CU_ASSERT_EQUAL(cli_elemset_build(s, &c), 0);
+    *len = s->key_len;
+    return s->key;
+}
+
+CTG_TEST(cli_merge, element_sets)
+{
+    const ctg_element a[] = { { "L1", CTG_ELEMENT_LINE, NULL },
+                              { "G1", CTG_ELEMENT_GENERATOR, NULL } };
+    const ctg_element b[] = { { "G1", CTG_ELEMENT_GENERATOR, NULL },
+                              { "L1", CTG_ELEMENT_LINE, "VL1" },
+                              { "G1", CTG_ELEMENT_GENERATOR, NULL } };
+    const ctg_element other_type[] = { { "L1", CTG_ELEMENT_BRANCH, NULL },
+                                       { "G1", CTG_ELEMENT_GENERATOR, NULL } };
+    cli_elemset s = CLI_ELEMSET_INIT;
+    char first[64];
+    size_t len = 0, len2 = 0;
+    uint64_t h;
+
+    const char *key = key_of(&s, a, 2, &len);
+
+    memcpy(first, key, len);
+    /* GENERATOR (0) before LINE (8): "\0G1\0\bL1\0" */
+    CU_ASSERT_EQUAL(len, 8);
+    CU_ASSERT_EQUAL(memcmp(first, "\0G1\0\bL1\0", 8), 0);
+    h = cli_elemset_hash(&s);
+    CU_ASSERT_EQUAL(memcmp(key_of(&s, b, 3, &len2), first, len), 0); /* order, twice, side */
+    CU_ASSERT_EQUAL(len2, len);
+    CU_ASSERT_EQUAL(cli_elemset_hash(&s), h);
+    key_of(&s, other_type, 2, &len2);
+    CU_ASSERT_NOT_EQUAL(cli_elemset_hash(&s), h);
+    key_of(&s, NULL, 0, &len2);
+    CU_ASSERT_EQUAL(len2, 0);
+    cli_elemset_dispose(&s);
+}
+
+#include "test_cli_merge.tests.h"
