@@ -3,13 +3,14 @@
  * lists by contingency id.
  *
  * Memory does not hold either list whole. One side, T (A, or B when A is stdin or not a
- * regular file), streams into a table of one small entry per contingency: its id, a 64-bit
- * digest of its content (name, element multiset, extensions by name with their JSON text in
- * canonical form) and one of its element multiset alone, and its position. The other side, S,
- * then streams once against the table: a contingency whose digest matches is equal and
- * forgotten; only those that differ (and, with --match-elements, those only in S) are copied.
- * A second read of T then describes each change against those copies. When T cannot be read
- * twice (neither input is a regular file), its contingencies are kept from the first read. */
+ * regular file), streams into a table of one small entry per contingency (32 bytes, the id in
+ * a pool, a slot in a hash index): its id, a 64-bit keyed digest of its content (name, element
+ * multiset, extensions by name with their JSON text in canonical form) and with
+ * --match-elements one of its element set. The other side, S, then streams once against the
+ * table: a contingency whose digest matches is equal and forgotten; only those that differ
+ * (and, with --match-elements, those only in S) are copied. A second read of T then describes
+ * each change against those copies. When T cannot be read twice (neither input is a regular
+ * file), its contingencies are kept from the first read. */
 
 #include <stdint.h>
 #include <stdlib.h>
