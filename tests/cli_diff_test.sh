@@ -142,6 +142,32 @@ check "two pipes" 1 "${changes_b}added N-1_SW1\nremoved N-1_S1\n" "" -- sh -c "
     mkfifo '$work/fa' '$work/fb' && { cat '$a' >'$work/fa' & cat '$d/changes.json' >'$work/fb' &
     '$cli' diff '$work/fa' '$work/fb'; }"
 
+# ---- generated lists of 5000: the id table grows several times; B in reverse order ----
+gen() { # gen FILE ID_PREFIX REVERSE CHANGE_EVERY
+    awk -v p="$2" -v rev="$3" -v every="$4" 'BEGIN {
+        printf "{\"type\":\"default\",\"name\":\"big\",\"contingencies\":["
+        for (k = 0; k < 5000; k++) {
+            i = rev ? 4999 - k : k
+            e = (every && i % every == 0) ? "X" i : "L" i
+            printf "%s{\"id\":\"%s%d\",\"elements\":[{\"id\":\"%s\",\"type\":\"LINE\"}]}",
+                k ? "," : "", p, i, e
+        }
+        printf "]}"
+    }' >"$1"
+}
+gen "$work/big-a.json" N-1_L 0 0
+gen "$work/big-b.json" N-1_L 1 1000
+gen "$work/big-r.json" R_ 1 0
+check "5000 contingencies and themselves" 0 "" "" -- "$cli" diff "$work/big-a.json" "$work/big-a.json"
+check "5000 in reverse order, 5 changed: in B's order" 1 \
+    "$(for i in 4000 3000 2000 1000 0; do
+        printf 'changed N-1_L%d: element LINE L%d replaced by LINE X%d\\n' $i $i $i; done)" "" -- \
+    "$cli" diff "$work/big-a.json" "$work/big-b.json"
+awk 'BEGIN { for (i = 4999; i >= 0; i--) printf "renamed N-1_L%d -> R_%d\n", i, i }' \
+    >"$work/big-renamed"
+check "5000 renamed, in reverse order" 1 "@$work/big-renamed" "" -- \
+    "$cli" diff --match-elements "$work/big-a.json" "$work/big-r.json"
+
 # ---- errors: exit 2, as diff(1) ----
 bad="$data/cli/unknown-type.json"
 check "an invalid list is exit 2, the error on stderr" 2 "" \
