@@ -42,6 +42,8 @@ int cli_stats(const cli_command *cmd, int argc, char **argv);
 int cli_filter(const cli_command *cmd, int argc, char **argv);
 int cli_merge(const cli_command *cmd, int argc, char **argv);
 int cli_split(const cli_command *cmd, int argc, char **argv);
+/* diff A B: exit 0 when equal, 1 when they differ, 2 on any error (as diff(1)). */
+int cli_diff(const cli_command *cmd, int argc, char **argv);
 int cli_resolve(const cli_command *cmd, int argc, char **argv);
 int cli_network(const cli_command *cmd, int argc, char **argv);
 int cli_lint(const cli_command *cmd, int argc, char **argv);

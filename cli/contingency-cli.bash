@@ -24,7 +24,7 @@ _contingency_cli()
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
     fi
-    # The values of convert's and generate's options that take one of a few words.
+    # The values of the options that take one of a few words.
     case ${COMP_WORDS[COMP_CWORD - 1]} in
     --from | --to)
         COMPREPLY=($(compgen -W "json csv jsonl" -- "$cur"))
@@ -32,6 +32,18 @@ _contingency_cli()
         ;;
     --to-version)
         COMPREPLY=($(compgen -W "1.0 1.1 1.2 1.3" -- "$cur"))
+        return
+        ;;
+    --format | --report-format)
+        COMPREPLY=($(compgen -W "text json" -- "$cur"))
+        return
+        ;;
+    --target)
+        COMPREPLY=($(compgen -W "powsybl dynaflow" -- "$cur"))
+        return
+        ;;
+    --dedupe)
+        COMPREPLY=($(compgen -W "first last" -- "$cur"))
         return
         ;;
     --delimiter)

@@ -262,6 +262,37 @@ static const cli_command commands[] = {
                    QUIET_OPTIONS,
         .run = cli_split,
     },
+    {
+        .name = "diff",
+        .args = "[--match-elements] [--format FORMAT] A B",
+        .summary = "compare two lists by contingency id",
+        .details = "Compares the `default` lists A and B (\"-\" is stdin for one of them; gzip is\n"
+                   "read as such) contingency by contingency, matched by id, and prints one\n"
+                   "line per difference: in B's order \"added ID\", \"renamed OLD -> NEW\" and\n"
+                   "\"changed ID: WHAT\" (name 'x' -> 'y', element TYPE ID replaced by TYPE ID,\n"
+                   "element TYPE ID added or removed, element TYPE ID: side VL -> VL,\n"
+                   "extension 'NAME' added, removed or changed), then in A's order \"removed\n"
+                   "ID\". The order of the elements of a contingency does not count, their\n"
+                   "number does. Extensions are compared as JSON values: key order within\n"
+                   "objects does not count, numbers are compared as written. A list of\n"
+                   "another kind, or an id twice in one list, is an error. Memory holds about\n"
+                   "50 bytes plus the id per contingency of A, and a copy of each contingency\n"
+                   "of B that differs; A is read twice when it is a regular file (else B, or\n"
+                   "A is kept whole). Exit status, as diff(1): 0 when the lists are equal,\n"
+                   "1 when they differ, 2 on any error, an invalid list included.\n",
+        .options = "      --match-elements\n"
+                   "                     an id only in A and one only in B with the same\n"
+                   "                     elements are \"renamed\", not removed and added\n"
+                   "      --format FORMAT\n"
+                   "                     text (the default), or json: one object per line with\n"
+                   "                     change (added, removed, renamed, changed), id, from,\n"
+                   "                     a and b (positions from 0); a change also has what\n"
+                   "                     (name, element, side, extension), name, from, to;\n"
+                   "                     errors are then JSON diagnostics on stdout\n"
+                   "  -q, --quiet        print nothing: the exit status tells\n"
+                   NO_PROGRESS_OPTION,
+        .run = cli_diff,
+    },
 #ifdef CLI_HAVE_NETWORK
     {
         .name = "resolve",
