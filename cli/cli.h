@@ -38,6 +38,8 @@ typedef struct cli_command {
 int cli_validate(const cli_command *cmd, int argc, char **argv);
 int cli_convert(const cli_command *cmd, int argc, char **argv);
 int cli_generate(const cli_command *cmd, int argc, char **argv);
+/* generate --help's end: a pointer to the --network mode's own help. */
+void cli_generate_more_help(FILE *out);
 int cli_stats(const cli_command *cmd, int argc, char **argv);
 int cli_filter(const cli_command *cmd, int argc, char **argv);
 int cli_merge(const cli_command *cmd, int argc, char **argv);
@@ -62,6 +64,8 @@ typedef struct cli_lint_config {
 int cli_lint_file(const char *path, const cli_lint_config *cfg);
 /* generate --network NET (cmd_generate_net.c): N-1 and N-2 lists generated from a network. */
 int cli_generate_network(const cli_command *cmd, int argc, char **argv);
+/* The command `generate --network` runs as: its usage, details and options (main.c). */
+const cli_command *cli_generate_network_command(void);
 /* Reads the network at `path` ("-" is stdin) with a progress bar when `progress_wanted`;
  * returns the exit status (the error printed). */
 int cli_read_network(ctg_network **out, const char *path, bool progress_wanted);

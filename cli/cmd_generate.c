@@ -216,7 +216,7 @@ static int check_request(const cli_command *cmd, request *r, const char *delimit
     const char *bad;
 
     if (r->elements == NULL)
-        return cli_usage_error(cmd, "no source of elements: --elements FILE.csv", NULL);
+        return cli_usage_error(cmd, "no source of elements: --elements FILE.csv or --network NET", NULL);
     if ((bad = check_id_format(r->id_format)) != NULL)
         return cli_usage_error(cmd, "--id-format: an unknown placeholder or a lone brace "
                                "(placeholders {id}, {type}, {vl}; {{ and }} for braces) at",
@@ -235,15 +235,41 @@ static int check_request(const cli_command *cmd, request *r, const char *delimit
     return CLI_OK;
 }
 
+/* Whether the options before "--" ask for the network mode (--network NET or --network=NET). */
+static bool wants_network(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--network") == 0 || strncmp(argv[i], "--network=", 10) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* generate --help's last lines: where the network mode is described. */
+void cli_generate_more_help(FILE *out)
+{
+    fprintf(out, "\nWith --network NET instead of --elements, generate makes N-1 and N-2 lists from\n"
+                 "an IIDM network: '%s generate --network NET --help' gives its options.\n",
+            CLI_NAME);
+}
+
 int cli_generate(const cli_command *cmd, int argc, char **argv)
 {
     const char *values[OPT_COUNT] = { NULL };
     cli_options opts = { generate_flags, generate_valued, values };
     request r = { .delim = ',' };
     cli_args args;
-    int status = cli_parse_options(cmd, argc, argv, &opts, &args);
+    int status;
 
-    if (status != CLI_OK)
+    if (wants_network(argc, argv)) {
+#ifdef CLI_HAVE_NETWORK
+        return cli_generate_network(cli_generate_network_command(), argc, argv);
+#else
+        return cli_usage_error(cmd, "--network needs the network library, which this build "
+                                    "left out", NULL);
+#endif
+    }
+    if ((status = cli_parse_options(cmd, argc, argv, &opts, &args)) != CLI_OK)
         return status;
     if (args.help)
         return cli_help(cmd);

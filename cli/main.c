@@ -88,7 +88,7 @@ static const cli_command commands[] = {
     },
     {
         .name = "generate",
-        .args = "[OPTION...] --elements FILE.csv OUT",
+        .args = "[OPTION...] (--elements FILE.csv | --network NET) OUT",
         .summary = "make an N-1 list, one contingency per element",
         .details = "Writes to OUT (\"-\" is stdout; .gz compresses; replaced atomically as\n"
                    "convert replaces it) a default list with one single-element contingency per\n"
@@ -111,6 +111,7 @@ static const cli_command commands[] = {
                    "      --compact      no whitespace at all\n"
                    "      --break-links  replace a file that has other hard links\n"
                    QUIET_OPTIONS,
+        .more_help = cli_generate_more_help,
         .run = cli_generate,
     },
     {
@@ -347,51 +348,58 @@ static const cli_command commands[] = {
                    NO_PROGRESS_OPTION,
         .run = cli_network,
     },
-    /* The network mode of `generate` (its row and the --elements mode are the CLI toolkit's;
-     * `generate --network` dispatches here once both are in): under a name of its own until
-     * then. */
-    {
-        .name = "generate-network",
-        .args = "[OPTION...] --network NET OUT",
-        .summary = "generate N-1 or N-2 contingencies from a network",
-        .details =
-            "Reads the IIDM network NET and writes to OUT one contingency per selected\n"
-            "equipment (N-1, ids N-1_<id>), or with --n2 RULE the pairs the rule ties\n"
-            "together (ids N-2_<id1>+<id2>): parallel (branches joining the same two\n"
-            "substations), common-substation (branches with an end in one substation),\n"
-            "all-pairs (every pair; its count printed first, and at most\n"
-            "--max-contingencies, 10 million by default), or busbar (per busbar section or\n"
-            "bus, the selected equipment it takes with it; ids BUSBAR_<busbar>). The\n"
-            "selection means what the equivalent PowSyBl criterion list means; without\n"
-            "--types it is every line, tie line and transformer. OUT streams in constant\n"
-            "memory beyond the network, \"-\" is stdout, a name ending in .gz is\n"
-            "compressed, a file OUT is replaced atomically. --dry-run prints only the\n"
-            "counts per type and rule; --as-criterion writes the criterion list PowSyBl can\n"
-            "evaluate on a later network (N-1 without --subnetwork or --connected-to only);\n"
-            "--report FILE lists the counts and every contingency of the N-2 rule.\n",
-        .options = "      --network NET  the network (required)\n"
-                   "      --types T,T    identifiable types (LINE, GENERATOR, ...)\n"
-                   "      --country C,C  countries (side 1 of lines, tie lines, HVDC lines)\n"
-                   "      --country2 C,C countries of side 2\n"
-                   "      --voltage LOW:HIGH, --voltage2 LOW:HIGH, --voltage3 LOW:HIGH\n"
-                   "                     nominal-voltage ranges in kV (bounds included)\n"
-                   "      --property K=V,K=V  properties of the equipment itself\n"
-                   "      --id-regex RE  ids matching the RE2 expression RE (anywhere)\n"
-                   "      --subnetwork ID, --connected-to VOLTAGE_LEVEL_OR_SUBSTATION\n"
-                   "      --n2 RULE      parallel, common-substation, busbar or all-pairs\n"
-                   "      --with-n1      the N-1 contingencies too, before the N-2 ones\n"
-                   "      --id-format F  {id} {type} {vl1} {vl2} {substation}; pairs: {id1}\n"
-                   "                     {id2} {rule}\n"
-                   "      --max-contingencies N  fail before writing when a rule makes more\n"
-                   "      --name NAME    the list's name (default: the rule's)\n"
-                   "      --dry-run, --as-criterion, --report FILE\n"
-                   "      --compact      no whitespace at all in OUT\n"
-                   "      --break-links  replace an OUT or a report that has other hard links\n"
-                   QUIET_OPTIONS,
-        .run = cli_generate_network,
-    },
 #endif
 };
+
+#ifdef CLI_HAVE_NETWORK
+/* generate --network NET: the network mode of `generate` (cmd_generate_net.c), reached through
+ * the generate row, which hands over to it when --network is given. */
+static const cli_command generate_network_command = {
+    .name = "generate",
+    .args = "[OPTION...] --network NET OUT",
+    .summary = "generate N-1 or N-2 contingencies from a network",
+    .details =
+        "Reads the IIDM network NET and writes to OUT one contingency per selected\n"
+        "equipment (N-1, ids N-1_<id>), or with --n2 RULE the pairs the rule ties\n"
+        "together (ids N-2_<id1>+<id2>): parallel (branches joining the same two\n"
+        "substations), common-substation (branches with an end in one substation),\n"
+        "all-pairs (every pair; its count printed first, and at most\n"
+        "--max-contingencies, 10 million by default), or busbar (per busbar section or\n"
+        "bus, the selected equipment it takes with it; ids BUSBAR_<busbar>). The\n"
+        "selection means what the equivalent PowSyBl criterion list means; without\n"
+        "--types it is every line, tie line and transformer. OUT streams in constant\n"
+        "memory beyond the network, \"-\" is stdout, a name ending in .gz is\n"
+        "compressed, a file OUT is replaced atomically. --dry-run prints only the\n"
+        "counts per type and rule; --as-criterion writes the criterion list PowSyBl can\n"
+        "evaluate on a later network (N-1 without --subnetwork or --connected-to only);\n"
+        "--report FILE lists the counts and every contingency of the N-2 rule.\n",
+    .options = "      --network NET  the network (required)\n"
+               "      --types T,T    identifiable types (LINE, GENERATOR, ...)\n"
+               "      --country C,C  countries (side 1 of lines, tie lines, HVDC lines)\n"
+               "      --country2 C,C countries of side 2\n"
+               "      --voltage LOW:HIGH, --voltage2 LOW:HIGH, --voltage3 LOW:HIGH\n"
+               "                     nominal-voltage ranges in kV (bounds included)\n"
+               "      --property K=V,K=V  properties of the equipment itself\n"
+               "      --id-regex RE  ids matching the RE2 expression RE (anywhere)\n"
+               "      --subnetwork ID, --connected-to VOLTAGE_LEVEL_OR_SUBSTATION\n"
+               "      --n2 RULE      parallel, common-substation, busbar or all-pairs\n"
+               "      --with-n1      the N-1 contingencies too, before the N-2 ones\n"
+               "      --id-format F  {id} {type} {vl1} {vl2} {substation}; pairs: {id1}\n"
+               "                     {id2} {rule}\n"
+               "      --max-contingencies N  fail before writing when a rule makes more\n"
+               "      --name NAME    the list's name (default: the rule's)\n"
+               "      --dry-run, --as-criterion, --report FILE\n"
+               "      --compact      no whitespace at all in OUT\n"
+               "      --break-links  replace an OUT or a report that has other hard links\n"
+               QUIET_OPTIONS,
+    .run = cli_generate_network,
+};
+
+const cli_command *cli_generate_network_command(void)
+{
+    return &generate_network_command;
+}
+#endif
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

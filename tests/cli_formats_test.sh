@@ -210,10 +210,10 @@ check "generate --delimiter ';'" 0 "@$f/elements.json" "" \
     -- sh -c "sed 's/,/;/g; s/\"L;2\"/\"L,2\"/' '$f/elements.csv' |
         '$cli' generate --delimiter ';' --elements - --name elements -"
 check "generate --id-format refuses an unknown placeholder" 2 "" \
-    "contingency-cli generate: --id-format: an unknown placeholder or a lone brace (placeholders {id}, {type}, {vl}; {{ and }} for braces) at: {name}\nusage: contingency-cli generate [OPTION...] --elements FILE.csv OUT\nTry 'contingency-cli generate --help' for more information.\n" \
+    "contingency-cli generate: --id-format: an unknown placeholder or a lone brace (placeholders {id}, {type}, {vl}; {{ and }} for braces) at: {name}\nusage: contingency-cli generate [OPTION...] (--elements FILE.csv | --network NET) OUT\nTry 'contingency-cli generate --help' for more information.\n" \
     -- "$cli" generate --elements "$f/elements.csv" --id-format 'N-1 {name}' -
 check "generate needs a source" 2 "" \
-    "contingency-cli generate: no source of elements: --elements FILE.csv\nusage: contingency-cli generate [OPTION...] --elements FILE.csv OUT\nTry 'contingency-cli generate --help' for more information.\n" \
+    "contingency-cli generate: no source of elements: --elements FILE.csv or --network NET\nusage: contingency-cli generate [OPTION...] (--elements FILE.csv | --network NET) OUT\nTry 'contingency-cli generate --help' for more information.\n" \
     -- "$cli" generate -
 check "generate: a bad row, at its line; OUT not made" 1 "" \
     "$f/elements-bad.csv:2:1: error: /contingencies/1/elements/0/voltageLevelId: GENERATOR has no side: voltage_level_id must be empty\n" \

@@ -3,12 +3,10 @@
 # contingency-cli generate --network, end to end, on the hand-made networks of
 # testdata/network/generate/: exact stdout, stderr, exit status and output bytes of each case.
 # usage: cli_generate_net_test.sh CLI TESTDATA_DIR WORK_DIR
-# The command is `generate-network` until `generate --network` dispatches to it; GENERATE in
-# the environment names it otherwise (e.g. GENERATE="generate").
 set -u
 
 cli=$1 data=$2 work=$3
-gen=${GENERATE:-generate-network}
+gen=generate
 pairs=$data/network/generate/pairs.xiidm
 busbar=$data/network/generate/busbar.xiidm
 
@@ -100,8 +98,11 @@ check "--as-criterion with --connected-to" 1 "" \
 
 # ---- errors ------------------------------------------------------------------------------------------
 
-check "missing --network" 2 "" "contingency-cli $gen: missing --network NET\n$usage" \
+check "neither --network nor --elements" 2 "" \
+    "contingency-cli $gen: no source of elements: --elements FILE.csv or --network NET\nusage: contingency-cli generate [OPTION...] (--elements FILE.csv | --network NET) OUT\nTry 'contingency-cli generate --help' for more information.\n" \
     -- "$cli" "$gen" out.json
+check "--network=NET is the network mode" 0 "selected LINE: 7\nall-pairs: 21 contingencies\n" "" \
+    -- "$cli" "$gen" "--network=$pairs" --types LINE --n2 all-pairs --dry-run
 check "unknown rule" 2 "" \
     "contingency-cli $gen: unknown --n2 rule (parallel, common-substation, busbar, all-pairs): foo\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --n2 foo out.json
