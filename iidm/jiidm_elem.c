@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "network/table.h"
+
 /* ---- keys ------------------------------------------------------------------------------ */
 
 const char *const jx_key_names[JK_COUNT] = {
@@ -146,12 +148,22 @@ jx_key jx_key_of(const char *s, size_t n)
 
 /* ---- values ---------------------------------------------------------------------------- */
 
+/* An id or a reference, looked up in the index when the element goes into the table, some
+ * members later: its slot is fetched now, so that the look-up does not wait for the memory. */
+static void prefetch_id(const jx_read *x, jx_key key, const ctg_token *t)
+{
+    if (x->net != NULL && key <= JK_ID_2 && key != JK_NAME && key >= JK_ID)
+        ctg_net_index_prefetch(x->net, ctg_net_index_hash(t->str, t->len));
+}
+
 static int read_str(jx_read *x, jx_el *el, jx_key key)
 {
     ctg_reader *rd = &x->rd;
     int rc = ctg_read_string(rd, &el->s[key], jx_key_names[key]);
 
     el->len[key] = rd->tok.len;
+    if (rc == CTG_OK)
+        prefetch_id(x, key, &rd->tok);
     if (rc == CTG_OK && rd->tok.len == 0 && key != JK_NAME && key != JK_NAME_1 && key != JK_NAME_2)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must not be empty", jx_key_names[key]);
     return rc;
