@@ -905,6 +905,31 @@ static inline int scalar_state(int st)
     return st == S_AFTER_COLON ? S_OBJECT_AFTER : st == S_ROOT ? S_END : S_ARRAY_AFTER;
 }
 
+/* The non-negative integer at `p` when it has at most 15 digits (so that it is exact as a
+ * double), is whole in the window, within max_string_len and valid: read in one pass, as
+ * lex_number would read it (node numbers of networks, mostly). false: nothing changed. */
+static inline bool small_integer(ctg_lexer *lx, ctg_token *t, const char *p)
+{
+    const char *q = p, *end = lx->end;
+    uint64_t v = 0;
+
+    if (*q == '0')
+        q++;
+    else
+        while (q < end && (unsigned char)(*q - '0') < 10 && q - p < 16)
+            v = v * 10 + (uint64_t)(*q++ - '0');
+    if (q == end || q - p > 15 || (byte_class[(unsigned char)*q] & C_NUM)
+        || (size_t)(q - p) > lx->lim.max_string_len)
+        return false;
+    t->type = CTG_TOK_NUMBER;
+    t->number = (double)v;
+    t->is_integer = true;
+    t->raw = p;
+    t->raw_len = (size_t)(q - p);
+    lx->cur = q;
+    return true;
+}
+
 /* Dispatches on the first byte of a token, in state `st`. */
 static int lex_token(ctg_lexer *lx, ctg_token *t, const char *p, int st)
 {
@@ -944,7 +969,7 @@ static int lex_token(ctg_lexer *lx, ctg_token *t, const char *p, int st)
         if (!(st & F_VALUE))
             break;
         lx->state = scalar_state(st);
-        return lex_number(lx, t, p);
+        return *p != '-' && small_integer(lx, t, p) ? CTG_OK : lex_number(lx, t, p);
     default:
         break;
     }

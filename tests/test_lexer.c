@@ -1423,6 +1423,20 @@ CTG_TEST(lexer, skip_value_deep_and_errors)
     ctg_lexer_dispose(&lx);
 }
 
+/* Integers of up to 15 digits are read in one pass, longer ones and the others as before: the
+ * same values and texts either way, and the same errors. */
+CTG_TEST(lexer, small_integers)
+{
+    ctg_lex_limits lim = { 0, 2, 0 };
+
+    ASSERT_DIGEST("[0,7,123456789012345,1234567890123456,10.5,0e1,-3]",
+                  "[@0:1:1 N0=0i@1:1:2 N7=7i@3:1:4 N123456789012345=123456789012345i@5:1:6 "
+                  "N1234567890123456=1234567890123456i@21:1:22 N10.5=10.5f@38:1:39 "
+                  "N0e1=0f@43:1:44 N-3=-3i@47:1:48 ]@49:1:50 EOF@50:1:51");
+    assert_end("[12,123]", &lim, "error(-7)@4:1:5: number longer than 2 bytes");
+    assert_end("[00]", NULL, "error(-4)@2:1:3: leading zero in number");
+}
+
 /* ---- the quick skip of a whole container ----------------------------------------------- */
 
 /* Skipped containers that the quick scan takes, or gives back to the token path at every
