@@ -1462,10 +1462,13 @@ static inline bool short_escape(char c)
 }
 
 /* The string at q->p (its quote), when its raw text needs no check beyond what is here:
- * plain bytes and short escapes, no longer than max_string_len. */
+ * plain bytes, well-formed UTF-8 (names in skipped parts of real files have accents) and short
+ * escapes, no longer than max_string_len. */
 static HOT_INLINE bool quick_string(const ctg_lexer *lx, quick *q)
 {
     const char *s = q->p + 1, *e = q->end, *p = s;
+    uint32_t cp;
+    size_t n;
 
     for (;;) {
         p = scan_plain(p, e);
@@ -1473,6 +1476,12 @@ static HOT_INLINE bool quick_string(const ctg_lexer *lx, quick *q)
             return false;
         if (*p == '"')
             break;
+        if ((unsigned char)*p >= 0x80) {
+            if ((n = ctg_utf8_sequence((const unsigned char *)p, (size_t)(e - p), &cp)) == 0)
+                return false;
+            p += n;
+            continue;
+        }
         if (*p != '\\' || e - p < 2 || !short_escape(p[1]))
             return false;
         p += 2;
