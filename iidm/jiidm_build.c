@@ -256,7 +256,6 @@ static int add_halves(jx_read *x, jx_el *el, ctg_net_spec *tie)
             return rc;
         sp.type = CTG_IDENTIFIABLE_BOUNDARY_LINE;
         sp.id = el->s[id];
-        sp.name = jx_el_has(el, (jx_key)(JK_NAME_1 + i)) ? el->s[JK_NAME_1 + i] : NULL;
         sp.voltage_levels[0] = vl->id;
         sp.subnetwork = tie->subnetwork;
         el->marks[JK_ID] = el->marks[id];
@@ -338,7 +337,7 @@ static int create_object(jx_read *x, jx_el *el)
         return missing(x, el, JK_ID);
     sp.type = (ctg_identifiable_type)el->k->type;
     sp.id = el->s[JK_ID];
-    sp.name = jx_el_has(el, JK_NAME) ? el->s[JK_NAME] : NULL;
+    /* No name: the table keeps none (check_name reads it without a copy). */
     sp.subnetwork = el->scope->subnet ? el->scope->subnet->id : NULL;
     if ((rc = fill_spec(x, el, &sp)) != CTG_OK)
         return rc;

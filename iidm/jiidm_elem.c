@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "network/table.h"
+
 /* ---- keys ------------------------------------------------------------------------------ */
 
 const char *const jx_key_names[JK_COUNT] = {
@@ -146,13 +148,44 @@ jx_key jx_key_of(const char *s, size_t n)
 
 /* ---- values ---------------------------------------------------------------------------- */
 
+/* An id, or a reference to an object far away in the document (a bus is near: no need), looked
+ * up in the index when the element goes into the table, some members later: its slot is
+ * fetched now, so that the look-up does not wait for the memory. */
+static void prefetch_id(const jx_read *x, jx_key key, const ctg_token *t)
+{
+    if (x->net != NULL && (key == JK_ID || (key >= JK_VL1 && key <= JK_ID_2)))
+        ctg_net_index_prefetch(x->net, ctg_net_index_hash(t->str, t->len));
+}
+
+/* A name: checked as ctg_read_string checks a string, but not copied, as the table keeps no
+ * names. */
+static int check_name(jx_read *x, jx_el *el, jx_key key)
+{
+    ctg_reader *rd = &x->rd;
+
+    if (rd->tok.type != CTG_TOK_STRING)
+        return ctg_reader_type_error(rd, "string");
+    if (rd->tok.has_nul)
+        return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must not contain U+0000",
+                               jx_key_names[key]);
+    el->s[key] = NULL;
+    el->len[key] = 0;
+    return CTG_OK;
+}
+
 static int read_str(jx_read *x, jx_el *el, jx_key key)
 {
     ctg_reader *rd = &x->rd;
-    int rc = ctg_read_string(rd, &el->s[key], jx_key_names[key]);
+    int rc;
+
+    if (key == JK_NAME || key == JK_NAME_1 || key == JK_NAME_2)
+        return check_name(x, el, key);
+    rc = ctg_read_string(rd, &el->s[key], jx_key_names[key]);
 
     el->len[key] = rd->tok.len;
-    if (rc == CTG_OK && rd->tok.len == 0 && key != JK_NAME && key != JK_NAME_1 && key != JK_NAME_2)
+    if (rc == CTG_OK)
+        prefetch_id(x, key, &rd->tok);
+    if (rc == CTG_OK && rd->tok.len == 0)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must not be empty", jx_key_names[key]);
     return rc;
 }

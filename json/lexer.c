@@ -303,11 +303,10 @@ static int more(ctg_lexer *lx, size_t limit)
 
 /* ---- whitespace ------------------------------------------------------------------------ */
 
-/* After a '\n': counts the line and skips the indentation that pretty printers put there. */
-static inline const char *newline(ctg_lexer *lx, const char *p, const char *end)
+/* The first byte at or after `p` that is not a space: the indentation pretty printers put
+ * after a line break. */
+static inline const char *indent(const char *p, const char *end)
 {
-    lx->line += lx->line != UINT_MAX; /* saturates, as columns do */
-    lx->line_start = pos(lx, p);
 #ifdef CTG_LEX_SSE2
     while (end - p >= 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
@@ -328,6 +327,14 @@ static inline const char *newline(ctg_lexer *lx, const char *p, const char *end)
     (void)end;
 #endif
     return p;
+}
+
+/* After a '\n': counts the line and skips the indentation. */
+static inline const char *newline(ctg_lexer *lx, const char *p, const char *end)
+{
+    lx->line += lx->line != UINT_MAX; /* saturates, as columns do */
+    lx->line_start = pos(lx, p);
+    return indent(p, end);
 }
 
 static inline const char *skip_ws(ctg_lexer *lx, const char *p, const char *end)
@@ -898,6 +905,31 @@ static inline int scalar_state(int st)
     return st == S_AFTER_COLON ? S_OBJECT_AFTER : st == S_ROOT ? S_END : S_ARRAY_AFTER;
 }
 
+/* The non-negative integer at `p` when it has at most 15 digits (so that it is exact as a
+ * double), is whole in the window, within max_string_len and valid: read in one pass, as
+ * lex_number would read it (node numbers of networks, mostly). false: nothing changed. */
+static inline bool small_integer(ctg_lexer *lx, ctg_token *t, const char *p)
+{
+    const char *q = p, *end = lx->end;
+    uint64_t v = 0;
+
+    if (*q == '0')
+        q++;
+    else
+        while (q < end && (unsigned char)(*q - '0') < 10 && q - p < 16)
+            v = v * 10 + (uint64_t)(*q++ - '0');
+    if (q == end || q - p > 15 || (byte_class[(unsigned char)*q] & C_NUM)
+        || (size_t)(q - p) > lx->lim.max_string_len)
+        return false;
+    t->type = CTG_TOK_NUMBER;
+    t->number = (double)v;
+    t->is_integer = true;
+    t->raw = p;
+    t->raw_len = (size_t)(q - p);
+    lx->cur = q;
+    return true;
+}
+
 /* Dispatches on the first byte of a token, in state `st`. */
 static int lex_token(ctg_lexer *lx, ctg_token *t, const char *p, int st)
 {
@@ -937,7 +969,7 @@ static int lex_token(ctg_lexer *lx, ctg_token *t, const char *p, int st)
         if (!(st & F_VALUE))
             break;
         lx->state = scalar_state(st);
-        return lex_number(lx, t, p);
+        return *p != '-' && small_integer(lx, t, p) ? CTG_OK : lex_number(lx, t, p);
     default:
         break;
     }
@@ -1377,11 +1409,219 @@ static HOT_INLINE int skip_token(ctg_lexer *lx, ctg_token *t)
     return lex_from(lx, t, p, st);
 }
 
+/* ---- the quick skip of a whole container ------------------------------------------------ */
+
+/* Most skipped containers (limits, tap changers, curves, extensions) are plain: ASCII strings,
+ * short numbers, whitespace, within every limit. The quick skip reads such a container to its
+ * end in one scan that keeps its state in locals and validates the grammar as the token path
+ * does, and commits only at the end (cur, lines, depth, state, the last token), exactly as
+ * the token path would leave them. At anything else (an escape that needs decoding, a byte
+ * >= 0x80, a control character, any syntax error, a limit, the end of the window) it gives up
+ * having changed nothing, and the token path reads the container from its start: so a skipped
+ * container fails at the same byte with the same message, whatever the refills. */
+
+typedef struct quick {
+    const char *p, *end;
+    const char *ls;    /* first byte of the line, once a '\n' was passed; NULL before */
+    unsigned line;
+    unsigned d;        /* open containers, counted from the skipped one (1) */
+    unsigned room;     /* the most the nesting may reach without a limit or a stack growth */
+    uint64_t objects;  /* bit i - 1: the container at level i is an object */
+} quick;
+
+/* Whitespace, as skip_ws skips it. */
+static HOT_INLINE void quick_ws(quick *q)
+{
+    const char *p = q->p, *end = q->end;
+
+    if (p < end && (unsigned char)*p > ' ')
+        return;
+    if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ') {
+        q->p = p + 1;
+        return;
+    }
+    while (p < end) {
+        if (*p == ' ' || *p == '\t' || *p == '\r') {
+            p++;
+        } else if (*p == '\n') {
+            q->line += q->line != UINT_MAX;
+            q->ls = ++p;
+            p = indent(p, end);
+        } else {
+            break;
+        }
+    }
+    q->p = p;
+}
+
+/* The escapes whose decoded text is one byte: the string stays within its raw length. */
+static inline bool short_escape(char c)
+{
+    return c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' || c == 'n' || c == 'r' ||
+           c == 't';
+}
+
+/* The string at q->p (its quote), when its raw text needs no check beyond what is here:
+ * plain bytes, well-formed UTF-8 (names in skipped parts of real files have accents) and short
+ * escapes, no longer than max_string_len. */
+static HOT_INLINE bool quick_string(const ctg_lexer *lx, quick *q)
+{
+    const char *s = q->p + 1, *e = q->end, *p = s;
+    uint32_t cp;
+    size_t n;
+
+    for (;;) {
+        p = scan_plain(p, e);
+        if (p == e)
+            return false;
+        if (*p == '"')
+            break;
+        if ((unsigned char)*p >= 0x80) {
+            if ((n = ctg_utf8_sequence((const unsigned char *)p, (size_t)(e - p), &cp)) == 0)
+                return false;
+            p += n;
+            continue;
+        }
+        if (*p != '\\' || e - p < 2 || !short_escape(p[1]))
+            return false;
+        p += 2;
+    }
+    if ((size_t)(p - s) > lx->lim.max_string_len)
+        return false;
+    q->p = p + 1;
+    return true;
+}
+
+/* A value's first byte at q->p: a scalar passed over, or a container opened. */
+static HOT_INLINE bool quick_value(const ctg_lexer *lx, quick *q)
+{
+    const char *p = q->p;
+    size_t left = (size_t)(q->end - p);
+
+    switch (*p) {
+    case '"':
+        return quick_string(lx, q);
+    case '{':
+    case '[':
+        if (q->d >= q->room)
+            return false;
+        q->objects = *p == '{' ? q->objects | (uint64_t)1 << q->d
+                               : q->objects & ~((uint64_t)1 << q->d);
+        q->d++;
+        q->p = p + 1;
+        return true;
+    case 't':
+        return left >= 4 && memcmp(p, "true", 4) == 0 && (q->p = p + 4, true);
+    case 'f':
+        return left >= 5 && memcmp(p, "false", 5) == 0 && (q->p = p + 5, true);
+    case 'n':
+        return left >= 4 && memcmp(p, "null", 4) == 0 && (q->p = p + 4, true);
+    default:
+        if ((*p != '-' && !is_digit(*p)) || (p = number_end(lx, p)) == NULL)
+            return false;
+        q->p = p;
+        return true;
+    }
+}
+
+static inline bool quick_in_object(const quick *q)
+{
+    return (q->objects >> (q->d - 1)) & 1;
+}
+
+/* At q->p, the byte that may close the innermost container: closes it if it does. */
+static inline bool quick_close(quick *q)
+{
+    if (*q->p != (quick_in_object(q) ? '}' : ']'))
+        return false;
+    q->d--;
+    q->p++;
+    return true;
+}
+
+/* One member or item at q->p: a key and its ':' in an object, then the value's first token. */
+static HOT_INLINE bool quick_element(const ctg_lexer *lx, quick *q)
+{
+    if (quick_in_object(q)) {
+        if (*q->p != '"' || !quick_string(lx, q))
+            return false;
+        quick_ws(q);
+        if (q->p == q->end || *q->p != ':')
+            return false;
+        q->p++;
+        quick_ws(q);
+        if (q->p == q->end)
+            return false;
+    }
+    return quick_value(lx, q);
+}
+
+/* The scan of the container just opened (lx->state S_OBJECT_FIRST or S_ARRAY_FIRST) to its
+ * end. false: it needs the token path, and nothing changed. */
+static bool quick_scan(const ctg_lexer *lx, quick *q, const char **close)
+{
+    bool open = true; /* right after an opening bracket: it may close at once */
+    unsigned depth;
+    size_t levels = 8 * (lx->stack ? lx->stack_cap : sizeof(lx->stack_small));
+    size_t room = lx->lim.max_depth < levels ? lx->lim.max_depth : levels;
+
+    /* Levels within the depth limit and the stack's bytes, at most the 64 bits of `objects`. */
+    room -= lx->depth - 1;
+    q->room = room < 64 ? (unsigned)room : 64;
+    for (;;) {
+        quick_ws(q);
+        if (q->p == q->end)
+            return false;
+        if (!open && *q->p == ',') {
+            q->p++;
+            quick_ws(q);
+            if (q->p == q->end)
+                return false;
+        } else if (*q->p == '}' || *q->p == ']') {
+            *close = q->p;
+            if (!quick_close(q))
+                return false;
+            if (q->d == 0)
+                return true;
+            open = false;
+            continue;
+        } else if (!open) {
+            return false;
+        }
+        depth = q->d;
+        if (!quick_element(lx, q))
+            return false;
+        open = q->d > depth;
+    }
+}
+
+/* The container just opened, skipped whole by the quick scan and left as the token path would
+ * leave it after its closing bracket. false: nothing changed. */
+static bool quick_skip(ctg_lexer *lx, ctg_token *t)
+{
+    quick q = { lx->cur, lx->end, NULL, lx->line, 1, 0, lx->state == S_OBJECT_FIRST };
+    const char *close = NULL;
+
+    if (!quick_scan(lx, &q, &close))
+        return false;
+    lx->line = q.line;
+    if (q.ls != NULL)
+        lx->line_start = pos(lx, q.ls);
+    mark_token(lx, t, close);
+    close_container(lx, t, close, *close == '}' ? CTG_TOK_OBJECT_END : CTG_TOK_ARRAY_END);
+    return true;
+}
+
 /* Tokens until the nesting is back to `target`; errors copied to `err` as ctg_lexer_next
  * does. */
 static int skip_to(ctg_lexer *lx, ctg_token *t, ctg_error *err, size_t target)
 {
     int rc = CTG_OK;
+
+    /* Right after the container's opening bracket: first the quick way. */
+    if ((lx->state == S_OBJECT_FIRST || lx->state == S_ARRAY_FIRST) && lx->depth == target + 1
+        && quick_skip(lx, t))
+        return CTG_OK;
 
     while (lx->depth > target && (rc = skip_token(lx, t)) == CTG_OK)
         continue;

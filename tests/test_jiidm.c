@@ -417,6 +417,11 @@ CTG_TEST(jiidm, bad_values_in_skipped_members)
           CTG_ESYNTAX },
         { "\"extensions\":[{\"name\":\"e\",\"v\":tru}],", "}]",
           "invalid literal, expected 'true', got '}'", true, CTG_ESYNTAX },
+        /* Brackets and escaped quotes in strings do not end a skipped container. */
+        { "\"x\":{\"s\":\"a]}\\\"[{\",\"t\":[1,{\"u\":\"\\\\\"}]]},", "]},\"id\":\"LD",
+          "expected ',' or '}' after object member, got ']'", false, CTG_ESYNTAX },
+        { "\"x\":[{\"s\":\"caf\xc3\xa9\\u00e9\"},{\"t\":\"\xc3\"}],", "\xc3\"}",
+          "truncated UTF-8 sequence in string", false, CTG_ESYNTAX },
     };
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -433,6 +438,74 @@ CTG_TEST(jiidm, bad_values_in_skipped_members)
                                                         : "/substations/0/voltageLevels/0/loads/0");
         free(doc);
     }
+}
+
+/* A name is checked as a string, though the table keeps none. */
+CTG_TEST(jiidm, name_checked_not_kept)
+{
+    static const struct {
+        const char *member, *bad, *message;
+    } cases[] = {
+        { "\"name\":5,", "5,\"id\"", "expected string for \"name\", got number" },
+        { "\"name\":\"a\\u0000\",", "\"a\\u", "\"name\" must not contain U+0000" },
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *doc = with_member(cases[i].member, false);
+        ctg_network *net = NULL;
+        ctg_error err;
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+        CU_ASSERT_EQUAL(ctg_test_read_net(&net, doc, NULL, &err), CTG_ESCHEMA);
+        CU_ASSERT_PTR_NULL(net);
+        CU_ASSERT_EQUAL(err.offset, (size_t)(strstr(doc, cases[i].bad) - doc));
+        CU_ASSERT_STRING_EQUAL(err.message, cases[i].message);
+        CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/voltageLevels/0/loads/0/name");
+        free(doc);
+    }
+}
+
+/* A skipped member longer than the reader's buffer (so that, streamed, it spans refills), its
+ * items on lines of their own, then an error in its last item: in memory and streamed, the
+ * same error, at a line and column that count every line break of the skipped part. */
+CTG_TEST(jiidm, error_after_long_skipped_member)
+{
+    static const char item[] = "\n  {\"id\":\"a]}\\\"[{\",\"v\":[1.5e3,-2,true,null,{}]},";
+    size_t n = 5000, len = 0, cap = n * (sizeof(item) - 1) + 128;
+    char *member = malloc(cap), *doc;
+    ctg_network *net = NULL;
+    ctg_error err, err2;
+    FILE *fp;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(member);
+    len += (size_t)snprintf(member + len, cap - len, "\"operationalLimitsGroups\":[");
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(member + len, cap - len, "%s", item);
+    snprintf(member + len, cap - len, "\n  {\"id\":\"x\",\"v\":tru}],");
+    doc = with_member(member, false);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    CU_ASSERT(strlen(doc) > 3 * 64 * 1024); /* three refills of the reader's buffer */
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, doc, NULL, &err), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(err.offset, (size_t)(strstr(doc, "tru}") - doc) + 3);
+    CU_ASSERT_EQUAL(err.line, n + 2);
+    CU_ASSERT_EQUAL(err.column, 20);
+    CU_ASSERT_STRING_EQUAL(err.message, "invalid literal, expected 'true', got '}'");
+    CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/voltageLevels/0/loads/0");
+    fp = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    CU_ASSERT_EQUAL(fwrite(doc, 1, strlen(doc), fp), strlen(doc));
+    rewind(fp);
+    ctg_source src = ctg_source_fp(fp);
+    CU_ASSERT_EQUAL(ctg_iidm_read(&net, &src, NULL, &err2), CTG_ESYNTAX);
+    CU_ASSERT_PTR_NULL(net);
+    CU_ASSERT_EQUAL(err2.offset, err.offset);
+    CU_ASSERT_EQUAL(err2.line, err.line);
+    CU_ASSERT_EQUAL(err2.column, err.column);
+    CU_ASSERT_STRING_EQUAL(err2.message, err.message);
+    CU_ASSERT_STRING_EQUAL(err2.path, err.path);
+    fclose(fp);
+    free(doc);
+    free(member);
 }
 
 /* ---- what the table gets --------------------------------------------------------------- */

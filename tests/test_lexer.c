@@ -1423,6 +1423,138 @@ CTG_TEST(lexer, skip_value_deep_and_errors)
     ctg_lexer_dispose(&lx);
 }
 
+/* Integers of up to 15 digits are read in one pass, longer ones and the others as before: the
+ * same values and texts either way, and the same errors. */
+CTG_TEST(lexer, small_integers)
+{
+    ctg_lex_limits lim = { 0, 2, 0 };
+
+    ASSERT_DIGEST("[0,7,123456789012345,1234567890123456,10.5,0e1,-3]",
+                  "[@0:1:1 N0=0i@1:1:2 N7=7i@3:1:4 N123456789012345=123456789012345i@5:1:6 "
+                  "N1234567890123456=1234567890123456i@21:1:22 N10.5=10.5f@38:1:39 "
+                  "N0e1=0f@43:1:44 N-3=-3i@47:1:48 ]@49:1:50 EOF@50:1:51");
+    assert_end("[12,123]", &lim, "error(-7)@4:1:5: number longer than 2 bytes");
+    assert_end("[00]", NULL, "error(-4)@2:1:3: leading zero in number");
+}
+
+/* ---- the quick skip of a whole container ----------------------------------------------- */
+
+/* Skipped containers that the quick scan takes, or gives back to the token path at every
+ * kind of byte it does not settle itself: each ends (EOF or error, offset, line, column) as
+ * reading every token does, with every skip pattern, in memory mode and through every refill
+ * size (assert_end checks all of that). The value after the skipped one is what shows that
+ * the lines and columns counted inside it were exact. */
+static const error_case quick_cases[] = {
+    /* Strings holding brackets, quotes and every short escape. */
+    { "{\"a\":[{\"s\":\"x]}[{\\\"y\\\\\",\"t\":\"\\/\\b\\f\\n\\r\\t\"}],\n \"b\":tru}",
+      "error(-4)@54:2:9: invalid literal, expected 'true', got '}'" },
+    { "[{\"a\" :\n [ 1 , -2.5e-3 , 0 , 10E+2 , true , false , null , { } , [ ] ] } ,\n x]",
+      "error(-4)@76:3:2: expected a value after ',', got 'x'" },
+    { "[\n  {\n    \"k\" : \"v\"\r\n  }\t]\n", "EOF@27:5:1" },
+    { "[[],{},[[]],{\"\":{}}]", "EOF@20:1:21" },
+    /* What the token path settles. */
+    { "[{\"a\":\"\\u0041\"},x]", "error(-4)@16:1:17: expected a value after ',', got 'x'" },
+    { "[{\"a\":\"\\q\"}]", "error(-4)@7:1:8: invalid escape '\\q' in string" },
+    { "[{\"a\":\"caf\xc3\xa9\"},x]", "error(-4)@15:1:16: expected a value after ',', got 'x'" },
+    { "[{\"a\":\"\xff\"}]", "error(-4)@7:1:8: invalid UTF-8 byte 0xff in string" },
+    { "[[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"],x]",
+      "error(-4)@15:1:16: expected a value after ',', got 'x'" },
+    { "[[\"\xc3\"]]", "error(-4)@3:1:4: truncated UTF-8 sequence in string" },
+    { "[[\"\xc0\x80\"]]", "error(-4)@3:1:4: overlong UTF-8 sequence in string" },
+    { "[[\"\xed\xa0\x80\"]]", "error(-4)@3:1:4: UTF-8 encoded surrogate in string" },
+    { "[[\"\xf4\x90\x80\x80\"]]",
+      "error(-4)@3:1:4: UTF-8 code point above U+10FFFF in string" },
+    { "[[\"\xe2\x82", "error(-4)@5:1:6: unexpected end of input in string" },
+    { "[{\"a\":\"\x01\"}]", "error(-4)@7:1:8: invalid control character 0x01 in string" },
+    { "[{\"\\u0041\":1},x]", "error(-4)@14:1:15: expected a value after ',', got 'x'" },
+    { "[{\"a\" 1}]", "error(-4)@6:1:7: expected ':' after object key, got '1'" },
+    { "[{\"a\":}]", "error(-4)@6:1:7: expected a value after ':', got '}'" },
+    { "[{\"a\":1,}]", "error(-4)@8:1:9: expected a string key after ',', got '}'" },
+    { "[{1:1}]", "error(-4)@2:1:3: expected a string key or '}', got '1'" },
+    { "[{,}]", "error(-4)@2:1:3: expected a string key or '}', got ','" },
+    { "[[1 2]]", "error(-4)@4:1:5: expected ',' or ']' after array element, got '2'" },
+    { "[[1,]]", "error(-4)@4:1:5: expected a value after ',', got ']'" },
+    { "[[}]", "error(-4)@2:1:3: expected a value or ']', got '}'" },
+    { "[{]}", "error(-4)@2:1:3: expected a string key or '}', got ']'" },
+    { "[[1}]", "error(-4)@3:1:4: expected ',' or ']' after array element, got '}'" },
+    { "[[01]]", "error(-4)@3:1:4: leading zero in number" },
+    { "[[1e999]]", "error(-4)@2:1:3: number out of range" },
+    { "[[-x]]", "error(-4)@3:1:4: expected a digit after '-'" },
+    { "[[.5]]", "error(-4)@2:1:3: expected a value or ']', got '.'" },
+    { "[[tru]]", "error(-4)@5:1:6: invalid literal, expected 'true', got ']'" },
+    { "[[fals]]", "error(-4)@6:1:7: invalid literal, expected 'false', got ']'" },
+    { "[[nul]]", "error(-4)@5:1:6: invalid literal, expected 'null', got ']'" },
+    { "[[\f]]", "error(-4)@2:1:3: expected a value or ']', got byte 0x0c" },
+    { "[[1\f]]", "error(-4)@3:1:4: expected ',' or ']' after array element, got byte 0x0c" },
+    /* The end of the input inside the container, at each kind of place. */
+    { "[[", "error(-4)@2:1:3: expected a value or ']', got end of input" },
+    { "[[1", "error(-4)@3:1:4: expected ',' or ']' after array element, got end of input" },
+    { "[[1,", "error(-4)@4:1:5: expected a value after ',', got end of input" },
+    { "[{\"a\"", "error(-4)@5:1:6: expected ':' after object key, got end of input" },
+    { "[{\"a\":", "error(-4)@6:1:7: expected a value after ':', got end of input" },
+    { "[{\"a", "error(-4)@4:1:5: unexpected end of input in string" },
+    { "[[\"a\\", "error(-4)@5:1:6: unexpected end of input in string" },
+    { "[[t", "error(-4)@3:1:4: invalid literal, expected 'true', got end of input" },
+    { "[[f", "error(-4)@3:1:4: invalid literal, expected 'false', got end of input" },
+    { "[[n", "error(-4)@3:1:4: invalid literal, expected 'null', got end of input" },
+};
+
+CTG_TEST(lexer, skip_quick_scan)
+{
+    for (size_t i = 0; i < sizeof(quick_cases) / sizeof(quick_cases[0]); i++)
+        assert_end(quick_cases[i].json, NULL, quick_cases[i].expected);
+}
+
+/* The limits the quick scan must leave to the token path: a string or a number longer than
+ * max_string_len (the raw text counts, escapes included), nesting at max_depth, and nesting
+ * past 64 levels (the container stack grows there). */
+CTG_TEST(lexer, skip_quick_scan_limits)
+{
+    ctg_lex_limits lim = { 3, 3, 0 };
+    char *deep = nested(70, "[", "1", "]");
+    char *over;
+
+    assert_end("[[\"abc\",\"\\n\\n\\n\",1e3],x]", &lim,
+               "error(-4)@22:1:23: expected a value after ',', got 'x'");
+    assert_end("[[\"abcd\"]]", &lim, "error(-7)@2:1:3: string longer than 3 bytes");
+    assert_end("[[\"a\\n\\n\"],x]", &lim, "error(-4)@11:1:12: expected a value after ',', got 'x'");
+    assert_end("[[1234]]", &lim, "error(-7)@2:1:3: number longer than 3 bytes");
+    assert_end("[[[]]]", &lim, "EOF@6:1:7");
+    assert_end("[[[[]]]]", &lim, "error(-7)@3:1:4: nesting deeper than 3 levels");
+    lim = (ctg_lex_limits){ 100, 0, 0 };
+    assert_end(deep, &lim, "EOF@141:1:142");
+    free(deep);
+    deep = nested(101, "[", "1", "]");
+    over = malloc(strlen(deep) + 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(over);
+    snprintf(over, strlen(deep) + 3, "[%s]", deep);
+    assert_end(over, &lim, "error(-7)@100:1:101: nesting deeper than 100 levels");
+    free(over);
+    free(deep);
+}
+
+/* A container of about 100 KiB skipped whole: longer than the refill window (64 KiB) and
+ * than every refill size, so that in refill mode it always spans a refill; then an error
+ * after it, whose line and column count every line break inside it. */
+CTG_TEST(lexer, skip_quick_scan_across_refills)
+{
+    static const char item[] =
+        "\n    { \"s\" : \"x]}\\\"[{\", \"n\" : [ 1.5e3, -2, true, null ] },";
+    size_t n = 1700, len = 0, cap = 16 + n * (sizeof(item) - 1) + 64;
+    char *doc = malloc(cap), want[128];
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    len += (size_t)snprintf(doc + len, cap - len, "{\"a\":[");
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(doc + len, cap - len, "%s", item);
+    len += (size_t)snprintf(doc + len, cap - len, "\n 0],\n  \"b\" : nul }");
+    CU_ASSERT(len > 64 * 1024 + 4096);
+    snprintf(want, sizeof want,
+             "error(-4)@%zu:%zu:12: invalid literal, expected 'null', got ' '", len - 2, n + 3);
+    assert_end(doc, NULL, want);
+    free(doc);
+}
+
 /* ctg_lexer_member's result, case by case: the hint matched in place, a key that is not the
  * hint, a value read with its key or left for the next call, the closing brace, an error. */
 CTG_TEST(lexer, member_result)
