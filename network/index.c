@@ -4,7 +4,7 @@
  * bytes a key. A slot keeps the high half of the key's hash, so a probe compares strings only when
  * those 32 bits match, and the ref of the object or alias, whose text is the key: the strings are
  * not copied again. The home slot comes from the same 32 bits, so a rehash moves slots
- * without reading a key. Below it, the pool of short property strings, kept once each. */
+ * without reading a key. Below it, the pool of property keys and short values, kept once each. */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -228,22 +228,60 @@ static int pool_reserve(ctg_network *net)
     return CTG_OK;
 }
 
-const char *ctg_net_pool_string(ctg_network *net, const char *s, size_t len)
+/* The bytes before the first NUL of the `len` at `s`: what the C string of a copy holds. */
+static size_t c_length(const char *s, size_t len)
 {
-    if (len > CTG_NET_POOL_MAX_LEN)
-        return ctg_arena_strndup(net->arena, s, len);
-    if (pool_reserve(net) != CTG_OK)
-        return NULL;
-    uint32_t hash = (uint32_t)ctg_net_hash(s, len);
+    const char *nul = memchr(s, '\0', len);
+    return nul ? (size_t)(nul - s) : len;
+}
+
+/* The pool's slot of the `len` bytes at `s` with hash `hash`: theirs, or the empty one where
+ * they go. The pool has slots. */
+static size_t pool_probe(const ctg_network *net, const char *s, size_t len, uint32_t hash)
+{
     size_t mask = net->pool_cap - 1, i = hash & mask;
     for (; net->pool[i].text; i = (i + 1) & mask)
         if (net->pool[i].hash == hash && net->pool[i].len == len &&
             memcmp(net->pool[i].text, s, len) == 0)
-            return net->pool[i].text;
+            break;
+    return i;
+}
+
+static const char *pool_insert(ctg_network *net, const char *s, size_t len)
+{
+    if (pool_reserve(net) != CTG_OK)
+        return NULL;
+    uint32_t hash = (uint32_t)ctg_net_hash(s, len);
+    size_t i = pool_probe(net, s, len, hash);
+    if (net->pool[i].text)
+        return net->pool[i].text;
     char *copy = ctg_arena_strndup(net->arena, s, len);
     if (copy == NULL)
         return NULL;
     net->pool[i] = (ctg_net_pooled){ copy, hash, (uint32_t)len };
     net->pool_used++;
     return copy;
+}
+
+const char *ctg_net_pool_string(ctg_network *net, const char *s, size_t len)
+{
+    len = c_length(s, len);
+    if (len > CTG_NET_POOL_MAX_LEN)
+        return ctg_arena_strndup(net->arena, s, len);
+    return pool_insert(net, s, len);
+}
+
+/* A network holds few distinct keys, each on many objects: all of them are kept once (a slot
+ * keeps a 32-bit length). */
+const char *ctg_net_pool_key(ctg_network *net, const char *s, size_t len)
+{
+    len = c_length(s, len);
+    return len >= CTG_NET_MAX_OBJECTS ? NULL : pool_insert(net, s, len);
+}
+
+const char *ctg_net_scan_interned(const ctg_network *net, const char *s, size_t len)
+{
+    if (net->pool_cap == 0 || len >= CTG_NET_MAX_OBJECTS)
+        return NULL;
+    return net->pool[pool_probe(net, s, len, (uint32_t)ctg_net_hash(s, len))].text;
 }
