@@ -102,7 +102,7 @@ static int time_rounds(net_input *in, bench_net_report *r)
  * largest one's misses, and measure the cache, not how the resolve scales. */
 typedef struct scale_point {
     bench_net_case c;
-    net_input in;       /* in.net: copies[0] */
+    net_input in; /* in.net: copies[0] */
     ctg_network **copies;
     int copy_count;
     double *samples; /* 2 x runs: the line criterion, the property criterion */
