@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/arena.h"
 #include "ctg/network.h"
@@ -135,13 +136,12 @@ static inline ctg_net_object *ctg_net_doc(const ctg_network *net, size_t i)
 }
 
 /* Whether the NUL-terminated `text` is the `len` bytes at `s` (which may hold a NUL: then it
- * is no id, key or name of ours). */
+ * is no id, key or name of ours). strncmp stops at a NUL of either: equal, with none in `s`,
+ * `text` has `len` bytes before its end, which are `s`'s. The library's compares read words, a
+ * loop here bytes (a third of an ID_BASED look-up's instructions went to it). */
 static inline bool ctg_net_same(const char *text, const char *s, size_t len)
 {
-    for (size_t i = 0; i < len; i++)
-        if (text[i] != s[i] || text[i] == '\0')
-            return false;
-    return text[len] == '\0';
+    return strncmp(text, s, len) == 0 && memchr(s, '\0', len) == NULL && text[len] == '\0';
 }
 
 /* The index (index.c). */

@@ -477,6 +477,11 @@ CTG_TEST(network, aliases_and_properties)
     CU_ASSERT_PTR_EQUAL(ctg_network_find(net, "G-alias", 7), ctg_network_find(net, "GEN", 3));
     CU_ASSERT_PTR_NULL(ctg_network_find(net, "G-alias", 6));
     CU_ASSERT_PTR_NULL(ctg_network_find(net, "G-aliasX", 8));
+    /* The bytes given, all of them: a NUL among them is in no id or alias. */
+    CU_ASSERT_PTR_NULL(ctg_network_find(net, "G-alias\0", 8));
+    CU_ASSERT_PTR_NULL(ctg_network_find(net, "GEN\0", 4));
+    CU_ASSERT_PTR_NULL(ctg_network_find(net, "GE\0", 3));
+    CU_ASSERT_PTR_EQUAL(ctg_network_find(net, "GENX", 3), ctg_network_find(net, "GEN", 3));
     CU_ASSERT_EQUAL(ctg_network_add_alias(net, "LOAD", "G-alias", &e), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(e.message, "LOAD \"LOAD\": the alias \"G-alias\" is already an alias "
                                       "of GENERATOR \"GEN\"");
