@@ -17,17 +17,35 @@
 
 #define MIN_SLOTS 64u
 
-/* 64-bit FNV-1a with a final mix: ids are short and often share long prefixes. */
+/* Eight bytes at a time (FNV-1a took a multiply a byte: a seventh of an ID_BASED look-up's
+ * instructions), each word multiplied in and folded down, then murmur3's final mix: ids are
+ * short and often share long prefixes, and both halves of the hash are used (the index's tag
+ * and home, the pool's slot). */
 uint64_t ctg_net_hash(const char *s, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325u;
+    const uint64_t k = 0x9e3779b97f4a7c15u;
+    uint64_t h = 0xcbf29ce484222325u ^ (uint64_t)len, w;
+    size_t i = 0;
 
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3u;
+    for (; i + 8 <= len; i += 8) {
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 32;
+    }
+    if (i < len && len >= 8) { /* the last eight bytes, some of them again: no partial copy */
+        memcpy(&w, s + len - 8, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 32;
+    } else if (i < len) {
+        for (w = 0; i < len; i++)
+            w = w << 8 | (unsigned char)s[i];
+        h = (h ^ w) * k;
+        h ^= h >> 32;
     }
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53u;
     h ^= h >> 33;
     return h;
 }
