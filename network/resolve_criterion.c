@@ -530,10 +530,12 @@ static int memo_per_vl(rs_ctx *ctx, fast_scan *f, size_t k)
 }
 
 /* A memo for each leading property criterion that checks a voltage level or substation;
- * filled at once, and made one of the voltage levels, when the scan's `objects` levels
- * outnumber its entries, else on first use. */
+ * filled at once when the scan's `objects` levels outnumber its entries, else on first use;
+ * a substations' one filled at once is made one of the voltage levels when they outnumber
+ * those too. */
 static int fast_memos(rs_ctx *ctx, fast_scan *f, const ctg_criteria *cr, size_t objects)
 {
+    size_t vls = ctg_network_count(ctx->net, CTG_IDENTIFIABLE_VOLTAGE_LEVEL);
     int rc = CTG_OK;
 
     for (size_t k = 0; rc == CTG_OK && k < cr->property_count && k < SCAN_MEMOS; k++) {
@@ -557,9 +559,11 @@ static int fast_memos(rs_ctx *ctx, fast_scan *f, const ctg_criteria *cr, size_t 
             continue;
         for (size_t i = 0; i < n; i++)
             f->memo[k][i] = test_run(&f->test[k], i) ? 2 : 1;
-        if (t == CTG_IDENTIFIABLE_SUBSTATION)
+        f->per_vl[k] = t == CTG_IDENTIFIABLE_VOLTAGE_LEVEL;
+        if (!f->per_vl[k] && objects * f->nlev >= vls) {
             rc = memo_per_vl(ctx, f, k);
-        f->per_vl[k] = rc == CTG_OK;
+            f->per_vl[k] = rc == CTG_OK;
+        }
     }
     return rc;
 }

@@ -628,10 +628,12 @@ CTG_TEST(resolve, property_sides)
 }
 
 /* A ring of four substations S1..S4 (a voltage level V<i> each) and lines L12, L23, L34, L41
- * between them, with `extra` substations more that nothing stands in (enough of them, and a
- * scan's memo is filled on first use, not at once), and properties set after the build, in
- * no order: a value replaced, a long value, a long key, a key up to a NUL. */
-static ctg_network *property_ring(size_t extra)
+ * between them, with `extra` substations more that nothing stands in and `levels` voltage
+ * levels more in no substation (enough of either, and a scan's memo of them is filled on
+ * first use, not at once; of the levels, and a substations' memo is not made one of the
+ * levels), and properties set after the build, in no order: a value replaced, a long value,
+ * a long key, a key up to a NUL. */
+static ctg_network *property_ring(size_t extra, size_t levels)
 {
     static const char *const lines[][3] = {
         { "L12", "V1", "V2" }, { "L23", "V2", "V3" }, { "L34", "V3", "V4" }, { "L41", "V4", "V1" }
@@ -641,6 +643,10 @@ static ctg_network *property_ring(size_t extra)
     char id[32];
 
     CU_ASSERT_EQUAL_FATAL(ctg_network_new(&net, "ring", NULL, NULL), CTG_OK);
+    for (size_t i = 0; i < levels; i++) { /* first: a level's type_index is not its substation's */
+        snprintf(id, sizeof id, "XV%zu", i);
+        voltage_level(net, id, NULL, 63.0);
+    }
     for (int i = 1; i <= 4; i++) {
         char vl[8];
         snprintf(id, sizeof id, "S%d", i);
@@ -652,6 +658,7 @@ static ctg_network *property_ring(size_t extra)
         snprintf(id, sizeof id, "X%zu", i);
         substation(net, id, "FR");
     }
+
     for (size_t i = 0; i < COUNT_OF(lines); i++)
         equipment(net, CTG_IDENTIFIABLE_LINE, lines[i][0], lines[i][1], lines[i][2], NULL);
     property(net, "S3", "zone", "north");
@@ -676,8 +683,10 @@ static ctg_network *property_ring(size_t extra)
  * result as the objects' own properties, whether the memo is filled at once or on first use. */
 CTG_TEST(resolve, property_criteria_on_the_scan_copies)
 {
-    for (size_t extra = 0; extra <= 20; extra += 20) {
-        ctg_network *net = property_ring(extra);
+    static const size_t more[][2] = { { 0, 0 }, { 20, 0 }, { 0, 4 }, { 0, 20 } };
+
+    for (size_t m = 0; m < COUNT_OF(more); m++) {
+        ctg_network *net = property_ring(more[m][0], more[m][1]);
 
         expect(net, RING_PROPERTY("SUBSTATION", "BOTH", "zone", "\"north\""),
                "L12[L12] L23[L23]");
