@@ -41,8 +41,9 @@ static void print_scaling(const bench_net_report *r)
         printf("%12zu %10zu %5d %6d %16.3f %16.3f\n", p->substations, p->objects, p->runs, p->batch,
                p->lines_ns_per_object, p->property_ns_per_object);
     }
-    printf("all sizes timed in the same rounds; a sample of a small network is a batch of "
-           "resolves\n\n");
+    printf("all sizes timed in the same rounds; a sample of a small network resolves `batch` "
+           "distinct copies of it, one each\n(about 1M objects a sample at every size, none in "
+           "the cache when its resolve starts)\n\n");
 }
 
 void bench_net_print(const bench_net_report *r)

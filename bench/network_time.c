@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* The network section's timing: every runner checked once, then timed in interleaved rounds
  * (as the case tables are), then the scaling curve: the two criterion resolves over networks
- * of about 10k, 100k and 1M objects, timed in the same rounds, in ns per object. */
+ * of about 10k, 100k and 1M objects, timed in the same rounds, in ns per object, each sample
+ * resolving about 1M objects in distinct copies of its network (scale_point). */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,19 +95,25 @@ static int time_rounds(net_input *in, bench_net_report *r)
 
 /* ---- scaling ------------------------------------------------------------------------------- */
 
+/* A point: its network imported `batch` times, so that a sample resolves `batch` distinct
+ * copies of it, one each. Every sample then resolves about as many objects (1M) through as
+ * much memory at every size, and no network is in the cache when a resolve starts, at any
+ * size: resolving one small network `batch` times over would time it in the L2, against the
+ * largest one's misses, and measure the cache, not how the resolve scales. */
 typedef struct scale_point {
     bench_net_case c;
-    net_input in;
+    net_input in; /* in.net: copies[0] */
+    ctg_network **copies;
+    int copy_count;
     double *samples; /* 2 x runs: the line criterion, the property criterion */
 } scale_point;
 
-/* The network, imported from its XIIDM (the bytes freed after), its two lists checked. */
+/* The network, imported from its XIIDM, its two lists checked. */
 static int point_init(scale_point *p, bench_net_scaling_point *out, size_t subs, int runs)
 {
     p->c = (bench_net_case){ "scaling", "", subs, 0, 0, 0, runs };
     if (bench_net_input_init(&p->in, &p->c, false) != 0 || bench_net_import_kept(&p->in) != 0)
         return -1;
-    bench_bytes_dispose(&p->in.xml);
     out->substations = p->in.model.subs;
     out->objects = ctg_network_object_count(p->in.net);
     out->runs = runs;
@@ -123,17 +130,51 @@ static int point_init(scale_point *p, bench_net_scaling_point *out, size_t subs,
     return p->samples != NULL ? 0 : -1;
 }
 
+/* The point's `batch` copies (the first is in.net), then its XIIDM bytes freed. */
+static int point_copies(scale_point *p, int batch)
+{
+    ctg_network *first = p->in.net;
+
+    p->copies = calloc((size_t)batch, sizeof *p->copies);
+    if (p->copies == NULL)
+        return -1;
+    p->copies[0] = first;
+    p->copy_count = 1;
+    for (; p->copy_count < batch; p->copy_count++) {
+        if (bench_net_import_kept(&p->in) != 0) {
+            p->in.net = first;
+            return -1;
+        }
+        p->copies[p->copy_count] = p->in.net;
+    }
+    p->in.net = first;
+    bench_bytes_dispose(&p->in.xml);
+    return 0;
+}
+
+static void point_dispose(scale_point *p)
+{
+    for (int i = 1; i < p->copy_count; i++)
+        ctg_network_free(p->copies[i]);
+    free(p->copies);
+    bench_net_input_dispose(&p->in);
+    free(p->samples);
+}
+
 static int time_batch(scale_point *p, int k, int batch, double *ms)
 {
+    ctg_network *first = p->in.net;
     long long start = bench_now_ns();
+    int rc = 0;
     size_t n;
 
-    for (int i = 0; i < batch; i++) {
-        if (bench_net_resolve(&p->in, k, &n) != BENCH_OK)
-            return -1;
+    for (int i = 0; i < batch && rc == 0; i++) {
+        p->in.net = p->copies[i];
+        rc = bench_net_resolve(&p->in, k, &n) != BENCH_OK ? -1 : 0;
     }
     *ms = (double)(bench_now_ns() - start) / 1e6 / batch;
-    return 0;
+    p->in.net = first;
+    return rc;
 }
 
 static int time_points(scale_point *p, bench_net_scaling_point *out, size_t count, int runs)
@@ -170,19 +211,20 @@ static int scaling(bench_net_report *r, bool quick, int runs)
     int rc = 0;
 
     memset(p, 0, sizeof p);
-    for (size_t i = 0; i < count && rc == 0; i++) {
+    /* The largest first: its size sets the others' batch, and its bytes go before theirs come. */
+    for (size_t i = count; i-- > 0 && rc == 0;) {
         rc = point_init(&p[i], &r->scaling[i], (size_t)((double)sizes[i] / OBJECTS_PER_SUB), runs);
+        r->scaling[i].batch =
+            rc == 0 ? (int)(r->scaling[count - 1].objects / r->scaling[i].objects) : 0;
+        if (rc == 0)
+            rc = point_copies(&p[i], r->scaling[i].batch);
         if (rc != 0)
             fprintf(stderr, "contingency-bench: network scaling: %s\n", p[i].in.why);
     }
-    for (size_t i = 0; i < count && rc == 0; i++)
-        r->scaling[i].batch = (int)(r->scaling[count - 1].objects / r->scaling[i].objects);
     if (rc == 0)
         rc = time_points(p, r->scaling, count, runs);
-    for (size_t i = 0; i < count; i++) {
-        bench_net_input_dispose(&p[i].in);
-        free(p[i].samples);
-    }
+    for (size_t i = 0; i < count; i++)
+        point_dispose(&p[i]);
     r->scaling_count = rc == 0 ? count : 0;
     return rc;
 }

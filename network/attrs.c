@@ -101,7 +101,9 @@ int ctg_network_add_alias(ctg_network *net, const char *id, const char *alias, c
     return ctg_network_add_alias_obj(net, obj, alias, strlen(alias), err);
 }
 
-/* A property whose key is set gets a new value; a new key is appended. */
+/* A property whose key is set gets a new value; a new key is appended. The key is kept once
+ * (ctg_net_pool_key), whatever its length, for the scans' pointer compares; a container's
+ * properties are copied into the scan data too. */
 int ctg_network_set_property_obj(ctg_network *net, ctg_net_object *obj, const char *key,
                                  size_t key_len, const char *value, size_t value_len,
                                  ctg_error *err)
@@ -119,19 +121,22 @@ int ctg_network_set_property_obj(ctg_network *net, ctg_net_object *obj, const ch
         i++;
     if (i < a->property_count) {
         props[i].value = v;
+        ctg_net_scan_property_set(net, obj, i, v);
         return CTG_OK;
     }
     if (a->property_count >= CTG_NET_MAX_OBJECTS)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory: too many properties");
     void *list = props;
-    const char *k = ctg_net_pool_string(net, key, key_len);
+    const char *k = ctg_net_pool_key(net, key, key_len);
     if (k == NULL ||
-        ctg_net_arena_grow(net, &list, a->property_count, sizeof(ctg_net_property)) != CTG_OK)
+        ctg_net_arena_grow(net, &list, a->property_count, sizeof(ctg_net_property)) != CTG_OK ||
+        ctg_net_scan_property_reserve(net, obj) != CTG_OK)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
     ((ctg_net_property *)list)[i] = (ctg_net_property){ k, v };
     a->properties = list;
     a->property_count++;
     attach(obj, a);
+    ctg_net_scan_property_append(net, obj, (ctg_net_property){ k, v });
     return CTG_OK;
 }
 

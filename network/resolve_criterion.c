@@ -351,6 +351,18 @@ typedef enum verdict { REJECT, PASS, ASK } verdict;
  * known, 1 rejected, 2 accepted); those after them are left to filter. */
 #define SCAN_MEMOS 4
 
+/* A property criterion on the scan data's copies of the containers' properties: its key and
+ * short values as the network keeps them (scan_data.h), so that a property is tested by
+ * comparing pointers, in arrays read in order. */
+typedef struct prop_test {
+    const ctg_criterion *c;
+    const char *key;               /* NULL: no property of the network has this key */
+    const char **values;           /* the network's copy of each value; NULL: none, or long */
+    bool long_values;              /* one is longer than CTG_NET_SCAN_SHORT: compared as text */
+    const ctg_net_prop_run *runs;  /* of the voltage levels or the substations */
+    const ctg_net_property *items;
+} prop_test;
+
 typedef struct fast_scan {
     const ctg_network *net;
     const ctg_allocator *alloc;
@@ -358,7 +370,10 @@ typedef struct fast_scan {
     const uint32_t *levels; /* stride per object: its levels, then a transformer's substation */
     size_t stride, nlev;
     group g;
+    bool need_vls; /* whether judging reads the voltage levels' records */
+    prop_test test[SCAN_MEMOS];
     uint8_t *memo[SCAN_MEMOS];
+    bool per_vl[SCAN_MEMOS]; /* the memo is indexed by voltage level, whatever it checks */
     size_t memo_len[SCAN_MEMOS], props; /* props: the criteria with a memo */
 } fast_scan;
 
@@ -402,20 +417,39 @@ static bool fast_voltage(const fast_scan *f, const ctg_criterion *c, const uint3
     return nominal_voltage_of(c, f->g, v);
 }
 
+/* Whether `v` (a property value of the network) is one of the accepted ones. */
+static bool test_value(const prop_test *pt, const char *v)
+{
+    for (size_t j = 0; j < pt->c->property_value_count; j++)
+        if (pt->values[j] == v)
+            return true;
+    return pt->long_values && in_set(v, pt->c->property_values, pt->c->property_value_count);
+}
+
+/* has_property on the `i`-th voltage level or substation: the first property with the key
+ * decides, as in ctg_net_object_property. */
+static bool test_run(const prop_test *pt, size_t i)
+{
+    const ctg_net_prop_run *r = pt->runs ? &pt->runs[i] : NULL;
+
+    if (r == NULL || r->count == 0 || pt->key == NULL)
+        return false;
+    for (const ctg_net_property *p = pt->items + r->first; p < pt->items + r->first + r->count; p++)
+        if (p->key == pt->key)
+            return test_value(pt, p->value);
+    return false;
+}
+
 /* property_on (5.5) of the k-th property criterion on the voltage level `lv`, from its memo. */
 static bool fast_property_on(fast_scan *f, size_t k, const ctg_criterion *c, uint32_t lv)
 {
-    bool on_vl = c->equipment_to_check == CTG_CHECK_VOLTAGE_LEVEL;
+    bool on_vl = f->per_vl[k] || c->equipment_to_check == CTG_CHECK_VOLTAGE_LEVEL;
     uint32_t key = lv == CTG_NET_SCAN_NONE ? lv : on_vl ? lv : f->vls[lv].substation;
 
     if (key == CTG_NET_SCAN_NONE)
         return false;
-    if (f->memo[k][key] == 0) {
-        ctg_identifiable_type t = on_vl ? CTG_IDENTIFIABLE_VOLTAGE_LEVEL
-                                        : CTG_IDENTIFIABLE_SUBSTATION;
-
-        f->memo[k][key] = has_property(c, ctg_network_object_at(f->net, t, key)) ? 2 : 1;
-    }
+    if (f->memo[k][key] == 0)
+        f->memo[k][key] = test_run(&f->test[k], key) ? 2 : 1;
     return f->memo[k][key] == 2;
 }
 
@@ -458,37 +492,63 @@ static verdict judge(fast_scan *f, const ctg_criteria *cr, size_t i)
     return PASS;
 }
 
-/* Fills memo `k` for all `n` voltage levels or substations (of type `t`) in one pass, the
- * objects and their properties prefetched a few ahead: when the scan would reach most of them
- * anyway, this reads them in order instead of at random, one cache miss after another. */
-static void fill_memo(fast_scan *f, const ctg_criterion *c, size_t k, ctg_identifiable_type t,
-                      size_t n)
+/* The network's copies of a property criterion's key and values (NULL where it has none: no
+ * property can match them), and where the properties its memo checks are. */
+static int test_begin(rs_ctx *ctx, prop_test *pt, const ctg_criterion *c, ctg_identifiable_type t)
 {
-    enum { AHEAD = 16 };
+    size_t n = c->property_value_count, bytes;
+    const char *key = c->property_key;
 
-    /* The field, not the object: it may lie in the object's second cache line. Then its
-     * attributes record, then (that record loaded by then) its properties. */
-    for (size_t i = 0; i < n && i < 2 * AHEAD; i++)
-        CTG_RS_PREFETCH(&ctg_network_object_at(f->net, t, i)->attrs);
-    for (size_t i = 0; i < n; i++) {
-        if (i + 2 * AHEAD < n)
-            CTG_RS_PREFETCH(&ctg_network_object_at(f->net, t, i + 2 * AHEAD)->attrs);
-        if (i + AHEAD < n)
-            CTG_RS_PREFETCH(ctg_network_object_at(f->net, t, i + AHEAD)->attrs);
-        if (i + AHEAD / 2 < n) {
-            const ctg_net_attrs *a = ctg_network_object_at(f->net, t, i + AHEAD / 2)->attrs;
-            if (a)
-                CTG_RS_PREFETCH(a->properties);
-        }
-        f->memo[k][i] = has_property(c, ctg_network_object_at(f->net, t, i)) ? 2 : 1;
+    pt->c = c;
+    pt->key = key ? ctg_net_scan_interned(ctx->net, key, strlen(key)) : NULL;
+    pt->items = ctg_net_scan_properties(ctx->net, t, &pt->runs);
+    if (!ctg_size_mul(n > 0 ? n : 1, sizeof *pt->values, &bytes))
+        return ctg_rs_nomem(ctx);
+    pt->values = ctg_mem_alloc(ctx->alloc, bytes);
+    if (pt->values == NULL)
+        return ctg_rs_nomem(ctx);
+    for (size_t j = 0; j < n; j++) {
+        size_t len = strlen(c->property_values[j]);
+
+        pt->long_values |= len > CTG_NET_SCAN_SHORT;
+        pt->values[j] = len > CTG_NET_SCAN_SHORT
+                            ? NULL
+                            : ctg_net_scan_interned(ctx->net, c->property_values[j], len);
     }
+    return CTG_OK;
+}
+
+/* Memo `k` of a SUBSTATION criterion, filled, made one of the voltage levels: a scan then
+ * reads one byte a level, in a small array, instead of the level's record to find its
+ * substation (at random in an array the size of the levels' records). */
+static int memo_per_vl(rs_ctx *ctx, fast_scan *f, size_t k)
+{
+    size_t n = ctg_network_count(ctx->net, CTG_IDENTIFIABLE_VOLTAGE_LEVEL);
+    uint8_t *m = ctg_mem_alloc(ctx->alloc, n > 0 ? n : 1);
+
+    if (m == NULL)
+        return ctg_rs_nomem(ctx);
+    for (size_t v = 0; v < n; v++) {
+        uint32_t sub = f->vls[v].substation;
+
+        m[v] = sub == CTG_NET_SCAN_NONE ? 1 : f->memo[k][sub];
+    }
+    ctg_mem_release(ctx->alloc, f->memo[k], f->memo_len[k]);
+    f->memo[k] = m;
+    f->memo_len[k] = n > 0 ? n : 1;
+    return CTG_OK;
 }
 
 /* A memo for each leading property criterion that checks a voltage level or substation;
- * filled at once when the scan's `objects` levels outnumber its entries, else on first use. */
+ * filled at once when the scan's `objects` levels outnumber its entries, else on first use;
+ * a substations' one filled at once is made one of the voltage levels when they outnumber
+ * those too. */
 static int fast_memos(rs_ctx *ctx, fast_scan *f, const ctg_criteria *cr, size_t objects)
 {
-    for (size_t k = 0; k < cr->property_count && k < SCAN_MEMOS; k++) {
+    size_t vls = ctg_network_count(ctx->net, CTG_IDENTIFIABLE_VOLTAGE_LEVEL);
+    int rc = CTG_OK;
+
+    for (size_t k = 0; rc == CTG_OK && k < cr->property_count && k < SCAN_MEMOS; k++) {
         const ctg_criterion *c = &cr->properties[k];
         ctg_identifiable_type t;
         size_t n;
@@ -504,10 +564,18 @@ static int fast_memos(rs_ctx *ctx, fast_scan *f, const ctg_criteria *cr, size_t 
         memset(f->memo[k], 0, n > 0 ? n : 1);
         f->memo_len[k] = n > 0 ? n : 1;
         f->props = k + 1;
-        if (objects * f->nlev >= n)
-            fill_memo(f, c, k, t, n);
+        rc = test_begin(ctx, &f->test[k], c, t);
+        if (rc != CTG_OK || objects * f->nlev < n)
+            continue;
+        for (size_t i = 0; i < n; i++)
+            f->memo[k][i] = test_run(&f->test[k], i) ? 2 : 1;
+        f->per_vl[k] = t == CTG_IDENTIFIABLE_VOLTAGE_LEVEL;
+        if (!f->per_vl[k] && objects * f->nlev >= vls) {
+            rc = memo_per_vl(ctx, f, k);
+            f->per_vl[k] = rc == CTG_OK;
+        }
     }
-    return CTG_OK;
+    return rc;
 }
 
 /* Whether the records can decide: the type has them, and the country and voltage criteria are
@@ -532,13 +600,21 @@ static int fast_begin(rs_ctx *ctx, fast_scan *f, const ctg_criteria *cr,
     if (!*usable)
         return CTG_OK;
     f->nlev = f->stride - (f->g == G_TWT || f->g == G_THREE_WT);
-    return fast_memos(ctx, f, cr, objects);
+    int rc = fast_memos(ctx, f, cr, objects);
+    f->need_vls = c != NULL || v != NULL;
+    for (size_t k = 0; k < f->props; k++)
+        f->need_vls = f->need_vls || !f->per_vl[k];
+    return rc;
 }
 
 static void fast_end(fast_scan *f)
 {
-    for (size_t k = 0; k < f->props; k++)
+    for (size_t k = 0; k < f->props; k++) {
+        size_t n = f->test[k].c ? f->test[k].c->property_value_count : 0;
+
         ctg_mem_release(f->alloc, f->memo[k], f->memo_len[k]);
+        ctg_mem_release(f->alloc, (void *)f->test[k].values, (n > 0 ? n : 1) * sizeof(char *));
+    }
 }
 
 /* filter's last step alone, for an object the records passed. */
@@ -574,9 +650,15 @@ static int scan_one(rs_ctx *ctx, const ctg_criteria *cr, const ctg_net_object *o
     return rc;
 }
 
-/* Objects judged at a time: those the records let through are scattered in memory, so their
- * objects, then their ids, are prefetched for the whole chunk before the first is read. */
+/* Objects judged at a time: their voltage levels' records are prefetched for the chunk. */
 #define CHUNK 32
+
+/* The objects the records let through are scattered in memory, each on a page of its own on a
+ * big network: they go in groups of GROUP, and when a group is complete its objects are
+ * prefetched together (so that their page walks and misses overlap instead of stalling one
+ * after another), the ids of the group before are, and the group before that is handled. */
+#define GROUP 8
+#define RING (4 * GROUP)
 
 typedef struct scan_state {
     const ctg_criteria *cr;
@@ -584,6 +666,11 @@ typedef struct scan_state {
     bool usable, injection;
     ctg_identifiable_type type;
     lazy_regex lr;
+    /* Let through, not handled yet: [head, tail) mod RING; objs set once the group is full. */
+    size_t index[RING];
+    const ctg_net_object *objs[RING];
+    verdict vs[RING];
+    size_t head, tail;
 } scan_state;
 
 /* The voltage-level records objects [first, first + n) name: at random in an array that
@@ -597,41 +684,84 @@ static void prefetch_records(const fast_scan *f, size_t first, size_t n)
             CTG_RS_PREFETCH(&f->vls[lv[k]]);
 }
 
+/* The objects of entries [from, to), located and prefetched; the ids of those before them
+ * that are not handled yet, prefetched. */
+static void prefetch_group(rs_ctx *ctx, scan_state *st, size_t from, size_t to)
+{
+    for (size_t k = from; k < to; k++) {
+        st->objs[k % RING] = ctg_network_object_at(ctx->net, st->type, st->index[k % RING]);
+        CTG_RS_PREFETCH(st->objs[k % RING]);
+    }
+    for (size_t k = from >= st->head + GROUP ? from - GROUP : st->head; k < from; k++)
+        CTG_RS_PREFETCH(st->objs[k % RING]->id);
+}
+
+/* Handles the entries before `to`. */
+static int handle_to(rs_ctx *ctx, scan_state *st, size_t to)
+{
+    int rc = CTG_OK;
+
+    for (; rc == CTG_OK && st->head < to; st->head++) {
+        size_t k = st->head % RING;
+
+        rc = scan_one(ctx, st->cr, st->objs[k], st->vs[k], &st->lr, st->injection);
+    }
+    return rc;
+}
+
+static int let_through(rs_ctx *ctx, scan_state *st, size_t i, verdict v)
+{
+    st->index[st->tail % RING] = i;
+    st->vs[st->tail++ % RING] = v;
+    if (st->tail % GROUP != 0)
+        return CTG_OK;
+    prefetch_group(ctx, st, st->tail - GROUP, st->tail);
+    return st->tail >= 3 * GROUP ? handle_to(ctx, st, st->tail - 2 * GROUP) : CTG_OK;
+}
+
 /* Objects [first, first + n) in order; judging has no effect but the memos, so judging ahead
  * of an object that fails changes nothing. */
 static int scan_chunk(rs_ctx *ctx, scan_state *st, size_t first, size_t n)
 {
-    const ctg_net_object *objs[CHUNK];
-    verdict vs[CHUNK];
-    size_t m = 0;
     int rc = CTG_OK;
 
-    if (st->usable)
+    if (st->usable && st->f.need_vls)
         prefetch_records(&st->f, first, n);
-    for (size_t i = first; i < first + n; i++) {
+    for (size_t i = first; rc == CTG_OK && i < first + n; i++) {
         verdict v = st->usable ? judge(&st->f, st->cr, i) : ASK;
 
-        if (v != REJECT) {
-            objs[m] = ctg_network_object_at(ctx->net, st->type, i);
-            vs[m++] = v;
-            CTG_RS_PREFETCH(objs[m - 1]);
-        }
+        if (v != REJECT)
+            rc = let_through(ctx, st, i, v);
     }
-    for (size_t k = 0; k < m; k++)
-        CTG_RS_PREFETCH(objs[k]->id);
-    for (size_t k = 0; rc == CTG_OK && k < m; k++)
-        rc = scan_one(ctx, st->cr, objs[k], vs[k], &st->lr, st->injection);
     return rc;
+}
+
+/* The objects still let through and not handled, in order: the last group is not full. */
+static int drain(rs_ctx *ctx, scan_state *st)
+{
+    size_t partial = st->tail - st->tail % GROUP;
+
+    prefetch_group(ctx, st, partial, st->tail);
+    for (size_t k = partial; k < st->tail; k++)
+        CTG_RS_PREFETCH(st->objs[k % RING]->id);
+    return handle_to(ctx, st, st->tail);
 }
 
 static int scan(rs_ctx *ctx, const ctg_criteria *cr, ctg_identifiable_type type, bool injection)
 {
     size_t n = ctg_network_count(ctx->net, type);
-    scan_state st = { cr, { 0 }, false, injection, type, { NULL } };
-    int rc = n > 0 ? fast_begin(ctx, &st.f, cr, type, n, &st.usable) : CTG_OK;
+    scan_state st;
+    int rc;
 
+    memset(&st, 0, sizeof st);
+    st.cr = cr;
+    st.injection = injection;
+    st.type = type;
+    rc = n > 0 ? fast_begin(ctx, &st.f, cr, type, n, &st.usable) : CTG_OK;
     for (size_t i = 0; rc == CTG_OK && i < n; i += CHUNK)
         rc = scan_chunk(ctx, &st, i, n - i < CHUNK ? n - i : CHUNK);
+    if (rc == CTG_OK)
+        rc = drain(ctx, &st);
     if (n > 0)
         fast_end(&st.f);
     ctg_regex_free(st.lr.re);

@@ -69,6 +69,14 @@ static int grow(ctg_network *net, void **items, size_t *cap, size_t need, size_t
 
 int ctg_net_scan_reserve(ctg_network *net, ctg_identifiable_type t, size_t extra)
 {
+    ctg_net_prop_scan *ps = CTG_NET_PROPS_OF(net, t);
+    if (ps && ps->runs) {
+        void *runs = ps->runs;
+        int rc = grow(net, &runs, &ps->run_cap, net->types[t].len + extra, sizeof *ps->runs);
+        ps->runs = runs;
+        if (rc != CTG_OK)
+            return rc;
+    }
     if (t == CTG_IDENTIFIABLE_VOLTAGE_LEVEL) {
         void *items = net->vl_scan;
         int rc =
@@ -112,7 +120,10 @@ void ctg_net_scan_commit(ctg_network *net, const ctg_net_object *obj)
 {
     ctg_identifiable_type t = obj->type;
     size_t stride = ctg_net_scan_stride(t);
+    ctg_net_prop_scan *ps = CTG_NET_PROPS_OF(net, t);
 
+    if (ps && ps->runs)
+        ps->runs[obj->type_index] = (ctg_net_prop_run){ 0, 0 };
     if (t == CTG_IDENTIFIABLE_VOLTAGE_LEVEL) {
         commit_vl(net, obj);
         return;
@@ -131,11 +142,110 @@ void ctg_net_scan_commit(ctg_network *net, const ctg_net_object *obj)
         rec[n] = index_of(obj->substation);
 }
 
+/* ---- the property copies ------------------------------------------------------------------ */
+
+/* A new array for `ps`'s items with room for `need` more beyond the live ones, the runs copied
+ * in type order (`n` objects) so that the outgrown copies go; CTG_ENOMEM unchanged. */
+static int props_compact(ctg_network *net, ctg_net_prop_scan *ps, size_t n, size_t need)
+{
+    size_t live = ps->len - ps->dead, cap = (live + need) + (live + need) / 2;
+    size_t bytes;
+    cap = cap < 16 ? 16 : cap;
+    if (cap > CTG_NET_MAX_OBJECTS || !ctg_size_mul(cap, sizeof(ctg_net_property), &bytes))
+        return CTG_ENOMEM;
+    ctg_net_property *items = ctg_mem_alloc(net->alloc, bytes);
+    if (items == NULL)
+        return CTG_ENOMEM;
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        ctg_net_prop_run *r = &ps->runs[i];
+        if (r->count)
+            memcpy(items + len, ps->items + r->first, r->count * sizeof *items);
+        r->first = (uint32_t)len;
+        len += r->count;
+    }
+    ctg_mem_release(net->alloc, ps->items, ps->cap * sizeof *items);
+    ps->items = items;
+    ps->cap = cap;
+    ps->len = len;
+    ps->dead = 0;
+    return CTG_OK;
+}
+
+/* A run not at the end moves there to grow: room for its copy and one more. When the copies
+ * left behind are many, a compaction (which may leave the run before others: room to move it
+ * again) replaces the growth, which bounds them by a quarter of the live items. */
+int ctg_net_scan_property_reserve(ctg_network *net, const ctg_net_object *obj)
+{
+    ctg_net_prop_scan *ps = CTG_NET_PROPS_OF(net, obj->type);
+    if (ps == NULL)
+        return CTG_OK;
+    if (ps->runs == NULL) { /* the type's first property: the runs of its objects, empty */
+        size_t n = net->types[obj->type].len;
+        void *runs = NULL;
+        if (grow(net, &runs, &ps->run_cap, n, sizeof *ps->runs) != CTG_OK)
+            return CTG_ENOMEM;
+        memset(runs, 0, n * sizeof *ps->runs);
+        ps->runs = runs;
+    }
+    const ctg_net_prop_run *r = &ps->runs[obj->type_index];
+    size_t need = r->count && r->first + r->count == ps->len ? 1 : r->count + 1;
+    if (ps->len + need <= ps->cap)
+        return CTG_OK;
+    if (ps->len + r->count + 1 > CTG_NET_MAX_OBJECTS) /* the runs keep 32 bits */
+        return CTG_ENOMEM;
+    if (ps->dead > (ps->len - ps->dead) / 4) /* the copies outgrown are worth a pass */
+        return props_compact(net, ps, net->types[obj->type].len, r->count + 1);
+    void *items = ps->items;
+    int rc = grow(net, &items, &ps->cap, ps->len + r->count + 1, sizeof *ps->items);
+    ps->items = items;
+    return rc;
+}
+
+void ctg_net_scan_property_append(ctg_network *net, const ctg_net_object *obj, ctg_net_property p)
+{
+    ctg_net_prop_scan *ps = CTG_NET_PROPS_OF(net, obj->type);
+    if (ps == NULL)
+        return;
+    ctg_net_prop_run *r = &ps->runs[obj->type_index];
+    if (r->count == 0) {
+        r->first = (uint32_t)ps->len;
+    } else if (r->first + r->count != ps->len) {
+        memcpy(ps->items + ps->len, ps->items + r->first, r->count * sizeof *ps->items);
+        ps->dead += r->count;
+        r->first = (uint32_t)ps->len;
+        ps->len += r->count;
+    }
+    ps->items[ps->len++] = p;
+    r->count++;
+}
+
+void ctg_net_scan_property_set(ctg_network *net, const ctg_net_object *obj, size_t i,
+                               const char *value)
+{
+    ctg_net_prop_scan *ps = CTG_NET_PROPS_OF(net, obj->type);
+    if (ps)
+        ps->items[ps->runs[obj->type_index].first + i].value = value;
+}
+
+const ctg_net_property *ctg_net_scan_properties(const ctg_network *net, ctg_identifiable_type type,
+                                                const ctg_net_prop_run **runs)
+{
+    const ctg_net_prop_scan *ps = CTG_NET_PROPS_OF(net, type);
+    *runs = ps ? ps->runs : NULL;
+    return ps ? ps->items : NULL;
+}
+
 void ctg_net_scan_dispose(ctg_network *net)
 {
     ctg_mem_release(net->alloc, net->vl_scan, net->vl_scan_cap * sizeof *net->vl_scan);
     for (size_t t = 0; t < CTG_IDENTIFIABLE_TYPE_COUNT; t++)
         ctg_mem_release(net->alloc, net->scan[t], net->scan_cap[t] * sizeof(uint32_t));
+    for (size_t k = 0; k < 2; k++) {
+        ctg_net_prop_scan *ps = &net->props[k];
+        ctg_mem_release(net->alloc, ps->runs, ps->run_cap * sizeof *ps->runs);
+        ctg_mem_release(net->alloc, ps->items, ps->cap * sizeof *ps->items);
+    }
 }
 
 size_t ctg_net_scan_bytes(const ctg_network *net)
@@ -143,6 +253,9 @@ size_t ctg_net_scan_bytes(const ctg_network *net)
     size_t n = net->vl_scan_cap * sizeof *net->vl_scan;
     for (size_t t = 0; t < CTG_IDENTIFIABLE_TYPE_COUNT; t++)
         n += net->scan_cap[t] * sizeof(uint32_t);
+    for (size_t k = 0; k < 2; k++)
+        n += net->props[k].run_cap * sizeof(ctg_net_prop_run) +
+             net->props[k].cap * sizeof(ctg_net_property);
     return n;
 }
 

@@ -43,4 +43,24 @@ const ctg_net_vl_scan *ctg_net_scan_voltage_levels(const ctg_network *net);
 const uint32_t *ctg_net_scan_levels(const ctg_network *net, ctg_identifiable_type type,
                                     size_t *stride);
 
+/* The properties of every SUBSTATION and VOLTAGE_LEVEL again, as their ctg_net_attrs hold them
+ * (the same count, order and pointers), in one array per type that the builders fill in type
+ * order: a property criterion's memo reads two sequential streams instead of object ->
+ * attributes record -> properties, a cache miss each on a big network. Object `i` of the type
+ * has the `runs[i].count` properties at [runs[i].first]. NULL (with *runs NULL) for other
+ * types, and for a type none of whose objects has a property (nothing is kept for it). */
+typedef struct ctg_net_prop_run {
+    uint32_t first, count;
+} ctg_net_prop_run;
+
+const ctg_net_property *ctg_net_scan_properties(const ctg_network *net, ctg_identifiable_type type,
+                                                const ctg_net_prop_run **runs);
+
+/* Property keys (any length) and values of up to CTG_NET_SCAN_SHORT bytes are kept once each,
+ * up to their first NUL: two such strings are equal when their pointers are. The network's
+ * copy of the `len` bytes at `s` (a key, or a short value; no NUL among them), NULL when no
+ * property of the network has that key or value. Read-only. */
+#define CTG_NET_SCAN_SHORT 32
+const char *ctg_net_scan_interned(const ctg_network *net, const char *s, size_t len);
+
 #endif

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/arena.h"
 #include "ctg/network.h"
@@ -72,9 +73,20 @@ typedef struct ctg_net_pooled {
 } ctg_net_pooled;
 
 /* Property keys repeat on every object that has them, and short values often ("CGMES.
- * originalClass": "ACLineSegment"): strings up to this long are kept once. Longer ones (ids
- * of other models, free text) are mostly unique, and a pool slot would cost more. */
-#define CTG_NET_POOL_MAX_LEN 32
+ * originalClass": "ACLineSegment"): keys, and values up to this long, are kept once (so that
+ * a criterion compares pointers: scan_data.h). Longer values (ids of other models, free text)
+ * are mostly unique, and a pool slot would cost more. */
+#define CTG_NET_POOL_MAX_LEN CTG_NET_SCAN_SHORT
+
+/* The properties of one type again (scan_data.h): `runs` per type_index (room for run_cap;
+ * NULL until an object of the type has a property), `items` (room for cap) of which `dead`
+ * are outgrown copies of runs moved to the end. */
+typedef struct ctg_net_prop_scan {
+    ctg_net_prop_run *runs;
+    size_t run_cap;
+    ctg_net_property *items;
+    size_t len, cap, dead;
+} ctg_net_prop_scan;
 
 struct ctg_network {
     ctg_arena *arena;
@@ -96,7 +108,14 @@ struct ctg_network {
     size_t vl_scan_cap;
     uint32_t *scan[CTG_IDENTIFIABLE_TYPE_COUNT];
     size_t scan_cap[CTG_IDENTIFIABLE_TYPE_COUNT];
+    ctg_net_prop_scan props[2]; /* SUBSTATION, VOLTAGE_LEVEL (CTG_NET_PROPS_OF) */
 };
+
+/* The property copy of type `t`, NULL for a type without one. */
+#define CTG_NET_PROPS_OF(net, t)                                                                   \
+    ((t) == CTG_IDENTIFIABLE_SUBSTATION      ? &(net)->props[0]                                    \
+     : (t) == CTG_IDENTIFIABLE_VOLTAGE_LEVEL ? &(net)->props[1]                                    \
+                                             : NULL)
 
 static inline const ctg_net_vec *ctg_net_vec_of(const ctg_network *net, uint32_t loc)
 {
@@ -117,13 +136,12 @@ static inline ctg_net_object *ctg_net_doc(const ctg_network *net, size_t i)
 }
 
 /* Whether the NUL-terminated `text` is the `len` bytes at `s` (which may hold a NUL: then it
- * is no id, key or name of ours). */
+ * is no id, key or name of ours). strncmp stops at a NUL of either: equal, with none in `s`,
+ * `text` has `len` bytes before its end, which are `s`'s. The library's compares read words, a
+ * loop here bytes (a third of an ID_BASED look-up's instructions went to it). */
 static inline bool ctg_net_same(const char *text, const char *s, size_t len)
 {
-    for (size_t i = 0; i < len; i++)
-        if (text[i] != s[i] || text[i] == '\0')
-            return false;
-    return text[len] == '\0';
+    return strncmp(text, s, len) == 0 && memchr(s, '\0', len) == NULL && text[len] == '\0';
 }
 
 /* The index (index.c). */
@@ -157,9 +175,11 @@ uint32_t ctg_net_loc_of(const ctg_network *net, const ctg_net_object *obj);
  * to a new copy when full. CTG_ENOMEM leaves it as it was. */
 int ctg_net_arena_grow(ctg_network *net, void **items, size_t len, size_t size);
 
-/* A copy of the `len` bytes at `s` in the arena, shared with every equal string when short
- * (the pool); NULL when out of memory. */
+/* A copy of the `len` bytes at `s` in the arena, up to the first NUL among them, shared with
+ * every equal string when short (the pool); NULL when out of memory. The pool's copy of a
+ * key, whatever its length (pool_key). */
 const char *ctg_net_pool_string(ctg_network *net, const char *s, size_t len);
+const char *ctg_net_pool_key(ctg_network *net, const char *s, size_t len);
 
 /* The scan data (scan.c): uint32 per object of type `t` (0: none); room for `extra` more
  * objects of `t` (CTG_ENOMEM unchanged); the records of an object just committed (its
@@ -168,6 +188,13 @@ size_t ctg_net_scan_stride(ctg_identifiable_type t);
 int ctg_net_scan_reserve(ctg_network *net, ctg_identifiable_type t, size_t extra);
 void ctg_net_scan_commit(ctg_network *net, const ctg_net_object *obj);
 void ctg_net_scan_dispose(ctg_network *net);
+/* The property copy of a SUBSTATION or VOLTAGE_LEVEL `obj` (nothing for other types): room
+ * for one more property (CTG_ENOMEM unchanged); after it, the append of `p` (cannot fail);
+ * the new value of its `i`-th property. */
+int ctg_net_scan_property_reserve(ctg_network *net, const ctg_net_object *obj);
+void ctg_net_scan_property_append(ctg_network *net, const ctg_net_object *obj, ctg_net_property p);
+void ctg_net_scan_property_set(ctg_network *net, const ctg_net_object *obj, size_t i,
+                               const char *value);
 size_t ctg_net_scan_bytes(const ctg_network *net);
 
 /* The object `s` names (an id or an alias), mutable, NULL when none. */

@@ -32,6 +32,8 @@ static int add_vl(ctg_network *net, const char *id, const char *substation, doub
     return ctg_network_add(net, &s, NULL, err);
 }
 
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Asserts a call succeeded, printing the error when not. */
 #define OK(call)                                                                                   \
     do {                                                                                           \
@@ -82,12 +84,38 @@ static char *dump_text(const ctg_network *net)
     return copy;
 }
 
+/* Whether the scan data's copy of the properties of every substation or voltage level is
+ * theirs: the same count, and the same key and value pointers in the same order (every key,
+ * and every value up to CTG_NET_SCAN_SHORT bytes, the network's one copy of its text). */
+static bool scan_properties_match(const ctg_network *net, ctg_identifiable_type t)
+{
+    const ctg_net_prop_run *runs;
+    const ctg_net_property *items = ctg_net_scan_properties(net, t, &runs);
+    bool ok = true;
+
+    for (size_t i = 0; i < ctg_network_count(net, t); i++) {
+        const ctg_net_object *o = ctg_network_object_at(net, t, i);
+        size_t n = ctg_net_object_property_count(o);
+        ok = ok && (runs != NULL || n == 0) && (runs == NULL || runs[i].count == n);
+        for (size_t j = 0; ok && j < n; j++) {
+            const ctg_net_property *p = ctg_net_object_property_at(o, j);
+            ok = items[runs[i].first + j].key == p->key &&
+                 items[runs[i].first + j].value == p->value;
+            ok = ok && ctg_net_scan_interned(net, p->key, strlen(p->key)) == p->key;
+            ok = ok && (strlen(p->value) > CTG_NET_SCAN_SHORT ||
+                        ctg_net_scan_interned(net, p->value, strlen(p->value)) == p->value);
+        }
+    }
+    return ok;
+}
+
 /* Whether the compact scan data (network/table.h) says what the objects say, for every voltage
  * level and every object of a placed type; and whether the batch look-up finds every id. */
 static bool scan_matches(const ctg_network *net)
 {
     const ctg_net_vl_scan *vls = ctg_net_scan_voltage_levels(net);
-    bool ok = true;
+    bool ok = scan_properties_match(net, CTG_IDENTIFIABLE_SUBSTATION) &&
+              scan_properties_match(net, CTG_IDENTIFIABLE_VOLTAGE_LEVEL);
 
     for (size_t i = 0; i < ctg_network_count(net, CTG_IDENTIFIABLE_VOLTAGE_LEVEL); i++) {
         const ctg_net_object *vl = ctg_network_object_at(net, CTG_IDENTIFIABLE_VOLTAGE_LEVEL, i);
@@ -449,6 +477,11 @@ CTG_TEST(network, aliases_and_properties)
     CU_ASSERT_PTR_EQUAL(ctg_network_find(net, "G-alias", 7), ctg_network_find(net, "GEN", 3));
     CU_ASSERT_PTR_NULL(ctg_network_find(net, "G-alias", 6));
     CU_ASSERT_PTR_NULL(ctg_network_find(net, "G-aliasX", 8));
+    /* The bytes given, all of them: a NUL among them is in no id or alias. */
+    CU_ASSERT_PTR_NULL(ctg_network_find(net, "G-alias\0", 8));
+    CU_ASSERT_PTR_NULL(ctg_network_find(net, "GEN\0", 4));
+    CU_ASSERT_PTR_NULL(ctg_network_find(net, "GE\0", 3));
+    CU_ASSERT_PTR_EQUAL(ctg_network_find(net, "GENX", 3), ctg_network_find(net, "GEN", 3));
     CU_ASSERT_EQUAL(ctg_network_add_alias(net, "LOAD", "G-alias", &e), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(e.message, "LOAD \"LOAD\": the alias \"G-alias\" is already an alias "
                                       "of GENERATOR \"GEN\"");
@@ -498,6 +531,181 @@ CTG_TEST(network, aliases_and_properties)
                                       "level has calculated buses");
     CU_ASSERT_EQUAL(ctg_network_find(net, "NB", 2)->container->calculated_bus_count, 1);
     ctg_network_free(net);
+}
+
+/* Substations S0..S<n-1>, each with voltage levels V<i>a and V<i>b, and a generator in V<i>a;
+ * NULL when a step fails (then *err says why). */
+static ctg_network *containers(size_t n, const ctg_allocator *alloc, ctg_error *err)
+{
+    ctg_network *net = NULL;
+    int rc = ctg_network_new(&net, "c", alloc, err);
+
+    for (size_t i = 0; i < n && rc == CTG_OK; i++) {
+        char sub[32], vla[32], vlb[32], gen[32];
+        snprintf(sub, sizeof sub, "S%zu", i);
+        snprintf(vla, sizeof vla, "V%zua", i);
+        snprintf(vlb, sizeof vlb, "V%zub", i);
+        snprintf(gen, sizeof gen, "G%zu", i);
+        ctg_net_spec s = CTG_NET_SPEC_INIT;
+        s.type = CTG_IDENTIFIABLE_SUBSTATION;
+        s.id = sub;
+        rc = ctg_network_add(net, &s, NULL, err);
+        if (rc == CTG_OK)
+            rc = add_vl(net, vla, sub, 400.0, CTG_TOPOLOGY_BUS_BREAKER, err);
+        if (rc == CTG_OK)
+            rc = add_vl(net, vlb, sub, 225.0, CTG_TOPOLOGY_BUS_BREAKER, err);
+        s = ctg_test_spec(CTG_IDENTIFIABLE_GENERATOR, gen, vla, NULL, NULL);
+        if (rc == CTG_OK)
+            rc = ctg_network_add(net, &s, NULL, err);
+    }
+    if (rc != CTG_OK) {
+        ctg_network_free(net);
+        return NULL;
+    }
+    return net;
+}
+
+#define LONG_KEY "a key longer than the pool's limit of thirty-two bytes"
+#define LONG_VALUE "a value longer than the pool's limit of thirty-two bytes"
+
+/* Step `k` of setting properties after the build, in no order the scan data would like: keys
+ * in rounds over the objects from the last to the first (each append moves a run to the end
+ * of its array, and the outgrown copies are compacted), a long key, long values, values
+ * replaced, keys on generators too. */
+static int property_step(ctg_network *net, size_t n, size_t k, ctg_error *err)
+{
+    static const char *const keys[] = { "zone", LONG_KEY, "k2", "zone", "k3" };
+    size_t round = k / (3 * n), i = n - 1 - (k / 3) % n, which = k % 3;
+    char id[32], value[80];
+
+    if (round >= COUNT_OF(keys))
+        return CTG_OK;
+    snprintf(id, sizeof id, which == 0 ? "S%zu" : which == 1 ? "V%zua" : "G%zu", i);
+    if (which == 2 && i % 2)
+        snprintf(id, sizeof id, "V%zub", i);
+    snprintf(value, sizeof value, "%s%zu", i % 4 == 0 ? LONG_VALUE : "v", (i + round) % 5);
+    return ctg_network_set_property(net, id, keys[round], value, err);
+}
+
+CTG_TEST(network, container_properties_kept_for_the_scans)
+{
+    ctg_error e = { 0 };
+    ctg_network *net = containers(30, NULL, &e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+    const ctg_net_prop_run *runs;
+
+    /* Nothing is kept for a type none of whose objects has a property. */
+    CU_ASSERT_PTR_NULL(ctg_net_scan_properties(net, CTG_IDENTIFIABLE_SUBSTATION, &runs));
+    CU_ASSERT_PTR_NULL(runs);
+    for (size_t k = 0; k < 5 * 3 * 30; k++) {
+        OK(property_step(net, 30, k, err));
+        if (k % 41 == 0)
+            CU_ASSERT_TRUE(scan_matches(net));
+    }
+    CU_ASSERT_TRUE(scan_matches(net));
+    /* Other types keep theirs in their attributes records only. */
+    CU_ASSERT_PTR_NULL(ctg_net_scan_properties(net, CTG_IDENTIFIABLE_GENERATOR, &runs));
+    CU_ASSERT_PTR_NULL(runs);
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(ctg_network_find(net, "G2", 2), "zone"), "v0");
+    /* One copy of a key for all its objects, long or not; of a short value, not of a long one. */
+    const ctg_net_object *s0 = ctg_network_find(net, "S0", 2), *s1 = ctg_network_find(net, "S1", 2);
+    const ctg_net_object *s4 = ctg_network_find(net, "S4", 2),
+                         *v3 = ctg_network_find(net, "V3a", 3);
+    CU_ASSERT_EQUAL_FATAL(ctg_net_object_property_count(s1), 4);
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property_at(s1, 1)->key, LONG_KEY);
+    CU_ASSERT_PTR_EQUAL(ctg_net_object_property_at(s1, 1)->key,
+                        ctg_net_object_property_at(v3, 1)->key);
+    CU_ASSERT_PTR_EQUAL(ctg_net_object_property_at(s1, 0)->key,
+                        ctg_net_object_property_at(v3, 0)->key);
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(s0, "zone"), LONG_VALUE "3"); /* replaced */
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(s4, "zone"), LONG_VALUE "2");
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(s0, "k2"), LONG_VALUE "2");
+    CU_ASSERT_PTR_NOT_EQUAL(ctg_net_object_property(s0, "k2"), ctg_net_object_property(s4, "zone"));
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(s1, "zone"), "v4");
+    CU_ASSERT_PTR_EQUAL(ctg_net_object_property(s1, "zone"), ctg_net_object_property(v3, LONG_KEY));
+    CU_ASSERT_PTR_NULL(ctg_net_scan_interned(net, LONG_VALUE "0", strlen(LONG_VALUE "0")));
+    CU_ASSERT_PTR_NULL(ctg_net_scan_interned(net, "nokey", 5));
+    /* A key or value holding a NUL is kept up to it, as its C string reads. */
+    ctg_net_object *v0 = ctg_network_find_mut(net, "V0b", 3);
+    CU_ASSERT_EQUAL(ctg_network_set_property_obj(net, v0, "nul\0x", 5, "v1\0y", 4, &e), CTG_OK);
+    CU_ASSERT_PTR_EQUAL(ctg_net_object_property(v0, "nul"), ctg_net_object_property(v3, "zone"));
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(v0, "nul"), "v1");
+    CU_ASSERT_PTR_EQUAL(ctg_net_object_property_at(v0, 0)->key,
+                        ctg_net_scan_interned(net, "nul", 3));
+    /* Objects added after the properties have none, and the copies still match. */
+    ctg_net_spec s = CTG_NET_SPEC_INIT;
+    s.type = CTG_IDENTIFIABLE_SUBSTATION;
+    s.id = "LATE";
+    OK(ctg_network_add(net, &s, NULL, err));
+    OK(add_vl(net, "LATEV", "LATE", 63.0, CTG_TOPOLOGY_BUS_BREAKER, err));
+    OK(ctg_network_set_property(net, "LATEV", "zone", "v0", err));
+    CU_ASSERT_TRUE(scan_matches(net));
+    const ctg_net_property *items =
+        ctg_net_scan_properties(net, CTG_IDENTIFIABLE_SUBSTATION, &runs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(items);
+    CU_ASSERT_EQUAL(runs[30].count, 0);
+    CU_ASSERT_EQUAL(runs[0].count, 4);
+    CU_ASSERT_PTR_EQUAL(items[runs[0].first].value, ctg_net_object_property(s0, "zone"));
+    ctg_network_free(net);
+}
+
+/* The properties of every object, for a before/after comparison. */
+static void property_snapshot(const ctg_network *net, char *out, size_t size)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < ctg_network_object_count(net) && len < size; i++) {
+        const ctg_net_object *o = ctg_network_object_by_doc(net, i);
+        for (size_t j = 0; j < ctg_net_object_property_count(o) && len < size; j++)
+            len += (size_t)snprintf(out + len, size - len, "%s.%s=%s;", o->id,
+                                    ctg_net_object_property_at(o, j)->key,
+                                    ctg_net_object_property_at(o, j)->value);
+    }
+}
+
+/* Fails the n-th allocation of a build then property_step's properties: CTG_ENOMEM from the
+ * call that met it, the properties and their scan copies as they were; nothing leaked.
+ * Returns whether nothing failed. */
+static bool property_sweep_once(size_t n, size_t *in_properties)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_error err = { 0 };
+    static char before[65536], after[65536];
+    int rc = CTG_OK;
+
+    st.fail_at = n;
+    ctg_network *net = containers(6, &a, &err);
+    if (net == NULL) {
+        CU_ASSERT_EQUAL(err.code, CTG_ENOMEM);
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+        return false;
+    }
+    for (size_t k = 0; k < 5 * 3 * 6 && rc == CTG_OK; k++) {
+        property_snapshot(net, before, sizeof before);
+        rc = property_step(net, 6, k, &err);
+        if (rc != CTG_OK) {
+            (*in_properties)++;
+            CU_ASSERT_EQUAL(rc, CTG_ENOMEM);
+            property_snapshot(net, after, sizeof after);
+            CU_ASSERT_STRING_EQUAL(before, after);
+        }
+        CU_ASSERT_TRUE(scan_matches(net));
+    }
+    ctg_network_free(net);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    CU_ASSERT_EQUAL(st.bad_sizes, 0);
+    return rc == CTG_OK && !st.failed;
+}
+
+CTG_TEST(network, property_allocation_failures)
+{
+    size_t n = 1, in_properties = 0;
+    while (!property_sweep_once(n, &in_properties) && n < 100000)
+        n++;
+    CU_ASSERT(n < 100000);
+    /* The pool, the runs and the items grow several times over the 90 properties. */
+    CU_ASSERT(in_properties >= 8);
 }
 
 /* A network "root" with one subnetwork, "sub" (asserted). */

@@ -19,6 +19,7 @@
 #include "ctg/resolve.h"
 #include "ctg/stream.h"
 #include "network/resolve_int.h"
+#include "network/table.h"
 #include "tests/net_golden.h"
 #include "tests/test_common.h"
 
@@ -624,6 +625,87 @@ CTG_TEST(resolve, property_sides)
            "\"equipmentToCheck\":\"VOLTAGE_LEVEL\",\"sideToCheck\":\"BOTH\"}]}",
            "");
     ctg_network_free(net);
+}
+
+/* A ring of four substations S1..S4 (a voltage level V<i> each) and lines L12, L23, L34, L41
+ * between them, with `extra` substations more that nothing stands in and `levels` voltage
+ * levels more in no substation (enough of either, and a scan's memo of them is filled on
+ * first use, not at once; of the levels, and a substations' memo is not made one of the
+ * levels), and properties set after the build, in no order: a value replaced, a long value,
+ * a long key, a key up to a NUL. */
+static ctg_network *property_ring(size_t extra, size_t levels)
+{
+    static const char *const lines[][3] = {
+        { "L12", "V1", "V2" }, { "L23", "V2", "V3" }, { "L34", "V3", "V4" }, { "L41", "V4", "V1" }
+    };
+    ctg_network *net = NULL;
+    ctg_error err;
+    char id[32];
+
+    CU_ASSERT_EQUAL_FATAL(ctg_network_new(&net, "ring", NULL, NULL), CTG_OK);
+    for (size_t i = 0; i < levels; i++) { /* first: a level's type_index is not its substation's */
+        snprintf(id, sizeof id, "XV%zu", i);
+        voltage_level(net, id, NULL, 63.0);
+    }
+    for (int i = 1; i <= 4; i++) {
+        char vl[8];
+        snprintf(id, sizeof id, "S%d", i);
+        snprintf(vl, sizeof vl, "V%d", i);
+        substation(net, id, "FR");
+        voltage_level(net, vl, id, 400.0);
+    }
+    for (size_t i = 0; i < extra; i++) {
+        snprintf(id, sizeof id, "X%zu", i);
+        substation(net, id, "FR");
+    }
+
+    for (size_t i = 0; i < COUNT_OF(lines); i++)
+        equipment(net, CTG_IDENTIFIABLE_LINE, lines[i][0], lines[i][1], lines[i][2], NULL);
+    property(net, "S3", "zone", "north");
+    property(net, "V2", "a key longer than thirty-two bytes, kept once", "x");
+    property(net, "S1", "zone", "north");
+    property(net, "S2", "zone", "south");
+    property(net, "S4", "zone", "north, and a value longer than thirty-two bytes");
+    property(net, "V3", "a key longer than thirty-two bytes, kept once", "x");
+    property(net, "S2", "zone", "north"); /* replaced */
+    CU_ASSERT_EQUAL_FATAL(ctg_network_set_property_obj(net, ctg_network_find_mut(net, "V1", 2),
+                                                       "k\0z", 3, "y", 1, &err),
+                          CTG_OK);
+    return net;
+}
+
+#define RING_PROPERTY(check, side, key, values)                                              \
+    "{\"type\":\"lineCriterion\",\"name\":\"l\",\"propertyCriteria\":[{\"type\":\"PROPERTY\","  \
+    "\"propertyKey\":\"" key "\",\"propertyValue\":[" values "],\"equipmentToCheck\":\""      \
+    check "\",\"sideToCheck\":\"" side "\"}]}"
+
+/* The scans test the containers' properties on the scan data's copies, by pointer: the same
+ * result as the objects' own properties, whether the memo is filled at once or on first use. */
+CTG_TEST(resolve, property_criteria_on_the_scan_copies)
+{
+    static const size_t more[][2] = { { 0, 0 }, { 20, 0 }, { 0, 4 }, { 0, 20 } };
+
+    for (size_t m = 0; m < COUNT_OF(more); m++) {
+        ctg_network *net = property_ring(more[m][0], more[m][1]);
+
+        expect(net, RING_PROPERTY("SUBSTATION", "BOTH", "zone", "\"north\""),
+               "L12[L12] L23[L23]");
+        expect(net, RING_PROPERTY("SUBSTATION", "ONE", "zone", "\"east\",\"north\""),
+               "L12[L12] L23[L23] L34[L34] L41[L41]");
+        expect(net,
+               RING_PROPERTY("SUBSTATION", "ONE", "zone",
+                             "\"north, and a value longer than thirty-two bytes\""),
+               "L34[L34] L41[L41]");
+        expect(net,
+               RING_PROPERTY("VOLTAGE_LEVEL", "BOTH",
+                             "a key longer than thirty-two bytes, kept once", "\"x\""),
+               "L23[L23]");
+        expect(net, RING_PROPERTY("VOLTAGE_LEVEL", "ONE", "k", "\"y\""), "L12[L12] L41[L41]");
+        expect(net, RING_PROPERTY("SUBSTATION", "ONE", "zone", "\"south\""), "");
+        expect(net, RING_PROPERTY("SUBSTATION", "ONE", "no such key", "\"north\""), "");
+        expect(net, RING_PROPERTY("VOLTAGE_LEVEL", "ONE", "zone", "\"north\""), "");
+        ctg_network_free(net);
+    }
 }
 
 #define LINE_REGEX(re)                                                                       \
