@@ -68,6 +68,20 @@ check "adjacent rows stream whatever the budget" 0 "" "" \
 check "adjacent rows: 1000 contingencies of 3" 0 "1000 3000\n" "" \
     -- sh -c "'$cli' convert --compact '$work/adjacent.json' --to jsonl - | awk '{ n++; e += gsub(/\"type\"/, \"\") } END { print n, e }'"
 
+# ---- a repeated hash: a collision of two ids must not merge them ------------------------------
+# CTG_CLI_CSV_GROUP_ALWAYS (for tests only) sends every input where a repeated hash sends it:
+# the exact grouping by the ids themselves gives the same list as the streamed pass.
+check "adjacent rows through the grouping: the same list" 0 "" "" \
+    -- sh -c "CTG_CLI_CSV_GROUP_ALWAYS=1 '$cli' convert '$work/adjacent.csv' - | cmp - '$work/adjacent.json'"
+"$cli" convert "$data/valid/sample.json" "$work/sample.csv" || exit 2
+check "every fixture through the grouping: the same list" 0 "" "" \
+    -- sh -c "for c in '$f'/quoting.csv '$work/apart.csv' '$work/sample.csv'; do
+        '$cli' convert \"\$c\" '$work/s.json' && CTG_CLI_CSV_GROUP_ALWAYS=1 '$cli' convert \"\$c\" '$work/g.json' &&
+        cmp '$work/s.json' '$work/g.json' || exit 1; done"
+check "an error through the grouping: the same line" 1 "" \
+    "$work/after.csv:5:1: error: /contingencies/2/elements/0: empty element_id\n" \
+    -- env CTG_CLI_CSV_GROUP_ALWAYS=1 "$cli" convert "$work/after.csv" -
+
 # ---- stdin's copy ---------------------------------------------------------------------------
 check "stdin cannot be copied: the error names TMPDIR" 2 "" \
     "<stdin>: error: cannot copy it to a temporary file in $work/none: No such file or directory\n" \
