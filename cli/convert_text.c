@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "csvio.h"
@@ -156,8 +158,8 @@ void cli_sink_abort(cli_sink *s)
  * holding one contingency at a time. A repeated hash (an id reappearing apart, or a collision
  * of two ids, which the hash alone must not merge) sends the input to the exact grouping
  * below, by the ids themselves, held in memory up to a budget (CLI_CSV_GROUP_BUDGET): beyond
- * it the input is refused with an error saying so. stdin is copied to a temporary file first
- * so that it can be read again. */
+ * it the input is refused with an error saying so. stdin, a pipe or a FIFO is copied to a
+ * temporary file first so that it can be read again. */
 
 #define CLI_CSV_GROUP_BUDGET ((size_t)16 << 20)
 
@@ -664,40 +666,61 @@ static int copy_fd(int from, int to)
     return 0;
 }
 
-/* Copies stdin to a temporary file in $TMPDIR (or /tmp), named in `*path` (owned), removed if
- * a signal ends us (slot 1: slot 0 is the output's). */
-static int spool_stdin(char **path, ctg_error *err)
+/* Copies `fd` (the input `source`) to a temporary file in $TMPDIR (or /tmp), named in `*path`
+ * (owned), removed if a signal ends us (slot 1: slot 0 is the output's). */
+static int spool_fd(int fd, const char *source, char **path, ctg_error *err)
 {
     const char *dir = getenv("TMPDIR");
     size_t len;
-    int fd, failed, saved;
+    int to, failed, saved;
 
     if (dir == NULL || *dir == '\0')
         dir = "/tmp";
     len = strlen(dir) + sizeof "/ctg-csv-XXXXXX";
     if ((*path = malloc(len)) == NULL)
-        return cli_fail_at(err, CTG_ENOMEM, CLI_STDIN_NAME, 0, 0, "", "out of memory");
+        return cli_fail_at(err, CTG_ENOMEM, source, 0, 0, "", "out of memory");
     snprintf(*path, len, "%s/ctg-csv-XXXXXX", dir);
-    if ((fd = mkstemp(*path)) < 0) {
+    if ((to = mkstemp(*path)) < 0) {
         char what[CTG_ERROR_MESSAGE_MAX];
         saved = errno;
         snprintf(what, sizeof what, "cannot copy it to a temporary file in %.150s", dir);
         free(*path);
         *path = NULL;
-        return cli_io_failure(err, CLI_STDIN_NAME, what, saved);
+        return cli_io_failure(err, source, what, saved);
     }
     cli_signals_temp_file_at(1, *path);
-    failed = copy_fd(STDIN_FILENO, fd);
+    failed = copy_fd(fd, to);
     saved = errno;
-    if (close(fd) != 0 || failed) {
+    if (close(to) != 0 || failed) {
         unlink(*path);
         cli_signals_temp_file_at(1, NULL);
         free(*path);
         *path = NULL;
-        return cli_io_failure(err, CLI_STDIN_NAME, "cannot copy it to a temporary file",
+        return cli_io_failure(err, source, "cannot copy it to a temporary file",
                               failed ? saved : errno);
     }
     return CTG_OK;
+}
+
+/* An input that cannot be read twice (stdin, a pipe, a FIFO, a device) is copied to a
+ * temporary file, named in `*spool`; a regular file is read where it is (*spool NULL). */
+static int spool_unless_file(const char *path, const char *source, char **spool,
+                             ctg_error *err)
+{
+    bool std = strcmp(path, "-") == 0;
+    int fd = std ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    int rc = CTG_OK;
+
+    *spool = NULL;
+    if (fd < 0)
+        return cli_io_failure(err, source, "cannot open", errno);
+    /* stdin is copied even from a file: its offset is not ours to rewind */
+    if (std || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        rc = spool_fd(fd, source, spool, err);
+    if (!std)
+        close(fd);
+    return rc;
 }
 
 static void spool_remove(char *path)
@@ -737,7 +760,7 @@ int cli_convert_csv(const char *path, char delim, bool progress, cli_sink *s, co
     bool apart = false;
     int rc = CTG_OK;
 
-    if (strcmp(path, "-") == 0 && (rc = spool_stdin(&spool, err)) == CTG_OK)
+    if ((rc = spool_unless_file(path, source, &spool, err)) == CTG_OK && spool != NULL)
         path = spool;
     if (rc == CTG_OK)
         rc = flat_check(path, source, delim, progress, &apart, err);

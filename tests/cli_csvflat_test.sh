@@ -27,6 +27,12 @@ check "rows apart are grouped" 0 "$grouped" "" \
 check "rows apart from stdin are grouped (stdin read twice)" 0 "$grouped" "" \
     -- sh -c "TMPDIR='$work/tmp' '$cli' convert --compact --from csv --name apart - - <'$work/apart.csv'"
 check "... and its copy in TMPDIR is removed" 0 "" "" -- find "$work/tmp" -type f
+check "rows apart from a pipe named as a path (read twice)" 0 "$grouped" "" \
+    -- sh -c "cat '$work/apart.csv' | TMPDIR='$work/tmp' '$cli' convert --compact --from csv --name apart /dev/stdin -"
+mkfifo "$work/fifo.csv" || exit 2
+check "rows apart from a FIFO" 0 "$grouped" "" \
+    -- sh -c "cat '$work/apart.csv' >'$work/fifo.csv' & TMPDIR='$work/tmp' '$cli' convert --compact --name apart '$work/fifo.csv' -"
+check "... and no copy is left in TMPDIR" 0 "" "" -- find "$work/tmp" -type f
 check "rows apart from gzip stdin" 0 "$grouped" "" \
     -- sh -c "gzip -c '$work/apart.csv' | TMPDIR='$work/tmp' '$cli' convert --compact --from csv --name apart - -"
 check "rows apart within the budget" 0 "$grouped" "" \
