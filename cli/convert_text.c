@@ -559,12 +559,14 @@ static int on_flat_row(void *payload, unsigned line, char *const *f, const size_
 {
     csv_flat *r = payload;
     ctg_element_type t;
-    bool made = r->id == NULL || strcmp(r->id, f[0] ? f[0] : "") != 0;
 
     if (!r->header_seen)
         return check_header(r->source, r->delim, &r->header_seen, line, f, n, err);
     int rc = row_shape(r->source, line, f, n, err);
-    if (rc == CTG_OK && made)
+    if (rc != CTG_OK)
+        return rc;
+    bool made = r->id == NULL || strcmp(r->id, f[0]) != 0;
+    if (made)
         rc = run_begin(r, f, line, err);
     if (rc == CTG_OK)
         rc = row_element(r->source, line, f, lens, r->runs - 1, r->count, made, r->name,
