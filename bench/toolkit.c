@@ -2,7 +2,9 @@
 /* The toolkit section (issue 13): contingency-cli's subcommands on one generated `default`
  * list of about 1 GB (--toolkit-mb to change it), each run as a child process. Targets: the
  * peak RSS of every subcommand under 32 MB, and filter, split and merge within 1.5x the time
- * of validate on the same file.
+ * of validate on the same file. convert also runs to CSV and to JSON Lines and each back to
+ * JSON (reading what the row before wrote), and generate --elements reads a CSV of 4096
+ * elements per MB of the list, written beside it.
  *
  * The list is written to a temporary directory as it is generated, a few KB at a time, so
  * that this process stays small: a child's ru_maxrss (wait4) counts the memory it was forked
@@ -74,6 +76,25 @@ static int generate_list(const char *path, size_t mb, size_t *count)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+/* Writes a CSV of `rows` elements for generate --elements (its header, then
+ * element_id,element_type[,voltage_level_id]; a sixth of them sided). Returns 0 or -1. */
+static int generate_elements(const char *path, size_t rows)
+{
+    FILE *f = fopen(path, "w");
+    uint64_t rng = 0x31u;
+
+    if (f == NULL)
+        return -1;
+    fputs("element_id,element_type,voltage_level_id\n", f);
+    for (size_t i = 0; i < rows; i++) {
+        uint64_t t = bench_random(&rng) % 6;
+
+        fprintf(f, "EQ_%09zu,%s,%s\n", i, t == 0 ? "LINE" : element_types[t],
+                t == 0 ? "VL_1" : "");
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}
+
 typedef struct child_run {
     double cpu_s, sys_s, wall_s;
     long long maxrss; /* bytes */
@@ -114,7 +135,9 @@ static int run_child(char *const *argv, child_run *out)
 
 typedef struct toolkit_cmd {
     const char *name;
-    const char *args[8]; /* after the CLI's path; "@IN", "@OUT", "@PREFIX", "@SIZE", "@PARTS" */
+    /* after the CLI's path; "@IN", "@OUT", "@PREFIX", "@SIZE", "@PARTS", and "@CSV", "@JSONL"
+     * (the list converted by an earlier row, then read back), "@ELEMENTS" (a CSV of elements) */
+    const char *args[8];
     bool time_target;    /* within 1.5x of validate */
 } toolkit_cmd;
 
@@ -127,12 +150,18 @@ static const toolkit_cmd toolkit_cmds[] = {
     { "split --parts 8", { "split", "@IN", "--parts", "8", "@PREFIX" }, true },
     { "merge (8 parts)", { "merge", "@PARTS", "@OUT" }, true },
     { "merge --dedupe first", { "merge", "--dedupe", "first", "@PARTS", "@OUT" }, false },
+    { "convert --to csv", { "convert", "--to", "csv", "@IN", "@CSV" }, false },
+    { "convert csv -> json", { "convert", "@CSV", "@OUT" }, false },
+    { "convert --to jsonl", { "convert", "--to", "jsonl", "@IN", "@JSONL" }, false },
+    { "convert jsonl -> json", { "convert", "@JSONL", "@OUT" }, false },
+    { "generate --elements", { "generate", "--elements", "@ELEMENTS", "@OUT" }, false },
 };
 
 #define TOOLKIT_CMDS (sizeof toolkit_cmds / sizeof toolkit_cmds[0])
 
 typedef struct toolkit_paths {
     char in[4096], out[4096], prefix[3584], size[32];
+    char csv[4096], jsonl[4096], elements[4096];
     char parts[TOOLKIT_PARTS][4096];
 } toolkit_paths;
 
@@ -154,6 +183,9 @@ static size_t build_argv(const toolkit_cmd *c, const char *cli, toolkit_paths *p
                     : strcmp(a, "@OUT") == 0    ? p->out
                     : strcmp(a, "@PREFIX") == 0 ? p->prefix
                     : strcmp(a, "@SIZE") == 0   ? p->size
+                    : strcmp(a, "@CSV") == 0    ? p->csv
+                    : strcmp(a, "@JSONL") == 0  ? p->jsonl
+                    : strcmp(a, "@ELEMENTS") == 0 ? p->elements
                                                 : (char *)a;
     }
     argv[n] = NULL;
@@ -255,6 +287,9 @@ static void remove_files(const toolkit_paths *p, const char *dir)
 
     unlink(p->in);
     unlink(p->out);
+    unlink(p->csv);
+    unlink(p->jsonl);
+    unlink(p->elements);
     for (size_t k = 1; k <= 4 * TOOLKIT_PARTS; k++) {
         snprintf(part, sizeof part, "%s-%04zu.json", p->prefix, k);
         unlink(part);
@@ -271,6 +306,9 @@ static int run_all(const char *cli, toolkit_paths *p, size_t mb, int runs)
     if (generate_list(p->in, mb, &count) != 0)
         return fprintf(stderr, "contingency-bench: toolkit: cannot write %s\n", p->in), -1;
     snprintf(p->size, sizeof p->size, "%zu", count * 6 / 5 / TOOLKIT_PARTS + 1);
+    /* 4096 rows per MB of the list: 4 million for 1 GB, a CSV of about 100 MB */
+    if (generate_elements(p->elements, mb * 4096) != 0)
+        return fprintf(stderr, "contingency-bench: toolkit: cannot write %s\n", p->elements), -1;
     for (size_t i = 0; i < TOOLKIT_CMDS; i++) {
         fprintf(stderr, "contingency-bench: toolkit: %s\n", toolkit_cmds[i].name);
         if (time_cmd(&toolkit_cmds[i], cli, p, runs, &r[i]) != 0)
@@ -294,6 +332,9 @@ int bench_toolkit_run(const char *cli, size_t mb, int runs)
     memset(&p, 0, sizeof p);
     snprintf(p.in, sizeof p.in, "%s/list.json", dir);
     snprintf(p.out, sizeof p.out, "%s/out.json", dir);
+    snprintf(p.csv, sizeof p.csv, "%s/list.csv", dir);
+    snprintf(p.jsonl, sizeof p.jsonl, "%s/list.jsonl", dir);
+    snprintf(p.elements, sizeof p.elements, "%s/elements.csv", dir);
     snprintf(p.prefix, sizeof p.prefix, "%s/part", dir);
     for (size_t k = 0; k < TOOLKIT_PARTS; k++)
         snprintf(p.parts[k], sizeof p.parts[k], "%s-%04zu.json", p.prefix, k + 1);

@@ -2,9 +2,10 @@
 /* convert's CSV and JSON Lines: where contingencies go (a sink: a JSON list as it streams, CSV
  * rows, or JSON lines), and the CSV and JSON Lines inputs that feed one.
  *
- * CSV input is held whole: rows of one contingency need not be adjacent (a spreadsheet sorted
- * by element type still makes one contingency per id), so no contingency is complete before
- * the last row. JSON Lines input streams, one line at a time. */
+ * CSV input streams in two passes while each contingency's rows are adjacent; rows of one
+ * contingency need not be adjacent (a spreadsheet sorted by element type still makes one
+ * contingency per id), which the first pass detects: such an input is grouped in memory, up
+ * to a budget (see "CSV input" below). JSON Lines input streams, one line at a time. */
 
 #include <errno.h>
 #include <stdint.h>
@@ -12,7 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "csvio.h"
+#include "hashspill.h"
 
 /* ---- the sink ------------------------------------------------------------------------ */
 
@@ -145,6 +151,20 @@ void cli_sink_abort(cli_sink *s)
 
 /* ---- CSV input ----------------------------------------------------------------------- */
 
+/* CSV input is read twice, in bounded memory. The first pass checks every row as if each
+ * contingency's rows were adjacent (the common case, and what convert writes) and gathers a
+ * 64-bit hash of the id of each run of rows in a spill (hashspill.h). When no hash repeats,
+ * no id reappears: the second pass writes each run as a contingency as soon as it ends,
+ * holding one contingency at a time. A repeated hash (an id reappearing apart, or a collision
+ * of two ids, which the hash alone must not merge) sends the input to the exact grouping
+ * below, by the ids themselves, held in memory up to a budget (CLI_CSV_GROUP_BUDGET): beyond
+ * it the input is refused with an error saying so. stdin, a pipe or a FIFO is copied to a
+ * temporary file first so that it can be read again. */
+
+#define CLI_CSV_GROUP_BUDGET ((size_t)16 << 20)
+
+/* ---- grouping apart rows, in memory up to a budget -------------------------------------- */
+
 typedef struct group {
     char *id;
     char *name; /* NULL: none */
@@ -161,7 +181,21 @@ typedef struct csv_in {
     size_t n, cap;
     size_t *slots; /* open addressing on the ids: group index + 1, 0 empty */
     size_t nslots;
+    size_t held, budget; /* bytes allocated for the groups, and the most allowed */
 } csv_in;
+
+/* The budget of the grouping: CTG_CLI_CSV_GROUP_BUDGET (bytes) lowers it, for tests only. */
+static size_t group_budget(void)
+{
+    const char *v = getenv("CTG_CLI_CSV_GROUP_BUDGET");
+    char *end;
+    unsigned long long n;
+
+    if (v == NULL || *v < '0' || *v > '9')
+        return CLI_CSV_GROUP_BUDGET;
+    n = strtoull(v, &end, 10);
+    return *end == '\0' && n < CLI_CSV_GROUP_BUDGET ? (size_t)n : CLI_CSV_GROUP_BUDGET;
+}
 
 /* FNV-1a, 64-bit on every target (its low bits pick the slot). */
 static size_t hash_id(const char *s)
@@ -187,6 +221,7 @@ static int rehash(csv_in *in)
         slots[i] = g + 1;
     }
     free(in->slots);
+    in->held += (n - in->nslots) * sizeof *slots;
     in->slots = slots;
     in->nslots = n;
     return 0;
@@ -207,6 +242,19 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
+static int grow_groups(csv_in *in)
+{
+    size_t cap = in->cap ? in->cap * 2 : 64;
+    group *g = realloc(in->groups, cap * sizeof *g);
+
+    if (g == NULL)
+        return -1;
+    in->held += (cap - in->cap) * sizeof *g;
+    in->groups = g;
+    in->cap = cap;
+    return 0;
+}
+
 /* The group of `id`, made when new (its name `name`); NULL when out of memory. */
 static group *group_of(csv_in *in, const char *id, const char *name, unsigned line, bool *made)
 {
@@ -218,14 +266,8 @@ static group *group_of(csv_in *in, const char *id, const char *name, unsigned li
     slot = slot_of(in, id);
     if (*slot != 0)
         return &in->groups[*slot - 1];
-    if (in->n == in->cap) {
-        size_t cap = in->cap ? in->cap * 2 : 64;
-        group *g = realloc(in->groups, cap * sizeof *g);
-        if (g == NULL)
-            return NULL;
-        in->groups = g;
-        in->cap = cap;
-    }
+    if (in->n == in->cap && grow_groups(in) != 0)
+        return NULL;
     group *g = &in->groups[in->n];
     memset(g, 0, sizeof *g);
     g->id = strdup(id);
@@ -236,22 +278,26 @@ static group *group_of(csv_in *in, const char *id, const char *name, unsigned li
         free(g->name);
         return NULL;
     }
+    in->held += strlen(id) + 1 + (name ? strlen(name) + 1 : 0);
     *slot = ++in->n;
     *made = true;
     return g;
 }
 
-static int add_element(group *g, const char *id, ctg_element_type t, const char *vl)
+/* Appends an element to `elements` (count, cap); `*held` grows by what it took. */
+static int push_element(ctg_element **elements, size_t *count, size_t *cap, const char *id,
+                        ctg_element_type t, const char *vl, size_t *held)
 {
-    if (g->count == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 4;
-        ctg_element *e = realloc(g->elements, cap * sizeof *e);
+    if (*count == *cap) {
+        size_t n = *cap ? *cap * 2 : 4;
+        ctg_element *e = realloc(*elements, n * sizeof *e);
         if (e == NULL)
             return -1;
-        g->elements = e;
-        g->cap = cap;
+        *held += (n - *cap) * sizeof *e;
+        *elements = e;
+        *cap = n;
     }
-    ctg_element *el = &g->elements[g->count];
+    ctg_element *el = &(*elements)[*count];
     el->id = strdup(id);
     el->type = t;
     el->voltage_level_id = vl && vl[0] ? strdup(vl) : NULL;
@@ -260,23 +306,35 @@ static int add_element(group *g, const char *id, ctg_element_type t, const char 
         free((char *)el->voltage_level_id);
         return -1;
     }
-    g->count++;
+    *held += strlen(id) + 1 + (el->voltage_level_id ? strlen(vl) + 1 : 0);
+    (*count)++;
     return 0;
 }
 
-static int check_header(csv_in *in, unsigned line, char *const *f, size_t n, ctg_error *err)
+/* `count` may exceed what `elements` holds only when it is NULL (the first pass counts). */
+static void free_elements(ctg_element *elements, size_t count)
+{
+    for (size_t k = 0; elements != NULL && k < count; k++) {
+        free((char *)elements[k].id);
+        free((char *)elements[k].voltage_level_id);
+    }
+    free(elements);
+}
+
+static int check_header(const char *source, char delim, bool *header_seen, unsigned line,
+                        char *const *f, size_t n, ctg_error *err)
 {
     bool ok = n == CLI_CSV_COLUMNS;
 
     for (size_t i = 0; ok && i < n; i++)
         ok = f[i] != NULL && strcmp(f[i], cli_csv_header[i]) == 0;
-    in->header_seen = true;
+    *header_seen = true;
     if (ok)
         return CTG_OK;
-    return cli_fail_at(err, CTG_ESCHEMA, in->source, line, 1, "",
+    return cli_fail_at(err, CTG_ESCHEMA, source, line, 1, "",
                        "the first row must be the header contingency_id%ccontingency_name%c"
                        "element_id%celement_type%cvoltage_level_id",
-                       in->delim, in->delim, in->delim, in->delim);
+                       delim, delim, delim, delim);
 }
 
 int cli_element_type_of(const char *name, size_t len, ctg_element_type *t)
@@ -314,49 +372,78 @@ static bool same_name(const char *a, const char *b)
     return a == NULL || b == NULL ? a == b : strcmp(a, b) == 0;
 }
 
+/* The checks of a row before its contingency is known: the header, the field count, an id. */
+static int row_shape(const char *source, unsigned line, char *const *f, size_t n,
+                     ctg_error *err)
+{
+    if (n != CLI_CSV_COLUMNS)
+        return cli_fail_at(err, CTG_ESCHEMA, source, line, 1, "",
+                           "expected %d fields, found %zu", CLI_CSV_COLUMNS, n);
+    if (f[0] == NULL)
+        return cli_fail_at(err, CTG_ESCHEMA, source, line, 1, "", "empty contingency_id");
+    return CTG_OK;
+}
+
+/* A row's element (the `count`th of contingency `index`, first seen at `first_line` named
+ * `name`; `made`: this row made it), checked. */
+static int row_element(const char *source, unsigned line, char *const *f, const size_t *lens,
+                       size_t index, size_t count, bool made, const char *name,
+                       unsigned first_line, ctg_element_type *t, ctg_error *err)
+{
+    char path[CTG_ERROR_PATH_MAX];
+
+    snprintf(path, sizeof path, "/contingencies/%zu/elements/%zu", index, count);
+    int rc = cli_check_element(source, line, path, f[2], f[3], lens[3], f[4], t, err);
+    if (rc != CTG_OK)
+        return rc;
+    if (!made && !same_name(name, f[1])) {
+        snprintf(path, sizeof path, "/contingencies/%zu/name", index);
+        return cli_fail_at(err, CTG_ESCHEMA, source, line, 1, path,
+                           "contingency_name differs from line %u's, for the same "
+                           "contingency_id", first_line);
+    }
+    return CTG_OK;
+}
+
+static int over_budget(const csv_in *in, unsigned line, ctg_error *err)
+{
+    return cli_fail_at(err, CTG_ELIMIT, in->source, line, 1, "",
+                       "the rows of some contingency_id are apart, and grouping them needs more "
+                       "than %zu bytes of memory: put each contingency's rows together",
+                       in->budget);
+}
+
 static int on_csv_row(void *payload, unsigned line, char *const *f, const size_t *lens, size_t n,
                       ctg_error *err)
 {
     csv_in *in = payload;
-    char path[CTG_ERROR_PATH_MAX];
     ctg_element_type t;
     bool made;
     group *g;
 
     if (!in->header_seen)
-        return check_header(in, line, f, n, err);
-    if (n != CLI_CSV_COLUMNS)
-        return cli_fail_at(err, CTG_ESCHEMA, in->source, line, 1, "",
-                           "expected %d fields, found %zu", CLI_CSV_COLUMNS, n);
-    if (f[0] == NULL)
-        return cli_fail_at(err, CTG_ESCHEMA, in->source, line, 1, "", "empty contingency_id");
-    if ((g = group_of(in, f[0], f[1], line, &made)) == NULL)
-        return cli_fail_at(err, CTG_ENOMEM, in->source, 0, 0, "", "out of memory");
-    snprintf(path, sizeof path, "/contingencies/%zu/elements/%zu", (size_t)(g - in->groups),
-             g->count);
-    int rc = cli_check_element(in->source, line, path, f[2], f[3], lens[3], f[4], &t, err);
+        return check_header(in->source, in->delim, &in->header_seen, line, f, n, err);
+    int rc = row_shape(in->source, line, f, n, err);
     if (rc != CTG_OK)
         return rc;
-    if (!made && !same_name(g->name, f[1])) {
-        snprintf(path, sizeof path, "/contingencies/%zu/name", (size_t)(g - in->groups));
-        return cli_fail_at(err, CTG_ESCHEMA, in->source, line, 1, path,
-                           "contingency_name differs from line %u's, for the same "
-                           "contingency_id", g->line);
-    }
-    if (add_element(g, f[2], t, ctg_element_type_is_sided(t) ? f[4] : NULL) != 0)
+    if ((g = group_of(in, f[0], f[1], line, &made)) == NULL)
         return cli_fail_at(err, CTG_ENOMEM, in->source, 0, 0, "", "out of memory");
-    return CTG_OK;
+    rc = row_element(in->source, line, f, lens, (size_t)(g - in->groups), g->count, made,
+                     g->name, g->line, &t, err);
+    if (rc != CTG_OK)
+        return rc;
+    if (push_element(&g->elements, &g->count, &g->cap, f[2], t,
+                     ctg_element_type_is_sided(t) ? f[4] : NULL, &in->held)
+        != 0)
+        return cli_fail_at(err, CTG_ENOMEM, in->source, 0, 0, "", "out of memory");
+    return in->held > in->budget ? over_budget(in, line, err) : CTG_OK;
 }
 
 static void csv_in_free(csv_in *in)
 {
     for (size_t i = 0; i < in->n; i++) {
         group *g = &in->groups[i];
-        for (size_t k = 0; k < g->count; k++) {
-            free((char *)g->elements[k].id);
-            free((char *)g->elements[k].voltage_level_id);
-        }
-        free(g->elements);
+        free_elements(g->elements, g->count);
         free(g->id);
         free(g->name);
     }
@@ -379,8 +466,15 @@ static int csv_to_sink(csv_in *in, cli_sink *s, const char *name, ctg_error *err
     return rc;
 }
 
-int cli_convert_csv(const char *path, char delim, bool progress, cli_sink *s, const char *name,
-                    ctg_error *err)
+static int no_header(const char *source, ctg_error *err)
+{
+    return cli_fail_at(err, CTG_ESCHEMA, source, 1, 1, "",
+                       "no header: an empty CSV file (the header row is required)");
+}
+
+/* Reads the whole of `path` (named `source`), grouping its rows by id, then writes them. */
+static int csv_grouped(const char *path, const char *source, char delim, bool progress,
+                       cli_sink *s, const char *name, ctg_error *err)
 {
     cli_textin tin;
     csv_in in;
@@ -388,17 +482,295 @@ int cli_convert_csv(const char *path, char delim, bool progress, cli_sink *s, co
 
     memset(&in, 0, sizeof in);
     in.delim = delim;
+    in.budget = group_budget();
     if ((rc = cli_textin_open(&tin, path, progress, err)) != CTG_OK)
         return rc;
-    in.source = tin.name;
+    tin.name = in.source = source;
     rc = cli_csv_read(&tin, delim, on_csv_row, &in, err);
     if (rc == CTG_OK && !in.header_seen)
-        rc = cli_fail_at(err, CTG_ESCHEMA, in.source, 1, 1, "",
-                         "no header: an empty CSV file (the header row is required)");
+        rc = no_header(in.source, err);
     cli_textin_close(&tin);
     if (rc == CTG_OK)
         rc = csv_to_sink(&in, s, name, err);
     csv_in_free(&in);
+    return rc;
+}
+
+/* ---- adjacent rows, streamed ----------------------------------------------------------- */
+
+/* The state of a pass over rows taken as adjacent: the run of the current id. */
+typedef struct csv_flat {
+    const char *source;
+    char delim;
+    bool header_seen;
+    cli_spill *spill; /* the first pass: every run's id hash; NULL in the second */
+    cli_sink *sink;   /* the second pass: where each run goes */
+    size_t runs;      /* runs begun */
+    char *id, *name;  /* the current run's */
+    unsigned line;    /* its first row's */
+    ctg_element *elements;
+    size_t count, cap; /* its elements (the first pass counts them only) */
+    size_t held;
+} csv_flat;
+
+static void run_clear(csv_flat *r)
+{
+    free_elements(r->elements, r->count);
+    free(r->id);
+    free(r->name);
+    r->id = r->name = NULL;
+    r->elements = NULL;
+    r->count = r->cap = r->held = 0;
+}
+
+/* Ends the current run: the second pass writes it. */
+static int run_end(csv_flat *r, ctg_error *err)
+{
+    int rc = CTG_OK;
+
+    if (r->id != NULL && r->sink != NULL) {
+        ctg_contingency c = { r->id, r->name, r->elements, r->count, NULL, 0 };
+        rc = cli_sink_add(r->sink, &c, err);
+    }
+    run_clear(r);
+    return rc;
+}
+
+static int run_begin(csv_flat *r, char *const *f, unsigned line, ctg_error *err)
+{
+    int rc = run_end(r, err);
+
+    if (rc != CTG_OK)
+        return rc;
+    r->id = strdup(f[0]);
+    r->name = dup_or_null(f[1]);
+    r->line = line;
+    r->runs++;
+    if (r->id == NULL || (f[1] && r->name == NULL))
+        return cli_fail_at(err, CTG_ENOMEM, r->source, 0, 0, "", "out of memory");
+    if (r->spill != NULL && cli_spill_add(r->spill, cli_hash64(f[0], strlen(f[0]), 0)) != 0)
+        return cli_io_failure(err, r->source, "cannot keep the contingency ids",
+                              r->spill->error);
+    return CTG_OK;
+}
+
+static int on_flat_row(void *payload, unsigned line, char *const *f, const size_t *lens,
+                       size_t n, ctg_error *err)
+{
+    csv_flat *r = payload;
+    ctg_element_type t;
+
+    if (!r->header_seen)
+        return check_header(r->source, r->delim, &r->header_seen, line, f, n, err);
+    int rc = row_shape(r->source, line, f, n, err);
+    if (rc != CTG_OK)
+        return rc;
+    bool made = r->id == NULL || strcmp(r->id, f[0]) != 0;
+    if (made)
+        rc = run_begin(r, f, line, err);
+    if (rc == CTG_OK)
+        rc = row_element(r->source, line, f, lens, r->runs - 1, r->count, made, r->name,
+                         r->line, &t, err);
+    if (rc != CTG_OK || r->spill != NULL) {
+        r->count += rc == CTG_OK;
+        return rc;
+    }
+    if (push_element(&r->elements, &r->count, &r->cap, f[2], t,
+                     ctg_element_type_is_sided(t) ? f[4] : NULL, &r->held)
+        != 0)
+        return cli_fail_at(err, CTG_ENOMEM, r->source, 0, 0, "", "out of memory");
+    return CTG_OK;
+}
+
+/* One pass over `path` (named `source`) with rows taken as adjacent. */
+static int flat_pass(const char *path, csv_flat *r, bool progress, ctg_error *err)
+{
+    cli_textin tin;
+    int rc;
+
+    if ((rc = cli_textin_open(&tin, path, progress, err)) != CTG_OK)
+        return rc;
+    tin.name = r->source;
+    rc = cli_csv_read(&tin, r->delim, on_flat_row, r, err);
+    if (rc == CTG_OK && !r->header_seen)
+        rc = no_header(r->source, err);
+    cli_textin_close(&tin);
+    if (rc == CTG_OK && r->sink != NULL)
+        rc = run_end(r, err);
+    run_clear(r);
+    return rc;
+}
+
+/* The first pass: 1 when some id hash repeats among the runs read, else 0; -1 (err) when the
+ * spill failed. */
+static int runs_repeat(cli_spill *spill, const char *source, ctg_error *err)
+{
+    uint64_t *repeated = NULL;
+    size_t count = 0;
+
+    if (cli_spill_repeated(spill, &repeated, &count) != 0) {
+        cli_io_failure(err, source, "cannot keep the contingency ids", spill->error);
+        return -1;
+    }
+    free(repeated);
+    return count > 0;
+}
+
+/* Checks every row taken as adjacent. CTG_OK and *apart when some id may reappear apart
+ * (then the rows are grouped instead); an error in a row is kept only when no id reappeared
+ * before it (else *apart too, and the grouping finds the error as it should be). */
+static int flat_check(const char *path, const char *source, char delim, bool progress,
+                      bool *apart, ctg_error *err)
+{
+    cli_spill spill;
+    csv_flat r;
+    ctg_error spill_err;
+    int rc, rep;
+
+    memset(&r, 0, sizeof r);
+    r.source = source;
+    r.delim = delim;
+    r.spill = &spill;
+    if (cli_spill_init(&spill) != 0)
+        return cli_fail_at(err, CTG_ENOMEM, source, 0, 0, "", "out of memory");
+    rc = flat_pass(path, &r, progress, err);
+    rep = rc == CTG_EIO || rc == CTG_ENOMEM ? 0 : runs_repeat(&spill, source, &spill_err);
+    cli_spill_dispose(&spill);
+    if (rep < 0) {
+        *err = spill_err;
+        return CTG_EIO;
+    }
+    /* CTG_CLI_CSV_GROUP_ALWAYS, for tests only, takes every input as a repeated hash would:
+     * the grouping then gives what the streamed pass gives, collision or not. */
+    *apart = rep > 0 || getenv("CTG_CLI_CSV_GROUP_ALWAYS") != NULL;
+    return *apart ? CTG_OK : rc;
+}
+
+/* ---- stdin, spooled ---------------------------------------------------------------------- */
+
+static int copy_fd(int from, int to)
+{
+    char chunk[65536];
+    ssize_t n;
+
+    while ((n = read(from, chunk, sizeof chunk)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        for (ssize_t done = 0; done < n;) {
+            ssize_t w = write(to, chunk + done, (size_t)(n - done));
+            if (w < 0 && errno != EINTR)
+                return -1;
+            done += w > 0 ? w : 0;
+        }
+    }
+    return 0;
+}
+
+/* Copies `fd` (the input `source`) to a temporary file in $TMPDIR (or /tmp), named in `*path`
+ * (owned), removed if a signal ends us (slot 1: slot 0 is the output's). */
+static int spool_fd(int fd, const char *source, char **path, ctg_error *err)
+{
+    const char *dir = getenv("TMPDIR");
+    size_t len;
+    int to, failed, saved;
+
+    if (dir == NULL || *dir == '\0')
+        dir = "/tmp";
+    len = strlen(dir) + sizeof "/ctg-csv-XXXXXX";
+    if ((*path = malloc(len)) == NULL)
+        return cli_fail_at(err, CTG_ENOMEM, source, 0, 0, "", "out of memory");
+    snprintf(*path, len, "%s/ctg-csv-XXXXXX", dir);
+    if ((to = mkstemp(*path)) < 0) {
+        char what[CTG_ERROR_MESSAGE_MAX];
+        saved = errno;
+        snprintf(what, sizeof what, "cannot copy it to a temporary file in %.150s", dir);
+        free(*path);
+        *path = NULL;
+        return cli_io_failure(err, source, what, saved);
+    }
+    cli_signals_temp_file_at(1, *path);
+    failed = copy_fd(fd, to);
+    saved = errno;
+    if (close(to) != 0 || failed) {
+        unlink(*path);
+        cli_signals_temp_file_at(1, NULL);
+        free(*path);
+        *path = NULL;
+        return cli_io_failure(err, source, "cannot copy it to a temporary file",
+                              failed ? saved : errno);
+    }
+    return CTG_OK;
+}
+
+/* An input that cannot be read twice (stdin, a pipe, a FIFO, a device) is copied to a
+ * temporary file, named in `*spool`; a regular file is read where it is (*spool NULL). */
+static int spool_unless_file(const char *path, const char *source, char **spool,
+                             ctg_error *err)
+{
+    bool std = strcmp(path, "-") == 0;
+    int fd = std ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    int rc = CTG_OK;
+
+    *spool = NULL;
+    if (fd < 0)
+        return cli_io_failure(err, source, "cannot open", errno);
+    /* stdin is copied even from a file: its offset is not ours to rewind */
+    if (std || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        rc = spool_fd(fd, source, spool, err);
+    if (!std)
+        close(fd);
+    return rc;
+}
+
+static void spool_remove(char *path)
+{
+    if (path == NULL)
+        return;
+    unlink(path);
+    cli_signals_temp_file_at(1, NULL);
+    free(path);
+}
+
+/* The second pass: writes each run as it ends. */
+static int flat_write(const char *path, const char *source, char delim, bool progress,
+                      cli_sink *s, const char *name, ctg_error *err)
+{
+    csv_flat r;
+    int rc;
+
+    memset(&r, 0, sizeof r);
+    r.source = source;
+    r.delim = delim;
+    r.sink = s;
+    if ((rc = cli_sink_open(s, name, err)) != CTG_OK)
+        return rc;
+    rc = flat_pass(path, &r, progress, err);
+    if (rc == CTG_OK)
+        return cli_sink_close(s, err);
+    cli_sink_abort(s);
+    return rc;
+}
+
+int cli_convert_csv(const char *path, char delim, bool progress, cli_sink *s, const char *name,
+                    ctg_error *err)
+{
+    const char *source = cli_input_name(path);
+    char *spool = NULL;
+    bool apart = false;
+    int rc = CTG_OK;
+
+    if ((rc = spool_unless_file(path, source, &spool, err)) == CTG_OK && spool != NULL)
+        path = spool;
+    if (rc == CTG_OK)
+        rc = flat_check(path, source, delim, progress, &apart, err);
+    if (rc == CTG_OK && apart)
+        rc = csv_grouped(path, source, delim, progress, s, name, err);
+    else if (rc == CTG_OK)
+        rc = flat_write(path, source, delim, progress, s, name, err);
+    spool_remove(spool);
     return rc;
 }
 

@@ -129,7 +129,10 @@ void cli_sink_abort(cli_sink *s);
 
 /* `progress`: a progress bar of the read is allowed. */
 /* Reads the CSV at `path` (the header required; rows grouped by contingency_id in order of
- * first appearance, wherever they are) and writes it to `s` as the list `name`. */
+ * first appearance, wherever they are) and writes it to `s` as the list `name`. It is read
+ * twice (stdin or a pipe is first copied to $TMPDIR): in constant memory when each
+ * contingency's rows are adjacent, else grouped in memory up to a 16 MB budget, beyond which
+ * it is refused with CTG_ELIMIT at the row that crossed it (convert_text.c). */
 int cli_convert_csv(const char *path, char delim, bool progress, cli_sink *s, const char *name,
                     ctg_error *err);
 /* Reads JSON Lines at `path` (one contingency object per line; blank lines skipped) and

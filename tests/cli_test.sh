@@ -187,7 +187,9 @@ per element, under the required header
   contingency_id,contingency_name,element_id,element_type,voltage_level_id
 quoted as RFC 4180 says; an empty unquoted name is no name, \"\" an empty
 one. Rows are grouped by contingency_id in order of first appearance, even
-apart (a CSV IN is held in memory). JSON Lines has one contingency per line,
+apart. A CSV IN is read twice (stdin or a pipe copied to TMPDIR first): in
+constant memory when each contingency's rows are together, else grouped in
+memory (refused past 16 MB). JSON Lines has one contingency per line,
 the object as --compact writes it. Both hold only a default list's
 contingencies: another kind, extensions (CSV) or a contingency without
 elements (CSV) is an error naming it, never dropped. A list read from CSV
