@@ -10,8 +10,8 @@
  * there on are held in a temporary file, in order. At the end, when no id hash repeats, the
  * held findings are printed and that is all (one read). When some repeat, the held findings
  * are dropped and a confirmation read lints the file again: silent up to where the table
- * filled, printing every finding after it, duplicate ids now found in a table of only the ids
- * whose hash repeats (so memory then grows with the number of repeated ids, not the file).
+ * filled, printing every finding after it, duplicate ids now found among the hashes that
+ * repeat only (20 bytes per repeated id: memory then grows with their number, not the file's).
  * Either way the findings come out in file order, as in one read. stdin is copied to a
  * temporary file first, so that it can be read again.
  *
@@ -130,6 +130,13 @@ static const id_slot *id_set_add(id_set *s, uint64_t h, uint32_t check, unsigned
     return NULL;
 }
 
+/* In the confirmation read, where the id of a repeated hash was first: 12 bytes, with the 8
+ * of the hash, per repeated id (no load factor: the hashes are a sorted array). */
+typedef struct first_seen {
+    uint32_t check;
+    uint32_t line, column; /* line 0: not met yet */
+} first_seen;
+
 /* ---- one file ----------------------------------------------------------------------------- */
 
 typedef struct el_ref {
@@ -159,6 +166,7 @@ typedef struct lint_job {
     bool quiet;             /* in it: a contingency before spill_at, its findings printed */
     uint64_t *dups;         /* the id hashes that repeat, sorted */
     size_t ndups;
+    first_seen *seen;       /* for each, its first sighting in the confirmation read */
     /* For one contingency: first[k] is the index of the first element equal to element k
      * (k itself when none); refs sorts them. Kept for the next one. */
     size_t *first;
@@ -311,8 +319,8 @@ static int check_text(const lint_at *x, const lint_spot *at, const char *what, c
                                                                               : "trailing");
 }
 
-/* Whether `h` is among the id hashes that repeat (the confirmation read). */
-static bool repeated(const lint_job *j, uint64_t h)
+/* The index of `h` among the id hashes that repeat (the confirmation read), or SIZE_MAX. */
+static size_t repeat_index(const lint_job *j, uint64_t h)
 {
     size_t lo = 0, hi = j->ndups;
 
@@ -320,13 +328,36 @@ static bool repeated(const lint_job *j, uint64_t h)
         size_t mid = lo + (hi - lo) / 2;
 
         if (j->dups[mid] == h)
-            return true;
+            return mid;
         if (j->dups[mid] < h)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return false;
+    return SIZE_MAX;
+}
+
+/* The confirmation read: where the id of hashes `h` and `check`, met at `at`, was first (in
+ * `*out`), or NULL at its first sighting or when its hash does not repeat. A second id of
+ * the same `h` (another `check`: rare) is told apart in the id set, left empty otherwise. */
+static const id_slot *confirm_first(lint_job *j, uint64_t h, uint32_t check,
+                                    const lint_spot *at, id_slot *out)
+{
+    size_t k = repeat_index(j, h);
+    first_seen *f;
+
+    if (k == SIZE_MAX)
+        return NULL;
+    f = &j->seen[k];
+    if (f->line == 0) {
+        *f = (first_seen){ check, at->line != 0 ? at->line : 1, at->column };
+        return NULL;
+    }
+    if (f->check != check)
+        return id_set_add(&j->ids, h, check, at->line, at->column, &j->oom);
+    out->line = f->line;
+    out->column = f->column;
+    return out;
 }
 
 static int check_contingency_id(const lint_at *x)
@@ -334,6 +365,7 @@ static int check_contingency_id(const lint_at *x)
     lint_job *j = x->job;
     lint_spot at = { SPOT_ID, 0, x->at->id_line, x->at->id_column };
     const id_slot *first;
+    id_slot seen;
     uint64_t h;
     uint32_t check;
     char s[128];
@@ -343,9 +375,10 @@ static int check_contingency_id(const lint_at *x)
     hash_id(x->c->id, &h, &check);
     if (j->held != NULL) /* spilling: the end of the read says whether it repeats */
         return cli_spill_add(&j->spill, h) != 0 ? temp_failed(j, j->spill.error) : 0;
-    if (j->confirming && !repeated(j, h))
-        return 0;
-    first = id_set_add(&j->ids, h, check, at.line, at.column, &j->oom);
+    if (j->confirming)
+        first = confirm_first(j, h, check, &at, &seen);
+    else
+        first = id_set_add(&j->ids, h, check, at.line, at.column, &j->oom);
     if (j->oom)
         return 1;
     if (first == NULL)
@@ -695,6 +728,16 @@ static int settle(lint_job *j, const char *file, const char *path, int rc, ctg_e
     if (cli_spill_repeated(&j->spill, &j->dups, &j->ndups) != 0)
         temp_failed(j, j->spill.error);
     cli_spill_dispose(&j->spill);
+    if (j->ndups > 0 && j->temp_errno == 0) {
+        uint64_t *fit = realloc(j->dups, j->ndups * sizeof *fit); /* the slack of its growth */
+        if (fit != NULL)
+            j->dups = fit;
+        if ((j->seen = calloc(j->ndups, sizeof *j->seen)) == NULL) {
+            j->oom = true;
+            fclose(held);
+            return rc;
+        }
+    }
     if (j->temp_errno == 0 && j->ndups == 0)
         print_held(j, held);
     fclose(held);
@@ -748,6 +791,7 @@ int cli_lint_file(const char *path, const cli_lint_config *cfg)
     pl_spool_remove(spool);
     free(j.ids.slots);
     free(j.dups);
+    free(j.seen);
     free(j.first);
     free(j.refs);
     return rc;
