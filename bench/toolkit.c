@@ -144,6 +144,7 @@ typedef struct toolkit_cmd {
 static const toolkit_cmd toolkit_cmds[] = {
     { "validate", { "validate", "@IN" }, false },
     { "stats", { "stats", "@IN" }, false },
+    { "lint", { "lint", "@IN" }, false },
     { "convert", { "convert", "@IN", "@OUT" }, false },
     { "filter --type LINE,BRANCH", { "filter", "--type", "LINE,BRANCH", "@IN", "@OUT" }, true },
     { "split --size K", { "split", "@IN", "--size", "@SIZE", "@PREFIX" }, true },

@@ -1,10 +1,23 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* contingency-cli lint FILE... (and validate --strict): what is valid JSON and valid PowSyBl
  * but almost certainly a mistake, each finding a diagnostic with its line, column and JSON
- * Pointer. The read streams; what grows with the input is the set of contingency ids seen, 20
- * bytes per id (id_set below), and, for one contingency at a time, 24 bytes per element to
- * find an element given twice. */
+ * Pointer. The read streams, in bounded memory whatever the size of the file.
+ *
+ * Duplicate ids: the ids of the first ID_BUDGET contingencies go in an in-memory table (id_set,
+ * 20 bytes per id, at most ID_SET_MAX_CAP slots: 2.5 MB), and their duplicates are reported as
+ * they come. A file with more contingencies spills: the table's hashes and every later id's
+ * go to a cli_spill (sorted runs on a temporary file, 16 MB of buffers) and the findings from
+ * there on are held in a temporary file, in order. At the end, when no id hash repeats, the
+ * held findings are printed and that is all (one read). When some repeat, the held findings
+ * are dropped and a confirmation read lints the file again: silent up to where the table
+ * filled, printing every finding after it, duplicate ids now found among the hashes that
+ * repeat only (20 bytes per repeated id: memory then grows with their number, not the file's).
+ * Either way the findings come out in file order, as in one read. stdin is copied to a
+ * temporary file first, so that it can be read again.
+ *
+ * For one contingency at a time, 24 bytes per element find an element given twice. */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +25,8 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "hashspill.h"
+#include "pipeline.h"
 
 /* ---- the set of contingency ids seen ------------------------------------------------------ */
 
@@ -32,6 +47,12 @@ typedef struct id_set {
 } id_set;
 
 #define ID_SET_FIRST_CAP 1024
+/* The in-memory table's largest size: 2.5 MB of slots, ID_BUDGET ids at 3/4 full. */
+#define ID_SET_MAX_CAP ((size_t)1 << 17)
+#define ID_BUDGET (ID_SET_MAX_CAP / 4 * 3)
+/* For tests only: the number of ids kept in memory before the spill (0: spill from the
+ * first), to run the spill and confirmation read on small files. */
+#define ID_BUDGET_ENV "CTG_TEST_LINT_ID_BUDGET"
 
 static uint64_t mix64(uint64_t h)
 {
@@ -89,20 +110,18 @@ static bool id_set_grow(id_set *s)
     return true;
 }
 
-/* Adds `id`, first seen at line:column. Returns the slot of its first sighting when it was
- * there already; else NULL (`*oom` set when the set could not grow). */
-static const id_slot *id_set_add(id_set *s, const char *id, unsigned line, unsigned column,
-                                 bool *oom)
+/* Adds the id of hashes `h` and `check` (hash_id), first seen at line:column. Returns the slot
+ * of its first sighting when it was there already; else NULL (`*oom` set when the set could
+ * not grow). */
+static const id_slot *id_set_add(id_set *s, uint64_t h, uint32_t check, unsigned line,
+                                 unsigned column, bool *oom)
 {
-    uint64_t h;
-    uint32_t check;
     id_slot *e;
 
     if (s->count >= s->cap / 4 * 3 && !id_set_grow(s)) {
         *oom = true;
         return NULL;
     }
-    hash_id(id, &h, &check);
     e = id_set_probe(s->slots, s->cap, (uint32_t)h, (uint32_t)(h >> 32), check);
     if (e->line != 0)
         return e;
@@ -110,6 +129,13 @@ static const id_slot *id_set_add(id_set *s, const char *id, unsigned line, unsig
     s->count++;
     return NULL;
 }
+
+/* In the confirmation read, where the id of a repeated hash was first: 12 bytes, with the 8
+ * of the hash, per repeated id (no load factor: the hashes are a sorted array). */
+typedef struct first_seen {
+    uint32_t check;
+    uint32_t line, column; /* line 0: not met yet */
+} first_seen;
 
 /* ---- one file ----------------------------------------------------------------------------- */
 
@@ -127,6 +153,20 @@ typedef struct lint_job {
     size_t findings;
     bool kind_flagged; /* --target dynaflow: the list's kind said once */
     bool oom, write_failed;
+    int temp_errno; /* a temporary file failed: the errno */
+    /* Past the in-memory table (see the top of the file). */
+    size_t budget;          /* the ids the table takes */
+    uint64_t ordinal;       /* the contingencies met in this read */
+    uint64_t spill_at;      /* the ordinal of the first whose findings are held; or UINT64_MAX */
+    size_t findings_before; /* the findings printed before it */
+    bool kind_said;         /* kind_flagged then */
+    cli_spill spill;        /* the hashes of all the ids */
+    FILE *held;             /* the findings from spill_at on: a temporary file while spilling */
+    bool confirming;        /* the confirmation read */
+    bool quiet;             /* in it: a contingency before spill_at, its findings printed */
+    uint64_t *dups;         /* the id hashes that repeat, sorted */
+    size_t ndups;
+    first_seen *seen;       /* for each, its first sighting in the confirmation read */
     /* For one contingency: first[k] is the index of the first element equal to element k
      * (k itself when none); refs sorts them. Kept for the next one. */
     size_t *first;
@@ -167,14 +207,29 @@ static const char *shown(char *buf, size_t cap, const char *id)
 
 #define SHOWN(buf, id) shown(buf, sizeof buf, id)
 
-/* Prints one finding (a warning). Returns nonzero when stdout failed: the read then stops. */
+/* A temporary file (the spill, the held findings) failed with `errnum`: the lint stops. */
+static int temp_failed(lint_job *j, int errnum)
+{
+    if (j->temp_errno == 0)
+        j->temp_errno = errnum != 0 ? errnum : EIO;
+    return 1;
+}
+
+/* Prints one finding (a warning), or holds it while spilling, or drops it in the confirmation
+ * read before spill_at (printed by the first). Returns nonzero when that failed: the read then
+ * stops. */
 static int emit(lint_job *j, unsigned line, unsigned column, const char *path, const char *code,
                 const char *message)
 {
     cli_diag d = { j->name, line, column, path, code, "warning", message };
+    FILE *out = j->held != NULL ? j->held : stdout;
 
+    if (j->quiet)
+        return 0;
     j->findings++;
-    if (cli_diag_print(stdout, j->cfg->format, &d) < 0) {
+    if (cli_diag_print(out, j->cfg->format, &d) < 0) {
+        if (out != stdout)
+            return temp_failed(j, errno);
         j->write_failed = true;
         return 1;
     }
@@ -264,16 +319,66 @@ static int check_text(const lint_at *x, const lint_spot *at, const char *what, c
                                                                               : "trailing");
 }
 
+/* The index of `h` among the id hashes that repeat (the confirmation read), or SIZE_MAX. */
+static size_t repeat_index(const lint_job *j, uint64_t h)
+{
+    size_t lo = 0, hi = j->ndups;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (j->dups[mid] == h)
+            return mid;
+        if (j->dups[mid] < h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return SIZE_MAX;
+}
+
+/* The confirmation read: where the id of hashes `h` and `check`, met at `at`, was first (in
+ * `*out`), or NULL at its first sighting or when its hash does not repeat. A second id of
+ * the same `h` (another `check`: rare) is told apart in the id set, left empty otherwise. */
+static const id_slot *confirm_first(lint_job *j, uint64_t h, uint32_t check,
+                                    const lint_spot *at, id_slot *out)
+{
+    size_t k = repeat_index(j, h);
+    first_seen *f;
+
+    if (k == SIZE_MAX)
+        return NULL;
+    f = &j->seen[k];
+    if (f->line == 0) {
+        *f = (first_seen){ check, at->line != 0 ? at->line : 1, at->column };
+        return NULL;
+    }
+    if (f->check != check)
+        return id_set_add(&j->ids, h, check, at->line, at->column, &j->oom);
+    out->line = f->line;
+    out->column = f->column;
+    return out;
+}
+
 static int check_contingency_id(const lint_at *x)
 {
     lint_job *j = x->job;
     lint_spot at = { SPOT_ID, 0, x->at->id_line, x->at->id_column };
     const id_slot *first;
+    id_slot seen;
+    uint64_t h;
+    uint32_t check;
     char s[128];
 
     if (check_text(x, &at, "contingency id", x->c->id))
         return 1;
-    first = id_set_add(&j->ids, x->c->id, at.line, at.column, &j->oom);
+    hash_id(x->c->id, &h, &check);
+    if (j->held != NULL) /* spilling: the end of the read says whether it repeats */
+        return cli_spill_add(&j->spill, h) != 0 ? temp_failed(j, j->spill.error) : 0;
+    if (j->confirming)
+        first = confirm_first(j, h, check, &at, &seen);
+    else
+        first = id_set_add(&j->ids, h, check, at.line, at.column, &j->oom);
     if (j->oom)
         return 1;
     if (first == NULL)
@@ -473,6 +578,30 @@ static int check_kind(lint_job *j, const ctg_stream_header *list, unsigned line,
     return emit(j, 0, 0, "/type", "dynaflow-kind", message);
 }
 
+/* The table is full: its hashes go to the spill, and the findings from this contingency on
+ * are held. */
+static int start_spill(lint_job *j)
+{
+    if (cli_spill_init(&j->spill) != 0) {
+        j->oom = true;
+        return 1;
+    }
+    for (size_t i = 0; i < j->ids.cap; i++) {
+        const id_slot *e = &j->ids.slots[i];
+        if (e->line != 0 && cli_spill_add(&j->spill, (uint64_t)e->hi << 32 | e->lo) != 0)
+            return temp_failed(j, j->spill.error);
+    }
+    free(j->ids.slots);
+    memset(&j->ids, 0, sizeof j->ids);
+    errno = 0;
+    if ((j->held = tmpfile()) == NULL)
+        return temp_failed(j, errno);
+    j->spill_at = j->ordinal;
+    j->findings_before = j->findings;
+    j->kind_said = j->kind_flagged;
+    return 0;
+}
+
 static int on_contingency(const ctg_stream_header *list, const ctg_contingency *c,
                           const ctg_stream_place *at, void *payload)
 {
@@ -481,6 +610,10 @@ static int on_contingency(const ctg_stream_header *list, const ctg_contingency *
     lint_job *j = payload;
     char s[128];
 
+    if (!j->confirming && j->held == NULL && j->ids.count >= j->budget && start_spill(j))
+        return 1;
+    j->quiet = j->confirming && j->ordinal < j->spill_at;
+    j->ordinal++;
     if (check_kind(j, list, at->line, at->column))
         return 1;
     if (c->element_count == 0
@@ -502,61 +635,163 @@ static int on_contingency(const ctg_stream_header *list, const ctg_contingency *
 /* Lists of other kinds are delivered whole, without a place: only their kind is checked. */
 static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
 {
+    lint_job *j = payload;
+
     (void)list;
-    return check_kind(payload, h, 0, 0);
+    j->quiet = false; /* check_kind says it once: not twice when it came before spill_at */
+    return check_kind(j, h, 0, 0);
 }
 
 /* The root's kind is said when its first item comes; at its end for a list that had none. */
 static int on_list_end(const ctg_stream_header *h, void *payload)
 {
-    return h->depth == 0 ? check_kind(payload, h, 0, 0) : 0;
+    lint_job *j = payload;
+
+    j->quiet = false;
+    return h->depth == 0 ? check_kind(j, h, 0, 0) : 0;
 }
 
 /* The exit status of a file's lint, its error printed. */
 static int outcome(const lint_job *j, int rc, const ctg_error *err)
 {
-    ctg_error oom;
+    ctg_error e;
 
     if (j->write_failed)
         return CLI_FAILURE; /* said by cli_flush_stdout at the end */
-    if (j->oom) {
-        memset(&oom, 0, sizeof oom);
-        oom.code = CTG_ENOMEM;
-        snprintf(oom.source, sizeof oom.source, "%s", j->name);
-        snprintf(oom.message, sizeof oom.message, "out of memory after %zu contingency ids",
-                 j->ids.count);
-        return cli_diag_report(j->cfg->format, CTG_ENOMEM, &oom);
+    if (j->oom || j->temp_errno != 0) {
+        memset(&e, 0, sizeof e);
+        e.code = j->oom ? CTG_ENOMEM : CTG_EIO;
+        snprintf(e.source, sizeof e.source, "%s", j->name);
+        if (j->oom)
+            snprintf(e.message, sizeof e.message, "out of memory after %llu contingencies",
+                     (unsigned long long)j->ordinal);
+        else
+            snprintf(e.message, sizeof e.message,
+                     "cannot keep the contingency ids on a temporary file: %s",
+                     strerror(j->temp_errno));
+        return cli_diag_report(j->cfg->format, e.code, &e);
     }
     if (rc != CTG_OK)
         return cli_diag_report(j->cfg->format, rc, err);
     return j->findings != 0 ? CLI_INVALID : CLI_OK;
 }
 
-int cli_lint_file(const char *path, const cli_lint_config *cfg)
+/* One read of `file` (stdin's copy for "-"), named as `path` is. */
+static int lint_read(lint_job *j, const char *file, const char *path, ctg_error *err)
 {
-    lint_job j;
     ctg_visitor v = CTG_VISITOR_INIT;
-    ctg_source src = cli_source(path);
+    ctg_source src = cli_source(file);
     ctg_read_options opts = cli_read_options(path);
-    ctg_error err;
     int rc;
 
-    memset(&j, 0, sizeof j);
-    j.cfg = cfg;
-    j.name = cli_input_name(path);
     v.contingency_at = on_contingency;
     v.list = on_list;
     v.list_end = on_list_end;
     v.progress = cli_progress_update;
-    v.payload = &j;
+    v.payload = j;
     /* Extension values are checked, not kept: only their names are linted. Sides are kept on
      * every type, so that one PowSyBl would drop can be flagged. */
     opts.flags |= CTG_READ_SKIP_EXTENSION_VALUES | CTG_READ_KEEP_SIDES;
-    cli_progress_init(&j.progress, cfg->progress, cfg->bar_names ? j.name : NULL);
-    rc = ctg_read_stream(&src, &v, &opts, &err);
-    cli_progress_done(&j.progress);
+    cli_progress_init(&j->progress, j->cfg->progress, j->cfg->bar_names ? j->name : NULL);
+    rc = ctg_read_stream(&src, &v, &opts, err);
+    cli_progress_done(&j->progress);
+    return rc;
+}
+
+/* Prints the held findings. */
+static void print_held(lint_job *j, FILE *held)
+{
+    char chunk[65536];
+    size_t n;
+
+    if (fflush(held) != 0 || fseek(held, 0, SEEK_SET) != 0) {
+        temp_failed(j, errno);
+        return;
+    }
+    while ((n = fread(chunk, 1, sizeof chunk, held)) > 0)
+        if (fwrite(chunk, 1, n, stdout) != n) {
+            j->write_failed = true;
+            return;
+        }
+    if (ferror(held))
+        temp_failed(j, errno);
+}
+
+/* The end of a read that spilled (`rc` its outcome, even an error: the findings before it
+ * count): the held findings printed when no id hash repeats, else the confirmation read,
+ * whose outcome is returned (the same error, if any). */
+static int settle(lint_job *j, const char *file, const char *path, int rc, ctg_error *err)
+{
+    FILE *held = j->held;
+
+    j->held = NULL;
+    if (cli_spill_repeated(&j->spill, &j->dups, &j->ndups) != 0)
+        temp_failed(j, j->spill.error);
+    cli_spill_dispose(&j->spill);
+    if (j->ndups > 0 && j->temp_errno == 0) {
+        uint64_t *fit = realloc(j->dups, j->ndups * sizeof *fit); /* the slack of its growth */
+        if (fit != NULL)
+            j->dups = fit;
+        if ((j->seen = calloc(j->ndups, sizeof *j->seen)) == NULL) {
+            j->oom = true;
+            fclose(held);
+            return rc;
+        }
+    }
+    if (j->temp_errno == 0 && j->ndups == 0)
+        print_held(j, held);
+    fclose(held);
+    if (j->temp_errno != 0 || j->write_failed || j->ndups == 0)
+        return rc;
+    j->confirming = true;
+    j->ordinal = 0;
+    j->findings = j->findings_before;
+    j->kind_flagged = j->kind_said;
+    return lint_read(j, file, path, err);
+}
+
+/* The ids kept in memory: ID_BUDGET, or fewer when the tests ask. */
+static size_t id_budget(void)
+{
+    const char *text = getenv(ID_BUDGET_ENV);
+    char *end;
+    unsigned long n;
+
+    if (text == NULL || *text == '\0')
+        return ID_BUDGET;
+    n = strtoul(text, &end, 10);
+    return *end == '\0' && n < ID_BUDGET ? (size_t)n : ID_BUDGET;
+}
+
+int cli_lint_file(const char *path, const cli_lint_config *cfg)
+{
+    lint_job j;
+    ctg_error err;
+    char *spool = NULL;
+    const char *file = path;
+    int rc;
+
+    /* stdin is copied first: a file that spills is read twice. */
+    if (strcmp(path, "-") == 0 && (rc = pl_spool_stdin(&spool)) != CLI_OK)
+        return rc;
+    if (spool != NULL)
+        file = spool;
+    memset(&j, 0, sizeof j);
+    j.cfg = cfg;
+    j.name = cli_input_name(path);
+    j.budget = id_budget();
+    j.spill_at = UINT64_MAX;
+    rc = lint_read(&j, file, path, &err);
+    if (j.held != NULL && !j.oom && !j.write_failed && j.temp_errno == 0)
+        rc = settle(&j, file, path, rc, &err);
     rc = outcome(&j, rc, &err);
+    if (j.held != NULL)
+        fclose(j.held);
+    cli_spill_dispose(&j.spill);
+    pl_spool_remove(spool);
     free(j.ids.slots);
+    free(j.dups);
+    free(j.seen);
     free(j.first);
     free(j.refs);
     return rc;

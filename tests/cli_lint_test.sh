@@ -211,6 +211,64 @@ check "unknown target" 2 "" \
     "contingency-cli lint: unknown target (powsybl or dynaflow): dynawo\n$usage$try" \
     -- "$cli" lint --target=dynawo clean.json
 
+# ---- past the in-memory table of ids ------------------------------------------------------
+# CTG_TEST_LINT_ID_BUDGET (for tests only) lowers the number of ids kept in memory (ID_BUDGET,
+# 98304): past it the ids' hashes spill to a temporary file, the findings are held, and a
+# confirmation read reports the duplicates when a hash repeats. The output must be the same
+# as in memory, in file order. ctest also runs this whole script with a budget of 0
+# (cli_lint_spill).
+
+printf '%b' "$H"'{"id":"a","elements":[{"id":"L1","type":"LINE"}]},\n{"id":"a","elements":[]},\n{"id":"b","elements":[{"id":"L1","type":"LINE"},{"id":"L1","type":"LINE"}]},\n{"id":" c","elements":[{"id":"L1","type":"LINE"}]},\n{"id":"b","elements":[]},\n{"id":"a","elements":[{"id":"L2","type":"LINE"},{"id":"G","type":"GENERATOR","voltageLevelId":"V"}]}]}\n' >spill.json
+spill_out='spill.json:3:1: warning: /contingencies/1: contingency "a" has no elements
+spill.json:3:7: warning: /contingencies/1/id: duplicate contingency id "a", first at 2:7
+spill.json:4:49: warning: /contingencies/2/elements/1: element "L1" (LINE) twice in contingency "b", first at 4:23
+spill.json:5:7: warning: /contingencies/3/id: contingency id " c" has leading whitespace
+spill.json:6:1: warning: /contingencies/4: contingency "b" has no elements
+spill.json:6:7: warning: /contingencies/4/id: duplicate contingency id "b", first at 4:7
+spill.json:7:7: warning: /contingencies/5/id: duplicate contingency id "a", first at 2:7
+spill.json:7:49: warning: /contingencies/5/elements/1: voltageLevelId "V" is ignored on a GENERATOR element: PowSyBl reads a side only on BRANCH, LINE, TWO_WINDINGS_TRANSFORMER, TIE_LINE and HVDC_LINE
+'
+check "in memory: the findings of spill.json" 1 "$spill_out" "" -- "$cli" lint spill.json
+# Two ids in memory: the first duplicate is found there, the two others by the confirmation
+# read, each after the findings before it in the file and before those after it.
+check "spilled after 2 ids: the same findings, in file order" 1 "$spill_out" "" \
+    -- env CTG_TEST_LINT_ID_BUDGET=2 "$cli" lint spill.json
+check "spilled from the first id: the same findings" 1 "$spill_out" "" \
+    -- env CTG_TEST_LINT_ID_BUDGET=0 "$cli" lint spill.json
+spill_stdin=$(printf '%s' "$spill_out" | sed 's/^spill\.json:/<stdin>:/')
+check "spilled, on stdin: read twice from its copy" 1 "$spill_stdin\n" "" \
+    -- sh -c "CTG_TEST_LINT_ID_BUDGET=2 '$cli' lint - <spill.json"
+gzip -c spill.json >spill.json.gz
+check "spilled, .gz on stdin" 1 "$spill_stdin\n" "" \
+    -- sh -c "CTG_TEST_LINT_ID_BUDGET=0 '$cli' lint - <spill.json.gz"
+mkdir -p tmp
+check "spilled, on stdin: its copy in \$TMPDIR is removed" 0 "" "" \
+    -- sh -c "TMPDIR=tmp CTG_TEST_LINT_ID_BUDGET=1 '$cli' lint - <spill.json >/dev/null; ls tmp"
+check "spilled, validate --strict: the same findings" 1 "${spill_out}clean.json: ok\n" "" \
+    -- env CTG_TEST_LINT_ID_BUDGET=2 "$cli" validate --strict spill.json clean.json
+# The kind is said once, before the table fills: not again by the confirmation read.
+printf '%b' '{"type":"list","name":"o","contingencyLists":[\n{"type":"identifier","version":"1.2","name":"i","identifiers":[]},\n{"type":"default","name":"b","contingencies":[\n{"id":"x","elements":[]},\n{"id":"x","elements":[]}]}]}\n' >spillkind.json
+check "spilled, --target dynaflow: the kind said once" 1 \
+    'spillkind.json: warning: /type: dynaflow-launcher reads only "default" lists, not "list" lists\nspillkind.json:4:1: warning: /contingencyLists/1/contingencies/0: contingency "x" has no elements\nspillkind.json:5:1: warning: /contingencyLists/1/contingencies/1: contingency "x" has no elements\nspillkind.json:5:7: warning: /contingencyLists/1/contingencies/1/id: duplicate contingency id "x", first at 4:7\n' \
+    "" -- env CTG_TEST_LINT_ID_BUDGET=1 "$cli" lint --target dynaflow spillkind.json
+# No hash repeats past the table: the held findings are printed, the file read once.
+printf '%b' "$H"'{"id":"a","elements":[]},\n{"id":"b","elements":[]},\n{"id":" c","elements":[{"id":"L1","type":"LINE"}]},\n{"id":"d","elements":[]}]}\n' >held.json
+held_out='held.json:2:1: warning: /contingencies/0: contingency "a" has no elements\nheld.json:3:1: warning: /contingencies/1: contingency "b" has no elements\nheld.json:4:7: warning: /contingencies/2/id: contingency id " c" has leading whitespace\nheld.json:5:1: warning: /contingencies/3: contingency "d" has no elements\n'
+check "spilled without a repeat: the held findings" 1 "$held_out" "" \
+    -- env CTG_TEST_LINT_ID_BUDGET=1 "$cli" lint held.json
+check "spilled without a repeat, --format json" 1 \
+    '{"file":"held.json","line":2,"column":1,"path":"/contingencies/0","code":"empty-contingency","severity":"warning","message":"contingency \\"a\\" has no elements"}\n{"file":"held.json","line":3,"column":1,"path":"/contingencies/1","code":"empty-contingency","severity":"warning","message":"contingency \\"b\\" has no elements"}\n{"file":"held.json","line":4,"column":7,"path":"/contingencies/2/id","code":"id-whitespace","severity":"warning","message":"contingency id \\" c\\" has leading whitespace"}\n{"file":"held.json","line":5,"column":1,"path":"/contingencies/3","code":"empty-contingency","severity":"warning","message":"contingency \\"d\\" has no elements"}\n' \
+    "" -- env CTG_TEST_LINT_ID_BUDGET=1 "$cli" lint --format json held.json
+check "spilled, 3001 contingencies: the repeat of the first found" 1 \
+    'many.json:3002:7: warning: /contingencies/3000/id: duplicate contingency id "N-1_0", first at 2:7\n' \
+    "" -- env CTG_TEST_LINT_ID_BUDGET=100 "$cli" lint many.json
+# An error after the spill: the findings before it, as in memory.
+printf '%b' "$H"'{"id":"a","elements":[]},\n{"id":"b","elements":[]},\n{"id":"a","elements":[]},\n{"id":"c" "elements":[]}]}\n' >spillbad.json
+check "spilled, then invalid: the findings before the error, then the error" 1 \
+    'spillbad.json:2:1: warning: /contingencies/0: contingency "a" has no elements\nspillbad.json:3:1: warning: /contingencies/1: contingency "b" has no elements\nspillbad.json:4:1: warning: /contingencies/2: contingency "a" has no elements\nspillbad.json:4:7: warning: /contingencies/2/id: duplicate contingency id "a", first at 2:7\n' \
+    "spillbad.json:5:11: error: /contingencies/3: $syntax_text\n" \
+    -- env CTG_TEST_LINT_ID_BUDGET=1 "$cli" lint spillbad.json
+
 # ---- validate --strict --------------------------------------------------------------------
 
 check "validate --strict: a clean file is ok" 0 "clean.json: ok\n" "" \
