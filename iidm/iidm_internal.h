@@ -35,6 +35,18 @@ typedef struct ctg_iidm_input {
  * Returns CTG_OK or CTG_ESTOPPED (with err filled, no place) when the callback said stop. */
 int ctg_iidm_progress(const ctg_iidm_input *in, size_t consumed, ctg_error *err);
 
+/* Called with the input's bytes from the first (`src`) and the format they start with: JSON
+ * when the first byte after a UTF-8 BOM and whitespace is '{', else XML. */
+typedef int (*ctg_iidm_sniffed_fn)(void *ctx, const ctg_lex_source *src, ctg_iidm_format f,
+                                   ctg_error *err);
+
+/* Tells the format of `src` and hands it on to `fn`, with `ctx`: in memory mode `src` itself,
+ * in refill mode a source replaying the bytes peeked at (up to 4 KiB, in a block of `a`),
+ * then the rest. Returns what `fn` returns, or CTG_ENOMEM or the refill's error (`err`
+ * filled, no place) before calling it. */
+int ctg_iidm_sniffed(const ctg_lex_source *src, const ctg_allocator *a, ctg_iidm_sniffed_fn fn,
+                     void *ctx, ctg_error *err);
+
 /* XIIDM, through libexpat (iidm/xiidm.c). */
 int ctg_xiidm_read(ctg_network **out, const ctg_iidm_input *in, ctg_error *err);
 

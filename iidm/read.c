@@ -111,26 +111,12 @@ static int peek(replay *rp, ctg_error *err)
     return CTG_OK;
 }
 
-static int dispatch(ctg_network **out, ctg_iidm_input *in, ctg_iidm_format f, ctg_error *err)
+int ctg_iidm_sniffed(const ctg_lex_source *src, const ctg_allocator *a, ctg_iidm_sniffed_fn fn,
+                     void *ctx, ctg_error *err)
 {
-    return f == CTG_IIDM_JSON ? ctg_jiidm_read(out, in, err) : ctg_xiidm_read(out, in, err);
-}
-
-/* Reads from the opened input: the format told, refilled bytes peeked at replayed. */
-static int read_input(ctg_network **out, ctg_input *in, const ctg_iidm_read_options *o,
-                      ctg_error *err)
-{
-    const ctg_lex_source *src = ctg_input_lex_source(in);
-    ctg_iidm_input ii = { src, ctg_input_name(in), ctg_input_size_hint(in), o };
-    ctg_visitor progress = CTG_VISITOR_INIT;
-    ctg_iidm_format f = o->format;
-
     if (!src->refill)
-        return dispatch(out, &ii, f ? f : sniff(src->data, src->len), err);
-    progress.progress = o->progress;
-    progress.payload = o->payload;
-    ctg_input_set_progress(in, o->progress ? &progress : NULL);
-    replay *rp = ctg_mem_alloc(o->allocator, sizeof *rp);
+        return fn(ctx, src, sniff(src->data, src->len), err);
+    replay *rp = ctg_mem_alloc(a, sizeof *rp);
     if (!rp)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory");
     rp->inner = src;
@@ -141,11 +127,44 @@ static int read_input(ctg_network **out, ctg_input *in, const ctg_iidm_read_opti
         ctg_error_set(err, rc, NULL, "", NULL);
     if (rc == CTG_OK) {
         ctg_lex_source again = { NULL, 0, replay_refill, rp };
-        ii.src = &again;
-        rc = dispatch(out, &ii, f ? f : sniff(rp->buf, rp->len), err);
+        rc = fn(ctx, &again, sniff(rp->buf, rp->len), err);
     }
+    ctg_mem_release(a, rp, sizeof *rp);
+    return rc;
+}
+
+/* What read_input hands the importer it picks. */
+typedef struct dispatch_ctx {
+    ctg_network **out;
+    ctg_iidm_input *in;
+} dispatch_ctx;
+
+/* The importer of the format the options force, else of the one the bytes start with. */
+static int dispatch(void *ctx, const ctg_lex_source *src, ctg_iidm_format sniffed, ctg_error *err)
+{
+    dispatch_ctx *d = ctx;
+    ctg_iidm_format f = d->in->opts->format ? d->in->opts->format : sniffed;
+
+    d->in->src = src;
+    return f == CTG_IIDM_JSON ? ctg_jiidm_read(d->out, d->in, err)
+                              : ctg_xiidm_read(d->out, d->in, err);
+}
+
+/* Reads from the opened input: the format told, refilled bytes peeked at replayed. */
+static int read_input(ctg_network **out, ctg_input *in, const ctg_iidm_read_options *o,
+                      ctg_error *err)
+{
+    const ctg_lex_source *src = ctg_input_lex_source(in);
+    ctg_iidm_input ii = { src, ctg_input_name(in), ctg_input_size_hint(in), o };
+    ctg_visitor progress = CTG_VISITOR_INIT;
+    dispatch_ctx d = { out, &ii };
+    int rc;
+
+    progress.progress = o->progress;
+    progress.payload = o->payload;
+    ctg_input_set_progress(in, src->refill && o->progress ? &progress : NULL);
+    rc = ctg_iidm_sniffed(src, o->allocator, dispatch, &d, err);
     ctg_input_set_progress(in, NULL);
-    ctg_mem_release(o->allocator, rp, sizeof *rp);
     return rc;
 }
 

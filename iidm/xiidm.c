@@ -10,73 +10,13 @@
 
 #include "base/alloc.h"
 #include "base/error_set.h"
+#include "iidm/expat_mem.h"
 #include "iidm/xiidm.h"
 
 /* The namespace separator of the parser's names, "uri\x01local": no name or URI holds it. */
 #define NS_SEP '\x01'
 /* Bytes handed to libexpat at a time: a progress report after each. */
 #define FEED_CHUNK ((size_t)1 << 20)
-
-/* ---- memory ----
- * libexpat's hooks take no context, so each block carries its allocator and size in front.
- * Only a block's first allocation needs the allocator from outside: it is the one of the
- * read that runs on this thread, set around each call into libexpat (a read never spans
- * threads, and reads on different threads see their own). */
-
-typedef union block_head {
-    struct {
-        const ctg_allocator *a;
-        size_t size;
-    } h;
-    max_align_t align;
-} block_head;
-
-static _Thread_local const ctg_allocator *current_alloc;
-/* Set when a block could not be had: libexpat 2.5 reports some failed allocations as other
- * errors (one in a namespace binding is "unbound prefix"), which are then CTG_ENOMEM. */
-static _Thread_local bool alloc_failed;
-
-static void *xml_malloc(size_t size)
-{
-    size_t total;
-    if (!ctg_size_add(size, sizeof(block_head), &total))
-        return NULL;
-    block_head *b = ctg_mem_alloc(current_alloc, total);
-    if (!b) {
-        alloc_failed = true;
-        return NULL;
-    }
-    b->h.a = current_alloc;
-    b->h.size = total;
-    return b + 1;
-}
-
-static void xml_free(void *p)
-{
-    if (!p)
-        return;
-    block_head *b = (block_head *)p - 1;
-    ctg_mem_release(b->h.a, b, b->h.size);
-}
-
-static void *xml_realloc(void *p, size_t size)
-{
-    if (!p)
-        return xml_malloc(size);
-    block_head *b = (block_head *)p - 1;
-    size_t total;
-    if (!ctg_size_add(size, sizeof(block_head), &total))
-        return NULL;
-    block_head *n = ctg_mem_resize(b->h.a, b, b->h.size, total);
-    if (!n) {
-        alloc_failed = true;
-        return NULL;
-    }
-    n->h.size = total;
-    return n + 1;
-}
-
-static const XML_Memory_Handling_Suite xml_memory = { xml_malloc, xml_realloc, xml_free };
 
 /* ---- errors ---- */
 
@@ -411,9 +351,9 @@ static XML_Parser make_parser(xreader *r)
     static const XML_Char sep[] = { NS_SEP, '\0' };
     XML_Parser p;
 
-    current_alloc = r->in->opts->allocator;
-    alloc_failed = false;
-    p = XML_ParserCreate_MM(NULL, &xml_memory, sep);
+    ctg_expat_use(r->in->opts->allocator);
+    ctg_expat_reset_failed();
+    p = XML_ParserCreate_MM(NULL, &ctg_expat_memory, sep);
     if (!p)
         return NULL;
     XML_SetUserData(p, r);
@@ -432,7 +372,7 @@ static int parse_failure(xreader *r)
 
     if (r->rc != CTG_OK)
         return r->rc;
-    if (e == XML_ERROR_NO_MEMORY || alloc_failed)
+    if (e == XML_ERROR_NO_MEMORY || ctg_expat_failed())
         return ctg_xiidm_fail(r, CTG_ENOMEM, "out of memory");
 #if XML_MAJOR_VERSION > 2 || (XML_MAJOR_VERSION == 2 && XML_MINOR_VERSION >= 4)
     if (e == XML_ERROR_AMPLIFICATION_LIMIT_BREACH)
@@ -468,7 +408,7 @@ static int feed_memory(xreader *r)
         bool last = off + n == src->len;
         if (over_size(r, off + n) != CTG_OK)
             return r->rc;
-        current_alloc = r->in->opts->allocator;
+        ctg_expat_use(r->in->opts->allocator);
         if (XML_Parse(r->parser, src->data + off, (int)n, last) != XML_STATUS_OK)
             return parse_failure(r);
         off += n;
@@ -496,7 +436,7 @@ static int refill_failed(xreader *r, int rc, size_t fed)
     ctg_error refill_err = *r->err;
 
     if (rc == CTG_ESYNTAX && fed > 0 && r->rc == CTG_OK) {
-        current_alloc = r->in->opts->allocator;
+        ctg_expat_use(r->in->opts->allocator);
         if (XML_Parse(r->parser, NULL, 0, 1) != XML_STATUS_OK &&
             (r->rc != CTG_OK || !ends_early(XML_GetErrorCode(r->parser))))
             return parse_failure(r);
@@ -517,7 +457,7 @@ static int feed_refill(xreader *r)
     size_t fed = 0, got;
 
     do {
-        current_alloc = r->in->opts->allocator;
+        ctg_expat_use(r->in->opts->allocator);
         void *buf = XML_GetBuffer(r->parser, (int)FEED_CHUNK);
         if (!buf)
             return parse_failure(r);
@@ -532,7 +472,7 @@ static int feed_refill(xreader *r)
         fed += got;
         if (over_size(r, fed) != CTG_OK)
             return r->rc;
-        current_alloc = r->in->opts->allocator;
+        ctg_expat_use(r->in->opts->allocator);
         if (XML_ParseBuffer(r->parser, (int)got, got == 0) != XML_STATUS_OK)
             return parse_failure(r);
     } while (got != 0);
@@ -567,10 +507,10 @@ int ctg_xiidm_read(ctg_network **out, const ctg_iidm_input *in, ctg_error *err)
     r->err = err;
     ctg_nb_graph_init(&r->graph, in->opts->allocator);
     rc = parse_all(r);
-    current_alloc = in->opts->allocator;
+    ctg_expat_use(in->opts->allocator);
     if (r->parser)
         XML_ParserFree(r->parser);
-    current_alloc = NULL;
+    ctg_expat_use(NULL);
     ctg_mem_release(in->opts->allocator, r->text, r->text_cap);
     ctg_nb_graph_dispose(&r->graph);
     if (rc != CTG_OK)

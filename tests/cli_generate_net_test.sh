@@ -9,6 +9,7 @@ cli=$1 data=$2 work=$3
 gen=generate
 pairs=$data/network/generate/pairs.xiidm
 busbar=$data/network/generate/busbar.xiidm
+busbar_j=$data/network/generate/busbar.jiidm
 
 rm -rf "$work" && mkdir -p "$work" || exit 2
 
@@ -77,6 +78,17 @@ e() { printf '{"id":"%s","type":"%s"}' "$1" "$2"; }
 check "busbar on a node-breaker level with a coupler" 0 \
     "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"busbar\",\"contingencies\":[$(b BBS1 "$(e LA LINE)"),$(b BBS2 "$(e LD1 LOAD)"),$(b B2a "$(e LD2 LOAD)"),$(b B3 "$(e LA LINE),$(e LB LINE)")]}" "" \
     -- "$cli" "$gen" --network "$busbar" --types LINE,LOAD --n2 busbar --compact -
+busbars="{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"busbar\",\"contingencies\":[$(b BBS1 "$(e LA LINE),$(e TR1 TWO_WINDINGS_TRANSFORMER)"),$(b BBS2 "$(e G1 GENERATOR)"),$(b B2a "$(e TR1 TWO_WINDINGS_TRANSFORMER)"),$(b B2b "$(e G2 GENERATOR)"),$(b B3 "$(e LA LINE),$(e LB LINE)")]}"
+check "busbar of the same network in JIIDM" 0 "$busbars" "" \
+    -- "$cli" "$gen" --network "$busbar_j" --types LINE,TWO_WINDINGS_TRANSFORMER,GENERATOR \
+    --n2 busbar --compact -
+check "busbar of the same network in XIIDM" 0 "$busbars" "" \
+    -- "$cli" "$gen" --network "$busbar" --types LINE,TWO_WINDINGS_TRANSFORMER,GENERATOR \
+    --n2 busbar --compact -
+gzip -c "$busbar_j" >"$work/busbar.jiidm.gz"
+check "busbar of a gzipped JIIDM" 0 "$busbars" "" \
+    -- "$cli" "$gen" --network "$work/busbar.jiidm.gz" --types LINE,TWO_WINDINGS_TRANSFORMER,GENERATOR \
+    --n2 busbar --compact -
 
 # ---- --as-criterion ------------------------------------------------------------------------------
 

@@ -949,6 +949,135 @@ CTG_TEST(generate, busbar)
                    7);
 }
 
+#define BUSBAR_J CTG_TESTDATA("network/generate/busbar.jiidm")
+
+/* The busbars and contingencies of `file` read through a FILE (the refilled input). */
+static void expect_busbars_fp(const char *file, const char *expected_ids)
+{
+    ctg_network *net = read_net(file);
+    ctg_gen_topology *topo = NULL;
+    FILE *fp = fopen(file, "rb");
+    ctg_source src = ctg_source_fp(fp);
+    ctg_gen_selection s = types_sel(all_types, COUNT_OF(all_types));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_BUSBAR);
+    ctg_test_text t = { 0 };
+    ctg_list *l;
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    CU_ASSERT_EQUAL_FATAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), CTG_OK);
+    fclose(fp);
+    CU_ASSERT_EQUAL(ctg_gen_topology_busbar_count(topo), 5);
+    o.topology = topo;
+    l = generate(net, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    for (size_t i = 0; i < ctg_list_contingency_count(l); i++) {
+        const ctg_contingency *k = ctg_list_contingency_at(l, i);
+
+        ctg_test_text_add(&t, i > 0 ? " " : "", i > 0);
+        ctg_test_text_add(&t, k->id, strlen(k->id));
+    }
+    CU_ASSERT_STRING_EQUAL(t.data != NULL ? t.data : "", expected_ids);
+    free(t.data);
+    ctg_list_free(l);
+    ctg_gen_topology_free(topo);
+    ctg_network_free(net);
+}
+
+/* busbar.jiidm is busbar.xiidm by hand in JSON: the same busbars, the same contingencies. */
+CTG_TEST(generate, busbar_jiidm)
+{
+    static const ctg_identifiable_type t[] = { CTG_IDENTIFIABLE_LINE,
+                                               CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER,
+                                               CTG_IDENTIFIABLE_GENERATOR, CTG_IDENTIFIABLE_LOAD };
+    static const ctg_identifiable_type lines[] = { CTG_IDENTIFIABLE_LINE };
+
+    expect_busbars(BUSBAR_J, t, COUNT_OF(t),
+                   "BUSBAR_BBS1:LA,TR1 BUSBAR_BBS2:G1,LD1 BUSBAR_B2a:TR1,LD2 BUSBAR_B2b:G2 "
+                   "BUSBAR_B3:LA,LB", 5);
+    expect_busbars(BUSBAR_J, lines, COUNT_OF(lines), "BUSBAR_BBS1:LA BUSBAR_B3:LA,LB", 5);
+    /* Refilled, both formats: the bytes looked at to tell them apart are read again. */
+    expect_busbars_fp(BUSBAR_J, "BUSBAR_BBS1 BUSBAR_BBS2 BUSBAR_B2a BUSBAR_B2b BUSBAR_B3");
+    expect_busbars_fp(BUSBAR, "BUSBAR_BBS1 BUSBAR_BBS2 BUSBAR_B2a BUSBAR_B2b BUSBAR_B3");
+}
+
+/* The topology of `json` read for `net` fails with `code`, `message` at `line`:`column`,
+ * JSON path `path`. */
+static void expect_json_error(const ctg_network *net, const char *json, int code,
+                              unsigned line, unsigned column, const char *path,
+                              const char *message)
+{
+    ctg_gen_topology *topo = (ctg_gen_topology *)1;
+    ctg_source src = ctg_source_buffer(json, strlen(json));
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), code);
+    CU_ASSERT_PTR_NULL(topo);
+    if (strcmp(err.message, message) != 0 || strcmp(err.path, path) != 0 || err.line != line ||
+        err.column != column)
+        fprintf(stderr, "got %u:%u: %s: %s\n", err.line, err.column, err.path, err.message);
+    CU_ASSERT_STRING_EQUAL(err.message, message);
+    CU_ASSERT_STRING_EQUAL(err.path, path);
+    CU_ASSERT_EQUAL(err.line, line);
+    CU_ASSERT_EQUAL(err.column, column);
+}
+
+CTG_TEST(generate, busbar_jiidm_errors)
+{
+    ctg_network *net = read_net(BUSBAR_J), *pairs = read_net(PAIRS);
+    ctg_gen_topology *topo = (ctg_gen_topology *)1;
+    ctg_source src = ctg_source_path(BUSBAR_J);
+    ctg_error err;
+
+    /* Another network's file: at the id, its path. */
+    CU_ASSERT_EQUAL(ctg_gen_topology_read(&topo, pairs, &src, NULL, &err), CTG_ESCHEMA);
+    CU_ASSERT_PTR_NULL(topo);
+    CU_ASSERT_STRING_EQUAL(err.message, "\"VL1\" is not in the network (another network's "
+                                        "file?)");
+    CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/voltageLevels/0/id");
+    CU_ASSERT_EQUAL(err.line, 12);
+    CU_ASSERT_EQUAL(err.column, 14);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.source, "busbar.jiidm"));
+    /* A switch of a node-breaker level without node2: at its '{'. */
+    expect_json_error(net,
+                      "{\"id\": \"busbar\", \"substations\": [{\"id\": \"S1\",\n"
+                      " \"voltageLevels\": [{\"id\": \"VL1\", \"nodeBreakerTopology\": {\n"
+                      "  \"switches\": [{\"id\": \"DISC_C1\", \"node1\": 0, \"node2\": 2},\n"
+                      "   {\"id\": \"BRK_C\", \"kind\": \"BREAKER\", \"node1\": 2}]}}]}]}",
+                      CTG_ESCHEMA, 4, 4,
+                      "/substations/0/voltageLevels/0/nodeBreakerTopology/switches/1",
+                      "switch needs node1 and node2");
+    expect_json_error(net,
+                      "{\"substations\": [{\"voltageLevels\": [{\"id\": \"VL1\",\n"
+                      " \"nodeBreakerTopology\": {\"internalConnections\": [{\"node2\": 1}]}}]}]}",
+                      CTG_ESCHEMA, 2, 50,
+                      "/substations/0/voltageLevels/0/nodeBreakerTopology/internalConnections/0",
+                      "internalConnection needs node1 and node2");
+    expect_json_error(net,
+                      "{\"substations\": [{\"voltageLevels\": [{\"id\": \"VL1\",\n"
+                      " \"nodeBreakerTopology\": {\"switches\": [{\"node1\": -1}]}}]}]}",
+                      CTG_ESCHEMA, 2, 49,
+                      "/substations/0/voltageLevels/0/nodeBreakerTopology/switches/0/node1",
+                      "\"node1\" must be a node number (0 to 4294967295)");
+    expect_json_error(net, "{\"substations\": [{\"voltageLevels\": [{\"id\": \"VL1\",\n"
+                           " \"nodeBreakerTopology\": {\"switches\": [{\"open\": 1}]}}]}]}",
+                      CTG_ESCHEMA, 2, 48,
+                      "/substations/0/voltageLevels/0/nodeBreakerTopology/switches/0/open",
+                      "expected boolean for \"open\", got number");
+    /* A bus-breaker level's switches join buses, not nodes: nothing to check there. */
+    static const char bb[] = "{\"substations\": [{\"voltageLevels\": [{\"id\": \"VL2\", "
+                             "\"busBreakerTopology\": {\"switches\": [{\"bus1\": \"B2a\"}]}}]}]}";
+
+    src = ctg_source_buffer(bb, sizeof bb - 1);
+    CU_ASSERT_EQUAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), CTG_OK);
+    ctg_gen_topology_free(topo);
+    /* A lexer's error gets the path it was found at. */
+    expect_json_error(net, "{\"lines\": [{\"id\": \"LA\", \"node1\": 5,}]}", CTG_ESYNTAX, 1, 36,
+                      "/lines/0", "expected a string key after ',', got '}'");
+    ctg_network_free(net);
+    ctg_network_free(pairs);
+}
+
 CTG_TEST(generate, busbar_errors)
 {
     ctg_network *net = read_net(PAIRS), *other = read_net(BUSBAR);
@@ -967,9 +1096,11 @@ CTG_TEST(generate, busbar_errors)
     CU_ASSERT_EQUAL(err.line, 10);
     CU_ASSERT_EQUAL(err.column, 9);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.source, "busbar.xiidm"));
+    /* JSON by its first significant byte: a network without levels has no busbar. */
     src = ctg_source_buffer(json, sizeof json - 1);
-    CU_ASSERT_EQUAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), CTG_EUNSUPPORTED);
-    CU_ASSERT_STRING_EQUAL(err.message, "the busbar topology is read from XIIDM only");
+    CU_ASSERT_EQUAL_FATAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_gen_topology_busbar_count(topo), 0);
+    ctg_gen_topology_free(topo);
     src = ctg_source_buffer("<a><b></a>", 10);
     CU_ASSERT_EQUAL(ctg_gen_topology_read(&topo, net, &src, NULL, &err), CTG_ESYNTAX);
     CU_ASSERT_STRING_EQUAL(err.message, "malformed XML: mismatched tag");
@@ -990,9 +1121,10 @@ CTG_TEST(generate, busbar_errors)
 }
 
 /* The topology read and the busbar rule under allocation failures. */
-CTG_TEST(generate, busbar_allocation_failures)
+/* `refill`: through a FILE, so that the bytes peeked at to tell the format are kept too. */
+static void busbar_sweep(const char *file, bool refill)
 {
-    ctg_network *net = read_net(BUSBAR);
+    ctg_network *net = read_net(file);
     ctg_gen_topology *topo = NULL;
     ctg_gen_selection s = types_sel(all_types, COUNT_OF(all_types));
     ctg_gen_options o = rule_opts(&s, CTG_GEN_BUSBAR);
@@ -1002,11 +1134,15 @@ CTG_TEST(generate, busbar_allocation_failures)
     for (size_t at = 1;; at++) {
         ctg_test_alloc st = { 0 };
         ctg_allocator a = ctg_test_allocator(&st);
-        ctg_source src = ctg_source_path(BUSBAR);
+        FILE *fp = refill ? fopen(file, "rb") : NULL;
+        ctg_source src = refill ? ctg_source_fp(fp) : ctg_source_path(file);
         int rc;
 
+        CU_ASSERT_FATAL(!refill || fp != NULL);
         st.fail_at = at;
         rc = ctg_gen_topology_read(&topo, net, &src, &a, &err);
+        if (fp != NULL)
+            fclose(fp);
         if (rc == CTG_OK) {
             o.topology = topo;
             runs = sweep(net, &o, false);
@@ -1025,6 +1161,14 @@ CTG_TEST(generate, busbar_allocation_failures)
     }
     CU_ASSERT(runs > 0);
     ctg_network_free(net);
+}
+
+CTG_TEST(generate, busbar_allocation_failures)
+{
+    busbar_sweep(BUSBAR, false);
+    busbar_sweep(BUSBAR_J, false);
+    busbar_sweep(BUSBAR, true);
+    busbar_sweep(BUSBAR_J, true);
 }
 
 #include "test_generate.tests.h"

@@ -144,18 +144,19 @@ CTG_API bool ctg_gen_rule_from_name(const char *name, size_t len, ctg_gen_rule *
 typedef struct ctg_gen_topology ctg_gen_topology;
 
 /**
- * Reads the switch topology of the XIIDM file `src` (any version, `.gz` by content), the
- * file `net` was read from: its switches, internal connections and every terminal's node or
- * bus. JIIDM is not read (CTG_EUNSUPPORTED). An id the network does not know, or a
- * malformed document, fails.
+ * Reads the switch topology of the IIDM file `src` (XIIDM or JIIDM, any version, told by the
+ * content as ctg_iidm_read tells them; `.gz` by content), the file `net` was read from: its
+ * switches, internal connections and every terminal's node or bus. An id the network does
+ * not know, a switch or internal connection of a node-breaker level without both nodes, or a
+ * malformed document, fails with its line, column and path (XIIDM: the element path; JIIDM:
+ * the JSON path).
  * @param[out] out the topology, NULL on failure; the caller owns it (ctg_gen_topology_free),
  *                 and it points into `net`, which must outlive it.
  * @param net      the network read from the same file; only read.
  * @param src      the file.
  * @param alloc    NULL for malloc/free; copied, its hooks must outlive the topology.
  * @param[out] err may be NULL; written only on failure.
- * @return CTG_OK, CTG_EINVAL, CTG_ESYNTAX, CTG_ESCHEMA, CTG_EUNSUPPORTED, CTG_EIO or
- *         CTG_ENOMEM.
+ * @return CTG_OK, CTG_EINVAL, CTG_ESYNTAX, CTG_ESCHEMA, CTG_ELIMIT, CTG_EIO or CTG_ENOMEM.
  */
 CTG_API int ctg_gen_topology_read(ctg_gen_topology **out, const ctg_network *net,
                                   const ctg_source *src, const ctg_allocator *alloc,
