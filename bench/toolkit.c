@@ -16,11 +16,13 @@
 #define _DEFAULT_SOURCE /* wait4, mkdtemp */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -281,6 +283,63 @@ static void print_results(const toolkit_result *r, size_t mb, size_t count, int 
     }
 }
 
+/* The floor of a command that writes the whole list: a child that writes as many bytes as the
+ * input holds the way the library writes a path (write(2) of 256 KiB pieces to a temporary
+ * file beside it, fsync, rename over the previous output), with no reading, parsing or
+ * formatting: the pieces repeat the input's first 256 KiB. Its CPU is the kernel's cost of
+ * writing those bytes, which no writer can go below; validate already pays for the reading. */
+static int copy_like_writer(const char *in, const char *out)
+{
+    static char piece[256 * 1024];
+    char tmp[4200];
+    struct stat st;
+    int src = open(in, O_RDONLY), dst;
+    ssize_t n = src < 0 || fstat(src, &st) != 0 ? -1 : read(src, piece, sizeof piece);
+    off_t left = st.st_size;
+
+    snprintf(tmp, sizeof tmp, "%s.floor-tmp", out);
+    dst = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (n <= 0 || dst < 0)
+        return -1;
+    while (left > 0) {
+        size_t k = left < (off_t)n ? (size_t)left : (size_t)n;
+
+        if (write(dst, piece, k) != (ssize_t)k)
+            return -1;
+        left -= (off_t)k;
+    }
+    close(src);
+    if (fsync(dst) != 0 || close(dst) != 0)
+        return -1;
+    return rename(tmp, out);
+}
+
+static void print_write_floor(const toolkit_paths *p, const toolkit_result *validate, int runs)
+{
+    double cpu[TOOLKIT_MAX_RUNS], sys[TOOLKIT_MAX_RUNS];
+
+    for (int i = 0; i < runs; i++) {
+        struct rusage ru;
+        int status;
+        pid_t pid = fork();
+
+        if (pid == 0)
+            _exit(copy_like_writer(p->in, p->out) == 0 ? 0 : 1);
+        if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status)
+            || WEXITSTATUS(status) != 0) {
+            fprintf(stderr, "contingency-bench: toolkit: the write floor failed\n");
+            return;
+        }
+        sys[i] = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+        cpu[i] = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + sys[i];
+    }
+    double c = median(cpu, runs), sy = median(sys, runs);
+    printf("  write floor (the input's size written as a path is written: 256 KiB write(2), "
+           "fsync, rename; no reading, no JSON): CPU %.2f s, sys %.2f s; validate + floor = "
+           "%.2fx validate, the least a command writing the whole list can take\n",
+           c, sy, (validate->cpu + c) / validate->cpu);
+}
+
 /* The list, the output and the parts (--size may make a few more than --parts). */
 static void remove_files(const toolkit_paths *p, const char *dir)
 {
@@ -316,6 +375,7 @@ static int run_all(const char *cli, toolkit_paths *p, size_t mb, int runs)
             return -1;
     }
     print_results(r, mb, count, runs);
+    print_write_floor(p, &r[0], runs);
     return 0;
 }
 

@@ -33,7 +33,8 @@ static int emit(ctg_output *o, what x, const ctg_write_versions *versions,
     if (ctg_output_has_window(o))
         rc = ctg_emit_init_window(&e, ctg_output_window, o, compact, opts->allocator, w);
     else
-        rc = ctg_emit_init(&e, ctg_output_sink, o, compact, opts->allocator, w);
+        rc = ctg_emit_init_sized(&e, ctg_output_sink, o, compact, ctg_output_piece_size(o),
+                                 opts->allocator, w);
 
     if (rc == CTG_OK) {
         e.above = versions;

@@ -75,6 +75,11 @@ CTG_INTERNAL int ctg_output_open_path(ctg_output *o, const char *path,
 /* The sink to give the emitter, with `o` as its context. */
 CTG_INTERNAL int ctg_output_sink(void *ctx, const char *data, size_t len, ctg_error *err);
 
+/* The size of the pieces the emitter should hand to ctg_output_sink: large for a descriptor or
+ * a stream, where each piece is a system call (fewer calls, less of the kernel's time per byte);
+ * the emitter's default for a buffer or gzip, where a piece costs no call. */
+CTG_INTERNAL size_t ctg_output_piece_size(const ctg_output *o);
+
 /* Whether the output can lend its own memory to the emitter (a buffer): then the emitter
  * writes in place through ctg_output_window, with `o` as its context, and nothing is copied. */
 CTG_INTERNAL bool ctg_output_has_window(const ctg_output *o);

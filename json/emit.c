@@ -99,7 +99,7 @@ static bool flush_for(ctg_emitter *e, size_t want)
 
 static bool flush(ctg_emitter *e)
 {
-    return flush_for(e, EMIT_BUF_SIZE);
+    return flush_for(e, EMIT_BUF_SIZE); /* what a window is asked for; a buffer ignores it */
 }
 
 static void put_slow(ctg_emitter *e, const char *s, size_t n)
@@ -139,7 +139,7 @@ static inline char *room(ctg_emitter *e, size_t n)
 {
     if (e->cap - e->len >= n)
         return e->buf + e->len;
-    if (n > EMIT_BUF_SIZE || !flush(e))
+    if (n > EMIT_BUF_SIZE || !flush(e)) /* a larger buffer makes no request fail here */
         return NULL;
     return e->buf;
 }
@@ -173,18 +173,26 @@ static inline size_t name_room(size_t depth, const ctg_key *name)
 int ctg_emit_init(ctg_emitter *e, ctg_sink_fn sink, void *ctx, bool compact,
                   const ctg_allocator *a, ctg_error *err)
 {
+    return ctg_emit_init_sized(e, sink, ctx, compact, EMIT_BUF_SIZE, a, err);
+}
+
+int ctg_emit_init_sized(ctg_emitter *e, ctg_sink_fn sink, void *ctx, bool compact, size_t size,
+                        const ctg_allocator *a, ctg_error *err)
+{
     memset(e, 0, sizeof *e);
     e->sink = sink;
     e->ctx = ctx;
     e->alloc = a;
     e->compact = compact;
     e->err = err;
-    e->buf = ctg_mem_alloc(a, EMIT_BUF_SIZE);
+    /* Never below the default: the fast paths' room (a slice escaped, 6 * SLICE + 2) must fit. */
+    e->size = size > EMIT_BUF_SIZE ? size : EMIT_BUF_SIZE;
+    e->buf = ctg_mem_alloc(a, e->size);
     if (e->buf == NULL) {
         ctg_emit_fail(e, CTG_ENOMEM, "out of memory");
         return CTG_ENOMEM;
     }
-    e->cap = EMIT_BUF_SIZE;
+    e->cap = e->size;
     return CTG_OK;
 }
 
@@ -197,6 +205,7 @@ int ctg_emit_init_window(ctg_emitter *e, ctg_window_fn window, void *ctx, bool c
     e->ctx = ctx;
     e->compact = compact;
     e->err = err;
+    e->size = EMIT_BUF_SIZE;
     /* A first window now, so that `buf` is never NULL; small, for small outputs. */
     next_window(e, FIRST_WINDOW);
     return e->status;
@@ -212,7 +221,7 @@ void ctg_emit_dispose(ctg_emitter *e)
 {
     if (e == NULL || e->buf == NULL || e->window != NULL)
         return;
-    ctg_mem_release(e->alloc, e->buf, EMIT_BUF_SIZE);
+    ctg_mem_release(e->alloc, e->buf, e->size);
     e->buf = NULL;
     e->len = 0;
     e->cap = 0;

@@ -40,6 +40,7 @@ typedef struct ctg_emitter {
     char *buf;
     size_t len;
     size_t cap;
+    size_t size; /* the buffer's size (at least the default, which windows are asked for) */
     int status; /* first failure, sticky */
     ctg_error *err;
     unsigned obj_depth; /* open objects: the indent level of the pretty layout */
@@ -54,6 +55,10 @@ typedef struct ctg_emitter {
 /* Prepares `e` to emit to `sink`. `err` receives sink and memory failures. */
 CTG_INTERNAL int ctg_emit_init(ctg_emitter *e, ctg_sink_fn sink, void *ctx, bool compact,
                                const ctg_allocator *a, ctg_error *err);
+/* As ctg_emit_init with a buffer of `size` bytes (at least the default, 64 KiB): the sink gets
+ * pieces that large, for outputs where each piece is a system call. */
+CTG_INTERNAL int ctg_emit_init_sized(ctg_emitter *e, ctg_sink_fn sink, void *ctx, bool compact,
+                                     size_t size, const ctg_allocator *a, ctg_error *err);
 /* As ctg_emit_init, writing in place into the memory `window` lends, with no buffer of its own
  * (for outputs that are memory already). Asks for a first window: CTG_OK or its failure. */
 CTG_INTERNAL int ctg_emit_init_window(ctg_emitter *e, ctg_window_fn window, void *ctx, bool compact,

@@ -144,6 +144,7 @@ typedef struct collect {
     size_t cap;
     int calls;
     int fail_at_call; /* 0: never */
+    size_t largest;   /* the largest piece handed over */
 } collect;
 
 static int collect_sink(void *ctx, const char *data, size_t len, ctg_error *err)
@@ -151,6 +152,7 @@ static int collect_sink(void *ctx, const char *data, size_t len, ctg_error *err)
     collect *c = ctx;
 
     c->calls++;
+    c->largest = len > c->largest ? len : c->largest;
     if (c->fail_at_call != 0 && c->calls >= c->fail_at_call) {
         snprintf(err->message, sizeof err->message, "sink refused");
         return CTG_EIO;
@@ -1813,6 +1815,79 @@ CTG_TEST(writer, dc_line_side_written_then_dropped_on_read)
     ctg_buf_dispose(&second);
     ctg_list_free(read);
     ctg_list_free(built);
+}
+
+
+/* A list's worth of contingencies, about 1.6 MB in the pretty layout, to `e`. */
+static void emit_many(ctg_emitter *e)
+{
+    char id[64];
+    ctg_element el = { id, CTG_ELEMENT_LINE, NULL };
+    ctg_contingency c = { id, "a name that makes the output larger", &el, 1, NULL, 0 };
+
+    ctg_emit_array_begin(e);
+    for (int i = 0; i < 12000; i++) {
+        snprintf(id, sizeof id, "N-1_ELEMENT_WITH_A_LONG_ID_%08d", i);
+        ctg_write_contingency(e, &c);
+    }
+    ctg_emit_array_end(e);
+}
+
+/* A descriptor or stream gets 256 KiB pieces (4 times fewer write calls than the default
+ * 64 KiB), with the very bytes of the default emitter. */
+CTG_TEST(writer, sized_emitter_hands_large_pieces_with_the_same_bytes)
+{
+    const size_t big = (size_t)256 * 1024;
+    ctg_emitter e;
+    collect small, large;
+
+    collect_init(&small, &e, false, NULL);
+    emit_many(&e);
+    CU_ASSERT_EQUAL_FATAL(collect_finish(&small, &e), CTG_OK);
+    memset(&large, 0, sizeof large);
+    CU_ASSERT_EQUAL_FATAL(ctg_emit_init_sized(&e, collect_sink, &large, false, big, NULL, NULL),
+                          CTG_OK);
+    emit_many(&e);
+    CU_ASSERT_EQUAL_FATAL(collect_finish(&large, &e), CTG_OK);
+    CU_ASSERT(small.len > 6 * big);
+    CU_ASSERT(small.len == large.len && memcmp(small.data, large.data, small.len) == 0);
+    CU_ASSERT(small.largest <= 64 * 1024);
+    CU_ASSERT(large.largest > 64 * 1024 && large.largest <= big);
+    /* Full pieces but the last: as few calls as the size allows. */
+    CU_ASSERT_EQUAL(large.calls, (int)((large.len + big - 1) / big));
+    CU_ASSERT(small.calls >= 4 * (large.calls - 1));
+    free(small.data);
+    free(large.data);
+}
+
+/* Which outputs ask for large pieces: a descriptor and a stream do, a buffer (written in
+ * place) and gzip (compressed in its own pieces) keep the default. */
+CTG_TEST(writer, piece_size_of_each_output)
+{
+    const ctg_write_options opts = CTG_WRITE_OPTIONS_INIT;
+    ctg_buf buf = { 0 };
+    ctg_output o;
+    ctg_error w = { 0 };
+    char dir[] = "/tmp/ctg-piece-XXXXXX", path[64];
+
+    CU_ASSERT_EQUAL_FATAL(ctg_output_open_fd(&o, 1, NULL, &w), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_output_piece_size(&o), (size_t)256 * 1024);
+    CU_ASSERT_EQUAL_FATAL(ctg_output_open_fp(&o, stdout, NULL, &w), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_output_piece_size(&o), (size_t)256 * 1024);
+    CU_ASSERT_EQUAL_FATAL(ctg_output_open_buf(&o, &buf, NULL, &w), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_output_piece_size(&o), 0);
+    ctg_output_abort(&o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/l.json", dir);
+    CU_ASSERT_EQUAL_FATAL(ctg_output_open_path(&o, path, &opts, &w), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_output_piece_size(&o), (size_t)256 * 1024);
+    ctg_output_abort(&o);
+    snprintf(path, sizeof path, "%s/l.json.gz", dir);
+    CU_ASSERT_EQUAL_FATAL(ctg_output_open_path(&o, path, &opts, &w), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_output_piece_size(&o), 0);
+    ctg_output_abort(&o);
+    CU_ASSERT_EQUAL(rmdir(dir), 0); /* the aborts left no temporary file */
+    ctg_buf_dispose(&buf);
 }
 
 #include "test_writer.tests.h"
