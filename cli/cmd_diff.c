@@ -10,8 +10,15 @@
  * table: a contingency whose digest matches is equal and forgotten; only those that differ
  * (and, with --match-elements, those only in S) are copied. A second read of T then describes
  * each change against those copies. When T cannot be read twice (neither input is a regular
- * file), its contingencies are kept from the first read. */
+ * file: a pipe), it is first copied to a temporary file in $TMPDIR (removed at the end and on a
+ * signal), so that memory does not hold a list whole on any input.
+ *
+ * Memory still grows with the lists: the table holds one entry per contingency of T (about
+ * 50 bytes and its id), and the copies of S's contingencies that differ are kept until T's
+ * second read. */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -483,14 +490,13 @@ typedef struct diff {
     cli_progress progress; /* first: the visitor's payload is also the bar's */
     cli_diag_format format;
     bool json, match, t_is_a, quiet, bar;
-    bool keep_t; /* T is not a regular file: keep it whole in pass 1 */
-    const char *t_path, *s_path;
+    const char *t_path, *s_path; /* as named on the command line */
+    char *t_spool; /* T copied to a temporary file when it is a pipe; else NULL */
     const char *reading; /* the path being read, for errors */
     table t;
     sbuf scratch, scratch2;
     cli_elemset set, set2; /* --match-elements: the element sets being compared */
     ctg_list *kept_s; /* copies of S's contingencies that differ */
-    ctg_list *kept_t; /* T whole, when T cannot be read again; else NULL */
     event *ev;
     size_t nev, ev_cap;
     size_t pos;     /* position of the next contingency of the side being read */
@@ -622,21 +628,18 @@ static int digests_of(diff *d, const ctg_contingency *c, digests *out)
     return 0;
 }
 
-/* Pass 1: T into the table (and whole into kept_t when it cannot be read again). */
+/* Pass 1: T into the table. */
 static int on_t(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
 {
     diff *d = payload;
     uint64_t hash = id_hash(&d->t, c->id);
     digests dg;
-    size_t copy;
 
     if (digests_of(d, c, &dg) != 0)
         return fail_nomem(d);
     if (table_find(&d->t, c->id, hash) != NONE)
         return fail_duplicate(d, h, c->id);
     if (table_add(&d->t, c->id, hash, &dg, IN_T) != 0)
-        return fail_nomem(d);
-    if (d->keep_t && keep_copy(&d->kept_t, c, &copy) != 0)
         return fail_nomem(d);
     d->pos++;
     return 0;
@@ -1029,6 +1032,16 @@ static int report(const diff *d, int rc, const ctg_error *err)
     return CLI_FAILURE;
 }
 
+/* Reports a failed system call about `path` (errno says why); returns 2. */
+static int report_errno(diff *d, const char *path, const char *what)
+{
+    char message[CTG_ERROR_MESSAGE_MAX];
+
+    snprintf(message, sizeof message, "%s: %s", what, strerror(errno));
+    fail_input(d, path, CTG_EIO, message);
+    return report(d, d->rc, &d->err);
+}
+
 /* The visitor's callback: notes where `c` is, for errors, and hands it to this read's. */
 static int on_contingency_at(const ctg_stream_header *h, const ctg_contingency *c,
                              const ctg_stream_place *at, void *payload)
@@ -1039,11 +1052,12 @@ static int on_contingency_at(const ctg_stream_header *h, const ctg_contingency *
     return d->on(h, c, d);
 }
 
-/* Reads `path` with `on` for each contingency; returns an exit status (the error printed). */
-static int read_side(diff *d, const char *path,
+/* Reads `path` with `on` for each contingency, from its copy `spool` when not NULL; returns an
+ * exit status (the error printed). */
+static int read_side(diff *d, const char *path, const char *spool,
                      int (*on)(const ctg_stream_header *, const ctg_contingency *, void *))
 {
-    ctg_source src = cli_source(path);
+    ctg_source src = cli_source(spool ? spool : path);
     ctg_read_options opts = cli_read_options(path);
     ctg_visitor v = { .version = CTG_VISITOR_VERSION,
                       .list = on_other_list,
@@ -1056,6 +1070,8 @@ static int read_side(diff *d, const char *path,
     d->reading = path;
     d->on = on;
     d->pos = 0;
+    if (spool != NULL)
+        opts.source_name = path; /* errors name the pipe, not its copy */
     cli_progress_init(&d->progress, d->bar, cli_input_name(path));
     rc = ctg_read_stream(&src, &v, &opts, &err);
     cli_progress_done(&d->progress);
@@ -1064,21 +1080,6 @@ static int read_side(diff *d, const char *path,
     if (rc == CTG_OK)
         return CLI_OK;
     return report(d, rc, &err);
-}
-
-/* Pass 3 over the copy of T kept in pass 1. */
-static int walk_kept_t(diff *d)
-{
-    ctg_stream_header h = { CTG_LIST_DEFAULT, "kept", NULL, 0, 0 };
-    size_t n = ctg_list_contingency_count(d->kept_t);
-
-    d->pos = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (on_t_again(&h, ctg_list_contingency_at(d->kept_t, i), d) != 0) {
-            return report(d, d->rc, &d->err);
-        }
-    }
-    return CLI_OK;
 }
 
 /* ---- after the reads ------------------------------------------------------------------- */
@@ -1271,7 +1272,11 @@ static void diff_dispose(diff *d)
     cli_elemset_dispose(&d->set);
     cli_elemset_dispose(&d->set2);
     ctg_list_free(d->kept_s);
-    ctg_list_free(d->kept_t);
+    if (d->t_spool != NULL) {
+        unlink(d->t_spool);
+        cli_signals_temp_file_at(1, NULL);
+        free(d->t_spool);
+    }
 }
 
 static bool regular_file(const char *path)
@@ -1279,6 +1284,15 @@ static bool regular_file(const char *path)
     struct stat st;
 
     return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Whether `path` names something that can be read only once (a FIFO, a character device);
+ * what does not exist or is a directory is left to the read, which says so. */
+static bool is_pipe(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 /* Which side is T: one that can be read twice, A when both can. */
@@ -1290,7 +1304,56 @@ static void choose_sides(diff *d, const char *a, const char *b)
         d->t_is_a = regular_file(a) || !regular_file(b);
     d->t_path = d->t_is_a ? a : b;
     d->s_path = d->t_is_a ? b : a;
-    d->keep_t = !regular_file(d->t_path);
+}
+
+/* Copies `in` to `out`; returns 0, or -1 with errno set. */
+static int copy_fd(int in, int out)
+{
+    char chunk[65536];
+    ssize_t n;
+
+    while ((n = read(in, chunk, sizeof chunk)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        for (ssize_t done = 0; done < n;) {
+            ssize_t w = write(out, chunk + done, (size_t)(n - done));
+
+            if (w < 0 && errno != EINTR)
+                return -1;
+            done += w > 0 ? w : 0;
+        }
+    }
+    return 0;
+}
+
+/* T is a pipe, which cannot be read twice: copies it to a temporary file in $TMPDIR (or
+ * /tmp), removed by diff_dispose and on a signal (slot 1: diff writes no output file). Its
+ * bytes go as they are, compressed or not: the read finds out as it would on the pipe. */
+static int spool_t(diff *d)
+{
+    const char *dir = getenv("TMPDIR");
+    size_t len;
+    int in, out, failed;
+
+    dir = dir && *dir ? dir : "/tmp";
+    len = strlen(dir) + sizeof "/ctg-diff-XXXXXX";
+    if ((d->t_spool = malloc(len)) == NULL)
+        return fail_nomem(d), report(d, d->rc, &d->err);
+    snprintf(d->t_spool, len, "%s/ctg-diff-XXXXXX", dir);
+    if ((out = mkstemp(d->t_spool)) < 0) {
+        free(d->t_spool), d->t_spool = NULL;
+        return report_errno(d, d->t_path, "cannot create a copy in $TMPDIR");
+    }
+    cli_signals_temp_file_at(1, d->t_spool);
+    in = open(d->t_path, O_RDONLY);
+    failed = in < 0 ? -1 : copy_fd(in, out);
+    if (in >= 0)
+        close(in);
+    if (close(out) != 0 || failed != 0)
+        return report_errno(d, d->t_path, in < 0 ? "cannot open" : "cannot copy");
+    return CLI_OK;
 }
 
 static int run_diff(diff *d, const char *a, const char *b)
@@ -1298,15 +1361,17 @@ static int run_diff(diff *d, const char *a, const char *b)
     int status;
 
     choose_sides(d, a, b);
-    status = read_side(d, d->t_path, on_t);
+    status = is_pipe(d->t_path) ? spool_t(d) : CLI_OK;
     if (status == CLI_OK)
-        status = read_side(d, d->s_path, on_s);
+        status = read_side(d, d->t_path, d->t_spool, on_t);
+    if (status == CLI_OK)
+        status = read_side(d, d->s_path, NULL, on_s);
     if (status != CLI_OK)
         return status;
     if ((d->match && pair_renames(d) != 0) || finish_events(d) != 0)
         return fail_nomem(d), report(d, d->rc, &d->err);
     if (d->nneed > 0)
-        status = d->keep_t ? walk_kept_t(d) : read_side(d, d->t_path, on_t_again);
+        status = read_side(d, d->t_path, d->t_spool, on_t_again);
     if (status == CLI_OK && d->cursor < d->nneed) {
         fail_input(d, d->t_path, CTG_EIO, "changed while diff was reading it");
         return report(d, d->rc, &d->err);

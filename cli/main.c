@@ -278,8 +278,10 @@ static const cli_command commands[] = {
                    "objects does not count, numbers are compared as written. A list of\n"
                    "another kind, or an id twice in one list, is an error. Memory holds about\n"
                    "50 bytes plus the id per contingency of A, and a copy of each contingency\n"
-                   "of B that differs; A is read twice when it is a regular file (else B, or\n"
-                   "A is kept whole). Exit status, as diff(1): 0 when the lists are equal,\n"
+                   "of B that differs: it grows with the lists (not yet within the 32 MB of\n"
+                   "the other commands). A is read twice when it is a regular file (else B;\n"
+                   "when neither is, A is first copied to $TMPDIR, removed at the end).\n"
+                   "Exit status, as diff(1): 0 when the lists are equal,\n"
                    "1 when they differ, 2 on any error, an invalid list included.\n",
         .options = "      --match-elements\n"
                    "                     an id only in A and one only in B with the same\n"

@@ -141,6 +141,33 @@ check "gzip input that differs" 1 "$one" "" -- "$cli" diff "$a" "$work/element.j
 check "two pipes" 1 "${changes_b}added N-1_SW1\nremoved N-1_S1\n" "" -- sh -c "
     mkfifo '$work/fa' '$work/fb' && { cat '$a' >'$work/fa' & cat '$d/changes.json' >'$work/fb' &
     '$cli' diff '$work/fa' '$work/fb'; }"
+# A pipe that is T is copied to a file in $TMPDIR for its second read, and that file removed.
+mkdir -p "$work/tmp"
+check "two pipes, --match-elements: A copied to \$TMPDIR, then removed" 1 \
+    "${changes_b}renamed N-1_S1 -> N-1_SW1\n" "" -- sh -c "
+    rm -f '$work/fa' '$work/fb' && mkfifo '$work/fa' '$work/fb' &&
+    { cat '$a' >'$work/fa' & cat '$d/changes.json' >'$work/fb' &
+    TMPDIR='$work/tmp' '$cli' diff --match-elements '$work/fa' '$work/fb'; s=\$?
+    ls -A '$work/tmp'; exit \$s; }"
+check "A from stdin, B a pipe of gzip: B is copied as it is, and read as gzip" 1 "$one" "" -- \
+    sh -c "rm -f '$work/fb' && mkfifo '$work/fb' && { cat '$work/element.json.gz' >'$work/fb' &
+    TMPDIR='$work/tmp' '$cli' diff - '$work/fb' <'$a'; s=\$?; ls -A '$work/tmp'; exit \$s; }"
+check "no \$TMPDIR for the copy of a pipe is an error" 2 "" \
+    "$work/fa: error: cannot create a copy in \$TMPDIR: No such file or directory\n" -- sh -c "
+    rm -f '$work/fa' '$work/fb' && mkfifo '$work/fa' '$work/fb' &&
+    { cat '$a' >'$work/fa' 2>/dev/null & cat '$a' >'$work/fb' 2>/dev/null &
+    TMPDIR='$work/none' '$cli' diff '$work/fa' '$work/fb'; s=\$?; exec 3<>'$work/fa' 4<>'$work/fb'
+    wait; exit \$s; }"
+check "a signal during the copy removes it" 0 "143\n" "" -- sh -c "
+    rm -f '$work/fa' '$work/fb' && mkfifo '$work/fa' '$work/fb' &&
+    { { cat '$a'; sleep 2; } >'$work/fa' & cat '$a' >'$work/fb' 2>/dev/null &
+    TMPDIR='$work/tmp' '$cli' diff -q '$work/fa' '$work/fb' & p=\$!; sleep 0.5; kill -TERM \$p
+    wait \$p; echo \$?; ls -A '$work/tmp'; exec 4<>'$work/fb'; }"
+check "an error in a copied pipe names the pipe" 2 "" \
+    "$work/fa:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n" \
+    -- sh -c "rm -f '$work/fa' '$work/fb' && mkfifo '$work/fa' '$work/fb' &&
+    { cat '$data/cli/unknown-type.json' >'$work/fa' & cat '$a' >'$work/fb' &
+    TMPDIR='$work/tmp' '$cli' diff '$work/fa' '$work/fb'; s=\$?; ls -A '$work/tmp'; exit \$s; }"
 
 # ---- generated lists of 5000: the id table grows several times; B in reverse order ----
 gen() { # gen FILE ID_PREFIX REVERSE CHANGE_EVERY
