@@ -1582,8 +1582,10 @@ static int load_bucket(diff *d, int side, FILE *f)
             return fail_temp(d);
         while (fread(&r, sizeof r, 1, f) == 1) {
             if (loaded_add(l, &r, f) != 0)
-                return fail_nomem(d);
+                return ferror(f) ? fail_temp(d) : fail_nomem(d);
         }
+        if (ferror(f))
+            return fail_temp(d);
     }
     free(l->index);
     free(l->matched);
@@ -1718,6 +1720,8 @@ static int pair_bucket(diff *d, FILE *f)
         }
         v[n++] = x;
     }
+    if (ferror(f))
+        return free(v), fail_temp(d);
     if (n > 1)
         qsort(v, n, sizeof *v, rn_cmp);
     for (size_t i = 0, j; rc == 0 && i < n; i = j) {
