@@ -1513,6 +1513,7 @@ static int slot_get(diff *d, int side, uint64_t pos, slot *out)
 {
     slots *sl = &d->sp->sl[side];
 
+    *out = (slot){ 0 }; /* also on failure: the optimiser cannot tell that it is not read */
     if (pos < sl->base || pos >= sl->base + sl->n) {
         ssize_t got = 0;
 
@@ -1870,6 +1871,7 @@ static int slot_again(diff *d, const ctg_contingency *c, slot *s)
     uint64_t p = d->pos++;
     digests dg;
 
+    *s = (slot){ 0 };
     if (p >= sp->count[sp->side])
         return fail_input(d, d->reading, CTG_EIO, "changed while diff was reading it");
     if (slot_get(d, sp->side, p, s) != 0)
