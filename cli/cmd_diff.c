@@ -9,13 +9,12 @@
  * --match-elements one of its element set. The other side, S, then streams once against the
  * table: a contingency whose digest matches is equal and forgotten; only those that differ
  * (and, with --match-elements, those only in S) are copied. A second read of T then describes
- * each change against those copies. When T cannot be read twice (neither input is a regular
- * file: a pipe), it is first copied to a temporary file in $TMPDIR (removed at the end and on a
- * signal), so that memory does not hold a list whole on any input.
+ * each change against those copies. stdin and pipes, which cannot be read twice, are first
+ * copied to a temporary file in $TMPDIR (removed at the end and on a signal).
  *
- * Memory still grows with the lists: the table holds one entry per contingency of T (about
- * 50 bytes and its id), and the copies of S's contingencies that differ are kept until T's
- * second read. */
+ * That table (about 50 bytes and the id per contingency of T) and those copies grow with the
+ * lists: beyond 16 MB of input, the spill path below does the same work through temporary
+ * files, in memory bounded on any size. */
 
 #include <errno.h>
 #include <fcntl.h>
