@@ -9,9 +9,16 @@
  * --match-elements one of its element set. The other side, S, then streams once against the
  * table: a contingency whose digest matches is equal and forgotten; only those that differ
  * (and, with --match-elements, those only in S) are copied. A second read of T then describes
- * each change against those copies. When T cannot be read twice (neither input is a regular
- * file), its contingencies are kept from the first read. */
+ * each change against those copies. stdin and pipes, which cannot be read twice, are first
+ * copied to a temporary file in $TMPDIR (removed at the end and on a signal).
+ *
+ * That table (about 50 bytes and the id per contingency of T) and those copies grow with the
+ * lists: beyond 16 MB of input, the spill path below does the same work through temporary
+ * files, in memory bounded on any size. */
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,7 +176,8 @@ typedef struct sbuf {
     size_t len, cap;
 } sbuf;
 
-static int sbuf_put(sbuf *b, const char *s, size_t n)
+/* Room for `n` more bytes. */
+static int sbuf_reserve(sbuf *b, size_t n)
 {
     if (n > b->cap - b->len) {
         size_t cap = b->cap ? b->cap : 256;
@@ -185,6 +193,13 @@ static int sbuf_put(sbuf *b, const char *s, size_t n)
         b->data = p;
         b->cap = cap;
     }
+    return 0;
+}
+
+static int sbuf_put(sbuf *b, const char *s, size_t n)
+{
+    if (sbuf_reserve(b, n) != 0)
+        return -1;
     memcpy(b->data + b->len, s, n);
     b->len += n;
     return 0;
@@ -483,14 +498,17 @@ typedef struct diff {
     cli_progress progress; /* first: the visitor's payload is also the bar's */
     cli_diag_format format;
     bool json, match, t_is_a, quiet, bar;
-    bool keep_t; /* T is not a regular file: keep it whole in pass 1 */
-    const char *t_path, *s_path;
+    const char *t_path, *s_path; /* as named on the command line */
+    const char *path[2];         /* A and B, as named on the command line */
+    char *spool[2];  /* A's and B's copies when they are stdin or a pipe; else NULL */
+    char *t_spool, *s_spool; /* T's and S's of them */
+    bool defer;      /* read_side leaves its error in rc and err, unprinted */
+    struct spill *sp; /* the spill path's state, or NULL */
     const char *reading; /* the path being read, for errors */
     table t;
     sbuf scratch, scratch2;
     cli_elemset set, set2; /* --match-elements: the element sets being compared */
     ctg_list *kept_s; /* copies of S's contingencies that differ */
-    ctg_list *kept_t; /* T whole, when T cannot be read again; else NULL */
     event *ev;
     size_t nev, ev_cap;
     size_t pos;     /* position of the next contingency of the side being read */
@@ -502,6 +520,8 @@ typedef struct diff {
     int rc;         /* why a callback stopped the read (a ctg status) */
     ctg_error err;  /* and its error */
 } diff;
+
+static void spill_free(struct spill *sp);
 
 /* Stops a read: out of memory. */
 static int fail_nomem(diff *d)
@@ -622,21 +642,18 @@ static int digests_of(diff *d, const ctg_contingency *c, digests *out)
     return 0;
 }
 
-/* Pass 1: T into the table (and whole into kept_t when it cannot be read again). */
+/* Pass 1: T into the table. */
 static int on_t(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
 {
     diff *d = payload;
     uint64_t hash = id_hash(&d->t, c->id);
     digests dg;
-    size_t copy;
 
     if (digests_of(d, c, &dg) != 0)
         return fail_nomem(d);
     if (table_find(&d->t, c->id, hash) != NONE)
         return fail_duplicate(d, h, c->id);
     if (table_add(&d->t, c->id, hash, &dg, IN_T) != 0)
-        return fail_nomem(d);
-    if (d->keep_t && keep_copy(&d->kept_t, c, &copy) != 0)
         return fail_nomem(d);
     d->pos++;
     return 0;
@@ -955,35 +972,52 @@ static int describe_extensions(diff *d, FILE *f, const event *ev, const char *id
     return 0;
 }
 
+/* Writes to `f` what changed from `a` to `b` (B's id `id`). */
+static int describe_to(diff *d, FILE *f, const event *ev, const char *id,
+                       const ctg_contingency *a, const ctg_contingency *b)
+{
+    describe_name(d, f, ev, id, a, b);
+    if (describe_elements(d, f, ev, id, a, b) != 0)
+        return -1;
+    return describe_extensions(d, f, ev, id, a, b);
+}
+
 /* Writes what changed between T's `tc` and S's copy into ev->details. */
 static int describe(diff *d, event *ev, const ctg_contingency *tc)
 {
     const ctg_contingency *sc = ctg_list_contingency_at(d->kept_s, ev->s_copy);
     const ctg_contingency *a = d->t_is_a ? tc : sc, *b = d->t_is_a ? sc : tc;
-    const char *id = entry_id(&d->t, b_entry(d, ev));
     FILE *f = open_memstream(&ev->details, &ev->details_len);
     int rc;
 
     if (f == NULL)
         return -1;
-    describe_name(d, f, ev, id, a, b);
-    rc = describe_elements(d, f, ev, id, a, b);
-    if (rc == 0)
-        rc = describe_extensions(d, f, ev, id, a, b);
+    rc = describe_to(d, f, ev, entry_id(&d->t, b_entry(d, ev)), a, b);
     if (ferror(f))
         rc = -1;
     return fclose(f) == 0 ? rc : -1;
+}
+
+/* Whether `x` and `y` have the same element set (elemset.h). */
+static int same_elements(diff *d, const ctg_contingency *x, const ctg_contingency *y,
+                         bool *same)
+{
+    if (cli_elemset_build(&d->set, x) != 0 || cli_elemset_build(&d->set2, y) != 0)
+        return -1;
+    *same = d->set.key_len == d->set2.key_len
+            && memcmp(d->set.key, d->set2.key, d->set.key_len) == 0;
+    return 0;
 }
 
 /* A rename was chosen on equal element-set hashes: compares the sets themselves, and marks
  * the pair to undo when they differ. */
 static int check_rename(diff *d, event *ev, const ctg_contingency *tc)
 {
-    if (cli_elemset_build(&d->set, tc) != 0
-        || cli_elemset_build(&d->set2, ctg_list_contingency_at(d->kept_s, ev->s_copy)) != 0)
+    bool same;
+
+    if (same_elements(d, tc, ctg_list_contingency_at(d->kept_s, ev->s_copy), &same) != 0)
         return -1;
-    ev->unpaired = d->set.key_len != d->set2.key_len
-                   || memcmp(d->set.key, d->set2.key, d->set.key_len) != 0;
+    ev->unpaired = !same;
     return 0;
 }
 
@@ -1029,6 +1063,16 @@ static int report(const diff *d, int rc, const ctg_error *err)
     return CLI_FAILURE;
 }
 
+/* Reports a failed system call about `path` (errno says why); returns 2. */
+static int report_errno(diff *d, const char *path, const char *what)
+{
+    char message[CTG_ERROR_MESSAGE_MAX];
+
+    snprintf(message, sizeof message, "%s: %s", what, strerror(errno));
+    fail_input(d, path, CTG_EIO, message);
+    return report(d, d->rc, &d->err);
+}
+
 /* The visitor's callback: notes where `c` is, for errors, and hands it to this read's. */
 static int on_contingency_at(const ctg_stream_header *h, const ctg_contingency *c,
                              const ctg_stream_place *at, void *payload)
@@ -1039,11 +1083,12 @@ static int on_contingency_at(const ctg_stream_header *h, const ctg_contingency *
     return d->on(h, c, d);
 }
 
-/* Reads `path` with `on` for each contingency; returns an exit status (the error printed). */
-static int read_side(diff *d, const char *path,
+/* Reads `path` with `on` for each contingency, from its copy `spool` when not NULL; returns an
+ * exit status (the error printed). */
+static int read_side(diff *d, const char *path, const char *spool,
                      int (*on)(const ctg_stream_header *, const ctg_contingency *, void *))
 {
-    ctg_source src = cli_source(path);
+    ctg_source src = cli_source(spool ? spool : path);
     ctg_read_options opts = cli_read_options(path);
     ctg_visitor v = { .version = CTG_VISITOR_VERSION,
                       .list = on_other_list,
@@ -1056,6 +1101,8 @@ static int read_side(diff *d, const char *path,
     d->reading = path;
     d->on = on;
     d->pos = 0;
+    if (spool != NULL)
+        opts.source_name = cli_input_name(path); /* errors name the pipe, not its copy */
     cli_progress_init(&d->progress, d->bar, cli_input_name(path));
     rc = ctg_read_stream(&src, &v, &opts, &err);
     cli_progress_done(&d->progress);
@@ -1063,22 +1110,9 @@ static int read_side(diff *d, const char *path,
         rc = d->rc, err = d->err;
     if (rc == CTG_OK)
         return CLI_OK;
+    if (d->defer)
+        return d->rc = rc, d->err = err, CLI_FAILURE;
     return report(d, rc, &err);
-}
-
-/* Pass 3 over the copy of T kept in pass 1. */
-static int walk_kept_t(diff *d)
-{
-    ctg_stream_header h = { CTG_LIST_DEFAULT, "kept", NULL, 0, 0 };
-    size_t n = ctg_list_contingency_count(d->kept_t);
-
-    d->pos = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (on_t_again(&h, ctg_list_contingency_at(d->kept_t, i), d) != 0) {
-            return report(d, d->rc, &d->err);
-        }
-    }
-    return CLI_OK;
 }
 
 /* ---- after the reads ------------------------------------------------------------------- */
@@ -1213,34 +1247,38 @@ static int event_cmp(const void *x, const void *y)
     return (pa > pb) - (pa < pb);
 }
 
-static void print_text_event(const diff *d, const event *ev)
+/* The line of an added, removed or renamed contingency: its ids in A (`a`) and B (`b`), NULL
+ * where it is absent, and its positions there. */
+static void print_line(const diff *d, enum kind kind, const char *a, const char *b,
+                       size_t a_pos, size_t b_pos)
 {
-    static const char *const word[] = { "added ", "removed ", NULL, "renamed " };
+    static const char *const text[] = { "added ", "removed ", NULL, "renamed " };
+    static const char *const json[] = { "added", "removed", NULL, "renamed" };
 
-    if (ev->kind == EV_CHANGED)
+    if (!d->json) {
+        fputs(text[kind], stdout);
+        cli_put_escaped(stdout, kind == EV_ADDED ? b : a);
+        if (kind == EV_RENAMED)
+            fputs(" -> ", stdout), cli_put_escaped(stdout, b);
+        fputc('\n', stdout);
         return;
-    fputs(word[ev->kind], stdout);
-    cli_put_escaped(stdout, entry_id(&d->t, ev->kind == EV_ADDED ? b_entry(d, ev)
-                                                                 : a_entry(d, ev)));
-    if (ev->kind == EV_RENAMED)
-        fputs(" -> ", stdout), cli_put_escaped(stdout, entry_id(&d->t, b_entry(d, ev)));
-    fputc('\n', stdout);
+    }
+    printf("{\"change\":\"%s\",\"id\":", json[kind]);
+    json_string(stdout, kind == EV_REMOVED ? a : b);
+    if (kind == EV_RENAMED)
+        fputs(",\"from\":", stdout), json_string(stdout, a);
+    json_position(stdout, "a", a_pos);
+    json_position(stdout, "b", b_pos);
+    fputs("}\n", stdout);
 }
 
-static void print_json_event(const diff *d, const event *ev)
+static void print_event(const diff *d, const event *ev)
 {
-    static const char *const word[] = { "added", "removed", NULL, "renamed" };
+    size_t a = a_entry(d, ev), b = b_entry(d, ev);
 
-    if (ev->kind == EV_CHANGED)
-        return;
-    printf("{\"change\":\"%s\",\"id\":", word[ev->kind]);
-    json_string(stdout, entry_id(&d->t, ev->kind == EV_REMOVED ? a_entry(d, ev)
-                                                               : b_entry(d, ev)));
-    if (ev->kind == EV_RENAMED)
-        fputs(",\"from\":", stdout), json_string(stdout, entry_id(&d->t, a_entry(d, ev)));
-    json_position(stdout, "a", ev->a_pos);
-    json_position(stdout, "b", ev->b_pos);
-    fputs("}\n", stdout);
+    if (ev->kind != EV_CHANGED)
+        print_line(d, ev->kind, a == NONE ? NULL : entry_id(&d->t, a),
+                   b == NONE ? NULL : entry_id(&d->t, b), ev->a_pos, ev->b_pos);
 }
 
 static void print_events(diff *d)
@@ -1250,10 +1288,7 @@ static void print_events(diff *d)
     for (size_t k = 0; k < d->nev; k++) {
         const event *ev = &d->ev[k];
 
-        if (d->json)
-            print_json_event(d, ev);
-        else
-            print_text_event(d, ev);
+        print_event(d, ev);
         if (ev->details)
             fwrite(ev->details, 1, ev->details_len, stdout);
     }
@@ -1271,7 +1306,14 @@ static void diff_dispose(diff *d)
     cli_elemset_dispose(&d->set);
     cli_elemset_dispose(&d->set2);
     ctg_list_free(d->kept_s);
-    ctg_list_free(d->kept_t);
+    for (int side = 0; side < 2; side++) {
+        if (d->spool[side] != NULL) {
+            unlink(d->spool[side]);
+            cli_signals_temp_file_at(side, NULL);
+            free(d->spool[side]);
+        }
+    }
+    spill_free(d->sp);
 }
 
 static bool regular_file(const char *path)
@@ -1279,6 +1321,15 @@ static bool regular_file(const char *path)
     struct stat st;
 
     return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Whether `path` names something that can be read only once (a FIFO, a character device);
+ * what does not exist or is a directory is left to the read, which says so. */
+static bool is_pipe(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 /* Which side is T: one that can be read twice, A when both can. */
@@ -1290,7 +1341,821 @@ static void choose_sides(diff *d, const char *a, const char *b)
         d->t_is_a = regular_file(a) || !regular_file(b);
     d->t_path = d->t_is_a ? a : b;
     d->s_path = d->t_is_a ? b : a;
-    d->keep_t = !regular_file(d->t_path);
+}
+
+/* ---- the spill path: memory bounded on any size ------------------------------------------ */
+
+/* Beyond CLI_DIFF_SPILL_BYTES of input (gzip counted 16 times), the table above would outgrow
+ * the 32 MB of issue 13, so nothing grows with the lists in memory; the work goes through
+ * anonymous temporary files in $TMPDIR instead:
+ *  - the scan: each side streams, one record per contingency (its id's keyed hash, its
+ *    digests, its position, where its id is, the id itself) into one of SPILL_BUCKETS files
+ *    by the id's hash;
+ *  - the join, bucket by bucket (1/128 of the ids: 55,000 of 7 million): both sides' records
+ *    are loaded and matched by id, compared as text, so that a hash collision costs nothing;
+ *    an id twice in a side is found here. What each position is (same, changed, only in A,
+ *    only in B) goes into a slot file per side, indexed by position (32 bytes a contingency,
+ *    written where it belongs: no sort). With --match-elements the ids only on one side go
+ *    into RENAME_BUCKETS files by element-set hash, then paired there (the n-th only in A with
+ *    the n-th only in B of each element set: what the in-memory path's greedy pairing gives);
+ *  - a read of A copies the contingencies a change of B needs into a store, and notes where
+ *    in B's slots; a read of B prints, in B's order, what it added, renamed and changed (its
+ *    A contingency loaded from the store); a last read of A prints what it removed.
+ * Each later read checks each contingency's digest against the scan's. Pipes and stdin were
+ * copied to $TMPDIR before (spool_inputs). CTG_DIFF_SPILL_BYTES (for tests only) sets the
+ * threshold in bytes. */
+#define CLI_DIFF_SPILL_BYTES ((uint64_t)16 << 20)
+#define SPILL_BITS 7
+#define SPILL_BUCKETS (1u << SPILL_BITS)
+#define RENAME_BITS 6
+#define RENAME_BUCKETS (1u << RENAME_BITS)
+#define SLOT_CHUNK 256
+
+enum { SL_SAME, SL_ADDED, SL_REMOVED, SL_CHANGED, SL_RENAMED };
+
+/* One contingency as the scan writes it; its id's bytes follow. */
+typedef struct rec {
+    uint64_t idhash, content, elems, pos;
+    uint64_t index, list_index; /* place->index, header->index: for a duplicate's error */
+    uint32_t line, column, depth, kind, id_len, pad;
+} rec;
+
+/* What the join found about one position of a side. */
+typedef struct slot {
+    uint32_t kind;    /* SL_* */
+    uint32_t differs; /* B's rename: the content differs too */
+    uint64_t partner; /* the position on the other side */
+    uint64_t digest;  /* this side's content digest, checked by the later reads */
+    uint64_t offset;  /* B's change: its A contingency in the store, + 1 */
+} slot;
+
+/* A slot file, read in order through a chunk. */
+typedef struct slots {
+    FILE *f;
+    slot buf[SLOT_CHUNK];
+    uint64_t base;
+    size_t n;
+} slots;
+
+/* An id only on one side, for --match-elements. */
+typedef struct rn {
+    uint64_t elems, pos, content;
+    uint32_t side, pad;
+} rn;
+
+/* One bucket of one side, loaded. */
+typedef struct loaded {
+    rec *r;
+    size_t *id; /* offset of each record's id in ids */
+    size_t n, cap;
+    sbuf ids;
+    size_t *index; /* record + 1, 0 when free; a power of two, at most half full */
+    size_t nindex;
+    bool *matched;
+} loaded;
+
+/* A contingency loaded back from the store; free its three blocks with stored_free. */
+typedef struct stored {
+    ctg_contingency c;
+    ctg_element *e;
+    ctg_extension *x;
+    sbuf text;
+} stored;
+
+typedef struct spill {
+    FILE *bucket[2][SPILL_BUCKETS]; /* [0] A's, [1] B's; NULL until used */
+    FILE *rename[RENAME_BUCKETS];
+    slots sl[2];
+    FILE *store;
+    uint64_t count[2];   /* contingencies of each side */
+    uint64_t need[3];    /* B's events, A's store entries, A's removed */
+    int side;            /* being read */
+    bool differ;
+    bool has_dup[2];
+    rec dup[2];          /* each side's first id seen twice */
+    char *dup_id[2];
+    loaded l[2];
+    stored st;           /* the A contingency loaded from the store */
+} spill;
+
+/* A temporary file already unlinked: nothing to remove after a crash or a signal. */
+static FILE *anon_file(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    FILE *f;
+    int fd;
+
+    snprintf(path, sizeof path, "%s/ctg-diff-XXXXXX", dir && *dir ? dir : "/tmp");
+    if ((fd = mkstemp(path)) < 0)
+        return NULL;
+    unlink(path);
+    if ((f = fdopen(fd, "w+")) == NULL)
+        close(fd);
+    return f;
+}
+
+/* Stops a read: a temporary file failed. */
+static int fail_temp(diff *d)
+{
+    char message[CTG_ERROR_MESSAGE_MAX];
+    const char *dir = getenv("TMPDIR");
+
+    snprintf(message, sizeof message, "cannot write a temporary file: %s", strerror(errno));
+    return fail_input(d, dir && *dir ? dir : "/tmp", CTG_EIO, message);
+}
+
+static int put_rec(diff *d, FILE **f, const void *data, size_t len, const void *more, size_t n)
+{
+    if (*f == NULL && (*f = anon_file()) == NULL)
+        return fail_temp(d);
+    if (fwrite(data, 1, len, *f) != len || (n > 0 && fwrite(more, 1, n, *f) != n))
+        return fail_temp(d);
+    return 0;
+}
+
+/* The scan's callback: one record per contingency. */
+static int on_scan(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    diff *d = payload;
+    spill *sp = d->sp;
+    size_t len = strlen(c->id);
+    digests dg;
+    rec r;
+
+    if (digests_of(d, c, &dg) != 0)
+        return fail_nomem(d);
+    r = (rec){ id_hash(&d->t, c->id), dg.content, dg.elems, d->pos, d->at->index, h->index,
+               d->at->id_line, d->at->id_column, (uint32_t)h->depth, (uint32_t)h->kind,
+               (uint32_t)len, 0 };
+    d->pos++;
+    sp->count[sp->side] = d->pos;
+    return put_rec(d, &sp->bucket[sp->side][r.idhash >> (64 - SPILL_BITS)], &r, sizeof r,
+                   c->id, len);
+}
+
+/* ---- slots --------------------------------------------------------------------------------- */
+
+static int slot_put(diff *d, int side, uint64_t pos, const slot *s)
+{
+    spill *sp = d->sp;
+
+    if (sp->sl[side].f == NULL && (sp->sl[side].f = anon_file()) == NULL)
+        return fail_temp(d);
+    if (pwrite(fileno(sp->sl[side].f), s, sizeof *s, (off_t)(pos * sizeof *s)) != sizeof *s)
+        return fail_temp(d);
+    return 0;
+}
+
+/* Slot `pos` of `side` (read in increasing positions); zero where none was written. */
+static int slot_get(diff *d, int side, uint64_t pos, slot *out)
+{
+    slots *sl = &d->sp->sl[side];
+
+    *out = (slot){ 0 }; /* also on failure: the optimiser cannot tell that it is not read */
+    if (pos < sl->base || pos >= sl->base + sl->n) {
+        ssize_t got = 0;
+
+        sl->base = pos;
+        if (sl->f != NULL
+            && (got = pread(fileno(sl->f), sl->buf, sizeof sl->buf,
+                            (off_t)(pos * sizeof *out))) < 0)
+            return fail_temp(d);
+        memset((char *)sl->buf + got, 0, sizeof sl->buf - (size_t)got);
+        sl->n = SLOT_CHUNK;
+    }
+    *out = sl->buf[pos - sl->base];
+    return 0;
+}
+
+/* ---- the join ------------------------------------------------------------------------------ */
+
+static size_t loaded_find(const loaded *l, uint64_t h, const char *id)
+{
+    size_t mask = l->nindex - 1, s = (size_t)h & mask;
+
+    while (l->index[s] != 0
+           && (l->r[l->index[s] - 1].idhash != h
+               || strcmp(l->ids.data + l->id[l->index[s] - 1], id) != 0))
+        s = (s + 1) & mask;
+    return s;
+}
+
+/* Appends the record `r` and its id read from `f`. */
+static int loaded_add(loaded *l, const rec *r, FILE *f)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 1024;
+        rec *nr = realloc(l->r, cap * sizeof *nr);
+        size_t *ni;
+
+        if (nr == NULL)
+            return -1;
+        l->r = nr;
+        if ((ni = realloc(l->id, cap * sizeof *ni)) == NULL)
+            return -1;
+        l->id = ni;
+        l->cap = cap;
+    }
+    l->r[l->n] = *r;
+    l->id[l->n++] = l->ids.len;
+    if (sbuf_reserve(&l->ids, (size_t)r->id_len + 1) != 0
+        || fread(l->ids.data + l->ids.len, 1, r->id_len, f) != r->id_len)
+        return -1;
+    l->ids.len += r->id_len;
+    l->ids.data[l->ids.len++] = '\0';
+    return 0;
+}
+
+/* Loads bucket `f` of `side` and indexes it; an id seen twice becomes the side's duplicate
+ * when it comes earlier than the one known. */
+static int load_bucket(diff *d, int side, FILE *f)
+{
+    spill *sp = d->sp;
+    loaded *l = &sp->l[side];
+    rec r;
+
+    l->n = 0;
+    l->ids.len = 0;
+    if (f != NULL) {
+        if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0)
+            return fail_temp(d);
+        while (fread(&r, sizeof r, 1, f) == 1) {
+            if (loaded_add(l, &r, f) != 0)
+                return ferror(f) ? fail_temp(d) : fail_nomem(d);
+        }
+        if (ferror(f))
+            return fail_temp(d);
+    }
+    free(l->index);
+    free(l->matched);
+    for (l->nindex = 16; l->nindex < 2 * l->n; l->nindex *= 2)
+        ;
+    l->index = calloc(l->nindex, sizeof *l->index);
+    l->matched = calloc(l->n + 1, sizeof *l->matched);
+    if (l->index == NULL || l->matched == NULL)
+        return fail_nomem(d);
+    for (size_t i = 0; i < l->n; i++) {
+        const char *id = l->ids.data + l->id[i];
+        size_t s = loaded_find(l, l->r[i].idhash, id);
+
+        if (l->index[s] == 0) {
+            l->index[s] = i + 1;
+            continue;
+        }
+        l->matched[i] = true; /* not compared: the list is refused */
+        if (!sp->has_dup[side] || l->r[i].pos < sp->dup[side].pos) {
+            char *copy = malloc(strlen(id) + 1);
+            if (copy == NULL)
+                return fail_nomem(d);
+            free(sp->dup_id[side]);
+            sp->dup_id[side] = strcpy(copy, id);
+            sp->dup[side] = l->r[i];
+            sp->has_dup[side] = true;
+        }
+    }
+    return 0;
+}
+
+/* An id on one side only: its slot, and with --match-elements a record to pair. */
+static int only_on(diff *d, int side, const rec *r)
+{
+    slot s = { side == 0 ? SL_REMOVED : SL_ADDED, 0, 0, r->content, 0 };
+    rn x = { r->elems, r->pos, r->content, (uint32_t)side, 0 };
+
+    d->sp->differ = true;
+    d->sp->need[side == 0 ? 2 : 0]++;
+    if (slot_put(d, side, r->pos, &s) != 0)
+        return 1;
+    if (!d->match)
+        return 0;
+    return put_rec(d, &d->sp->rename[r->elems >> (64 - RENAME_BITS)], &x, sizeof x, NULL, 0);
+}
+
+/* Bucket `k`: both sides loaded, each id of A looked up in B. */
+static int join_bucket(diff *d, unsigned k)
+{
+    spill *sp = d->sp;
+    loaded *a = &sp->l[0], *b = &sp->l[1];
+
+    if (load_bucket(d, 0, sp->bucket[0][k]) != 0 || load_bucket(d, 1, sp->bucket[1][k]) != 0)
+        return 1;
+    for (size_t i = 0; i < a->n; i++) {
+        const rec *x = &a->r[i], *y;
+        size_t s;
+        slot sa, sb;
+
+        if (a->matched[i])
+            continue;
+        s = loaded_find(b, x->idhash, a->ids.data + a->id[i]);
+        if (b->index[s] == 0) {
+            if (only_on(d, 0, x) != 0)
+                return 1;
+            continue;
+        }
+        b->matched[b->index[s] - 1] = true;
+        y = &b->r[b->index[s] - 1];
+        if (x->content == y->content)
+            continue;
+        sa = (slot){ SL_CHANGED, 0, y->pos, x->content, 0 };
+        sb = (slot){ SL_CHANGED, 0, x->pos, y->content, 0 };
+        sp->differ = true;
+        sp->need[0]++, sp->need[1]++;
+        if (slot_put(d, 0, x->pos, &sa) != 0 || slot_put(d, 1, y->pos, &sb) != 0)
+            return 1;
+    }
+    for (size_t j = 0; j < b->n; j++) {
+        if (!b->matched[j] && only_on(d, 1, &b->r[j]) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int rn_cmp(const void *x, const void *y)
+{
+    const rn *a = x, *b = y;
+
+    if (a->elems != b->elems)
+        return a->elems < b->elems ? -1 : 1;
+    if (a->side != b->side)
+        return a->side < b->side ? -1 : 1;
+    return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* One group of equal element-set hashes, A's first: the n-th of A with the n-th of B. */
+static int pair_group(diff *d, const rn *g, size_t n)
+{
+    size_t na = 0;
+
+    while (na < n && g[na].side == 0)
+        na++;
+    for (size_t i = 0; i < na && na + i < n; i++) {
+        const rn *x = &g[i], *y = &g[na + i];
+        slot sa = { SL_RENAMED, 0, y->pos, x->content, 0 };
+        slot sb = { SL_RENAMED, x->content != y->content, x->pos, y->content, 0 };
+
+        d->sp->need[1]++, d->sp->need[2]--; /* B's added is renamed; A's in the store */
+        if (slot_put(d, 0, x->pos, &sa) != 0 || slot_put(d, 1, y->pos, &sb) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int pair_bucket(diff *d, FILE *f)
+{
+    rn *v = NULL, x;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+
+    if (f == NULL)
+        return 0;
+    if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0)
+        return fail_temp(d);
+    while (fread(&x, sizeof x, 1, f) == 1) {
+        if (n == cap) {
+            rn *p = realloc(v, (cap = cap ? cap * 2 : 1024) * sizeof *v);
+            if (p == NULL)
+                return free(v), fail_nomem(d);
+            v = p;
+        }
+        v[n++] = x;
+    }
+    if (ferror(f))
+        return free(v), fail_temp(d);
+    if (n > 1)
+        qsort(v, n, sizeof *v, rn_cmp);
+    for (size_t i = 0, j; rc == 0 && i < n; i = j) {
+        for (j = i + 1; j < n && v[j].elems == v[i].elems; j++)
+            ;
+        rc = pair_group(d, v + i, j - i);
+    }
+    free(v);
+    return rc;
+}
+
+/* The join, then the renames; 0, or 1 with the error in d. */
+static int join_all(diff *d)
+{
+    spill *sp = d->sp;
+
+    for (unsigned k = 0; k < SPILL_BUCKETS; k++) {
+        if (join_bucket(d, k) != 0)
+            return 1;
+        for (int side = 0; side < 2; side++) {
+            if (sp->bucket[side][k] != NULL)
+                fclose(sp->bucket[side][k]);
+            sp->bucket[side][k] = NULL;
+        }
+    }
+    for (unsigned k = 0; d->match && k < RENAME_BUCKETS; k++) {
+        if (pair_bucket(d, sp->rename[k]) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- the store of A's contingencies -------------------------------------------------------- */
+
+static int put_str(FILE *f, const char *s)
+{
+    return fwrite(s, 1, strlen(s) + 1, f) == strlen(s) + 1 ? 0 : -1;
+}
+
+/* Appends `c` to the store: its counts, then its strings, each NUL-terminated. */
+static int store_put(FILE *f, const ctg_contingency *c)
+{
+    uint32_t head[3] = { (uint32_t)c->element_count, (uint32_t)c->extension_count,
+                         c->name != NULL };
+    int rc = fwrite(head, sizeof head, 1, f) == 1 ? put_str(f, c->id) : -1;
+
+    if (rc == 0 && c->name)
+        rc = put_str(f, c->name);
+    for (size_t i = 0; rc == 0 && i < c->element_count; i++) {
+        const ctg_element *e = &c->elements[i];
+        uint32_t t[2] = { (uint32_t)e->type, e->voltage_level_id != NULL };
+
+        rc = fwrite(t, sizeof t, 1, f) == 1 ? put_str(f, e->id) : -1;
+        if (rc == 0 && e->voltage_level_id)
+            rc = put_str(f, e->voltage_level_id);
+    }
+    for (size_t i = 0; rc == 0 && i < c->extension_count; i++) {
+        uint32_t has = c->extensions[i].json != NULL;
+
+        rc = fwrite(&has, sizeof has, 1, f) == 1 ? put_str(f, c->extensions[i].name) : -1;
+        if (rc == 0 && has)
+            rc = put_str(f, c->extensions[i].json);
+    }
+    return rc;
+}
+
+/* The next NUL-terminated string of `f` into st->text; its offset in `*at`. */
+static int get_str(FILE *f, stored *st, size_t *at)
+{
+    int ch;
+
+    *at = st->text.len;
+    while ((ch = getc(f)) != EOF) {
+        char b = (char)ch;
+        if (sbuf_put(&st->text, &b, 1) != 0)
+            return -1;
+        if (ch == 0)
+            return 0;
+    }
+    return -1;
+}
+
+static int store_get(FILE *f, uint64_t offset, stored *st)
+{
+    uint32_t head[3], t[2];
+    size_t id, name = 0, *eid, *evl, *xn, *xj;
+    int rc = 0;
+
+    st->text.len = 0;
+    if (fseeko(f, (off_t)offset, SEEK_SET) != 0 || fread(head, sizeof head, 1, f) != 1)
+        return -1;
+    free(st->e), free(st->x);
+    st->e = calloc(head[0] + 1, sizeof *st->e);
+    st->x = calloc(head[1] + 1, sizeof *st->x);
+    eid = calloc(2 * ((size_t)head[0] + head[1]) + 1, sizeof *eid);
+    evl = eid + head[0], xn = evl + head[0], xj = xn + head[1];
+    if (st->e == NULL || st->x == NULL || eid == NULL || get_str(f, st, &id) != 0
+        || (head[2] && get_str(f, st, &name) != 0))
+        rc = -1;
+    for (uint32_t i = 0; rc == 0 && i < head[0]; i++) {
+        rc = fread(t, sizeof t, 1, f) == 1 && get_str(f, st, &eid[i]) == 0 ? 0 : -1;
+        st->e[i].type = (ctg_element_type)t[0];
+        evl[i] = SIZE_MAX;
+        if (rc == 0 && t[1])
+            rc = get_str(f, st, &evl[i]);
+    }
+    for (uint32_t i = 0; rc == 0 && i < head[1]; i++) {
+        rc = fread(&t[0], sizeof t[0], 1, f) == 1 && get_str(f, st, &xn[i]) == 0 ? 0 : -1;
+        xj[i] = SIZE_MAX;
+        if (rc == 0 && t[0])
+            rc = get_str(f, st, &xj[i]);
+    }
+    if (rc == 0) { /* the text is in place: its pointers can be taken */
+        const char *base = st->text.data;
+
+        for (uint32_t i = 0; i < head[0]; i++) {
+            st->e[i].id = base + eid[i];
+            st->e[i].voltage_level_id = evl[i] == SIZE_MAX ? NULL : base + evl[i];
+        }
+        for (uint32_t i = 0; i < head[1]; i++) {
+            st->x[i].name = base + xn[i];
+            st->x[i].json = xj[i] == SIZE_MAX ? NULL : base + xj[i];
+            st->x[i].json_len = st->x[i].json ? strlen(st->x[i].json) : 0;
+        }
+        st->c = (ctg_contingency){ base + id, head[2] ? base + name : NULL,
+                                   head[0] ? st->e : NULL, head[0], head[1] ? st->x : NULL,
+                                   head[1] };
+    }
+    free(eid);
+    return rc;
+}
+
+static void stored_free(stored *st)
+{
+    free(st->e);
+    free(st->x);
+    free(st->text.data);
+}
+
+/* ---- the later reads ----------------------------------------------------------------------- */
+
+/* The slot of the contingency being read again, after checking that it is the one scanned. */
+static int slot_again(diff *d, const ctg_contingency *c, slot *s)
+{
+    spill *sp = d->sp;
+    uint64_t p = d->pos++;
+    digests dg;
+
+    *s = (slot){ 0 };
+    if (p >= sp->count[sp->side])
+        return fail_input(d, d->reading, CTG_EIO, "changed while diff was reading it");
+    if (slot_get(d, sp->side, p, s) != 0)
+        return 1;
+    if (s->kind == SL_SAME)
+        return 0;
+    if (digest_of(&d->t.key, c, &d->scratch, &dg) != 0)
+        return fail_nomem(d);
+    if (dg.content != s->digest)
+        return fail_input(d, d->reading, CTG_EIO, "changed while diff was reading it");
+    return 0;
+}
+
+/* A's read for the store: each contingency that a change or rename of B needs. */
+static int on_store(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    diff *d = payload;
+    spill *sp = d->sp;
+    uint64_t offset;
+    slot s;
+
+    (void)h;
+    if (slot_again(d, c, &s) != 0)
+        return 1;
+    if (s.kind != SL_CHANGED && s.kind != SL_RENAMED)
+        return 0;
+    if (sp->store == NULL && (sp->store = anon_file()) == NULL)
+        return fail_temp(d);
+    offset = (uint64_t)ftello(sp->store) + 1;
+    if (store_put(sp->store, c) != 0)
+        return fail_temp(d);
+    if (pwrite(fileno(sp->sl[1].f), &offset, sizeof offset,
+               (off_t)(s.partner * sizeof s + offsetof(slot, offset))) != sizeof offset)
+        return fail_temp(d);
+    return 0;
+}
+
+/* A rename of B to its A contingency `a`: checked when the content differs (as the in-memory
+ * path does), undone when the element sets differ (their hashes collided). */
+static int print_renamed(diff *d, const ctg_contingency *a, const ctg_contingency *c,
+                         const slot *s, uint64_t p)
+{
+    event ev = { EV_RENAMED, NONE, NONE, NONE, s->partner, p, NULL, 0, false };
+    uint32_t removed = SL_REMOVED;
+    bool same = true;
+
+    if (s->differs && same_elements(d, a, c, &same) != 0)
+        return fail_nomem(d);
+    if (!same) {
+        print_line(d, EV_ADDED, NULL, c->id, NONE, p);
+        d->sp->need[2]++;
+        return pwrite(fileno(d->sp->sl[0].f), &removed, sizeof removed,
+                      (off_t)(s->partner * sizeof *s + offsetof(slot, kind))) == sizeof removed
+                   ? 0
+                   : fail_temp(d);
+    }
+    print_line(d, EV_RENAMED, a->id, c->id, s->partner, p);
+    return s->differs && describe_to(d, stdout, &ev, c->id, a, c) != 0 ? fail_nomem(d) : 0;
+}
+
+/* B's read: what it added, renamed and changed, in its order. */
+static int on_print_b(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    diff *d = payload;
+    uint64_t p = d->pos;
+    event ev = { EV_CHANGED, NONE, NONE, NONE, NONE, p, NULL, 0, false };
+    slot s;
+
+    (void)h;
+    if (slot_again(d, c, &s) != 0)
+        return 1;
+    if (s.kind == SL_SAME)
+        return 0;
+    if (s.kind == SL_ADDED)
+        return print_line(d, EV_ADDED, NULL, c->id, NONE, p), 0;
+    if (s.offset == 0 || store_get(d->sp->store, s.offset - 1, &d->sp->st) != 0)
+        return fail_temp(d);
+    if (s.kind == SL_RENAMED)
+        return print_renamed(d, &d->sp->st.c, c, &s, p);
+    ev.a_pos = s.partner;
+    return describe_to(d, stdout, &ev, c->id, &d->sp->st.c, c) != 0 ? fail_nomem(d) : 0;
+}
+
+/* A's last read: what it removed, in its order. The slots are read afresh: B's read may have
+ * undone renames. */
+static int on_print_a(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    diff *d = payload;
+    uint64_t p = d->pos;
+    slot s;
+
+    (void)h;
+    if (slot_again(d, c, &s) != 0)
+        return 1;
+    if (s.kind == SL_REMOVED)
+        print_line(d, EV_REMOVED, c->id, NULL, p, NONE);
+    return 0;
+}
+
+/* ---- the spill path's run ------------------------------------------------------------------ */
+
+static void spill_free(spill *sp)
+{
+    if (sp == NULL)
+        return;
+    for (int side = 0; side < 2; side++) {
+        for (unsigned k = 0; k < SPILL_BUCKETS; k++) {
+            if (sp->bucket[side][k] != NULL)
+                fclose(sp->bucket[side][k]);
+        }
+        if (sp->sl[side].f != NULL)
+            fclose(sp->sl[side].f);
+        free(sp->l[side].r);
+        free(sp->l[side].id);
+        free(sp->l[side].ids.data);
+        free(sp->l[side].index);
+        free(sp->l[side].matched);
+        free(sp->dup_id[side]);
+    }
+    for (unsigned k = 0; k < RENAME_BUCKETS; k++) {
+        if (sp->rename[k] != NULL)
+            fclose(sp->rename[k]);
+    }
+    if (sp->store != NULL)
+        fclose(sp->store);
+    stored_free(&sp->st);
+    free(sp);
+}
+
+/* Reads `side` with `on`; afterwards, a count other than the scan's is an input that changed. */
+static int read_again(diff *d, int side,
+                      int (*on)(const ctg_stream_header *, const ctg_contingency *, void *))
+{
+    int status;
+
+    d->sp->side = side;
+    for (int k = 0; k < 2; k++)
+        d->sp->sl[k].n = 0; /* the slots may have been written since */
+    status = read_side(d, d->path[side], d->spool[side], on);
+    if (status == CLI_OK && d->pos != d->sp->count[side]) {
+        fail_input(d, d->path[side], CTG_EIO, "changed while diff was reading it");
+        return report(d, d->rc, &d->err);
+    }
+    return status;
+}
+
+/* The first id seen twice, T's before S's, as the in-memory path finds it; or CLI_OK. */
+static int report_duplicate(diff *d, int t)
+{
+    for (int k = 0; k < 2; k++) {
+        int side = k == 0 ? t : 1 - t;
+        const rec *r = &d->sp->dup[side];
+        ctg_stream_header h = { (ctg_list_kind)r->kind, NULL, NULL, r->depth, r->list_index };
+        ctg_stream_place at = { .index = r->index, .id_line = r->line, .id_column = r->column };
+
+        if (!d->sp->has_dup[side])
+            continue;
+        d->reading = d->path[side];
+        d->at = &at;
+        fail_duplicate(d, &h, d->sp->dup_id[side]);
+        return report(d, d->rc, &d->err);
+    }
+    return CLI_OK;
+}
+
+/* The scans, T's first; an error of a read is reported after an id seen twice before it. */
+static int scan_sides(diff *d, int t)
+{
+    int status = CLI_OK, rc = 0;
+    ctg_error err;
+
+    d->defer = true;
+    for (int k = 0; k < 2 && status == CLI_OK; k++) {
+        d->sp->side = k == 0 ? t : 1 - t;
+        status = read_side(d, d->path[d->sp->side], d->spool[d->sp->side], on_scan);
+    }
+    d->defer = false;
+    if (status != CLI_OK)
+        rc = d->rc, err = d->err;
+    if (join_all(d) != 0)
+        return report(d, d->rc, &d->err);
+    if (report_duplicate(d, t) != CLI_OK)
+        return CLI_FAILURE;
+    return status == CLI_OK ? CLI_OK : report(d, rc, &err);
+}
+
+static int run_spill(diff *d)
+{
+    int t = d->t_is_a ? 0 : 1, status;
+
+    if ((d->sp = calloc(1, sizeof *d->sp)) == NULL)
+        return fail_nomem(d), report(d, d->rc, &d->err);
+    status = scan_sides(d, t);
+    if (status != CLI_OK || d->quiet)
+        return status != CLI_OK ? status : d->sp->differ ? CLI_INVALID : CLI_OK;
+    if (d->sp->need[1] > 0)
+        status = read_again(d, 0, on_store);
+    if (status == CLI_OK && d->sp->need[0] > 0)
+        status = read_again(d, 1, on_print_b);
+    if (status == CLI_OK && d->sp->need[2] > 0)
+        status = read_again(d, 0, on_print_a);
+    if (status != CLI_OK)
+        return status;
+    return d->sp->differ ? CLI_INVALID : CLI_OK;
+}
+
+/* Copies `in` to `out`; returns 0, or -1 with errno set. */
+static int copy_fd(int in, int out)
+{
+    char chunk[65536];
+    ssize_t n;
+
+    while ((n = read(in, chunk, sizeof chunk)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        for (ssize_t done = 0; done < n;) {
+            ssize_t w = write(out, chunk + done, (size_t)(n - done));
+
+            if (w < 0 && errno != EINTR)
+                return -1;
+            done += w > 0 ? w : 0;
+        }
+    }
+    return 0;
+}
+
+/* Side `side` (0 A, 1 B) is stdin or a pipe, which cannot be read twice: copies it to a
+ * temporary file in $TMPDIR (or /tmp), removed by diff_dispose and on a signal (slot `side`:
+ * diff writes no output file). Its bytes go as they are, compressed or not: the read finds out
+ * as it would on the pipe. */
+static int spool_side(diff *d, int side)
+{
+    const char *dir = getenv("TMPDIR"), *path = d->path[side];
+    bool in_stdin = strcmp(path, "-") == 0;
+    size_t len;
+    int in, out, failed;
+
+    dir = dir && *dir ? dir : "/tmp";
+    len = strlen(dir) + sizeof "/ctg-diff-XXXXXX";
+    if ((d->spool[side] = malloc(len)) == NULL)
+        return fail_nomem(d), report(d, d->rc, &d->err);
+    snprintf(d->spool[side], len, "%s/ctg-diff-XXXXXX", dir);
+    if ((out = mkstemp(d->spool[side])) < 0) {
+        free(d->spool[side]), d->spool[side] = NULL;
+        return report_errno(d, path, "cannot create a copy in $TMPDIR");
+    }
+    cli_signals_temp_file_at(side, d->spool[side]);
+    in = in_stdin ? STDIN_FILENO : open(path, O_RDONLY);
+    failed = in < 0 ? -1 : copy_fd(in, out);
+    if (in >= 0 && !in_stdin)
+        close(in);
+    if (close(out) != 0 || failed != 0)
+        return report_errno(d, path, in < 0 ? "cannot open" : "cannot copy");
+    return CLI_OK;
+}
+
+/* The bytes of input the in-memory path would take: gzip counted 16 times, its usual ratio
+ * on lists being 10 to 20. */
+static uint64_t input_weight(const char *path)
+{
+    unsigned char magic[2] = { 0, 0 };
+    struct stat st;
+    FILE *f;
+
+    if (stat(path, &st) != 0)
+        return 0;
+    if ((f = fopen(path, "rb")) != NULL) {
+        if (fread(magic, 1, 2, f) != 2)
+            magic[0] = 0;
+        fclose(f);
+    }
+    return (uint64_t)st.st_size * (magic[0] == 0x1f && magic[1] == 0x8b ? 16 : 1);
+}
+
+/* Whether the inputs are too big for the in-memory path. */
+static bool needs_spill(const diff *d)
+{
+    const char *env = getenv("CTG_DIFF_SPILL_BYTES");
+    uint64_t limit = env && *env ? strtoull(env, NULL, 10) : CLI_DIFF_SPILL_BYTES, total = 0;
+
+    for (int side = 0; side < 2; side++)
+        total += input_weight(d->spool[side] ? d->spool[side] : d->path[side]);
+    return total > limit;
 }
 
 static int run_diff(diff *d, const char *a, const char *b)
@@ -1298,15 +2163,25 @@ static int run_diff(diff *d, const char *a, const char *b)
     int status;
 
     choose_sides(d, a, b);
-    status = read_side(d, d->t_path, on_t);
+    d->path[0] = a, d->path[1] = b;
+    for (int side = 0; side < 2; side++) {
+        if ((strcmp(d->path[side], "-") == 0 || is_pipe(d->path[side]))
+            && (status = spool_side(d, side)) != CLI_OK)
+            return status;
+    }
+    if (needs_spill(d))
+        return run_spill(d);
+    d->t_spool = d->spool[d->t_is_a ? 0 : 1];
+    d->s_spool = d->spool[d->t_is_a ? 1 : 0];
+    status = read_side(d, d->t_path, d->t_spool, on_t);
     if (status == CLI_OK)
-        status = read_side(d, d->s_path, on_s);
+        status = read_side(d, d->s_path, d->s_spool, on_s);
     if (status != CLI_OK)
         return status;
     if ((d->match && pair_renames(d) != 0) || finish_events(d) != 0)
         return fail_nomem(d), report(d, d->rc, &d->err);
     if (d->nneed > 0)
-        status = d->keep_t ? walk_kept_t(d) : read_side(d, d->t_path, on_t_again);
+        status = read_side(d, d->t_path, d->t_spool, on_t_again);
     if (status == CLI_OK && d->cursor < d->nneed) {
         fail_input(d, d->t_path, CTG_EIO, "changed while diff was reading it");
         return report(d, d->rc, &d->err);

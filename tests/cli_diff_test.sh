@@ -141,6 +141,33 @@ check "gzip input that differs" 1 "$one" "" -- "$cli" diff "$a" "$work/element.j
 check "two pipes" 1 "${changes_b}added N-1_SW1\nremoved N-1_S1\n" "" -- sh -c "
     mkfifo '$work/fa' '$work/fb' && { cat '$a' >'$work/fa' & cat '$d/changes.json' >'$work/fb' &
     '$cli' diff '$work/fa' '$work/fb'; }"
+# A pipe that is T is copied to a file in $TMPDIR for its second read, and that file removed.
+mkdir -p "$work/tmp"
+check "two pipes, --match-elements: A copied to \$TMPDIR, then removed" 1 \
+    "${changes_b}renamed N-1_S1 -> N-1_SW1\n" "" -- sh -c "
+    rm -f '$work/fa' '$work/fb' && mkfifo '$work/fa' '$work/fb' &&
+    { cat '$a' >'$work/fa' & cat '$d/changes.json' >'$work/fb' &
+    TMPDIR='$work/tmp' '$cli' diff --match-elements '$work/fa' '$work/fb'; s=\$?
+    ls -A '$work/tmp'; exit \$s; }"
+check "A from stdin, B a pipe of gzip: B is copied as it is, and read as gzip" 1 "$one" "" -- \
+    sh -c "rm -f '$work/fb' && mkfifo '$work/fb' && { cat '$work/element.json.gz' >'$work/fb' &
+    TMPDIR='$work/tmp' '$cli' diff - '$work/fb' <'$a'; s=\$?; ls -A '$work/tmp'; exit \$s; }"
+check "no \$TMPDIR for the copy of a pipe is an error" 2 "" \
+    "$work/fa: error: cannot create a copy in \$TMPDIR: No such file or directory\n" -- sh -c "
+    rm -f '$work/fa' '$work/fb' && mkfifo '$work/fa' '$work/fb' &&
+    { cat '$a' >'$work/fa' 2>/dev/null & cat '$a' >'$work/fb' 2>/dev/null &
+    TMPDIR='$work/none' '$cli' diff '$work/fa' '$work/fb'; s=\$?; exec 3<>'$work/fa' 4<>'$work/fb'
+    wait; exit \$s; }"
+check "a signal during the copy removes it" 0 "143\n" "" -- sh -c "
+    rm -f '$work/fa' '$work/fb' && mkfifo '$work/fa' '$work/fb' &&
+    { { cat '$a'; sleep 2; } >'$work/fa' & cat '$a' >'$work/fb' 2>/dev/null &
+    TMPDIR='$work/tmp' '$cli' diff -q '$work/fa' '$work/fb' & p=\$!; sleep 0.5; kill -TERM \$p
+    wait \$p; echo \$?; ls -A '$work/tmp'; exec 4<>'$work/fb'; }"
+check "an error in a copied pipe names the pipe" 2 "" \
+    "$work/fa:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n" \
+    -- sh -c "rm -f '$work/fa' '$work/fb' && mkfifo '$work/fa' '$work/fb' &&
+    { cat '$data/cli/unknown-type.json' >'$work/fa' & cat '$a' >'$work/fb' &
+    TMPDIR='$work/tmp' '$cli' diff '$work/fa' '$work/fb'; s=\$?; ls -A '$work/tmp'; exit \$s; }"
 
 # ---- generated lists of 5000: the id table grows several times; B in reverse order ----
 gen() { # gen FILE ID_PREFIX REVERSE CHANGE_EVERY
@@ -167,6 +194,69 @@ awk 'BEGIN { for (i = 4999; i >= 0; i--) printf "renamed N-1_L%d -> R_%d\n", i, 
     >"$work/big-renamed"
 check "5000 renamed, in reverse order" 1 "@$work/big-renamed" "" -- \
     "$cli" diff --match-elements "$work/big-a.json" "$work/big-r.json"
+
+# ---- the spill path (beyond 16 MB of input; CTG_DIFF_SPILL_BYTES lowers that, for tests):
+# the same answers, memory bounded on any size ----
+sp="env CTG_DIFF_SPILL_BYTES=0 TMPDIR=$work/tmp"
+check "spill: a list and itself" 0 "" "" -- $sp "$cli" diff "$a" "$a"
+check "spill: every kind of change" 1 "${changes_b}added N-1_SW1\nremoved N-1_S1\n" "" -- \
+    $sp "$cli" diff "$a" "$d/changes.json"
+check "spill: --match-elements, renamed" 1 "${changes_b}renamed N-1_S1 -> N-1_SW1\n" "" -- \
+    $sp "$cli" diff --match-elements "$a" "$d/changes.json"
+check "spill: -q" 1 "" "" -- $sp "$cli" diff -q "$a" "$d/changes.json"
+check "spill: renames in JSON" 1 \
+    '{"change":"changed","id":"K","a":3,"b":0,"what":"element","to":{"id":"L9\\u001b[31m","type":"LINE"}}
+{"change":"changed","id":"K","a":3,"b":0,"what":"element","to":{"id":"L8","type":"BRANCH"}}
+{"change":"renamed","id":"D2","from":"DUP1","a":1,"b":1}
+{"change":"renamed","id":"B1","from":"A1","a":0,"b":2}
+{"change":"changed","id":"B1","a":0,"b":2,"what":"name","from":"old","to":"new"}
+{"change":"changed","id":"B1","a":0,"b":2,"what":"side","from":{"id":"L2","type":"LINE","voltageLevelId":"V"},"to":{"id":"L2","type":"LINE"}}
+{"change":"removed","id":"DUP2","a":2}
+' "" -- $sp "$cli" diff --match-elements --format json "$d/rename-a.json" "$d/rename-b.json"
+check "spill: renames in text" 1 "$rename_text" "" -- \
+    $sp "$cli" diff --match-elements "$d/rename-a.json" "$d/rename-b.json"
+check "spill: A from stdin, --match-elements" 1 "${changes_b}renamed N-1_S1 -> N-1_SW1\n" "" \
+    -- sh -c "$sp '$cli' diff --match-elements - '$d/changes.json' <'$a'; s=\$?; ls -A '$work/tmp'
+    exit \$s"
+check "spill: B from stdin, the other way round, JSON" 1 \
+    '{"change":"changed","id":"N-1_L1","a":0,"b":0,"what":"element","from":{"id":"L1","type":"LINE"},"to":{"id":"L2","type":"LINE"}}\n' \
+    "" -- sh -c "$sp '$cli' diff --format=json '$a' - <'$d/element.json'"
+check "spill: gzip input" 1 "$one" "" -- $sp "$cli" diff "$a" "$work/element.json.gz"
+check "spill: two pipes" 1 "${changes_b}added N-1_SW1\nremoved N-1_S1\n" "" -- sh -c "
+    rm -f '$work/fa' '$work/fb' && mkfifo '$work/fa' '$work/fb' &&
+    { cat '$a' >'$work/fa' & cat '$d/changes.json' >'$work/fb' &
+    $sp '$cli' diff '$work/fa' '$work/fb'; s=\$?; ls -A '$work/tmp'; exit \$s; }"
+check "spill: 5000 in reverse order, 5 changed" 1 \
+    "$(for i in 4000 3000 2000 1000 0; do
+        printf 'changed N-1_L%d: element LINE L%d replaced by LINE X%d\\n' $i $i $i; done)" "" -- \
+    $sp "$cli" diff "$work/big-a.json" "$work/big-b.json"
+check "spill: 5000 renamed, in reverse order" 1 "@$work/big-renamed" "" -- \
+    $sp "$cli" diff --match-elements "$work/big-a.json" "$work/big-r.json"
+awk 'BEGIN { for (i = 4999; i >= 0; i--) printf "added R_%d\n", i
+    for (i = 0; i < 5000; i++) printf "removed N-1_L%d\n", i }' >"$work/big-added"
+check "spill: 5000 added then 5000 removed" 1 "@$work/big-added" "" -- \
+    $sp "$cli" diff "$work/big-a.json" "$work/big-r.json"
+check "spill: an invalid list" 2 "" \
+    "$data/cli/unknown-type.json:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n" \
+    -- $sp "$cli" diff "$a" "$data/cli/unknown-type.json"
+check "spill: a duplicate id, at its place" 2 "" \
+    "$d/duplicate.json:9:12: error: /contingencies/1/id: contingency id \"N-1_L1\" is there twice: diff matches contingencies by id\n" \
+    -- $sp "$cli" diff "$a" "$d/duplicate.json"
+check "spill: a duplicate id from stdin in JSON" 2 \
+    "{\"file\":\"<stdin>\",\"line\":9,\"column\":12,\"path\":\"/contingencies/1/id\",\"code\":\"duplicate-id\",\"severity\":\"error\",\"message\":\"contingency id \\\\\"N-1_L1\\\\\" is there twice: diff matches contingencies by id\"}\n" \
+    "" -- sh -c "$sp '$cli' diff --format json - '$a' <'$d/duplicate.json'"
+# A duplicate before a broken element is what is reported, as when the read stops at it.
+printf '{"type":"default","contingencies":[{"id":"X","elements":[]},{"id":"X","elements":[]},%s' \
+    '{"id":"Y","elements":[{"id":"L","type":"TRANSFORMER"}]}]}' >"$work/dup-bad.json"
+check "spill: the duplicate comes before a later error" 2 "" \
+    "$work/dup-bad.json:1:67: error: /contingencies/1/id: contingency id \"X\" is there twice: diff matches contingencies by id\n" \
+    -- $sp "$cli" diff "$work/dup-bad.json" "$a"
+check "spill: T's error comes before S's duplicate" 2 "" \
+    "$data/cli/unknown-type.json:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n" \
+    -- $sp "$cli" diff "$data/cli/unknown-type.json" "$work/dup-bad.json"
+check "spill: no \$TMPDIR is an error" 2 "" \
+    "$work/none: error: cannot write a temporary file: No such file or directory\n" -- \
+    env CTG_DIFF_SPILL_BYTES=0 TMPDIR="$work/none" "$cli" diff "$a" "$d/changes.json"
 
 # ---- errors: exit 2, as diff(1) ----
 bad="$data/cli/unknown-type.json"
