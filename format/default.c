@@ -448,11 +448,11 @@ static void member_str(ctg_emitter *e, const ctg_key *name, const char *s)
     ctg_emit_member_string(e, name, s, strlen(s));
 }
 
-static void write_element(ctg_emitter *e, const ctg_element *el)
+/* One element, its type written as `t`'s name: BOUNDARY_LINE and DANGLING_LINE are one type
+ * whose name depends on the version written. Inlined into both writers below, so that the
+ * newest version's loop pays no call for it. */
+static inline void write_element_as(ctg_emitter *e, const ctg_element *el, ctg_element_type t)
 {
-    /* Pre-1.1 name of BOUNDARY_LINE: written only at an older version (write_old_element). */
-    ctg_element_type t =
-        el->type == CTG_ELEMENT_DANGLING_LINE ? CTG_ELEMENT_BOUNDARY_LINE : el->type;
     /* An out-of-range type cannot come from the reader or the builders; write something
      * a reader rejects rather than crash. */
     static const ctg_element_type_def unknown = { "", false, false };
@@ -470,60 +470,42 @@ static void write_element(ctg_emitter *e, const ctg_element *el)
     ctg_emit_string_object(e, m, n);
 }
 
-/* An element of a `default` list written before 1.1, where BOUNDARY_LINE is DANGLING_LINE.
- * write_element's body again, not a call into a shared one: that one is inlined in the loop
- * of the newest version only, which a second caller would stop. */
-static void write_old_element(ctg_emitter *e, const ctg_element *el)
+/* A contingency whose elements are written with `old_names` (before 1.1, BOUNDARY_LINE is
+ * DANGLING_LINE) or the current ones. Inlined with a constant `old_names` into the two
+ * writers the lists pick from once per list, so the newest version, nearly every write, runs
+ * no per-element test of the version. */
+static inline void write_contingency_body(ctg_emitter *e, const ctg_contingency *c,
+                                          bool old_names)
 {
-    ctg_element_type t =
-        el->type == CTG_ELEMENT_BOUNDARY_LINE ? CTG_ELEMENT_DANGLING_LINE : el->type;
-    static const ctg_element_type_def unknown = { "", false, false };
-    const ctg_element_type_def *def =
-        (unsigned)t < CTG_ELEMENT_TYPE_COUNT ? &ctg_element_types[t] : &unknown;
-    ctg_emit_member m[EL_COUNT];
-    size_t n = 2;
+    ctg_emit_object_begin(e);
+    member_str(e, &contingency_keys[CT_ID], c->id);
+    if (c->name != NULL)
+        member_str(e, &contingency_keys[CT_NAME], c->name);
+    ctg_emit_name_key(e, &contingency_keys[CT_ELEMENTS]);
+    ctg_emit_array_begin(e);
+    for (size_t i = 0; i < c->element_count; i++) {
+        const ctg_element *el = &c->elements[i];
+        ctg_element_type t = el->type;
 
-    m[0] = (ctg_emit_member){ &element_keys[EL_ID], el->id, strlen(el->id) };
-    m[1] = (ctg_emit_member){ &element_keys[EL_TYPE], def->name, strlen(def->name) };
-    if (def->side_written && el->voltage_level_id != NULL && el->voltage_level_id[0] != '\0')
-        m[n++] = (ctg_emit_member){ &element_keys[EL_VOLTAGE_LEVEL], el->voltage_level_id,
-                                    strlen(el->voltage_level_id) };
-    ctg_emit_string_object(e, m, n);
+        if (old_names && t == CTG_ELEMENT_BOUNDARY_LINE)
+            t = CTG_ELEMENT_DANGLING_LINE;
+        else if (!old_names && t == CTG_ELEMENT_DANGLING_LINE)
+            t = CTG_ELEMENT_BOUNDARY_LINE;
+        write_element_as(e, el, t);
+    }
+    ctg_emit_array_end(e);
+    ctg_write_extensions(e, &contingency_keys[CT_EXTENSIONS], c);
+    ctg_emit_object_end(e);
 }
 
 void ctg_write_contingency(ctg_emitter *e, const ctg_contingency *c)
 {
-    size_t i;
-
-    ctg_emit_object_begin(e);
-    member_str(e, &contingency_keys[CT_ID], c->id);
-    if (c->name != NULL)
-        member_str(e, &contingency_keys[CT_NAME], c->name);
-    ctg_emit_name_key(e, &contingency_keys[CT_ELEMENTS]);
-    ctg_emit_array_begin(e);
-    for (i = 0; i < c->element_count; i++)
-        write_element(e, &c->elements[i]);
-    ctg_emit_array_end(e);
-    ctg_write_extensions(e, &contingency_keys[CT_EXTENSIONS], c);
-    ctg_emit_object_end(e);
+    write_contingency_body(e, c, false);
 }
 
-/* ctg_write_contingency's body again with write_old_element: the writers pick one of the two
- * once per list, so that the newest version, nearly every write, runs exactly the code it
- * ran before older versions could be written (a shared body would cost it per element). */
 static void write_old_contingency(ctg_emitter *e, const ctg_contingency *c)
 {
-    ctg_emit_object_begin(e);
-    member_str(e, &contingency_keys[CT_ID], c->id);
-    if (c->name != NULL)
-        member_str(e, &contingency_keys[CT_NAME], c->name);
-    ctg_emit_name_key(e, &contingency_keys[CT_ELEMENTS]);
-    ctg_emit_array_begin(e);
-    for (size_t i = 0; i < c->element_count; i++)
-        write_old_element(e, &c->elements[i]);
-    ctg_emit_array_end(e);
-    ctg_write_extensions(e, &contingency_keys[CT_EXTENSIONS], c);
-    ctg_emit_object_end(e);
+    write_contingency_body(e, c, true);
 }
 
 ctg_contingency_writer ctg_write_contingency_fn(const ctg_emitter *e)
