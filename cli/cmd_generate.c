@@ -130,7 +130,6 @@ static int on_row(void *payload, unsigned line, char *const *f, const size_t *le
                   ctg_error *err)
 {
     gen *g = payload;
-    char path[CTG_ERROR_PATH_MAX];
     const char *vl = n == 3 ? f[2] : NULL;
     ctg_element_type t;
     int rc;
@@ -144,8 +143,8 @@ static int on_row(void *payload, unsigned line, char *const *f, const size_t *le
         return cli_fail_at(err, CTG_ESCHEMA, g->source, line, 1, "",
                            "expected 2 or 3 fields (element_id, element_type[, "
                            "voltage_level_id]), found %zu", n);
-    snprintf(path, sizeof path, "/contingencies/%zu/elements/0", g->index);
-    if ((rc = cli_check_element(g->source, line, path, f[0], f[1], lens[1], vl, &t, err)))
+    cli_row_place at = { g->source, line, g->index, 0 };
+    if ((rc = cli_check_element(&at, f[0], f[1], lens[1], vl, &t, err)))
         return rc;
     const char *values[PH_COUNT] = { f[0], ctg_element_type_name(t), vl };
     ctg_element el = { f[0], t, vl && vl[0] ? vl : NULL };

@@ -345,23 +345,36 @@ int cli_element_type_of(const char *name, size_t len, ctg_element_type *t)
                : -1;
 }
 
-int cli_check_element(const char *source, unsigned line, const char *path, const char *id,
-                      const char *type, size_t type_len, const char *vl, ctg_element_type *t,
-                      ctg_error *err)
+/* The JSON Pointer of the element at `at`, with "/FIELD" when `field` is not NULL, in `buf`:
+ * built only for an error (a longer one is cut, as the library cuts its own paths). */
+static const char *element_path(char *buf, size_t cap, const cli_row_place *at,
+                                const char *field)
+{
+    int n = snprintf(buf, cap, "/contingencies/%zu/elements/%zu%s%s", at->index, at->element,
+                     field ? "/" : "", field ? field : "");
+
+    if (n < 0)
+        buf[0] = '\0';
+    return buf;
+}
+
+int cli_check_element(const cli_row_place *at, const char *id, const char *type, size_t type_len,
+                      const char *vl, ctg_element_type *t, ctg_error *err)
 {
     char where[CTG_ERROR_PATH_MAX];
 
     if (id == NULL)
-        return cli_fail_at(err, CTG_ESCHEMA, source, line, 1, path, "empty element_id");
-    snprintf(where, sizeof where, "%s/type", path);
+        return cli_fail_at(err, CTG_ESCHEMA, at->source, at->line, 1,
+                           element_path(where, sizeof where, at, NULL), "empty element_id");
     if (cli_element_type_of(type, type_len, t) != 0)
-        return cli_fail_at(err, CTG_ESCHEMA, source, line, 1, where,
+        return cli_fail_at(err, CTG_ESCHEMA, at->source, at->line, 1,
+                           element_path(where, sizeof where, at, "type"),
                            "unknown element type \"%.64s\"%s", type ? type : "",
                            type && strcmp(type, "DANGLING_LINE") == 0 ? " (now BOUNDARY_LINE)"
                                                                       : "");
-    snprintf(where, sizeof where, "%s/voltageLevelId", path);
     if (vl != NULL && vl[0] != '\0' && !ctg_element_type_is_sided(*t))
-        return cli_fail_at(err, CTG_ESCHEMA, source, line, 1, where,
+        return cli_fail_at(err, CTG_ESCHEMA, at->source, at->line, 1,
+                           element_path(where, sizeof where, at, "voltageLevelId"),
                            "%s has no side: voltage_level_id must be empty",
                            ctg_element_type_name(*t));
     return CTG_OK;
@@ -391,9 +404,9 @@ static int row_element(const char *source, unsigned line, char *const *f, const 
                        unsigned first_line, ctg_element_type *t, ctg_error *err)
 {
     char path[CTG_ERROR_PATH_MAX];
+    cli_row_place at = { source, line, index, count };
+    int rc = cli_check_element(&at, f[2], f[3], lens[3], f[4], t, err);
 
-    snprintf(path, sizeof path, "/contingencies/%zu/elements/%zu", index, count);
-    int rc = cli_check_element(source, line, path, f[2], f[3], lens[3], f[4], t, err);
     if (rc != CTG_OK)
         return rc;
     if (!made && !same_name(name, f[1])) {

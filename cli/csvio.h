@@ -93,11 +93,18 @@ int cli_csv_end_row(cli_textout *t);
 /* An element_type field (`len` bytes): 0 and *t for a type a list can hold (not the pre-1.1
  * DANGLING_LINE), -1 for none (NULL included). */
 int cli_element_type_of(const char *name, size_t len, ctg_element_type *t);
-/* Checks an element of a CSV row at `line` (`path` its JSON Pointer in the list made): an id,
- * a known type (set in *t), no side for an unsided type. CTG_OK or CTG_ESCHEMA (err). */
-int cli_check_element(const char *source, unsigned line, const char *path, const char *id,
-                      const char *type, size_t type_len, const char *vl, ctg_element_type *t,
-                      ctg_error *err);
+/* Where a CSV row's element lands: the row's `line` in `source`, element `element` of the
+ * list's contingency `index`. Its JSON Pointer is built only for an error. */
+typedef struct cli_row_place {
+    const char *source;
+    unsigned line;
+    size_t index, element;
+} cli_row_place;
+
+/* Checks the element of a CSV row at `at`: an id, a known type (set in *t), no side for an
+ * unsided type. CTG_OK or CTG_ESCHEMA (err). */
+int cli_check_element(const cli_row_place *at, const char *id, const char *type, size_t type_len,
+                      const char *vl, ctg_element_type *t, ctg_error *err);
 
 /* ---- where convert's contingencies go (convert_text.c) --------------------------------- */
 
