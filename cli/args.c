@@ -107,6 +107,19 @@ int cli_parse_args(const cli_command *cmd, int argc, char **argv, const char *co
     return cli_parse_options(cmd, argc, argv, &opts, out);
 }
 
+bool cli_begin(const cli_command *cmd, int argc, char **argv, const cli_options *opts,
+               cli_args *out, int *status)
+{
+    *status = cli_parse_options(cmd, argc, argv, opts, out);
+    if (*status != CLI_OK)
+        return true;
+    if (out->help) {
+        *status = cli_help(cmd);
+        return true;
+    }
+    return false;
+}
+
 void cli_print_usage(const cli_command *cmd, FILE *out)
 {
     fprintf(out, "usage: %s %s %s\n", CLI_NAME, cmd->name, cmd->args);

@@ -234,6 +234,12 @@ typedef struct cli_options {
 int cli_parse_options(const cli_command *cmd, int argc, char **argv, const cli_options *opts,
                       cli_args *out);
 
+/* The start of every command: parses its options (cli_parse_options) and answers --help.
+ * Returns true when the command is done, `*status` then its exit status (a usage error, or
+ * the help printed); false with `*status` CLI_OK to go on with `out`. */
+bool cli_begin(const cli_command *cmd, int argc, char **argv, const cli_options *opts,
+               cli_args *out, int *status);
+
 /* Prints "usage: contingency-cli NAME ARGS", the details and the options to `out`. */
 void cli_print_usage(const cli_command *cmd, FILE *out);
 /* Prints the usage on stdout for --help; returns the exit status (cli_flush_stdout). */

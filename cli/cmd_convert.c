@@ -330,12 +330,10 @@ int cli_convert(const cli_command *cmd, int argc, char **argv)
     cli_options opts = { convert_flags, convert_valued, values };
     settings s = { .delim = ',' };
     cli_args args;
-    int status = cli_parse_options(cmd, argc, argv, &opts, &args);
+    int status;
 
-    if (status != CLI_OK)
+    if (cli_begin(cmd, argc, argv, &opts, &args, &status))
         return status;
-    if (args.help)
-        return cli_help(cmd);
     if (args.npos != 2)
         return cli_usage_error(cmd, args.npos < 2 ? "missing IN or OUT" : "too many arguments",
                                NULL);

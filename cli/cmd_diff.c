@@ -2201,12 +2201,10 @@ int cli_diff(const cli_command *cmd, int argc, char **argv)
     cli_options opts = { diff_flags, diff_valued, values };
     cli_args args;
     diff d;
-    int status = cli_parse_options(cmd, argc, argv, &opts, &args);
+    int status;
 
-    if (status != CLI_OK)
+    if (cli_begin(cmd, argc, argv, &opts, &args, &status))
         return status;
-    if (args.help)
-        return cli_help(cmd);
     memset(&d, 0, sizeof d);
     if (cli_diag_format_parse(values[0], &d.format) != 0)
         return cli_usage_error(cmd, "--format takes text or json, not", values[0]);

@@ -268,10 +268,8 @@ int cli_generate(const cli_command *cmd, int argc, char **argv)
                                     "left out", NULL);
 #endif
     }
-    if ((status = cli_parse_options(cmd, argc, argv, &opts, &args)) != CLI_OK)
+    if (cli_begin(cmd, argc, argv, &opts, &args, &status))
         return status;
-    if (args.help)
-        return cli_help(cmd);
     if (args.npos != 1)
         return cli_usage_error(cmd, args.npos < 1 ? "missing OUT" : "too many arguments", NULL);
     r.elements = values[OPT_ELEMENTS];

@@ -499,12 +499,10 @@ int cli_generate_network(const cli_command *cmd, int argc, char **argv)
     selection s;
     run_args ra;
     cli_args args;
-    int status = cli_parse_options(cmd, argc, argv, &opts, &args);
+    int status;
 
-    if (status != CLI_OK)
+    if (cli_begin(cmd, argc, argv, &opts, &args, &status))
         return status;
-    if (args.help)
-        return cli_help(cmd);
     memset(&ra, 0, sizeof ra);
     if ((problem = check_args(&args, values, &ra, &arg)) != NULL)
         return cli_usage_error(cmd, problem, arg);

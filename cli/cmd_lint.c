@@ -808,12 +808,10 @@ int cli_lint(const cli_command *cmd, int argc, char **argv)
     cli_options opts = { NULL, lint_valued, values };
     cli_lint_config cfg = { CLI_DIAG_TEXT, false, false, false };
     cli_args args;
-    int status = cli_parse_options(cmd, argc, argv, &opts, &args);
+    int status;
 
-    if (status != CLI_OK)
+    if (cli_begin(cmd, argc, argv, &opts, &args, &status))
         return status;
-    if (args.help)
-        return cli_help(cmd);
     if (cli_diag_format_parse(values[OPT_FORMAT], &cfg.format) != 0)
         return cli_usage_error(cmd, "unknown format (text or json)", values[OPT_FORMAT]);
     if (values[OPT_TARGET] != NULL && strcmp(values[OPT_TARGET], "dynaflow") != 0

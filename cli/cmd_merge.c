@@ -461,12 +461,10 @@ int cli_merge(const cli_command *cmd, int argc, char **argv)
     cli_options opts = { merge_flags, merge_valued, values };
     merge_job j;
     cli_args args;
-    int status = cli_parse_options(cmd, argc, argv, &opts, &args);
+    int status;
 
-    if (status != CLI_OK)
+    if (cli_begin(cmd, argc, argv, &opts, &args, &status))
         return status;
-    if (args.help)
-        return cli_help(cmd);
     pl_output_last(&args, values[OPT_OUTPUT]);
     if (args.npos < 2)
         return cli_usage_error(cmd, "missing IN or OUT", NULL);

@@ -358,12 +358,10 @@ int cli_resolve(const cli_command *cmd, int argc, char **argv)
     cli_options opts = { resolve_flags, resolve_valued, values };
     ctg_network *net = NULL;
     cli_args args;
-    int status = cli_parse_options(cmd, argc, argv, &opts, &args);
+    int status;
 
-    if (status != CLI_OK)
+    if (cli_begin(cmd, argc, argv, &opts, &args, &status))
         return status;
-    if (args.help)
-        return cli_help(cmd);
     if ((problem = check_args(&args, values, &arg)) != NULL)
         return cli_usage_error(cmd, problem, arg);
     cli_signals_catch_pipe();

@@ -235,12 +235,10 @@ int cli_split(const cli_command *cmd, int argc, char **argv)
     cli_options opts = { split_flags, split_valued, values };
     split_job j;
     cli_args args;
-    int status = cli_parse_options(cmd, argc, argv, &opts, &args);
+    int status;
 
-    if (status != CLI_OK)
+    if (cli_begin(cmd, argc, argv, &opts, &args, &status))
         return status;
-    if (args.help)
-        return cli_help(cmd);
     if (args.npos != 2)
         return cli_usage_error(
             cmd, args.npos < 2 ? "missing IN or OUTPREFIX" : "too many arguments", NULL);

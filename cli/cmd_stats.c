@@ -310,12 +310,10 @@ int cli_stats(const cli_command *cmd, int argc, char **argv)
     cli_diag_format format;
     cli_args args;
     size_t printed = 0;
-    int status = cli_parse_options(cmd, argc, argv, &opts, &args);
+    int status;
 
-    if (status != CLI_OK)
+    if (cli_begin(cmd, argc, argv, &opts, &args, &status))
         return status;
-    if (args.help)
-        return cli_help(cmd);
     if (cli_diag_format_parse(values[0], &format) != 0)
         return cli_usage_error(cmd, "unknown --format (text or json)", values[0]);
     if (args.npos == 0)

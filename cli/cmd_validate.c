@@ -141,12 +141,10 @@ int cli_validate(const cli_command *cmd, int argc, char **argv)
     cli_options opts = { flags, valued, values };
     validate_run run = { CLI_DIAG_TEXT, false, 0, 0, false };
     cli_args args;
-    int status = cli_parse_options(cmd, argc, argv, &opts, &args);
+    int status;
 
-    if (status != CLI_OK)
+    if (cli_begin(cmd, argc, argv, &opts, &args, &status))
         return status;
-    if (args.help)
-        return cli_help(cmd);
     if ((status = parse_run(cmd, &args, values, &run)) != CLI_OK)
         return status;
     if (args.npos == 0)
