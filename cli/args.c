@@ -152,16 +152,7 @@ int cli_report(int rc, const ctg_error *err)
 
     ctg_error_format(err, text, sizeof text);
     fprintf(stderr, "%s\n", text);
-    switch (rc) {
-    case CTG_ESYNTAX:
-    case CTG_ESCHEMA:
-    case CTG_EUNSUPPORTED:
-    case CTG_ELIMIT:
-        return CLI_INVALID;
-    default:
-        /* CTG_EIO, CTG_ENOMEM, CTG_EINVAL: the input may be fine; we could not judge it. */
-        return CLI_FAILURE;
-    }
+    return cli_status_of(rc);
 }
 
 ctg_source cli_source(const char *path)

@@ -165,6 +165,10 @@ bool cli_list_streams(const ctg_stream_header *h);
 /* A ctg_visitor list callback on a cli_list_job: a list holding lists is read whole; stops. */
 int cli_on_nested_list(const ctg_stream_header *h, const ctg_list *list, void *payload);
 
+/* Copies what can be read from descriptor `from` to its end onto descriptor `to` (pipeline.c:
+ * how a pipe that must be read twice is spooled to a file). Returns 0, or -1 with errno set. */
+int cli_copy_fd(int from, int to);
+
 /* Flushes stdout, so that a full disk or a closed pipe is reported, not lost at exit. */
 int cli_stdout_flushed(ctg_error *err);
 /* Writes `list` whole to `out` ("-" is stdout, flushed; a file is replaced atomically). */
@@ -252,6 +256,23 @@ int cli_usage_error(const cli_command *cmd, const char *message, const char *arg
 /* Prints `err` as ctg_error_format() does, one line on stderr, and returns the exit status
  * of the ctg status `rc`: CLI_INVALID for bad input, CLI_FAILURE for I/O, memory, or misuse. */
 int cli_report(int rc, const ctg_error *err);
+
+/* The exit status of the ctg status `rc` of a failed call: CLI_INVALID for bad input,
+ * CLI_FAILURE for I/O, memory, or misuse. Inline: the diagnostics printer's unit test links
+ * diag.c alone. */
+static inline int cli_status_of(int rc)
+{
+    switch (rc) {
+    case CTG_ESYNTAX:
+    case CTG_ESCHEMA:
+    case CTG_EUNSUPPORTED:
+    case CTG_ELIMIT:
+        return CLI_INVALID;
+    default:
+        /* CTG_EIO, CTG_ENOMEM, CTG_EINVAL: the input may be fine; it could not be judged. */
+        return CLI_FAILURE;
+    }
+}
 
 /* Fills `err` as the library does for an I/O failure: "WHAT: <reason for errnum>" from
  * `source` (errnum 0: "WHAT" alone). Returns CTG_EIO. */

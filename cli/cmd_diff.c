@@ -2077,28 +2077,6 @@ static int run_spill(diff *d)
     return d->sp->differ ? CLI_INVALID : CLI_OK;
 }
 
-/* Copies `in` to `out`; returns 0, or -1 with errno set. */
-static int copy_fd(int in, int out)
-{
-    char chunk[65536];
-    ssize_t n;
-
-    while ((n = read(in, chunk, sizeof chunk)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        for (ssize_t done = 0; done < n;) {
-            ssize_t w = write(out, chunk + done, (size_t)(n - done));
-
-            if (w < 0 && errno != EINTR)
-                return -1;
-            done += w > 0 ? w : 0;
-        }
-    }
-    return 0;
-}
-
 /* Side `side` (0 A, 1 B) is stdin or a pipe, which cannot be read twice: copies it to a
  * temporary file in $TMPDIR (or /tmp), removed by diff_dispose and on a signal (slot `side`:
  * diff writes no output file). Its bytes go as they are, compressed or not: the read finds out
@@ -2121,7 +2099,7 @@ static int spool_side(diff *d, int side)
     }
     cli_signals_temp_file_at(side, d->spool[side]);
     in = in_stdin ? STDIN_FILENO : open(path, O_RDONLY);
-    failed = in < 0 ? -1 : copy_fd(in, out);
+    failed = in < 0 ? -1 : cli_copy_fd(in, out);
     if (in >= 0 && !in_stdin)
         close(in);
     if (close(out) != 0 || failed != 0)

@@ -661,26 +661,6 @@ static int flat_check(const char *path, const char *source, char delim, bool pro
 
 /* ---- stdin, spooled ---------------------------------------------------------------------- */
 
-static int copy_fd(int from, int to)
-{
-    char chunk[65536];
-    ssize_t n;
-
-    while ((n = read(from, chunk, sizeof chunk)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        for (ssize_t done = 0; done < n;) {
-            ssize_t w = write(to, chunk + done, (size_t)(n - done));
-            if (w < 0 && errno != EINTR)
-                return -1;
-            done += w > 0 ? w : 0;
-        }
-    }
-    return 0;
-}
-
 /* Copies `fd` (the input `source`) to a temporary file in $TMPDIR (or /tmp), named in `*path`
  * (owned), removed if a signal ends us (slot 1: slot 0 is the output's). */
 static int spool_fd(int fd, const char *source, char **path, ctg_error *err)
@@ -704,7 +684,7 @@ static int spool_fd(int fd, const char *source, char **path, ctg_error *err)
         return cli_io_failure(err, source, what, saved);
     }
     cli_signals_temp_file_at(1, *path);
-    failed = copy_fd(fd, to);
+    failed = cli_copy_fd(fd, to);
     saved = errno;
     if (close(to) != 0 || failed) {
         unlink(*path);

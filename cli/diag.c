@@ -201,16 +201,7 @@ int cli_diag_report(cli_diag_format format, int rc, const ctg_error *err)
     cli_diag d = cli_diag_from_error(err);
 
     cli_diag_print(format == CLI_DIAG_JSON ? stdout : stderr, format, &d);
-    switch (rc) {
-    case CTG_ESYNTAX:
-    case CTG_ESCHEMA:
-    case CTG_EUNSUPPORTED:
-    case CTG_ELIMIT:
-        return CLI_INVALID;
-    default:
-        /* CTG_EIO, CTG_ENOMEM, CTG_EINVAL: the input may be fine; it could not be judged. */
-        return CLI_FAILURE;
-    }
+    return cli_status_of(rc);
 }
 
 int cli_diag_json_string(FILE *out, const char *text)

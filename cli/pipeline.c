@@ -246,18 +246,18 @@ void pl_out_abort(pl_out *o)
 
 /* ---- stdin spooled -------------------------------------------------------------------- */
 
-static int copy_stdin(int fd)
+int cli_copy_fd(int from, int to)
 {
     char chunk[65536];
     ssize_t n;
 
-    while ((n = read(STDIN_FILENO, chunk, sizeof chunk)) != 0) {
+    while ((n = read(from, chunk, sizeof chunk)) != 0) {
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
             return -1;
         for (ssize_t done = 0; done < n;) {
-            ssize_t w = write(fd, chunk + done, (size_t)(n - done));
+            ssize_t w = write(to, chunk + done, (size_t)(n - done));
 
             if (w < 0 && errno != EINTR)
                 return -1;
@@ -287,7 +287,7 @@ int pl_spool_stdin(char **path)
         return *path = NULL, CLI_FAILURE;
     }
     cli_signals_temp_file_at(1, *path);
-    failed = copy_stdin(fd);
+    failed = cli_copy_fd(STDIN_FILENO, fd);
     if (close(fd) != 0 || failed) {
         pl_fail(CLI_FAILURE, *path, "", "cannot copy stdin: %s", strerror(errno));
         pl_spool_remove(*path);
