@@ -83,6 +83,25 @@ static int ref(jx_read *x, const jx_el *el, jx_key key, ctg_identifiable_type ty
 
 /* ---- terminals ------------------------------------------------------------------------- */
 
+/* The bus of `vl` whose id or alias is the `len` bytes at `id`, or NULL. A level's few buses
+ * were declared just before its connectables: comparing their ids is cheaper than a probe of
+ * the index, whose slot is far away in memory by now; an alias, or a level with many buses,
+ * goes to the index. */
+static const ctg_net_object *bus_of(const jx_read *x, const ctg_net_object *vl, const char *id,
+                                    size_t len)
+{
+    const ctg_net_container *c = vl->container;
+    const ctg_net_object *o;
+
+    if (c->bus_count <= 16)
+        for (size_t i = 0; i < c->bus_count; i++)
+            if (strncmp(c->buses[i]->id, id, len) == 0 && memchr(id, '\0', len) == NULL &&
+                c->buses[i]->id[len] == '\0')
+                return c->buses[i];
+    o = ctg_network_find(x->net, id, len);
+    return o && o->type == CTG_IDENTIFIABLE_BUS && o->voltage_levels[0] == vl ? o : NULL;
+}
+
 /* Where terminal `side` (0: the only one) stands in voltage level `vl`: its node in a
  * node-breaker level (recorded for the level's buses), else the rank of its bus, since
  * PowSyBl lists a bus-breaker level's connectables bus by bus. */
@@ -104,8 +123,7 @@ static int terminal(jx_read *x, const jx_el *el, unsigned side, const ctg_net_ob
                    ? CTG_OK
                    : ctg_reader_nomem(&x->rd);
     }
-    if (which != JK_OTHER && (o = ctg_network_find(x->net, el->s[which], el->len[which])) &&
-        o->type == CTG_IDENTIFIABLE_BUS && o->voltage_levels[0] == vl)
+    if (which != JK_OTHER && (o = bus_of(x, vl, el->s[which], el->len[which])) != NULL)
         *order = o->type_index;
     return CTG_OK;
 }
