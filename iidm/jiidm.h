@@ -20,6 +20,7 @@
 #include "iidm/iidm_internal.h"
 #include "iidm/topology.h"
 #include "json/reader.h"
+#include "network/table.h"
 
 /* How an element is placed, which decides what it needs and how it is added. */
 typedef enum jx_shape {
@@ -80,10 +81,10 @@ typedef struct jx_read {
     ctg_arena *scratch; /* strings of the element being read; reset after each one */
     const ctg_iidm_input *in;
     ctg_iidm_read_options opts;
-    unsigned minor;       /* IIDM 1.minor */
-    char version[16];     /* "1.minor" as the file wrote it */
-    size_t next_progress; /* lexer offset of the next progress report */
-    ctg_nb_graph graph;   /* the node-breaker levels' nodes and switches */
+    unsigned minor;        /* IIDM 1.minor */
+    char version[16];      /* "1.minor" as the file wrote it */
+    size_t next_progress;  /* lexer offset of the next progress report */
+    ctg_nb_graph graph;    /* the node-breaker levels' nodes and switches */
     const jx_items *items; /* what the items of the array being read are */
 } jx_read;
 
@@ -181,6 +182,8 @@ typedef struct jx_el {
     uint64_t seen;           /* a bit per jx_key read */
     const char *s[JK_COUNT]; /* string values (scratch arena); valid where seen */
     size_t len[JK_COUNT];    /* their lengths */
+    uint64_t hash[JK_COUNT]; /* their index hashes, for the ids and far references */
+    ctg_net_known kn;        /* what its add knows: the objects its spec names, held here */
     uint32_t u[JK_COUNT];    /* nodes, booleans, topology kind; valid where seen */
     double nominal_v;
     ctg_mark start;            /* its '{' */

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "network/table.h"
+
 static unsigned container_of(const jx_kind *k)
 {
     switch (k->shape) {
@@ -72,7 +74,7 @@ static int ref(jx_read *x, const jx_el *el, jx_key key, ctg_identifiable_type ty
 
     if (!jx_el_has(el, key))
         return missing(x, el, key);
-    o = ctg_network_find(x->net, id, el->len[key]);
+    o = ctg_net_index_find_hashed(x->net, id, el->len[key], el->hash[key]);
     if (!o || o->type != type)
         return bad_ref(x, el, key, what);
     *out = o;
@@ -80,6 +82,25 @@ static int ref(jx_read *x, const jx_el *el, jx_key key, ctg_identifiable_type ty
 }
 
 /* ---- terminals ------------------------------------------------------------------------- */
+
+/* The bus of `vl` whose id or alias is the `len` bytes at `id`, or NULL. A level's few buses
+ * were declared just before its connectables: comparing their ids is cheaper than a probe of
+ * the index, whose slot is far away in memory by now; an alias, or a level with many buses,
+ * goes to the index. */
+static const ctg_net_object *bus_of(const jx_read *x, const ctg_net_object *vl, const char *id,
+                                    size_t len)
+{
+    const ctg_net_container *c = vl->container;
+    const ctg_net_object *o;
+
+    if (c->bus_count <= 16)
+        for (size_t i = 0; i < c->bus_count; i++)
+            if (strncmp(c->buses[i]->id, id, len) == 0 && memchr(id, '\0', len) == NULL &&
+                c->buses[i]->id[len] == '\0')
+                return c->buses[i];
+    o = ctg_network_find(x->net, id, len);
+    return o && o->type == CTG_IDENTIFIABLE_BUS && o->voltage_levels[0] == vl ? o : NULL;
+}
 
 /* Where terminal `side` (0: the only one) stands in voltage level `vl`: its node in a
  * node-breaker level (recorded for the level's buses), else the rank of its bus, since
@@ -102,8 +123,7 @@ static int terminal(jx_read *x, const jx_el *el, unsigned side, const ctg_net_ob
                    ? CTG_OK
                    : ctg_reader_nomem(&x->rd);
     }
-    if (which != JK_OTHER && (o = ctg_network_find(x->net, el->s[which], el->len[which])) &&
-        o->type == CTG_IDENTIFIABLE_BUS && o->voltage_levels[0] == vl)
+    if (which != JK_OTHER && (o = bus_of(x, vl, el->s[which], el->len[which])) != NULL)
         *order = o->type_index;
     return CTG_OK;
 }
@@ -117,6 +137,7 @@ static int spec_vlevel(jx_read *x, jx_el *el, ctg_net_spec *sp)
     if (!jx_el_has(el, JK_TOPOLOGY))
         return missing(x, el, JK_TOPOLOGY);
     sp->substation = el->scope->substation ? el->scope->substation->id : NULL;
+    el->kn.substation = el->scope->substation;
     sp->nominal_v = el->nominal_v;
     sp->topology = (ctg_topology_kind)el->u[JK_TOPOLOGY];
     return CTG_OK;
@@ -127,6 +148,7 @@ static int spec_injection(jx_read *x, jx_el *el, ctg_net_spec *sp)
     const ctg_net_object *vl = el->scope->vlevel;
 
     sp->voltage_levels[0] = vl->id;
+    el->kn.vl[0] = vl;
     sp->converter_kind = (ctg_converter_kind)el->k->converter;
     return terminal(x, el, 0, vl, &sp->order[0]);
 }
@@ -148,6 +170,7 @@ static int spec_switch(jx_read *x, jx_el *el, ctg_net_spec *sp)
     bool merges;
 
     sp->voltage_levels[0] = vl->id;
+    el->kn.vl[0] = vl;
     if (vl->container->topology != CTG_TOPOLOGY_NODE_BREAKER)
         return CTG_OK;
     if (!jx_el_has(el, JK_NODE1))
@@ -170,10 +193,12 @@ static int spec_acdc(jx_read *x, jx_el *el, ctg_net_spec *sp)
     int rc = terminal(x, el, 1, vl, &sp->order[0]);
 
     sp->voltage_levels[0] = vl->id;
+    el->kn.vl[0] = vl;
     if (rc != CTG_OK ||
         !(jx_el_has(el, JK_NODE2) || jx_el_has(el, JK_BUS2) || jx_el_has(el, JK_CBUS2)))
         return rc;
     sp->voltage_levels[1] = vl->id;
+    el->kn.vl[1] = vl;
     return terminal(x, el, 2, vl, &sp->order[1]);
 }
 
@@ -203,9 +228,12 @@ static int spec_branch(jx_read *x, jx_el *el, ctg_net_spec *sp)
         if (rc != CTG_OK)
             return rc;
         sp->voltage_levels[i] = vl->id;
+        el->kn.vl[i] = vl;
     }
-    if (el->k->type != CTG_IDENTIFIABLE_LINE && el->scope->substation)
+    if (el->k->type != CTG_IDENTIFIABLE_LINE && el->scope->substation) {
         sp->substation = el->scope->substation->id;
+        el->kn.substation = el->scope->substation;
+    }
     return CTG_OK;
 }
 
@@ -224,15 +252,20 @@ static int spec_refs(jx_read *x, jx_el *el, ctg_net_spec *sp, jx_key k1, ctg_ide
 
 /* ---- adding ---------------------------------------------------------------------------- */
 
-static int add(jx_read *x, jx_el *el, const ctg_net_spec *sp, size_t id_len,
+/* Adds `sp`, whose id is member `id` of `el`, with what `kn` holds of the objects it names. */
+static int add(jx_read *x, jx_el *el, const ctg_net_spec *sp, jx_key id, ctg_net_known *kn,
                const ctg_net_object **out)
 {
+    ctg_net_object *obj = NULL;
     ctg_error e;
     int rc;
 
+    kn->id_len = el->len[id];
+    kn->id_hash = el->hash[id];
     /* The builder checks for a duplicate; the id is looked up again only when it refused. */
-    rc = ctg_network_add(x->net, sp, out, &e);
-    if (rc == CTG_EINVAL && ctg_network_find(x->net, sp->id, id_len))
+    rc = ctg_network_add_known(x->net, sp, kn, &obj, &e);
+    *out = obj;
+    if (rc == CTG_EINVAL && ctg_network_find(x->net, sp->id, kn->id_len))
         return ctg_reader_fail_at(&x->rd, &el->marks[JK_ID], "id", CTG_ESCHEMA,
                                   "duplicate id \"%s\"", sp->id);
     return rc == CTG_OK ? CTG_OK : refused(x, el, rc, &e);
@@ -243,6 +276,7 @@ static int add_halves(jx_read *x, jx_el *el, ctg_net_spec *tie)
 {
     for (unsigned i = 0; i < 2; i++) {
         ctg_net_spec sp = CTG_NET_SPEC_INIT;
+        ctg_net_known kn = { 0 };
         const ctg_net_object *vl = NULL, *bl = NULL;
         jx_key id = (jx_key)(JK_ID_1 + i);
         int rc =
@@ -258,8 +292,10 @@ static int add_halves(jx_read *x, jx_el *el, ctg_net_spec *tie)
         sp.id = el->s[id];
         sp.voltage_levels[0] = vl->id;
         sp.subnetwork = tie->subnetwork;
+        kn.vl[0] = vl;
+        kn.subnetwork = el->kn.subnetwork;
         el->marks[JK_ID] = el->marks[id];
-        if ((rc = add(x, el, &sp, el->len[id], &bl)) != CTG_OK)
+        if ((rc = add(x, el, &sp, id, &kn, &bl)) != CTG_OK)
             return rc;
         tie->refs[i] = bl->id;
     }
@@ -289,6 +325,7 @@ static int fill_spec(jx_read *x, jx_el *el, ctg_net_spec *sp)
         return spec_vlevel(x, el, sp);
     case JX_BUS:
         sp->voltage_levels[0] = el->scope->vlevel->id;
+        el->kn.vl[0] = el->scope->vlevel;
         return CTG_OK;
     case JX_SWITCH:
         return spec_switch(x, el, sp);
@@ -304,8 +341,10 @@ static int fill_spec(jx_read *x, jx_el *el, ctg_net_spec *sp)
         return spec_refs(x, el, sp, JK_CS1, CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION,
                          "converter station");
     default:
-        if (el->k->type == CTG_IDENTIFIABLE_OVERLOAD_MANAGEMENT_SYSTEM && el->scope->substation)
+        if (el->k->type == CTG_IDENTIFIABLE_OVERLOAD_MANAGEMENT_SYSTEM && el->scope->substation) {
             sp->substation = el->scope->substation->id;
+            el->kn.substation = el->scope->substation;
+        }
         return CTG_OK;
     }
 }
@@ -339,13 +378,15 @@ static int create_object(jx_read *x, jx_el *el)
     sp.id = el->s[JK_ID];
     /* No name: the table keeps none (check_name reads it without a copy). */
     sp.subnetwork = el->scope->subnet ? el->scope->subnet->id : NULL;
+    memset(&el->kn, 0, sizeof el->kn);
+    el->kn.subnetwork = el->scope->subnet;
     if ((rc = fill_spec(x, el, &sp)) != CTG_OK)
         return rc;
     if (el->k->shape == JX_SWITCH && dropped_switch(x, el)) {
         el->discarded = true;
         return CTG_OK;
     }
-    if ((rc = add(x, el, &sp, el->len[JK_ID], &el->obj)) != CTG_OK)
+    if ((rc = add(x, el, &sp, JK_ID, &el->kn, &el->obj)) != CTG_OK)
         return rc;
     open_scope(el);
     return CTG_OK;

@@ -151,10 +151,14 @@ jx_key jx_key_of(const char *s, size_t n)
 /* An id, or a reference to an object far away in the document (a bus is near: no need), looked
  * up in the index when the element goes into the table, some members later: its slot is
  * fetched now, so that the look-up does not wait for the memory. */
-static void prefetch_id(const jx_read *x, jx_key key, const ctg_token *t)
+static void prefetch_id(const jx_read *x, jx_el *el, jx_key key, const ctg_token *t)
 {
-    if (x->net != NULL && (key == JK_ID || (key >= JK_VL1 && key <= JK_ID_2)))
-        ctg_net_index_prefetch(x->net, ctg_net_index_hash(t->str, t->len));
+    if (key == JK_ID || (key >= JK_VL1 && key <= JK_ID_2)) {
+        /* Kept: the add and the look-up hash it no more. */
+        el->hash[key] = ctg_net_index_hash(t->str, t->len);
+        if (x->net != NULL)
+            ctg_net_index_prefetch(x->net, el->hash[key]);
+    }
 }
 
 /* A name: checked as ctg_read_string checks a string, but not copied, as the table keeps no
@@ -184,7 +188,7 @@ static int read_str(jx_read *x, jx_el *el, jx_key key)
 
     el->len[key] = rd->tok.len;
     if (rc == CTG_OK)
-        prefetch_id(x, key, &rd->tok);
+        prefetch_id(x, el, key, &rd->tok);
     if (rc == CTG_OK && rd->tok.len == 0)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must not be empty", jx_key_names[key]);
     return rc;

@@ -161,6 +161,26 @@ static int refused(xreader *r, const ctg_net_spec *s, const ctg_error *why)
     return ctg_xiidm_fail(r, CTG_ESCHEMA, "%s", why->message);
 }
 
+/* What the add of `s` need not look up: the open containers, where `s` names them by their
+ * own id text (the pointer, so it is that object). */
+static ctg_net_known known_of(const xreader *r, const ctg_net_spec *s)
+{
+    ctg_net_known kn = { 0 };
+
+    if (s->id == NULL) /* refused by the add, which reads nothing known before the id */
+        return kn;
+    kn.id_len = strlen(s->id);
+    kn.id_hash = ctg_net_index_hash(s->id, kn.id_len);
+    for (int i = 0; i < 3; i++)
+        if (r->vl && s->voltage_levels[i] == r->vl->id)
+            kn.vl[i] = r->vl;
+    if (r->substation && s->substation == r->substation->id)
+        kn.substation = r->substation;
+    if (r->subnetwork && s->subnetwork == r->subnetwork->id)
+        kn.subnetwork = r->subnetwork;
+    return kn;
+}
+
 /* Adds the object of `s` and makes it the current frame's. */
 static int add(xreader *r, ctg_net_spec *s, ctg_net_object **out)
 {
@@ -169,7 +189,8 @@ static int add(xreader *r, ctg_net_spec *s, ctg_net_object **out)
     int rc;
 
     s->subnetwork = subnetwork_id(r);
-    rc = ctg_network_add_obj(r->net, s, &o, &why);
+    ctg_net_known kn = known_of(r, s);
+    rc = ctg_network_add_known(r->net, s, &kn, &o, &why);
     if (rc == CTG_ENOMEM)
         return ctg_xiidm_fail(r, CTG_ENOMEM, "out of memory");
     if (rc != CTG_OK)

@@ -84,7 +84,8 @@ static const rule rules[CTG_IDENTIFIABLE_TYPE_COUNT] = {
 /* Everything an add resolved before it changes anything. */
 typedef struct plan {
     const ctg_net_spec *spec;
-    const char *type; /* its type's name, for messages */
+    const ctg_net_known *known; /* what the caller resolved already, or NULL */
+    const char *type;           /* its type's name, for messages */
     size_t id_len;
     uint64_t hash;
     size_t slot; /* the index slot the id goes into (the index has room for it) */
@@ -115,12 +116,14 @@ static const char *name_of(ctg_identifiable_type type)
     return ctg_identifiable_type_name(type);
 }
 
-/* The object `id` names, which must be of type `want`; `what` names it in messages. */
+/* The object `id` names, which must be of type `want`; `what` names it in messages. `known`,
+ * when not NULL, is that object, which the caller had at hand: no look-up then, and the
+ * same checks and messages. */
 static int resolve(const ctg_network *net, const plan *p, const char *id,
-                   ctg_identifiable_type want, const char *what, ctg_net_object **out,
-                   ctg_error *err)
+                   const ctg_net_object *known, ctg_identifiable_type want, const char *what,
+                   ctg_net_object **out, ctg_error *err)
 {
-    ctg_net_object *obj = ctg_net_lookup(net, id, strlen(id));
+    ctg_net_object *obj = known ? (ctg_net_object *)known : ctg_net_lookup(net, id, strlen(id));
 
     if (obj == NULL)
         return fail(p, err, "unknown %s \"%s\"", what, id);
@@ -149,7 +152,8 @@ static int plan_voltage_levels(const ctg_network *net, plan *p, ctg_error *err)
                               i);
         if (i > 0 && p->vl[i - 1] == NULL)
             return fail(p, err, "voltage level %u is set without voltage level %u", i + 1, i);
-        rc = resolve(net, p, id, CTG_IDENTIFIABLE_VOLTAGE_LEVEL, "voltage level", &p->vl[i], err);
+        rc = resolve(net, p, id, p->known ? p->known->vl[i] : NULL, CTG_IDENTIFIABLE_VOLTAGE_LEVEL,
+                     "voltage level", &p->vl[i], err);
         if (rc != CTG_OK)
             return rc;
     }
@@ -180,7 +184,8 @@ static int plan_substation(const ctg_network *net, plan *p, ctg_error *err)
         return flags & F_NEEDS_SUBSTATION ? fail(p, err, "needs its substation") : CTG_OK;
     if (!(flags & (F_SUBSTATION | F_NEEDS_SUBSTATION)))
         return fail(p, err, "stands in no substation (substation is set)");
-    int rc = resolve(net, p, id, CTG_IDENTIFIABLE_SUBSTATION, "substation", &p->substation, err);
+    int rc = resolve(net, p, id, p->known ? p->known->substation : NULL,
+                     CTG_IDENTIFIABLE_SUBSTATION, "substation", &p->substation, err);
     if (rc != CTG_OK)
         return rc;
     for (unsigned i = 0; i < 3 && p->vl[i]; i++)
@@ -204,7 +209,7 @@ static int plan_refs(const ctg_network *net, plan *p, ctg_error *err)
     for (unsigned i = 0; i < 2; i++) {
         if (s->refs[i] == NULL)
             return fail(p, err, "needs %s %u (refs[%u])", what, i + 1, i);
-        int rc = resolve(net, p, s->refs[i], p->rule->ref_type, what, &p->refs[i], err);
+        int rc = resolve(net, p, s->refs[i], NULL, p->rule->ref_type, what, &p->refs[i], err);
         if (rc != CTG_OK)
             return rc;
         const ctg_net_object *taken = p->refs[i]->refs[0];
@@ -226,7 +231,8 @@ static int plan_subnetwork(const ctg_network *net, plan *p, ctg_error *err)
     const char *id = p->spec->subnetwork;
     if (id == NULL)
         return CTG_OK;
-    int rc = resolve(net, p, id, CTG_IDENTIFIABLE_NETWORK, "subnetwork", &p->subnetwork, err);
+    int rc = resolve(net, p, id, p->known ? p->known->subnetwork : NULL, CTG_IDENTIFIABLE_NETWORK,
+                     "subnetwork", &p->subnetwork, err);
     if (rc != CTG_OK)
         return rc;
     if (p->subnetwork == ctg_net_doc(net, 0))
@@ -284,8 +290,8 @@ static int plan_id(const ctg_network *net, plan *p, ctg_error *err)
 
     if (id == NULL || *id == '\0')
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "a %s needs a non-empty id", p->type);
-    p->id_len = strlen(id);
-    p->hash = ctg_net_hash(id, p->id_len);
+    p->id_len = p->known ? p->known->id_len : strlen(id);
+    p->hash = p->known ? p->known->id_hash : ctg_net_hash(id, p->id_len);
     uint32_t ref = ctg_net_index_find_slot(net, id, p->id_len, p->hash, &p->slot);
     if (ref == CTG_NET_REF_NONE)
         return CTG_OK;
@@ -296,10 +302,12 @@ static int plan_id(const ctg_network *net, plan *p, ctg_error *err)
     return fail(p, err, "the id is already used by a %s", name_of(other->type));
 }
 
-static int make_plan(const ctg_network *net, const ctg_net_spec *s, plan *p, ctg_error *err)
+static int make_plan(const ctg_network *net, const ctg_net_spec *s, const ctg_net_known *known,
+                     plan *p, ctg_error *err)
 {
     memset(p, 0, sizeof *p);
     p->spec = s;
+    p->known = known;
     if (s->version > CTG_NET_SPEC_VERSION)
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "unknown ctg_net_spec version %u",
                              s->version);
@@ -479,8 +487,8 @@ static ctg_net_object *commit(ctg_network *net, const plan *p, const ctg_net_obj
     return obj;
 }
 
-int ctg_network_add_obj(ctg_network *net, const ctg_net_spec *spec, ctg_net_object **out,
-                        ctg_error *err)
+int ctg_network_add_known(ctg_network *net, const ctg_net_spec *spec, const ctg_net_known *known,
+                          ctg_net_object **out, ctg_error *err)
 {
     plan p;
 
@@ -491,7 +499,7 @@ int ctg_network_add_obj(ctg_network *net, const ctg_net_spec *spec, ctg_net_obje
     /* The index's room first: the duplicate check then finds the slot the id goes into. */
     if (ctg_net_index_reserve(net, 1) != CTG_OK)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory adding an object");
-    int rc = make_plan(net, spec, &p, err);
+    int rc = make_plan(net, spec, known, &p, err);
     if (rc != CTG_OK)
         return rc;
     ctg_net_object value;
@@ -502,6 +510,12 @@ int ctg_network_add_obj(ctg_network *net, const ctg_net_spec *spec, ctg_net_obje
     if (out)
         *out = obj;
     return CTG_OK;
+}
+
+int ctg_network_add_obj(ctg_network *net, const ctg_net_spec *spec, ctg_net_object **out,
+                        ctg_error *err)
+{
+    return ctg_network_add_known(net, spec, NULL, out, err);
 }
 
 int ctg_network_add(ctg_network *net, const ctg_net_spec *spec, const ctg_net_object **out,

@@ -28,6 +28,24 @@ int ctg_network_new_ex(ctg_network **out, const char *id, const ctg_allocator *a
 int ctg_network_add_obj(ctg_network *net, const ctg_net_spec *spec, ctg_net_object **out,
                         ctg_error *err);
 
+/* What the caller of ctg_network_add_known holds already, so that the add neither measures
+ * nor hashes the id again nor looks up the objects the spec names: an importer reading a
+ * voltage level's injections has that level at hand. The spec still names every object by
+ * its id, as for ctg_network_add; an object given here must be of `net` and be the one its
+ * id names, or NULL (then it is looked up). Checks and messages are those of
+ * ctg_network_add: a known object of the wrong type is refused as the same id would be. */
+typedef struct ctg_net_known {
+    size_t id_len;                    /* strlen(spec->id) */
+    uint64_t id_hash;                 /* ctg_net_index_hash(spec->id, id_len) */
+    const ctg_net_object *vl[3];      /* what spec->voltage_levels[i] names, or NULL */
+    const ctg_net_object *substation; /* what spec->substation names, or NULL */
+    const ctg_net_object *subnetwork; /* what spec->subnetwork names, or NULL */
+} ctg_net_known;
+
+/* ctg_network_add_obj with what the caller knows (`known` may be NULL: nothing). */
+int ctg_network_add_known(ctg_network *net, const ctg_net_spec *spec, const ctg_net_known *known,
+                          ctg_net_object **out, ctg_error *err);
+
 /* The object whose id or alias is the `len` bytes at `id`, mutable; NULL when none. O(1). */
 ctg_net_object *ctg_network_find_mut(ctg_network *net, const char *id, size_t len);
 

@@ -538,6 +538,48 @@ CTG_TEST(jiidm, small_network)
     ctg_network_free(net);
 }
 
+/* A bus-breaker level of `n` buses B0.. (B1 with an alias) and loads on B1 by its alias, on
+ * B0, on the bus of another level, on no bus: their order in the level, and whether the read
+ * succeeded. */
+static bool bus_order(size_t n, char *buf, size_t cap)
+{
+    char doc[4096];
+    size_t len = (size_t)snprintf(doc, sizeof doc,
+                                  "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":"
+                                  "\"S1\",\"voltageLevels\":[{\"id\":\"VL2\",\"nominalV\":20,"
+                                  "\"topologyKind\":\"BUS_BREAKER\",\"busBreakerTopology\":{"
+                                  "\"buses\":[{\"id\":\"C0\"}]}},{\"id\":\"VL1\",\"nominalV\":20,"
+                                  "\"topologyKind\":\"BUS_BREAKER\",\"busBreakerTopology\":{"
+                                  "\"buses\":[");
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(doc + len, sizeof doc - len, "%s{\"id\":\"B%zu\"%s}", i ? "," : "",
+                                i, i == 1 ? ",\"aliases\":[{\"content\":\"B1-alias\"}]" : "");
+    snprintf(doc + len, sizeof doc - len,
+             "]},\"loads\":[{\"id\":\"LC\",\"bus\":\"C0\"},{\"id\":\"LA\",\"bus\":\"B1-alias\"},"
+             "{\"id\":\"LB\",\"connectableBus\":\"B0\"},{\"id\":\"LD\",\"bus\":\"NONE\"}]}]}]}");
+    ctg_network *net = NULL;
+    ctg_error err;
+    int rc = ctg_test_read_net(&net, doc, NULL, &err);
+    if (rc != CTG_OK)
+        ctg_test_report("bus_order", &err);
+    if (rc == CTG_OK)
+        members_of(find(net, "VL1"), buf, cap);
+    ctg_network_free(net);
+    return rc == CTG_OK;
+}
+
+/* An injection is placed by the rank of its bus in its level, the bus named by id or alias,
+ * whether the level has few buses (compared one by one) or many (looked up in the index). */
+CTG_TEST(jiidm, injections_ordered_by_bus)
+{
+    char buf[256];
+
+    CU_ASSERT_TRUE_FATAL(bus_order(2, buf, sizeof buf));
+    CU_ASSERT_STRING_EQUAL(buf, "LB LA LC LD");
+    CU_ASSERT_TRUE_FATAL(bus_order(40, buf, sizeof buf));
+    CU_ASSERT_STRING_EQUAL(buf, "LB LA LC LD");
+}
+
 /* Before 1.10 a tie line holds both halves inline: two boundary lines created with it, after
  * the voltage levels' own ones. */
 static const char old_tie_line[] =
@@ -631,10 +673,9 @@ CTG_TEST(jiidm, every_version)
 static char *many_loads(size_t loads)
 {
     ctg_test_text t = { 0 };
-    static const char head[] =
-        "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S\","
-        "\"voltageLevels\":[{\"id\":\"V\",\"nominalV\":400,\"topologyKind\":"
-        "\"NODE_BREAKER\",\"loads\":[";
+    static const char head[] = "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S\","
+                               "\"voltageLevels\":[{\"id\":\"V\",\"nominalV\":400,\"topologyKind\":"
+                               "\"NODE_BREAKER\",\"loads\":[";
     static const char tail[] = "]}]}]}";
 
     ctg_test_text_add(&t, head, strlen(head));
