@@ -7,6 +7,7 @@
  * Both array kinds share one item definition: a root array is a context list or a monitor list
  * according to the first member of its first item, so "read any" needs no look-ahead. */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +134,31 @@ int ctg_sa_hash_order(ctg_arena *arena, const char **ids, size_t *count)
         ids[i] = h[i].id;
     *count = distinct;
     return CTG_OK;
+}
+
+/* ---- what a contingency-list reader says about these documents --------------------------- */
+
+void ctg_sa_explain_list_error(ctg_error *err)
+{
+    static const struct { const char *path; ctg_sa_kind kind; } roots[] = {
+        { "/actions", CTG_SA_ACTION_LIST },
+        { "/elementIdentifiers", CTG_SA_IDENTIFIER_ACTION_LIST },
+        { "/actionBuilders", CTG_SA_IDENTIFIER_ACTION_LIST },
+        { "/operatorStrategies", CTG_SA_OPERATOR_STRATEGIES },
+        { "/limitReductions", CTG_SA_LIMIT_REDUCTIONS },
+    };
+
+    /* An array root stays "expected object, got array": contexts, monitors and JSON that is
+     * no document at all look the same at its first token. */
+    if (err->code != CTG_ESCHEMA || strncmp(err->message, "unknown field", 13) != 0)
+        return;
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++)
+        if (strcmp(err->path, roots[i].path) == 0) {
+            snprintf(err->message, sizeof err->message,
+                     "this is %s %s, not a contingency list (read it with ctg_sa_read_*)",
+                     article(roots[i].kind), kind_names[roots[i].kind]);
+            return;
+        }
 }
 
 /* ---- reading ------------------------------------------------------------------------------ */
