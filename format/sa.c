@@ -7,6 +7,7 @@
  * Both array kinds share one item definition: a root array is a context list or a monitor list
  * according to the first member of its first item, so "read any" needs no look-ahead. */
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
