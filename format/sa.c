@@ -55,9 +55,8 @@ const char *ctg_sa_kind_name(ctg_sa_kind kind)
     return (unsigned)kind < CTG_SA_KIND_COUNT ? kind_names[kind] : NULL;
 }
 
-static const char *const context_type_names[CTG_CONTEXT_TYPE_COUNT] = {
-    "ALL", "NONE", "SPECIFIC", "ONLY_CONTINGENCIES"
-};
+static const char *const context_type_names[CTG_CONTEXT_TYPE_COUNT] = { "ALL", "NONE", "SPECIFIC",
+                                                                        "ONLY_CONTINGENCIES" };
 
 /* ---- Java hash order (spec 1.2) ---------------------------------------------------------- */
 
@@ -141,7 +140,10 @@ int ctg_sa_hash_order(ctg_arena *arena, const char **ids, size_t *count)
 
 void ctg_sa_explain_list_error(ctg_error *err)
 {
-    static const struct { const char *path; ctg_sa_kind kind; } roots[] = {
+    static const struct {
+        const char *path;
+        ctg_sa_kind kind;
+    } roots[] = {
         { "/actions", CTG_SA_ACTION_LIST },
         { "/elementIdentifiers", CTG_SA_IDENTIFIER_ACTION_LIST },
         { "/actionBuilders", CTG_SA_IDENTIFIER_ACTION_LIST },
@@ -192,19 +194,19 @@ static int read_context_field(ctg_reader *rd, unsigned index, ctg_contingency_co
     if (rd->tok.type != CTG_TOK_STRING)
         return ctg_reader_type_error(rd, "string");
     for (unsigned t = 0; t < CTG_CONTEXT_TYPE_COUNT; t++)
-        if (strlen(context_type_names[t]) == rd->tok.len
-            && memcmp(context_type_names[t], rd->tok.str, rd->tok.len) == 0) {
+        if (strlen(context_type_names[t]) == rd->tok.len &&
+            memcmp(context_type_names[t], rd->tok.str, rd->tok.len) == 0) {
             c->type = (ctg_context_type)t;
             return CTG_OK;
         }
     return ctg_reader_fail(rd, CTG_ESCHEMA,
                            "unknown contextType \"%.*s\" (ALL, NONE, SPECIFIC, "
-                           "ONLY_CONTINGENCIES)", (int)(rd->tok.len > 64 ? 64 : rd->tok.len),
-                           rd->tok.str);
+                           "ONLY_CONTINGENCIES)",
+                           (int)(rd->tok.len > 64 ? 64 : rd->tok.len), rd->tok.str);
 }
 
-static int finish_context(ctg_reader *rd, const ctg_contingency_context *c,
-                          const ctg_mark *start, unsigned seen)
+static int finish_context(ctg_reader *rd, const ctg_contingency_context *c, const ctg_mark *start,
+                          unsigned seen)
 {
     if (!(seen & BIT(K_CONTEXT_TYPE)))
         return ctg_reader_missing(rd, start, "contextType");
@@ -266,16 +268,15 @@ static int item_field(ctg_reader *rd, unsigned index, void *ctx)
 {
     sa_reader *sa = (sa_reader *)rd;
     ctg_state_monitor *m = ctx;
-    ctg_sa_kind of = BIT(index) & CONTEXT_KEYS ? CTG_SA_CONTINGENCY_CONTEXTS
-                                               : CTG_SA_STATE_MONITORS;
+    ctg_sa_kind of =
+        BIT(index) & CONTEXT_KEYS ? CTG_SA_CONTINGENCY_CONTEXTS : CTG_SA_STATE_MONITORS;
 
     if (sa->kind == CTG_SA_ANY)
         sa->kind = of;
     if (sa->kind != of)
-        return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown field \"%s\" in a %s",
-                               item_keys[index].name,
-                               sa->kind == CTG_SA_STATE_MONITORS ? "state monitor"
-                                                                 : "contingency context");
+        return ctg_reader_fail(
+            rd, CTG_ESCHEMA, "unknown field \"%s\" in a %s", item_keys[index].name,
+            sa->kind == CTG_SA_STATE_MONITORS ? "state monitor" : "contingency context");
     switch (index) {
     case K_CONTEXT:
         return read_context(rd, &m->context);
@@ -319,7 +320,10 @@ CTG_HANDLER_DEFINE(static, item_handler, "sa-item", ctg_state_monitor, read_item
  * of D1/D1b, `operatorStrategies`, `limitReductions`. rd->tok on a key of the root. */
 static ctg_sa_kind object_kind_of_key(const ctg_token *t)
 {
-    static const struct { const char *key; ctg_sa_kind kind; } keys[] = {
+    static const struct {
+        const char *key;
+        ctg_sa_kind kind;
+    } keys[] = {
         { "elementIdentifiers", CTG_SA_IDENTIFIER_ACTION_LIST },
         { "actionBuilders", CTG_SA_IDENTIFIER_ACTION_LIST },
         { "actions", CTG_SA_ACTION_LIST },
@@ -452,9 +456,9 @@ static int read_source(ctg_sa_doc **out, ctg_sa_kind want, const ctg_source *src
     if ((rc = ctg_input_open(&in, src, opts->allocator, err)) != CTG_OK) {
         char own[64];
         ctg_arena_release(arena);
-        return ctg_error_set_plain(err, opts->source_name ? opts->source_name
-                                                          : ctg_source_name(src, own, sizeof own),
-                                   rc, NULL);
+        return ctg_error_set_plain(
+            err, opts->source_name ? opts->source_name : ctg_source_name(src, own, sizeof own), rc,
+            NULL);
     }
     rc = run(doc, in, want, opts, err);
     ctg_input_close(in);
@@ -479,8 +483,8 @@ static int read_checked(ctg_sa_doc **out, ctg_sa_kind want, const ctg_source *sr
     *out = NULL;
     if ((unsigned)want >= CTG_SA_KIND_COUNT)
         return ctg_error_set_plain(err, "<input>", CTG_EINVAL, "unknown document kind");
-    if (opts->version > CTG_READ_OPTIONS_VERSION || opts->flags != 0
-        || opts->max_depth > CTG_MAX_DEPTH_LIMIT)
+    if (opts->version > CTG_READ_OPTIONS_VERSION || opts->flags != 0 ||
+        opts->max_depth > CTG_MAX_DEPTH_LIMIT)
         return ctg_error_set_plain(err, "<input>", CTG_EINVAL,
                                    "unknown read options version, flags or max_depth");
     return read_source(out, want, src, opts, err);
@@ -607,8 +611,8 @@ int ctg_sa_write_buf(ctg_buf *buf, const ctg_sa_doc *doc, const ctg_write_option
         rc = ctg_output_message(&w, CTG_EINVAL, "no buffer or no document to write");
     else if (rc == CTG_OK && opts.flags != 0)
         rc = ctg_output_message(&w, CTG_EINVAL, "no write flags apply to these documents");
-    else if (rc == CTG_OK && doc->kind != CTG_SA_CONTINGENCY_CONTEXTS
-             && doc->kind != CTG_SA_STATE_MONITORS)
+    else if (rc == CTG_OK && doc->kind != CTG_SA_CONTINGENCY_CONTEXTS &&
+             doc->kind != CTG_SA_STATE_MONITORS)
         rc = ctg_output_message(&w, CTG_EUNSUPPORTED, "this kind is not written yet");
     if (rc == CTG_OK && (rc = ctg_output_open(&o, &t, &opts, &w)) == CTG_OK) {
         rc = emit_doc(&o, doc, &opts, &w);

@@ -16,7 +16,8 @@
 CTG_INTERNAL int ctg_sa_hash_order(ctg_arena *arena, const char **ids, size_t *count);
 
 /* Called by the contingency-list reader on its error path only: when `err` is what it says of
- * a security-analysis document (an unknown root member such as "limitReductions"), rewrites the message to say what the document is. Position and path are kept. */
+ * a security-analysis document (an unknown root member such as "limitReductions"), rewrites the
+ * message to say what the document is. Position and path are kept. */
 CTG_INTERNAL void ctg_sa_explain_list_error(ctg_error *err);
 
 #endif

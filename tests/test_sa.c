@@ -37,8 +37,8 @@ static bool writes_exactly(const ctg_sa_doc *doc, const char *expect, size_t len
 {
     ctg_buf buf = CTG_BUF_INIT;
     ctg_error err;
-    bool same = ctg_sa_write_buf(&buf, doc, NULL, &err) == CTG_OK && buf.len == len
-                && memcmp(buf.data, expect, len) == 0;
+    bool same = ctg_sa_write_buf(&buf, doc, NULL, &err) == CTG_OK && buf.len == len &&
+                memcmp(buf.data, expect, len) == 0;
 
     if (!same)
         fprintf(stderr, "\n  written: %.*s\n", (int)buf.len, buf.data ? buf.data : "");
@@ -193,17 +193,19 @@ CTG_TEST(sa, java_hash_order)
 }
 
 /* 13 distinct keys need 32 buckets: "a".."m" are 97..109, buckets 1..13 either way, but
- * "q" (113) is bucket 1 of 16 and 17 of 32: after "m" only once the table has grown. */
+ * "q" (113) shares bucket 1 of 16 with "a" (first inserted, so first) but is bucket 17 of 32:
+ * after "l" only once the table has grown. */
 CTG_TEST(sa, java_hash_order_grows_at_three_quarters)
 {
-    static const char *const twelve[] = { "q", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j",
-                                          "k" };
-    static const char *const twelve_out[] = { "q", "a", "b", "c", "d", "e", "f", "g", "h", "i",
-                                              "j", "k" };
-    static const char *const thirteen[] = { "q", "a", "b", "c", "d", "e", "f", "g", "h", "i",
-                                            "j", "k", "l" };
-    static const char *const thirteen_out[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i",
-                                                "j", "k", "l", "q" };
+    static const char *const twelve[] = {
+        "q", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"
+    };
+    static const char *const twelve_out[] = { "q", "a", "b", "c", "d", "e",
+                                              "f", "g", "h", "i", "j", "k" };
+    static const char *const thirteen[] = { "q", "a", "b", "c", "d", "e", "f",
+                                            "g", "h", "i", "j", "k", "l" };
+    static const char *const thirteen_out[] = { "a", "b", "c", "d", "e", "f", "g",
+                                                "h", "i", "j", "k", "l", "q" };
 
     check_order(twelve, 12, twelve_out, 12);
     check_order(thirteen, 13, thirteen_out, 13);
@@ -271,12 +273,12 @@ static bool check_case(const char *name)
     CU_ASSERT_FATAL(bytes != NULL);
     rc_mem = ctg_sa_read_buffer(&doc_mem, kind_of_case(name), bytes, len, NULL, &mem);
     free(bytes);
-    ok = rc != CTG_OK && !doc && !doc_mem && strcmp(ctg_status_name(rc), e.code) == 0
-         && err.line == e.line && err.column == e.column && strcmp(err.path, e.path) == 0
-         && strcmp(err.message, e.message) == 0 && strcmp(err.source, json) == 0;
-    ok = ok && rc_mem == rc && mem.line == err.line && mem.column == err.column
-         && strcmp(mem.path, err.path) == 0 && strcmp(mem.message, err.message) == 0
-         && strcmp(mem.source, "<memory>") == 0;
+    ok = rc != CTG_OK && !doc && !doc_mem && strcmp(ctg_status_name(rc), e.code) == 0 &&
+         err.line == e.line && err.column == e.column && strcmp(err.path, e.path) == 0 &&
+         strcmp(err.message, e.message) == 0 && strcmp(err.source, json) == 0;
+    ok = ok && rc_mem == rc && mem.line == err.line && mem.column == err.column &&
+         strcmp(mem.path, err.path) == 0 && strcmp(mem.message, err.message) == 0 &&
+         strcmp(mem.source, "<memory>") == 0;
     if (!ok)
         fprintf(stderr, "\n  %s: got %u:%u %s %s\n  %s\n", name, err.line, err.column,
                 err.path[0] ? err.path : "(root)", ctg_status_name(rc), err.message);
@@ -324,8 +326,7 @@ CTG_TEST(sa, bad_arguments_and_names)
     CU_ASSERT_EQUAL(ctg_sa_write_buf(&buf, NULL, NULL, &err), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_sa_write_buf(&buf, NULL, NULL, NULL), CTG_EINVAL);
     CU_ASSERT_EQUAL(buf.len, 0);
-    CU_ASSERT_EQUAL(ctg_sa_read_file(&doc, CTG_SA_ANY, "/nonexistent/x.json", NULL, &err),
-                    CTG_EIO);
+    CU_ASSERT_EQUAL(ctg_sa_read_file(&doc, CTG_SA_ANY, "/nonexistent/x.json", NULL, &err), CTG_EIO);
     CU_ASSERT_PTR_NULL(doc);
     ctg_sa_doc_free(NULL);
     CU_ASSERT_EQUAL(ctg_sa_doc_kind(NULL), CTG_SA_ANY);

@@ -28,13 +28,13 @@ CTG_BEGIN_DECL
 
 /** The kind of a security-analysis document (spec D1-D5). */
 typedef enum ctg_sa_kind {
-    CTG_SA_ANY = 0,              /**< for reading: recognise the kind from the document */
-    CTG_SA_ACTION_LIST,          /**< D1 `{version, actions}` (not read yet) */
+    CTG_SA_ANY = 0,                /**< for reading: recognise the kind from the document */
+    CTG_SA_ACTION_LIST,            /**< D1 `{version, actions}` (not read yet) */
     CTG_SA_IDENTIFIER_ACTION_LIST, /**< D1b, D1 + `elementIdentifiers` (not read yet) */
-    CTG_SA_OPERATOR_STRATEGIES,  /**< D2 `{version, operatorStrategies}` (not read yet) */
-    CTG_SA_CONTINGENCY_CONTEXTS, /**< D3: a root array of contingency contexts */
-    CTG_SA_LIMIT_REDUCTIONS,     /**< D4 `{version, limitReductions}` (not read yet) */
-    CTG_SA_STATE_MONITORS,       /**< D5: a root array of state monitors, compact layout */
+    CTG_SA_OPERATOR_STRATEGIES,    /**< D2 `{version, operatorStrategies}` (not read yet) */
+    CTG_SA_CONTINGENCY_CONTEXTS,   /**< D3: a root array of contingency contexts */
+    CTG_SA_LIMIT_REDUCTIONS,       /**< D4 `{version, limitReductions}` (not read yet) */
+    CTG_SA_STATE_MONITORS,         /**< D5: a root array of state monitors, compact layout */
     CTG_SA_KIND_COUNT
 } ctg_sa_kind;
 
@@ -44,9 +44,9 @@ CTG_API const char *ctg_sa_kind_name(ctg_sa_kind kind);
 
 /** Contingency context types (spec 1.3, in PowSyBl's declaration order). */
 typedef enum ctg_context_type {
-    CTG_CONTEXT_ALL = 0,           /**< the pre-contingency state and every contingency */
-    CTG_CONTEXT_NONE,              /**< the pre-contingency state only */
-    CTG_CONTEXT_SPECIFIC,          /**< the contingency named by contingency_id */
+    CTG_CONTEXT_ALL = 0,            /**< the pre-contingency state and every contingency */
+    CTG_CONTEXT_NONE,               /**< the pre-contingency state only */
+    CTG_CONTEXT_SPECIFIC,           /**< the contingency named by contingency_id */
     CTG_CONTEXT_ONLY_CONTINGENCIES, /**< every contingency, not the pre-contingency state */
     CTG_CONTEXT_TYPE_COUNT
 } ctg_context_type;

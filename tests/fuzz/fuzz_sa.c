@@ -42,8 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rc = ctg_sa_read_buffer(&second, ctg_sa_doc_kind(first), one.data, one.len, &opts, &err);
     if (rc != CTG_OK)
         ctg_fuzz_fail("the written document does not read back: %s %u:%u %s: %s\n%s",
-                      ctg_status_name(rc), err.line, err.column, err.path, err.message,
-                      one.data);
+                      ctg_status_name(rc), err.line, err.column, err.path, err.message, one.data);
     write_doc(&two, second);
     if (one.len != two.len || memcmp(one.data, two.data, one.len) != 0)
         ctg_fuzz_fail("writing the document read back gives other bytes:\n%s\n%s", one.data,
