@@ -193,7 +193,7 @@ CTG_TEST(sa, java_hash_order)
 }
 
 /* 13 distinct keys need 32 buckets: "a".."m" are 97..109, buckets 1..13 either way, but
- * "q" (113) shares bucket 1 of 16 with "a" (first inserted, so first) but is bucket 17 of 32:
+ * "q" (113) shares bucket 1 of 16 with "a" and, inserted first, comes first; of 32 it is bucket 17:
  * after "l" only once the table has grown. */
 CTG_TEST(sa, java_hash_order_grows_at_three_quarters)
 {
