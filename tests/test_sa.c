@@ -192,9 +192,9 @@ CTG_TEST(sa, java_hash_order)
     check_order(u, COUNT_OF(u), u_out, COUNT_OF(u_out));
 }
 
-/* 13 distinct keys need 32 buckets: "a".."m" are 97..109, buckets 1..13 either way, but
- * "q" (113) shares bucket 1 of 16 with "a" and, inserted first, comes first; of 32 it is bucket 17:
- * after "l" only once the table has grown. */
+/* 13 distinct keys need 32 buckets: "a".."l" are 97..108, buckets 1..12 either way, but "q"
+ * (113) shares bucket 1 of 16 with "a" and, inserted first, comes first; of 32 it is bucket
+ * 17: after "l" only once the table has grown. */
 CTG_TEST(sa, java_hash_order_grows_at_three_quarters)
 {
     static const char *const twelve[] = {
