@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctg/sa.h"
+
 #include "cli.h"
 #include "diag.h"
 
@@ -44,6 +46,36 @@ static int on_error(const ctg_error *err, void *payload)
     return limit_reached(f->run);
 }
 
+/* A file that is no contingency list may be a security-analysis document (ctg/sa.h): an array
+ * root, or a root member of one. Read again as that (not for stdin, which cannot be re-read);
+ * its verdict replaces the list reader's: its exit status. */
+static int validate_sa(const char *path, const cli_args *args, validate_run *run)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_sa_doc *doc = NULL;
+    ctg_error err;
+    int rc;
+
+    rc = ctg_sa_read_file(&doc, CTG_SA_ANY, path, &opts, &err);
+    if (rc != CTG_OK) {
+        run->errors++;
+        return cli_diag_report(run->format, rc, &err);
+    }
+    if (!args->quiet && run->format == CLI_DIAG_TEXT) {
+        cli_put_escaped(stdout, cli_input_name(path));
+        printf(": ok (%s)\n", ctg_sa_kind_name(ctg_sa_doc_kind(doc)));
+    }
+    ctg_sa_doc_free(doc);
+    return CLI_OK;
+}
+
+static bool maybe_sa(const char *path, int rc, const ctg_error *err)
+{
+    return rc == CTG_ESCHEMA && strcmp(path, "-") != 0
+           && ((err->path[0] == '\0' && strcmp(err->message, "expected object, got array") == 0)
+               || strncmp(err->message, "this is ", 8) == 0);
+}
+
 /* Reads one file ("-" is stdin); returns its exit status. With several files the progress
  * bar names the one it is reading. */
 static int validate_one(const char *path, const cli_args *args, validate_run *run)
@@ -72,6 +104,8 @@ static int validate_one(const char *path, const cli_args *args, validate_run *ru
         run->cut = true;
         return CLI_INVALID;
     }
+    if (rc != CTG_OK && !run->lenient && maybe_sa(path, rc, &err))
+        return validate_sa(path, args, run);
     if (rc != CTG_OK) {
         run->errors++;
         return cli_diag_report(run->format, rc, &err);

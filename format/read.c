@@ -12,6 +12,7 @@
 #include "model/list_impl.h"
 #include "format/read_internal.h"
 #include "format/root.h"
+#include "format/sa_internal.h"
 #include "format/scope.h"
 #include "io/source.h"
 
@@ -89,8 +90,10 @@ static int run_reader(ctg_format_reader *fr, const read_job *job, ctg_input *in,
     rc = ctg_read_root(rd, list);
     if (rc != CTG_OK && rd->err != job->err)
         *job->err = *rd->err;
-    if (rc != CTG_OK)
+    if (rc != CTG_OK) {
         finish_error(rd, job->err, ctg_input_name(in));
+        ctg_sa_explain_list_error(job->err);
+    }
     return rc;
 }
 

@@ -19,6 +19,7 @@
 #include "ctg/io.h"
 #include "ctg/jsonc.h"
 #include "ctg/model.h"
+#include "ctg/sa.h"
 #include "ctg/stream.h"
 #include "ctg/version.h"
 

@@ -95,12 +95,15 @@ typedef struct ctg_stream_header {
  */
 typedef struct ctg_stream_place {
     size_t index;            /**< its index in its list's "contingencies" array, from 0 */
-    unsigned line, column;   /**< of its opening brace */
+    unsigned line;           /**< of its opening brace */
+    unsigned column;         /**< of its opening brace */
     size_t offset;           /**< bytes of input before its opening brace */
-    unsigned id_line, id_column; /**< of its "id" value (the string's opening quote) */
-    /** c->element_count entries each: the opening brace of each element, in input order */
+    unsigned id_line;        /**< of its "id" value (the string's opening quote) */
+    unsigned id_column;      /**< of its "id" value */
+    /** c->element_count entries: the line of the opening brace of each element, in input
+     *  order */
     const unsigned *element_lines;
-    const unsigned *element_columns;
+    const unsigned *element_columns; /**< the same elements' columns */
 } ctg_stream_place;
 
 /** The version of ctg_visitor these headers describe. */

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+#ifndef CTG_SA_H
+#define CTG_SA_H
+
+/**
+ * @file sa.h
+ * The security-analysis input documents PowSyBl writes next to a contingency list: action
+ * lists, operator strategies, contingency contexts, limit reductions and state monitors.
+ *
+ * A ctg_sa_doc owns everything reachable from it (one arena); the structs below are read-only
+ * views into it, valid until ctg_sa_doc_free(). An absent optional string is NULL, never "".
+ *
+ * Implemented: CTG_SA_CONTINGENCY_CONTEXTS and CTG_SA_STATE_MONITORS (read and write). The other
+ * kinds are recognised (ctg_sa_read_buffer with CTG_SA_ANY names them) but reading or writing
+ * them fails with CTG_EUNSUPPORTED ("action lists are not read yet", ...), never silently.
+ *
+ * Threads: a document is only read by the functions taking a `const ctg_sa_doc *`, so several
+ * threads may use one at once; ctg_sa_doc_free needs it to itself.
+ */
+
+#include <stddef.h>
+
+#include "ctg/common.h"
+#include "ctg/error.h"
+#include "ctg/io.h"
+
+CTG_BEGIN_DECL
+
+/** The kind of a security-analysis document (spec D1-D5). */
+typedef enum ctg_sa_kind {
+    CTG_SA_ANY = 0,                /**< for reading: recognise the kind from the document */
+    CTG_SA_ACTION_LIST,            /**< D1 `{version, actions}` (not read yet) */
+    CTG_SA_IDENTIFIER_ACTION_LIST, /**< D1b, D1 + `elementIdentifiers` (not read yet) */
+    CTG_SA_OPERATOR_STRATEGIES,    /**< D2 `{version, operatorStrategies}` (not read yet) */
+    CTG_SA_CONTINGENCY_CONTEXTS,   /**< D3: a root array of contingency contexts */
+    CTG_SA_LIMIT_REDUCTIONS,       /**< D4 `{version, limitReductions}` (not read yet) */
+    CTG_SA_STATE_MONITORS,         /**< D5: a root array of state monitors, compact layout */
+    CTG_SA_KIND_COUNT
+} ctg_sa_kind;
+
+/** What a document of `kind` is, e.g. "limit-reduction list"; NULL when out of range.
+ *  Static storage. */
+CTG_API const char *ctg_sa_kind_name(ctg_sa_kind kind);
+
+/** Contingency context types (spec 1.3, in PowSyBl's declaration order). */
+typedef enum ctg_context_type {
+    CTG_CONTEXT_ALL = 0,            /**< the pre-contingency state and every contingency */
+    CTG_CONTEXT_NONE,               /**< the pre-contingency state only */
+    CTG_CONTEXT_SPECIFIC,           /**< the contingency named by contingency_id */
+    CTG_CONTEXT_ONLY_CONTINGENCIES, /**< every contingency, not the pre-contingency state */
+    CTG_CONTEXT_TYPE_COUNT
+} ctg_context_type;
+
+/** A contingency context (spec 1.4). */
+typedef struct ctg_contingency_context {
+    ctg_context_type type; /**< which states the context covers */
+    /** Required for SPECIFIC; kept (and written back) for the other types; NULL when absent. */
+    const char *contingency_id;
+} ctg_contingency_context;
+
+/** A set of ids, in the order PowSyBl writes it (Java hash order, spec 1.2), without
+ *  duplicates. */
+typedef struct ctg_id_set {
+    const char *const *ids; /**< `count` strings; NULL when empty */
+    size_t count;           /**< distinct ids */
+} ctg_id_set;
+
+/** A state monitor (spec 6): what to report in which context. */
+typedef struct ctg_state_monitor {
+    ctg_contingency_context context;           /**< `contingencyContext`: when to report */
+    ctg_id_set branch_ids;                     /**< `branchIds` */
+    ctg_id_set voltage_level_ids;              /**< `voltageLevelIds` */
+    ctg_id_set three_windings_transformer_ids; /**< `threeWindingsTransformerIds` */
+} ctg_state_monitor;
+
+/** A document read or built; opaque, released with ctg_sa_doc_free. */
+typedef struct ctg_sa_doc ctg_sa_doc;
+
+/** Releases `doc` and everything it owns; accepts NULL. */
+CTG_API void ctg_sa_doc_free(ctg_sa_doc *doc);
+
+/** The kind of `doc`; CTG_SA_ANY for NULL. */
+CTG_API ctg_sa_kind ctg_sa_doc_kind(const ctg_sa_doc *doc);
+
+/** The contexts of a CTG_SA_CONTINGENCY_CONTEXTS document (0 for another kind or NULL). */
+CTG_API size_t ctg_sa_context_count(const ctg_sa_doc *doc);
+/** Context `i`, or NULL when out of range; owned by `doc`. */
+CTG_API const ctg_contingency_context *ctg_sa_context_at(const ctg_sa_doc *doc, size_t i);
+
+/** The monitors of a CTG_SA_STATE_MONITORS document (0 for another kind or NULL). */
+CTG_API size_t ctg_sa_monitor_count(const ctg_sa_doc *doc);
+/** Monitor `i`, or NULL when out of range; owned by `doc`. */
+CTG_API const ctg_state_monitor *ctg_sa_monitor_at(const ctg_sa_doc *doc, size_t i);
+
+/**
+ * Reads a document of `kind` from `len` bytes at `data` (borrowed for the call).
+ * With CTG_SA_ANY the kind is recognised from the document: an object root by its members
+ * (`actions`, `operatorStrategies`, `limitReductions`), an array root by its first item
+ * (`contextType`: contexts, `contingencyContext`: monitors; `[ ]` reads as contexts).
+ * @param out     receives the new document, owned by the caller (ctg_sa_doc_free); NULL on
+ *                failure.
+ * @param kind    the kind expected, or CTG_SA_ANY; a document of another kind is rejected
+ *                with CTG_ESCHEMA naming what it is.
+ * @param data    the JSON text.
+ * @param len     bytes at `data`.
+ * @param opts    read options (NULL: defaults); the allocator, max_depth and source_name
+ *                apply, the flags must be 0.
+ * @param err     receives the error on failure (NULL: not reported).
+ * @return CTG_OK; CTG_EUNSUPPORTED for a kind not read yet; or the error's code.
+ */
+CTG_API int ctg_sa_read_buffer(ctg_sa_doc **out, ctg_sa_kind kind, const void *data, size_t len,
+                               const ctg_read_options *opts, ctg_error *err);
+
+/**
+ * As ctg_sa_read_buffer, from the file at `path` (borrowed for the call).
+ * @param out   receives the new document, owned by the caller; NULL on failure.
+ * @param kind  the kind expected, or CTG_SA_ANY.
+ * @param path  the file to read.
+ * @param opts  read options (NULL: defaults).
+ * @param err   receives the error on failure (NULL: not reported).
+ * @return CTG_OK or the error's code.
+ */
+CTG_API int ctg_sa_read_file(ctg_sa_doc **out, ctg_sa_kind kind, const char *path,
+                             const ctg_read_options *opts, ctg_error *err);
+
+/**
+ * Appends `doc` in PowSyBl's layout for its kind (pretty for contexts, compact for monitors)
+ * to `buf`; on failure `buf` keeps its previous length.
+ * @param buf   the caller's buffer (ctg_buf_dispose releases it).
+ * @param doc   the document, only read.
+ * @param opts  write options (NULL: defaults); the allocator applies, the flags must be 0.
+ * @param err   receives the error on failure (NULL: not reported).
+ * @return CTG_OK; CTG_EINVAL for a NULL argument; CTG_EUNSUPPORTED for a kind not written
+ *         yet; CTG_ENOMEM.
+ */
+CTG_API int ctg_sa_write_buf(ctg_buf *buf, const ctg_sa_doc *doc, const ctg_write_options *opts,
+                             ctg_error *err);
+
+CTG_END_DECL
+
+#endif

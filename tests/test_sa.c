@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* The security-analysis documents (ctg/sa.h): the PowSyBl fixtures of the kinds read so far
+ * written back byte for byte, table-driven invalid inputs (testdata/invalid-sa/<case>.json,
+ * <case>.expected as in the invalid suite; the prefix of the name says which kind is asked
+ * for), Java hash order, the kinds not read yet, and the allocation-failure sweep. */
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "ctg/ctg.h"
+#include "ctg/sa.h"
+#include "base/arena.h"
+#include "format/sa_internal.h"
+#include "tests/test_common.h"
+
+#define INVALID_DIR CTG_TESTDATA("invalid-sa")
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Reads `text` as `kind`; NULL (after printing the error) when it fails. */
+static ctg_sa_doc *read_text(const char *text, size_t len, ctg_sa_kind kind)
+{
+    ctg_sa_doc *doc = NULL;
+    ctg_error err;
+    int rc = ctg_sa_read_buffer(&doc, kind, text, len, NULL, &err);
+
+    if (rc != CTG_OK)
+        ctg_test_report("read", &err);
+    return doc;
+}
+
+/* Whether `doc` is written as exactly `len` bytes `expect`. */
+static bool writes_exactly(const ctg_sa_doc *doc, const char *expect, size_t len)
+{
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_error err;
+    bool same = ctg_sa_write_buf(&buf, doc, NULL, &err) == CTG_OK && buf.len == len &&
+                memcmp(buf.data, expect, len) == 0;
+
+    if (!same)
+        fprintf(stderr, "\n  written: %.*s\n", (int)buf.len, buf.data ? buf.data : "");
+    ctg_buf_dispose(&buf);
+    return same;
+}
+
+/* ---- the shared fixtures (NOTICE.md: both RT) -------------------------------------------- */
+
+static const struct fixture {
+    const char *name;
+    ctg_sa_kind kind;
+    size_t count;
+} fixtures[] = {
+    { "MonitoringFileTest.json", CTG_SA_STATE_MONITORS, 1 },
+    { "contingencyContexts.json", CTG_SA_CONTINGENCY_CONTEXTS, 4 },
+};
+
+CTG_SHARED_TEST(sa, fixtures_round_trip_byte_for_byte)
+{
+    size_t passed = 0;
+
+    for (size_t i = 0; i < COUNT_OF(fixtures); i++) {
+        char path[1024];
+        size_t len;
+        char *text;
+        ctg_sa_doc *typed, *any;
+
+        snprintf(path, sizeof path, "%s/powsybl-sa/%s", ctg_test_shared_dir(), fixtures[i].name);
+        text = ctg_test_slurp(path, &len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        typed = read_text(text, len, fixtures[i].kind);
+        any = read_text(text, len, CTG_SA_ANY);
+        CU_ASSERT_EQUAL(ctg_sa_doc_kind(any), fixtures[i].kind);
+        CU_ASSERT_EQUAL(ctg_sa_context_count(typed) + ctg_sa_monitor_count(typed),
+                        fixtures[i].count);
+        if (typed && any && writes_exactly(typed, text, len) && writes_exactly(any, text, len))
+            passed++;
+        else
+            fprintf(stderr, "\n  %s is not written back byte for byte\n", fixtures[i].name);
+        ctg_sa_doc_free(typed);
+        ctg_sa_doc_free(any);
+        free(text);
+    }
+    CU_ASSERT_EQUAL(passed, COUNT_OF(fixtures));
+}
+
+CTG_SHARED_TEST(sa, fixture_values)
+{
+    char path[1024];
+    size_t len;
+    char *text;
+    ctg_sa_doc *doc;
+    const ctg_state_monitor *m;
+    const ctg_contingency_context *c;
+
+    snprintf(path, sizeof path, "%s/powsybl-sa/MonitoringFileTest.json", ctg_test_shared_dir());
+    text = ctg_test_slurp(path, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    doc = read_text(text, len, CTG_SA_STATE_MONITORS);
+    free(text);
+    m = ctg_sa_monitor_at(doc, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_PTR_NULL(ctg_sa_monitor_at(doc, 1));
+    CU_ASSERT_PTR_NULL(ctg_sa_context_at(doc, 0)); /* not a context list */
+    CU_ASSERT_EQUAL(m->context.type, CTG_CONTEXT_SPECIFIC);
+    CU_ASSERT_STRING_EQUAL(m->context.contingency_id, "contingency1");
+    CU_ASSERT_EQUAL(m->branch_ids.count, 1);
+    CU_ASSERT_STRING_EQUAL(m->branch_ids.ids[0], "Branch1");
+    CU_ASSERT_STRING_EQUAL(m->voltage_level_ids.ids[0], "Bus1");
+    CU_ASSERT_STRING_EQUAL(m->three_windings_transformer_ids.ids[0], "ThreeWindingsTransformer1");
+    ctg_sa_doc_free(doc);
+
+    snprintf(path, sizeof path, "%s/powsybl-sa/contingencyContexts.json", ctg_test_shared_dir());
+    text = ctg_test_slurp(path, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    doc = read_text(text, len, CTG_SA_CONTINGENCY_CONTEXTS);
+    free(text);
+    CU_ASSERT_EQUAL_FATAL(ctg_sa_context_count(doc), 4);
+    c = ctg_sa_context_at(doc, 0);
+    CU_ASSERT(c->type == CTG_CONTEXT_NONE && c->contingency_id == NULL);
+    CU_ASSERT_EQUAL(ctg_sa_context_at(doc, 2)->type, CTG_CONTEXT_ONLY_CONTINGENCIES);
+    c = ctg_sa_context_at(doc, 3);
+    CU_ASSERT(c->type == CTG_CONTEXT_SPECIFIC && strcmp(c->contingency_id, "lineId") == 0);
+    CU_ASSERT_PTR_NULL(ctg_sa_context_at(doc, 4));
+    ctg_sa_doc_free(doc);
+}
+
+/* ---- hand-made documents ------------------------------------------------------------------ */
+
+static void check_round(ctg_sa_kind kind, const char *in, const char *out)
+{
+    ctg_sa_doc *doc = read_text(in, strlen(in), kind);
+
+    CU_ASSERT_PTR_NOT_NULL(doc);
+    CU_ASSERT(doc && writes_exactly(doc, out, strlen(out)));
+    ctg_sa_doc_free(doc);
+}
+
+CTG_TEST(sa, contexts_written_in_powsybl_layout)
+{
+    check_round(CTG_SA_CONTINGENCY_CONTEXTS, "[]", "[ ]");
+    check_round(CTG_SA_ANY, "[]", "[ ]");
+    /* The id is kept for non-SPECIFIC types, and always follows the type. */
+    check_round(CTG_SA_ANY, "[{\"contingencyId\":\"c\",\"contextType\":\"ALL\"}]",
+                "[ {\n  \"contextType\" : \"ALL\",\n  \"contingencyId\" : \"c\"\n} ]");
+    /* Null id = absent. */
+    check_round(CTG_SA_ANY, "[{\"contextType\":\"NONE\",\"contingencyId\":null}]",
+                "[ {\n  \"contextType\" : \"NONE\"\n} ]");
+}
+
+CTG_TEST(sa, monitors_are_compact_sets_in_hash_order)
+{
+    /* Spec 6's probe: duplicates collapse, the order is the HashSet's. */
+    check_round(CTG_SA_STATE_MONITORS,
+                "[ {\"contingencyContext\": {\"contextType\": \"ALL\"},\n"
+                "   \"branchIds\": [\"b\", \"a\", \"b\"], \"voltageLevelIds\": [],\n"
+                "   \"threeWindingsTransformerIds\": [\"x\"]} ]",
+                "[{\"contingencyContext\":{\"contextType\":\"ALL\"},\"branchIds\":[\"a\",\"b\"],"
+                "\"voltageLevelIds\":[],\"threeWindingsTransformerIds\":[\"x\"]}]");
+    check_round(CTG_SA_STATE_MONITORS, "[ ]", "[]");
+}
+
+static void check_order(const char *const *in, size_t n, const char *const *expect, size_t m)
+{
+    ctg_arena *arena = ctg_arena_new(NULL);
+    const char *ids[64];
+    size_t count = n;
+
+    CU_ASSERT_FATAL(arena != NULL && n <= 64);
+    memcpy(ids, in, n * sizeof *ids);
+    CU_ASSERT_EQUAL(ctg_sa_hash_order(arena, ids, &count), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(count, m);
+    for (size_t i = 0; i < m; i++)
+        CU_ASSERT_STRING_EQUAL(ids[i], expect[i]);
+    ctg_arena_release(arena);
+}
+
+/* Orders worked out by hand from String.hashCode: "Aa" and "BB" collide (2112, bucket 0 of
+ * 16: insertion order); "a" 97 -> 1, "b" 98 -> 2, "z" 122 -> 10, "é" 233 -> 9;
+ * U+1F600 = \uD83D\uDE00 -> 0x1B0D63, spread 0x1B0D78 -> 8: before "é", which UTF-8 order would
+ * put first. */
+CTG_TEST(sa, java_hash_order)
+{
+    static const char *const a[] = { "z", "BB", "b", "Aa", "a" };
+    static const char *const a_out[] = { "BB", "Aa", "a", "b", "z" };
+    static const char *const u[] = { "\xF0\x9F\x98\x80", "z", "\xC3\xA9" };
+    static const char *const u_out[] = { "\xF0\x9F\x98\x80", "\xC3\xA9", "z" };
+
+    check_order(a, COUNT_OF(a), a_out, COUNT_OF(a_out));
+    check_order(u, COUNT_OF(u), u_out, COUNT_OF(u_out));
+}
+
+/* 13 distinct keys need 32 buckets: "a".."l" are 97..108, buckets 1..12 either way, but "q"
+ * (113) shares bucket 1 of 16 with "a" and, inserted first, comes first; of 32 it is bucket
+ * 17: after "l" only once the table has grown. */
+CTG_TEST(sa, java_hash_order_grows_at_three_quarters)
+{
+    static const char *const twelve[] = {
+        "q", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"
+    };
+    static const char *const twelve_out[] = { "q", "a", "b", "c", "d", "e",
+                                              "f", "g", "h", "i", "j", "k" };
+    static const char *const thirteen[] = { "q", "a", "b", "c", "d", "e", "f",
+                                            "g", "h", "i", "j", "k", "l" };
+    static const char *const thirteen_out[] = { "a", "b", "c", "d", "e", "f", "g",
+                                                "h", "i", "j", "k", "l", "q" };
+
+    check_order(twelve, 12, twelve_out, 12);
+    check_order(thirteen, 13, thirteen_out, 13);
+}
+
+/* ---- invalid inputs ------------------------------------------------------------------------ */
+
+static ctg_sa_kind kind_of_case(const char *name)
+{
+    if (strncmp(name, "context-", 8) == 0)
+        return CTG_SA_CONTINGENCY_CONTEXTS;
+    if (strncmp(name, "monitor-", 8) == 0)
+        return CTG_SA_STATE_MONITORS;
+    if (strncmp(name, "limits-", 7) == 0)
+        return CTG_SA_LIMIT_REDUCTIONS;
+    return CTG_SA_ANY;
+}
+
+typedef struct expected {
+    unsigned line, column;
+    char path[CTG_ERROR_PATH_MAX];
+    char code[32];
+    char message[CTG_ERROR_MESSAGE_MAX];
+} expected;
+
+static bool parse_expected(const char *file, expected *e)
+{
+    size_t len;
+    char *text = ctg_test_slurp(file, &len);
+    char *nl, *end;
+    bool ok;
+
+    if (!text)
+        return false;
+    ok = sscanf(text, "%u:%u %255s %31s", &e->line, &e->column, e->path, e->code) == 4;
+    nl = strchr(text, '\n');
+    ok = ok && nl;
+    if (ok && (end = strchr(nl + 1, '\n')) != NULL)
+        *end = '\0';
+    if (ok)
+        snprintf(e->message, sizeof e->message, "%s", nl + 1);
+    if (strcmp(e->path, "(root)") == 0)
+        e->path[0] = '\0';
+    free(text);
+    return ok;
+}
+
+/* One case, from its path and from memory: both fail as expected. */
+static bool check_case(const char *name)
+{
+    char json[512], exp[512];
+    expected e = { 0 };
+    ctg_error err, mem;
+    ctg_sa_doc *doc = NULL, *doc_mem = NULL;
+    size_t len;
+    char *bytes;
+    int rc, rc_mem;
+    bool ok;
+
+    snprintf(json, sizeof json, "%s/%s.json", INVALID_DIR, name);
+    snprintf(exp, sizeof exp, "%s/%s.expected", INVALID_DIR, name);
+    CU_ASSERT_FATAL(parse_expected(exp, &e));
+    rc = ctg_sa_read_file(&doc, kind_of_case(name), json, NULL, &err);
+    bytes = ctg_test_slurp(json, &len);
+    CU_ASSERT_FATAL(bytes != NULL);
+    rc_mem = ctg_sa_read_buffer(&doc_mem, kind_of_case(name), bytes, len, NULL, &mem);
+    free(bytes);
+    ok = rc != CTG_OK && !doc && !doc_mem && strcmp(ctg_status_name(rc), e.code) == 0 &&
+         err.line == e.line && err.column == e.column && strcmp(err.path, e.path) == 0 &&
+         strcmp(err.message, e.message) == 0 && strcmp(err.source, json) == 0;
+    ok = ok && rc_mem == rc && mem.line == err.line && mem.column == err.column &&
+         strcmp(mem.path, err.path) == 0 && strcmp(mem.message, err.message) == 0 &&
+         strcmp(mem.source, "<memory>") == 0;
+    if (!ok)
+        fprintf(stderr, "\n  %s: got %u:%u %s %s\n  %s\n", name, err.line, err.column,
+                err.path[0] ? err.path : "(root)", ctg_status_name(rc), err.message);
+    ctg_sa_doc_free(doc);
+    ctg_sa_doc_free(doc_mem);
+    return ok;
+}
+
+static int is_case(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
+}
+
+CTG_TEST(sa, every_invalid_case_matches_its_expectation)
+{
+    struct dirent **entries;
+    int n = scandir(INVALID_DIR, &entries, is_case, alphasort);
+    int matched = 0;
+
+    CU_ASSERT_FATAL(n >= 33);
+    for (int i = 0; i < n; i++) {
+        entries[i]->d_name[strlen(entries[i]->d_name) - 5] = '\0';
+        matched += check_case(entries[i]->d_name);
+        free(entries[i]);
+    }
+    free(entries);
+    CU_ASSERT_EQUAL(matched, n);
+}
+
+/* ---- the API's edges ------------------------------------------------------------------------ */
+
+CTG_TEST(sa, bad_arguments_and_names)
+{
+    ctg_sa_doc *doc = (ctg_sa_doc *)1;
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(ctg_sa_read_buffer(NULL, CTG_SA_ANY, "[]", 2, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_sa_read_buffer(&doc, CTG_SA_KIND_COUNT, "[]", 2, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_PTR_NULL(doc);
+    opts.flags = CTG_READ_LENIENT;
+    CU_ASSERT_EQUAL(ctg_sa_read_buffer(&doc, CTG_SA_ANY, "[]", 2, &opts, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_sa_write_buf(&buf, NULL, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_sa_write_buf(&buf, NULL, NULL, NULL), CTG_EINVAL);
+    CU_ASSERT_EQUAL(buf.len, 0);
+    CU_ASSERT_EQUAL(ctg_sa_read_file(&doc, CTG_SA_ANY, "/nonexistent/x.json", NULL, &err), CTG_EIO);
+    CU_ASSERT_PTR_NULL(doc);
+    ctg_sa_doc_free(NULL);
+    CU_ASSERT_EQUAL(ctg_sa_doc_kind(NULL), CTG_SA_ANY);
+    CU_ASSERT_EQUAL(ctg_sa_monitor_count(NULL), 0);
+    CU_ASSERT_PTR_NULL(ctg_sa_context_at(NULL, 0));
+    CU_ASSERT_STRING_EQUAL(ctg_sa_kind_name(CTG_SA_LIMIT_REDUCTIONS), "limit-reduction list");
+    CU_ASSERT_PTR_NULL(ctg_sa_kind_name(CTG_SA_KIND_COUNT));
+}
+
+/* ---- allocation failures -------------------------------------------------------------------- */
+
+/* Every allocation of a read and of a write made to fail in turn: CTG_ENOMEM, nothing left. */
+CTG_TEST(sa, allocation_failure_sweep)
+{
+    static const char doc[] =
+        "[{\"contingencyContext\":{\"contextType\":\"SPECIFIC\",\"contingencyId\":\"c1\"},"
+        "\"branchIds\":[\"b\",\"a\",\"c\",\"a\"],\"voltageLevelIds\":[\"v\"],"
+        "\"threeWindingsTransformerIds\":[]},"
+        "{\"contingencyContext\":{\"contextType\":\"ALL\"},\"branchIds\":[],"
+        "\"voltageLevelIds\":[],\"threeWindingsTransformerIds\":[\"t1\",\"t2\"]}]";
+    size_t failed_reads = 0, failed_writes = 0;
+
+    for (size_t at = 1;; at++) {
+        ctg_test_alloc st = { 0 };
+        ctg_allocator a;
+        ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+        ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
+        ctg_sa_doc *d = NULL;
+        ctg_buf buf = CTG_BUF_INIT;
+        ctg_error err;
+        int rc;
+
+        st.fail_at = at;
+        a = ctg_test_allocator(&st);
+        opts.allocator = &a;
+        rc = ctg_sa_read_buffer(&d, CTG_SA_ANY, doc, sizeof doc - 1, &opts, &err);
+        if (rc != CTG_OK) {
+            CU_ASSERT_EQUAL(rc, CTG_ENOMEM);
+            CU_ASSERT_PTR_NULL(d);
+            CU_ASSERT_EQUAL(st.live_bytes, 0);
+            failed_reads++;
+            continue;
+        }
+        wopts.allocator = &a;
+        buf.allocator = &a;
+        rc = ctg_sa_write_buf(&buf, d, &wopts, &err);
+        CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
+        if (rc != CTG_OK)
+            failed_writes++;
+        ctg_buf_dispose(&buf);
+        ctg_sa_doc_free(d);
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+        CU_ASSERT_EQUAL(st.bad_sizes, 0);
+        if (!st.failed)
+            break;
+    }
+    CU_ASSERT(failed_reads >= 3);
+    CU_ASSERT(failed_writes >= 1);
+}
+
+#include "test_sa.tests.h"
