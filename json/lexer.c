@@ -1440,6 +1440,16 @@ static HOT_INLINE void quick_ws(quick *q)
         q->p = p + 1;
         return;
     }
+    /* A line break and an indentation, as before most tokens of a pretty-printed file. */
+    if (p < end && *p == '\n') {
+        q->line += q->line != UINT_MAX;
+        q->ls = ++p;
+        p = indent(p, end);
+        if (p < end && (unsigned char)*p > ' ') {
+            q->p = p;
+            return;
+        }
+    }
     while (p < end) {
         if (*p == ' ' || *p == '\t' || *p == '\r') {
             p++;

@@ -1465,6 +1465,8 @@ static const error_case quick_cases[] = {
     { "[[\"\xf4\x90\x80\x80\"]]",
       "error(-4)@3:1:4: UTF-8 code point above U+10FFFF in string" },
     { "[[\"\xe2\x82", "error(-4)@5:1:6: unexpected end of input in string" },
+    /* Line breaks followed by another blank, not by a token. */
+    { "[[\n\n\t 1,\n\r\n 2],\n x]", "error(-4)@17:6:2: expected a value after ',', got 'x'" },
     { "[{\"a\":\"\x01\"}]", "error(-4)@7:1:8: invalid control character 0x01 in string" },
     { "[{\"\\u0041\":1},x]", "error(-4)@14:1:15: expected a value after ',', got 'x'" },
     { "[{\"a\" 1}]", "error(-4)@6:1:7: expected ':' after object key, got '1'" },
@@ -1503,6 +1505,46 @@ CTG_TEST(lexer, skip_quick_scan)
 {
     for (size_t i = 0; i < sizeof(quick_cases) / sizeof(quick_cases[0]); i++)
         assert_end(quick_cases[i].json, NULL, quick_cases[i].expected);
+}
+
+/* The byte that ends a run of plain string bytes or of indentation, at every position of the
+ * 16-byte blocks that scan them (and past the first block, and at the end of the input, which
+ * a block reaches exactly at k = 16 and 32): each ends as reading every token does. */
+CTG_TEST(lexer, skip_quick_scan_lanes)
+{
+    char a[48], json[128], want[128];
+
+    for (size_t k = 0; k <= 40; k++) {
+        memset(a, 'a', k);
+        a[k] = '\0';
+        snprintf(json, sizeof json, "[[\"%s\"],x]", a);
+        snprintf(want, sizeof want, "error(-4)@%zu:1:%zu: expected a value after ',', got 'x'",
+                 k + 6, k + 7);
+        assert_end(json, NULL, want);
+        snprintf(json, sizeof json, "[[\"%s\x01\"]]", a);
+        snprintf(want, sizeof want, "error(-4)@%zu:1:%zu: invalid control character 0x01 in string",
+                 k + 3, k + 4);
+        assert_end(json, NULL, want);
+        snprintf(json, sizeof json, "[[\"%s\\naaaaaaaaaaaaaaaaaaaa\"],x]", a);
+        snprintf(want, sizeof want, "error(-4)@%zu:1:%zu: expected a value after ',', got 'x'",
+                 k + 28, k + 29);
+        assert_end(json, NULL, want);
+        snprintf(json, sizeof json, "[[\"%s\303\251aaaaaaaaaaaaaaaaaaaa\"],x]", a);
+        assert_end(json, NULL, want);
+        snprintf(json, sizeof json, "[{\"%s\":1},x]", a);
+        snprintf(want, sizeof want, "error(-4)@%zu:1:%zu: expected a value after ',', got 'x'",
+                 k + 8, k + 9);
+        assert_end(json, NULL, want);
+        snprintf(json, sizeof json, "[[\"%s", a);
+        snprintf(want, sizeof want, "error(-4)@%zu:1:%zu: unexpected end of input in string", k + 3,
+                 k + 4);
+        assert_end(json, NULL, want);
+        memset(a, ' ', k);
+        snprintf(json, sizeof json, "[[\n%s1],x]", a);
+        snprintf(want, sizeof want, "error(-4)@%zu:2:%zu: expected a value after ',', got 'x'",
+                 k + 6, k + 4);
+        assert_end(json, NULL, want);
+    }
 }
 
 /* The limits the quick scan must leave to the token path: a string or a number longer than
