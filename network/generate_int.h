@@ -49,6 +49,10 @@ typedef struct gen_ctx {
     const char *format; /* the id format in use */
     gen_seg *segs;      /* `format` compiled once: no parse per contingency */
     size_t seg_count;
+    /* The format is a literal then the one id ({id}, {id1}): N-1_{id}, the default; its id is
+     * then the literal's bytes (kept in g->rs.text between contingencies) and the id's. */
+    bool prefix_id;
+    size_t prefix_len;
     uint64_t max;
     ctg_gen_emit_fn emit; /* NULL: counting */
     void *payload;

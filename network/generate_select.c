@@ -331,6 +331,48 @@ static int accept(gen_ctx *g, const gen_type *t, const ctg_net_object *obj, bool
     return ctg_rs_criteria_accept(&g->rs, &t->cr, obj, &g->re, pass);
 }
 
+/* Whether every object of `t` is selected: no criterion, no subnetwork or connection filter
+ * (the common "all lines and transformers"), so that the filter need not run per object. */
+static bool takes_all(const gen_ctx *g, const gen_type *t)
+{
+    return !g->by_subnetwork && g->connected == NULL && t->cr.country == NULL &&
+           t->cr.nominal_voltage == NULL && t->cr.property_count == 0 && t->cr.regex == NULL;
+}
+
+/* How many objects ahead the object and its id text are prefetched: the id lies in the
+ * network's arena apart from the object, and the objects of a type in chunks, so that the
+ * first read of each otherwise waits on memory. The object first, then (once it is in the
+ * cache) the id it points to. */
+#define ID_AHEAD 8
+#define OBJ_AHEAD (2 * ID_AHEAD)
+
+static const ctg_net_object *nth(const gen_ctx *g, const gen_type *t, size_t i, size_t n)
+{
+    return i < n ? ctg_network_object_at(g->net, t->type, i) : NULL;
+}
+
+/* Every object of `t`, visited without a filter. */
+static int select_all(gen_ctx *g, const gen_type *t, gen_visit_fn visit, void *arg,
+                      size_t *index)
+{
+    size_t n = ctg_network_count(g->net, t->type);
+    const ctg_net_object *o;
+    int rc = CTG_OK;
+
+    for (size_t i = 0; i < OBJ_AHEAD && (o = nth(g, t, i, n)) != NULL; i++)
+        CTG_RS_PREFETCH(o);
+    for (size_t i = 0; i < ID_AHEAD && (o = nth(g, t, i, n)) != NULL; i++)
+        CTG_RS_PREFETCH(o->id);
+    for (size_t i = 0; rc == CTG_OK && i < n; i++) {
+        if ((o = nth(g, t, i + OBJ_AHEAD, n)) != NULL)
+            CTG_RS_PREFETCH(o);
+        if ((o = nth(g, t, i + ID_AHEAD, n)) != NULL)
+            CTG_RS_PREFETCH(o->id);
+        rc = visit(g, ctg_network_object_at(g->net, t->type, i), (*index)++, arg);
+    }
+    return rc;
+}
+
 int ctg_gen_select(gen_ctx *g, gen_visit_fn visit, void *arg)
 {
     size_t index = 0;
@@ -340,6 +382,10 @@ int ctg_gen_select(gen_ctx *g, gen_visit_fn visit, void *arg)
         const gen_type *t = &g->types[k];
         size_t n = ctg_network_count(g->net, t->type);
 
+        if (takes_all(g, t)) {
+            rc = select_all(g, t, visit, arg, &index);
+            continue;
+        }
         for (size_t i = 0; rc == CTG_OK && i < n; i++) {
             const ctg_net_object *obj = ctg_network_object_at(g->net, t->type, i);
             bool pass;
