@@ -141,6 +141,7 @@ static int run_pairs(gen_ctx *g, ctg_gen_counts *counts)
         rc = limit(g, n);
     if (rc == CTG_OK && g->emit != NULL)
         rc = ctg_gen_pairs(g, &v.s, true, &n, &groups);
+    ctg_gen_pairs_release(g, &v.s);
     ctg_mem_release(g->alloc, v.s.objs, v.obj_cap * sizeof *v.s.objs);
     ctg_mem_release(g->alloc, v.s.elems, v.elem_cap * sizeof *v.s.elems);
     return rc;

@@ -118,13 +118,17 @@ int ctg_gen_emit_set(gen_ctx *g, const ctg_net_object *busbar, const ctg_net_obj
 /* generate_pairs.c */
 /* The selection kept for the pair rules: its objects in order and the element of each, mapped
  * once rather than once per pair. */
+typedef struct gen_groups gen_groups;
 typedef struct gen_sel {
     const ctg_net_object **objs;
     ctg_element *elems;
     size_t n;
+    gen_groups *groups; /* the rule's groups, made by the first ctg_gen_pairs; NULL before */
 } gen_sel;
 /* The pairs of g's rule over the selection: emitted through ctg_gen_emit_pair when `emit`,
- * else counted into *count and *groups. */
-int ctg_gen_pairs(gen_ctx *g, const gen_sel *sel, bool emit, uint64_t *count, uint64_t *groups);
+ * else counted into *count and *groups. The groups are found by the first call and kept in
+ * `sel` for the next (the count, then the emission), until ctg_gen_pairs_release. */
+int ctg_gen_pairs(gen_ctx *g, gen_sel *sel, bool emit, uint64_t *count, uint64_t *groups);
+void ctg_gen_pairs_release(gen_ctx *g, gen_sel *sel);
 
 #endif

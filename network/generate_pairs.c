@@ -264,40 +264,76 @@ static int sort(gen_ctx *g, entry *e, size_t n)
     return ok ? CTG_OK : ctg_rs_nomem(&g->rs);
 }
 
-int ctg_gen_pairs(gen_ctx *g, const gen_sel *sel, bool emit, uint64_t *count, uint64_t *groups)
+/* The groups of the rule over a selection, made by its first pass (counting) and walked again
+ * by the second (emitting): the entries sorted, the runs, the places (common-substation). */
+struct gen_groups {
+    entry *e;
+    size_t cap;
+    uint32_t *pl; /* 3 * n, or NULL */
+    size_t pl_len;
+    run *r;
+    size_t rn;
+};
+
+void ctg_gen_pairs_release(gen_ctx *g, gen_sel *sel)
 {
-    size_t n = sel->n;
+    gen_groups *gr = sel->groups;
+
+    if (gr == NULL)
+        return;
+    ctg_mem_release(g->alloc, gr->r, gr->rn * sizeof *gr->r);
+    ctg_mem_release(g->alloc, gr->pl, gr->pl_len * sizeof *gr->pl);
+    ctg_mem_release(g->alloc, gr->e, gr->cap * sizeof *gr->e);
+    ctg_mem_release(g->alloc, gr, sizeof *gr);
+    sel->groups = NULL;
+}
+
+/* Makes sel->groups; CTG_ENOMEM (then none). */
+static int make_groups(gen_ctx *g, gen_sel *sel)
+{
+    size_t n = sel->n, m;
     bool parallel = g->opts->rule == CTG_GEN_PARALLEL;
-    size_t cap = parallel ? n : 3 * n, m, rn = 0;
-    entry *e = NULL;
-    uint32_t *pl = NULL;
-    run *r = NULL;
+    gen_groups *gr = ctg_mem_alloc(g->alloc, sizeof *gr);
+    int rc;
+
+    if (gr == NULL)
+        return ctg_rs_nomem(&g->rs);
+    memset(gr, 0, sizeof *gr);
+    sel->groups = gr;
+    gr->cap = parallel ? n : 3 * n;
+    gr->pl_len = parallel ? 0 : 3 * n;
+    gr->e = ctg_mem_alloc(g->alloc, gr->cap * sizeof *gr->e);
+    gr->pl = parallel ? NULL : ctg_mem_alloc(g->alloc, gr->pl_len * sizeof *gr->pl);
+    rc = gr->e == NULL || (!parallel && gr->pl == NULL) ? ctg_rs_nomem(&g->rs) : CTG_OK;
+    if (rc == CTG_OK) {
+        for (size_t i = 0; i < gr->pl_len; i++)
+            gr->pl[i] = NONE;
+        m = fill_entries(g, sel->objs, n, parallel, gr->e, gr->pl);
+        rc = sort(g, gr->e, m);
+    }
+    if (rc == CTG_OK)
+        rc = runs_of(g, gr->e, m, parallel, &gr->r, &gr->rn);
+    if (rc != CTG_OK)
+        ctg_gen_pairs_release(g, sel);
+    return rc;
+}
+
+int ctg_gen_pairs(gen_ctx *g, gen_sel *sel, bool emit, uint64_t *count, uint64_t *groups)
+{
+    gen_groups *gr;
     int rc = CTG_OK;
 
     *count = 0;
     *groups = 0;
     if (g->opts->rule == CTG_GEN_ALL_PAIRS)
         return all_pairs(g, sel, emit, count);
-    if (n == 0)
+    if (sel->n == 0)
         return CTG_OK;
-    e = ctg_mem_alloc(g->alloc, cap * sizeof *e);
-    pl = parallel ? NULL : ctg_mem_alloc(g->alloc, 3 * n * sizeof *pl);
-    if (e == NULL || (!parallel && pl == NULL))
-        rc = ctg_rs_nomem(&g->rs);
-    if (rc == CTG_OK) {
-        if (pl != NULL)
-            for (size_t i = 0; i < 3 * n; i++)
-                pl[i] = NONE;
-        m = fill_entries(g, sel->objs, n, parallel, e, pl);
-        rc = sort(g, e, m);
-    }
-    if (rc == CTG_OK)
-        rc = runs_of(g, e, m, parallel, &r, &rn);
-    for (size_t k = 0; rc == CTG_OK && k < rn; k++)
-        rc = run_pairs(g, sel, e, &r[k], pl, emit, count);
-    *groups = rn;
-    ctg_mem_release(g->alloc, r, rn * sizeof *r);
-    ctg_mem_release(g->alloc, pl, parallel ? 0 : 3 * n * sizeof *pl);
-    ctg_mem_release(g->alloc, e, cap * sizeof *e);
+    if (sel->groups == NULL)
+        rc = make_groups(g, sel);
+    gr = sel->groups;
+    for (size_t k = 0; rc == CTG_OK && k < gr->rn; k++)
+        rc = run_pairs(g, sel, gr->e, &gr->r[k], gr->pl, emit, count);
+    *groups = rc == CTG_OK ? gr->rn : 0;
     return rc;
 }
