@@ -70,7 +70,10 @@ int ctg_gen_setup(gen_ctx *g, const ctg_network *net, const ctg_gen_options *opt
 void ctg_gen_dispose(gen_ctx *g);
 /* Calls `visit` for every selected object, in the selection's order. */
 int ctg_gen_select(gen_ctx *g, gen_visit_fn visit, void *arg);
-/* The number of objects of every selected type: the most the selection can hold. */
+/* Whether the selection is every object of its types (no filter at all). */
+bool ctg_gen_selects_all(const gen_ctx *g);
+/* The number of objects of every selected type: the most the selection can hold, and its
+ * size when ctg_gen_selects_all. */
 uint64_t ctg_gen_upper_bound(const gen_ctx *g);
 
 /* generate_id.c */

@@ -213,6 +213,26 @@ static int run_pairs(gen_ctx *g, const gen_sel *sel, const entry *e, const run *
     return rc;
 }
 
+/* The key of a branch reads three objects, each through the one before: the branch, its
+ * voltage levels, their substations, scattered over the network. Each is prefetched a few
+ * branches ahead of its use, once the one that points to it is in the cache. */
+#define AHEAD 4
+
+static void prefetch_ahead(const ctg_net_object *const *sel, size_t n, size_t i)
+{
+    if (i + 3 * AHEAD < n)
+        CTG_RS_PREFETCH(sel[i + 3 * AHEAD]);
+    for (int s = 0; i + 2 * AHEAD < n && s < 2; s++)
+        if (sel[i + 2 * AHEAD]->voltage_levels[s] != NULL)
+            CTG_RS_PREFETCH(sel[i + 2 * AHEAD]->voltage_levels[s]);
+    for (int s = 0; i + AHEAD < n && s < 2; s++) {
+        const ctg_net_object *vl = sel[i + AHEAD]->voltage_levels[s];
+
+        if (vl != NULL && vl->substation != NULL)
+            CTG_RS_PREFETCH(vl->substation);
+    }
+}
+
 /* The entries of the rule: PARALLEL one per two-ended branch; COMMON_SUBSTATION one per
  * distinct place of each branch, its places in `pl`. */
 static size_t fill_entries(const gen_ctx *g, const ctg_net_object *const *sel, size_t n,
@@ -224,6 +244,7 @@ static size_t fill_entries(const gen_ctx *g, const ctg_net_object *const *sel, s
     for (size_t i = 0; i < n; i++) {
         const ctg_net_object *o = sel[i];
 
+        prefetch_ahead(sel, n, i);
         if (!is_branch(o->type, !parallel))
             continue;
         if (parallel) {

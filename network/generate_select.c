@@ -398,6 +398,14 @@ int ctg_gen_select(gen_ctx *g, gen_visit_fn visit, void *arg)
     return rc;
 }
 
+bool ctg_gen_selects_all(const gen_ctx *g)
+{
+    for (size_t k = 0; k < g->type_count; k++)
+        if (!takes_all(g, &g->types[k]))
+            return false;
+    return true;
+}
+
 uint64_t ctg_gen_upper_bound(const gen_ctx *g)
 {
     uint64_t n = 0;
