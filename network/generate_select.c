@@ -346,29 +346,31 @@ static bool takes_all(const gen_ctx *g, const gen_type *t)
 #define ID_AHEAD 8
 #define OBJ_AHEAD (2 * ID_AHEAD)
 
-static const ctg_net_object *nth(const gen_ctx *g, const gen_type *t, size_t i, size_t n)
-{
-    return i < n ? ctg_network_object_at(g->net, t->type, i) : NULL;
-}
-
-/* Every object of `t`, visited without a filter. */
+/* Every object of `t`, visited without a filter; each object is located once, OBJ_AHEAD
+ * objects ahead, into a ring. */
 static int select_all(gen_ctx *g, const gen_type *t, gen_visit_fn visit, void *arg,
                       size_t *index)
 {
     size_t n = ctg_network_count(g->net, t->type);
-    const ctg_net_object *o;
+    const ctg_net_object *ring[OBJ_AHEAD];
     int rc = CTG_OK;
 
-    for (size_t i = 0; i < OBJ_AHEAD && (o = nth(g, t, i, n)) != NULL; i++)
-        CTG_RS_PREFETCH(o);
-    for (size_t i = 0; i < ID_AHEAD && (o = nth(g, t, i, n)) != NULL; i++)
-        CTG_RS_PREFETCH(o->id);
+    for (size_t i = 0; i < OBJ_AHEAD && i < n; i++) {
+        ring[i] = ctg_network_object_at(g->net, t->type, i);
+        CTG_RS_PREFETCH(ring[i]);
+    }
+    for (size_t i = 0; i < ID_AHEAD && i < n; i++)
+        CTG_RS_PREFETCH(ring[i]->id);
     for (size_t i = 0; rc == CTG_OK && i < n; i++) {
-        if ((o = nth(g, t, i + OBJ_AHEAD, n)) != NULL)
-            CTG_RS_PREFETCH(o);
-        if ((o = nth(g, t, i + ID_AHEAD, n)) != NULL)
-            CTG_RS_PREFETCH(o->id);
-        rc = visit(g, ctg_network_object_at(g->net, t->type, i), (*index)++, arg);
+        const ctg_net_object *o = ring[i % OBJ_AHEAD];
+
+        if (i + ID_AHEAD < n)
+            CTG_RS_PREFETCH(ring[(i + ID_AHEAD) % OBJ_AHEAD]->id);
+        if (i + OBJ_AHEAD < n) {
+            ring[i % OBJ_AHEAD] = ctg_network_object_at(g->net, t->type, i + OBJ_AHEAD);
+            CTG_RS_PREFETCH(ring[i % OBJ_AHEAD]);
+        }
+        rc = visit(g, o, (*index)++, arg);
     }
     return rc;
 }
