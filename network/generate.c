@@ -120,6 +120,20 @@ static int run_n1(gen_ctx *g, ctg_gen_counts *counts)
     return rc == CTG_OK ? ctg_gen_select(g, emit_one, NULL) : rc;
 }
 
+/* Room for the whole selection at once when its size is known: no doubling copies. */
+static int reserve(gen_ctx *g, sel_vec *v)
+{
+    uint64_t n = ctg_gen_upper_bound(g);
+
+    if (!ctg_gen_selects_all(g) || n == 0 || n > SIZE_MAX / sizeof *v->s.elems)
+        return CTG_OK;
+    v->s.objs = ctg_mem_alloc(g->alloc, (size_t)n * sizeof *v->s.objs);
+    v->obj_cap = v->s.objs != NULL ? (size_t)n : 0;
+    v->s.elems = ctg_mem_alloc(g->alloc, (size_t)n * sizeof *v->s.elems);
+    v->elem_cap = v->s.elems != NULL ? (size_t)n : 0;
+    return v->s.objs != NULL && v->s.elems != NULL ? CTG_OK : ctg_rs_nomem(&g->rs);
+}
+
 /* The pair rules: the selection kept, the pairs counted, then (generating) emitted. */
 static int run_pairs(gen_ctx *g, ctg_gen_counts *counts)
 {
@@ -128,7 +142,9 @@ static int run_pairs(gen_ctx *g, ctg_gen_counts *counts)
     int rc;
 
     memset(&v, 0, sizeof v);
-    rc = ctg_gen_select(g, keep_one, &v);
+    rc = reserve(g, &v);
+    if (rc == CTG_OK)
+        rc = ctg_gen_select(g, keep_one, &v);
     for (size_t i = 0; counts != NULL && i < v.s.n; i++)
         counts->selected[v.s.objs[i]->type]++;
     if (rc == CTG_OK)
@@ -141,6 +157,7 @@ static int run_pairs(gen_ctx *g, ctg_gen_counts *counts)
         rc = limit(g, n);
     if (rc == CTG_OK && g->emit != NULL)
         rc = ctg_gen_pairs(g, &v.s, true, &n, &groups);
+    ctg_gen_pairs_release(g, &v.s);
     ctg_mem_release(g->alloc, v.s.objs, v.obj_cap * sizeof *v.s.objs);
     ctg_mem_release(g->alloc, v.s.elems, v.elem_cap * sizeof *v.s.elems);
     return rc;

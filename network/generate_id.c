@@ -78,7 +78,11 @@ int ctg_gen_format_check(gen_ctx *g, const char *format, bool pair)
     if (g->segs == NULL)
         return ctg_rs_nomem(&g->rs);
     g->seg_count = n;
-    return walk(g, format, pair, g->segs, &n);
+    rc = walk(g, format, pair, g->segs, &n);
+    g->prefix_id = rc == CTG_OK && n == 2 && g->segs[0].text != NULL &&
+                   (g->segs[1].field == F_ID || g->segs[1].field == F_ID1);
+    g->prefix_len = g->prefix_id ? g->segs[0].len : 0;
+    return rc;
 }
 
 static const char *id_or_empty(const ctg_net_object *o)
@@ -128,12 +132,28 @@ static int format_slow(gen_ctx *g, const ctg_net_object *a, const ctg_net_object
     return ok ? CTG_OK : ctg_rs_nomem(&g->rs);
 }
 
+/* The literal then the id (g->prefix_id): the literal is written by the slow path, the first
+ * time and whenever the text must grow, and stays, since only this file writes g->rs.text and
+ * every id it writes starts with it: a text_len of at least its length says it is there. */
+static int format_prefix_id(gen_ctx *g, const ctg_net_object *a)
+{
+    size_t len = strlen(a->id), p = g->prefix_len;
+
+    if (p + len + 1 > g->rs.text_cap || g->rs.text_len < p)
+        return format_slow(g, a, NULL);
+    memcpy(g->rs.text + p, a->id, len + 1);
+    g->rs.text_len = p + len;
+    return CTG_OK;
+}
+
 int ctg_gen_format(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b)
 {
     const char *v[FAST_SEGS];
     size_t len[FAST_SEGS], total = 0;
     char *out;
 
+    if (g->prefix_id)
+        return format_prefix_id(g, a);
     if (g->seg_count > FAST_SEGS)
         return format_slow(g, a, b);
     for (size_t i = 0; i < g->seg_count; i++) {

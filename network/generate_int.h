@@ -49,6 +49,10 @@ typedef struct gen_ctx {
     const char *format; /* the id format in use */
     gen_seg *segs;      /* `format` compiled once: no parse per contingency */
     size_t seg_count;
+    /* The format is a literal then the one id ({id}, {id1}): N-1_{id}, the default; its id is
+     * then the literal's bytes (kept in g->rs.text between contingencies) and the id's. */
+    bool prefix_id;
+    size_t prefix_len;
     uint64_t max;
     ctg_gen_emit_fn emit; /* NULL: counting */
     void *payload;
@@ -66,7 +70,10 @@ int ctg_gen_setup(gen_ctx *g, const ctg_network *net, const ctg_gen_options *opt
 void ctg_gen_dispose(gen_ctx *g);
 /* Calls `visit` for every selected object, in the selection's order. */
 int ctg_gen_select(gen_ctx *g, gen_visit_fn visit, void *arg);
-/* The number of objects of every selected type: the most the selection can hold. */
+/* Whether the selection is every object of its types (no filter at all). */
+bool ctg_gen_selects_all(const gen_ctx *g);
+/* The number of objects of every selected type: the most the selection can hold, and its
+ * size when ctg_gen_selects_all. */
 uint64_t ctg_gen_upper_bound(const gen_ctx *g);
 
 /* generate_id.c */
@@ -114,13 +121,17 @@ int ctg_gen_emit_set(gen_ctx *g, const ctg_net_object *busbar, const ctg_net_obj
 /* generate_pairs.c */
 /* The selection kept for the pair rules: its objects in order and the element of each, mapped
  * once rather than once per pair. */
+typedef struct gen_groups gen_groups;
 typedef struct gen_sel {
     const ctg_net_object **objs;
     ctg_element *elems;
     size_t n;
+    gen_groups *groups; /* the rule's groups, made by the first ctg_gen_pairs; NULL before */
 } gen_sel;
 /* The pairs of g's rule over the selection: emitted through ctg_gen_emit_pair when `emit`,
- * else counted into *count and *groups. */
-int ctg_gen_pairs(gen_ctx *g, const gen_sel *sel, bool emit, uint64_t *count, uint64_t *groups);
+ * else counted into *count and *groups. The groups are found by the first call and kept in
+ * `sel` for the next (the count, then the emission), until ctg_gen_pairs_release. */
+int ctg_gen_pairs(gen_ctx *g, gen_sel *sel, bool emit, uint64_t *count, uint64_t *groups);
+void ctg_gen_pairs_release(gen_ctx *g, gen_sel *sel);
 
 #endif

@@ -331,6 +331,50 @@ static int accept(gen_ctx *g, const gen_type *t, const ctg_net_object *obj, bool
     return ctg_rs_criteria_accept(&g->rs, &t->cr, obj, &g->re, pass);
 }
 
+/* Whether every object of `t` is selected: no criterion, no subnetwork or connection filter
+ * (the common "all lines and transformers"), so that the filter need not run per object. */
+static bool takes_all(const gen_ctx *g, const gen_type *t)
+{
+    return !g->by_subnetwork && g->connected == NULL && t->cr.country == NULL &&
+           t->cr.nominal_voltage == NULL && t->cr.property_count == 0 && t->cr.regex == NULL;
+}
+
+/* How many objects ahead the object and its id text are prefetched: the id lies in the
+ * network's arena apart from the object, and the objects of a type in chunks, so that the
+ * first read of each otherwise waits on memory. The object first, then (once it is in the
+ * cache) the id it points to. */
+#define ID_AHEAD 8
+#define OBJ_AHEAD (2 * ID_AHEAD)
+
+/* Every object of `t`, visited without a filter; each object is located once, OBJ_AHEAD
+ * objects ahead, into a ring. */
+static int select_all(gen_ctx *g, const gen_type *t, gen_visit_fn visit, void *arg,
+                      size_t *index)
+{
+    size_t n = ctg_network_count(g->net, t->type);
+    const ctg_net_object *ring[OBJ_AHEAD];
+    int rc = CTG_OK;
+
+    for (size_t i = 0; i < OBJ_AHEAD && i < n; i++) {
+        ring[i] = ctg_network_object_at(g->net, t->type, i);
+        CTG_RS_PREFETCH(ring[i]);
+    }
+    for (size_t i = 0; i < ID_AHEAD && i < n; i++)
+        CTG_RS_PREFETCH(ring[i]->id);
+    for (size_t i = 0; rc == CTG_OK && i < n; i++) {
+        const ctg_net_object *o = ring[i % OBJ_AHEAD];
+
+        if (i + ID_AHEAD < n)
+            CTG_RS_PREFETCH(ring[(i + ID_AHEAD) % OBJ_AHEAD]->id);
+        if (i + OBJ_AHEAD < n) {
+            ring[i % OBJ_AHEAD] = ctg_network_object_at(g->net, t->type, i + OBJ_AHEAD);
+            CTG_RS_PREFETCH(ring[i % OBJ_AHEAD]);
+        }
+        rc = visit(g, o, (*index)++, arg);
+    }
+    return rc;
+}
+
 int ctg_gen_select(gen_ctx *g, gen_visit_fn visit, void *arg)
 {
     size_t index = 0;
@@ -340,6 +384,10 @@ int ctg_gen_select(gen_ctx *g, gen_visit_fn visit, void *arg)
         const gen_type *t = &g->types[k];
         size_t n = ctg_network_count(g->net, t->type);
 
+        if (takes_all(g, t)) {
+            rc = select_all(g, t, visit, arg, &index);
+            continue;
+        }
         for (size_t i = 0; rc == CTG_OK && i < n; i++) {
             const ctg_net_object *obj = ctg_network_object_at(g->net, t->type, i);
             bool pass;
@@ -350,6 +398,14 @@ int ctg_gen_select(gen_ctx *g, gen_visit_fn visit, void *arg)
         }
     }
     return rc;
+}
+
+bool ctg_gen_selects_all(const gen_ctx *g)
+{
+    for (size_t k = 0; k < g->type_count; k++)
+        if (!takes_all(g, &g->types[k]))
+            return false;
+    return true;
 }
 
 uint64_t ctg_gen_upper_bound(const gen_ctx *g)
