@@ -267,3 +267,26 @@ void ctg_test_put_file(const char *path, const char *text)
     fputs(text, fp);
     fclose(fp);
 }
+
+static int is_json_case(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+
+    return n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
+}
+
+void ctg_test_each_case(const char *dir, int min, bool (*check)(const char *name))
+{
+    struct dirent **entries;
+    int n = scandir(dir, &entries, is_json_case, alphasort);
+    int matched = 0;
+
+    CU_ASSERT_FATAL(n >= min);
+    for (int i = 0; i < n; i++) {
+        entries[i]->d_name[strlen(entries[i]->d_name) - 5] = '\0';
+        matched += check(entries[i]->d_name) ? 1 : 0;
+        free(entries[i]);
+    }
+    free(entries);
+    CU_ASSERT_EQUAL(matched, n);
+}

@@ -40,6 +40,10 @@ typedef struct ctg_test_info {
 /* The shared test data folder, or NULL when it is absent (those suites are then skipped). */
 const char *ctg_test_shared_dir(void);
 
+/* Runs `check` on the name (without ".json") of every .json file of `dir`, in name order, and
+ * asserts that there are at least `min` and that `check` returned true for each. */
+void ctg_test_each_case(const char *dir, int min, bool (*check)(const char *name));
+
 /* Writes `text` to the file at `path` (created or truncated); fails the test when it cannot. */
 void ctg_test_put_file(const char *path, const char *text);
 

@@ -3,7 +3,6 @@
  * "line:column path CODE" on its first line and the exact message on its second. Each case is
  * read from its path (refill mode) and from memory, and both must fail identically. */
 
-#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <errno.h>
@@ -65,7 +64,7 @@ static void report_mismatch(const char *name, const ctg_error *err, int rc)
 }
 
 /* Checks one case both ways; returns 1 when it matched. */
-static int check_case(const char *name)
+static bool check_case(const char *name)
 {
     char json[512], exp_path[512];
     expected e = { 0 };
@@ -98,26 +97,9 @@ static int check_case(const char *name)
     return ok;
 }
 
-static int is_case(const struct dirent *d)
-{
-    size_t n = strlen(d->d_name);
-    return n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
-}
-
 CTG_TEST(invalid, every_case_matches_its_expectation)
 {
-    struct dirent **entries;
-    int n = scandir(INVALID_DIR, &entries, is_case, alphasort);
-    int matched = 0;
-
-    CU_ASSERT_FATAL(n >= 45);
-    for (int i = 0; i < n; i++) {
-        entries[i]->d_name[strlen(entries[i]->d_name) - 5] = '\0';
-        matched += check_case(entries[i]->d_name);
-        free(entries[i]);
-    }
-    free(entries);
-    CU_ASSERT_EQUAL(matched, n);
+    ctg_test_each_case(INVALID_DIR, 45, check_case);
 }
 
 /* 100,000 nested arrays: rejected at once, without recursion (the root must be an object;

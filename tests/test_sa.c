@@ -4,7 +4,6 @@
  * <case>.expected as in the invalid suite; the prefix of the name says which kind is asked
  * for), Java hash order, the kinds not read yet, and the allocation-failure sweep. */
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,26 +286,9 @@ static bool check_case(const char *name)
     return ok;
 }
 
-static int is_case(const struct dirent *d)
-{
-    size_t n = strlen(d->d_name);
-    return n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
-}
-
 CTG_TEST(sa, every_invalid_case_matches_its_expectation)
 {
-    struct dirent **entries;
-    int n = scandir(INVALID_DIR, &entries, is_case, alphasort);
-    int matched = 0;
-
-    CU_ASSERT_FATAL(n >= 33);
-    for (int i = 0; i < n; i++) {
-        entries[i]->d_name[strlen(entries[i]->d_name) - 5] = '\0';
-        matched += check_case(entries[i]->d_name);
-        free(entries[i]);
-    }
-    free(entries);
-    CU_ASSERT_EQUAL(matched, n);
+    ctg_test_each_case(INVALID_DIR, 33, check_case);
 }
 
 /* ---- the API's edges ------------------------------------------------------------------------ */
