@@ -1868,7 +1868,7 @@ CTG_TEST(writer, piece_size_of_each_output)
     ctg_buf buf = { 0 };
     ctg_output o;
     ctg_error w = { 0 };
-    char dir[] = "/tmp/ctg-piece-XXXXXX", path[64];
+    char dir[64], path[128];
 
     CU_ASSERT_EQUAL_FATAL(ctg_output_open_fd(&o, 1, NULL, &w), CTG_OK);
     CU_ASSERT_EQUAL(ctg_output_piece_size(&o), (size_t)256 * 1024);
@@ -1877,7 +1877,7 @@ CTG_TEST(writer, piece_size_of_each_output)
     CU_ASSERT_EQUAL_FATAL(ctg_output_open_buf(&o, &buf, NULL, &w), CTG_OK);
     CU_ASSERT_EQUAL(ctg_output_piece_size(&o), 0);
     ctg_output_abort(&o);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    ctg_test_scratch_make(dir, sizeof dir, "ctg-piece");
     snprintf(path, sizeof path, "%s/l.json", dir);
     CU_ASSERT_EQUAL_FATAL(ctg_output_open_path(&o, path, &opts, &w), CTG_OK);
     CU_ASSERT_EQUAL(ctg_output_piece_size(&o), (size_t)256 * 1024);
