@@ -165,6 +165,13 @@ bool cli_list_streams(const ctg_stream_header *h);
 /* A ctg_visitor list callback on a cli_list_job: a list holding lists is read whole; stops. */
 int cli_on_nested_list(const ctg_stream_header *h, const ctg_list *list, void *payload);
 
+/* Where the commands put their temporary files (pipeline.c): $TMPDIR, or /tmp when it is
+ * unset or empty. */
+const char *cli_temp_dir(void);
+/* A malloc'd mkstemp(3) template "DIR/PREFIX-XXXXXX" in cli_temp_dir(); NULL when out of
+ * memory. */
+char *cli_temp_template(const char *prefix);
+
 /* Copies what can be read from descriptor `from` to its end onto descriptor `to` (pipeline.c:
  * how a pipe that must be read twice is spooled to a file). Returns 0, or -1 with errno set. */
 int cli_copy_fd(int from, int to);

@@ -1441,15 +1441,18 @@ typedef struct spill {
 /* A temporary file already unlinked: nothing to remove after a crash or a signal. */
 static FILE *anon_file(void)
 {
-    const char *dir = getenv("TMPDIR");
-    char path[4096];
+    char *path = cli_temp_template("ctg-diff");
     FILE *f;
     int fd;
 
-    snprintf(path, sizeof path, "%s/ctg-diff-XXXXXX", dir && *dir ? dir : "/tmp");
-    if ((fd = mkstemp(path)) < 0)
+    if (path == NULL)
         return NULL;
-    unlink(path);
+    fd = mkstemp(path);
+    if (fd >= 0)
+        unlink(path);
+    free(path);
+    if (fd < 0)
+        return NULL;
     if ((f = fdopen(fd, "w+")) == NULL)
         close(fd);
     return f;
@@ -1459,10 +1462,9 @@ static FILE *anon_file(void)
 static int fail_temp(diff *d)
 {
     char message[CTG_ERROR_MESSAGE_MAX];
-    const char *dir = getenv("TMPDIR");
 
     snprintf(message, sizeof message, "cannot write a temporary file: %s", strerror(errno));
-    return fail_input(d, dir && *dir ? dir : "/tmp", CTG_EIO, message);
+    return fail_input(d, cli_temp_dir(), CTG_EIO, message);
 }
 
 static int put_rec(diff *d, FILE **f, const void *data, size_t len, const void *more, size_t n)
@@ -2083,16 +2085,12 @@ static int run_spill(diff *d)
  * as it would on the pipe. */
 static int spool_side(diff *d, int side)
 {
-    const char *dir = getenv("TMPDIR"), *path = d->path[side];
+    const char *path = d->path[side];
     bool in_stdin = strcmp(path, "-") == 0;
-    size_t len;
     int in, out, failed;
 
-    dir = dir && *dir ? dir : "/tmp";
-    len = strlen(dir) + sizeof "/ctg-diff-XXXXXX";
-    if ((d->spool[side] = malloc(len)) == NULL)
+    if ((d->spool[side] = cli_temp_template("ctg-diff")) == NULL)
         return fail_nomem(d), report(d, d->rc, &d->err);
-    snprintf(d->spool[side], len, "%s/ctg-diff-XXXXXX", dir);
     if ((out = mkstemp(d->spool[side])) < 0) {
         free(d->spool[side]), d->spool[side] = NULL;
         return report_errno(d, path, "cannot create a copy in $TMPDIR");

@@ -665,16 +665,11 @@ static int flat_check(const char *path, const char *source, char delim, bool pro
  * (owned), removed if a signal ends us (slot 1: slot 0 is the output's). */
 static int spool_fd(int fd, const char *source, char **path, ctg_error *err)
 {
-    const char *dir = getenv("TMPDIR");
-    size_t len;
+    const char *dir = cli_temp_dir();
     int to, failed, saved;
 
-    if (dir == NULL || *dir == '\0')
-        dir = "/tmp";
-    len = strlen(dir) + sizeof "/ctg-csv-XXXXXX";
-    if ((*path = malloc(len)) == NULL)
+    if ((*path = cli_temp_template("ctg-csv")) == NULL)
         return cli_fail_at(err, CTG_ENOMEM, source, 0, 0, "", "out of memory");
-    snprintf(*path, len, "%s/ctg-csv-XXXXXX", dir);
     if ((to = mkstemp(*path)) < 0) {
         char what[CTG_ERROR_MESSAGE_MAX];
         saved = errno;

@@ -246,6 +246,24 @@ void pl_out_abort(pl_out *o)
 
 /* ---- stdin spooled -------------------------------------------------------------------- */
 
+const char *cli_temp_dir(void)
+{
+    const char *dir = getenv("TMPDIR");
+
+    return dir != NULL && *dir != '\0' ? dir : "/tmp";
+}
+
+char *cli_temp_template(const char *prefix)
+{
+    const char *dir = cli_temp_dir();
+    size_t len = strlen(dir) + 1 + strlen(prefix) + sizeof "-XXXXXX";
+    char *path = malloc(len);
+
+    if (path != NULL)
+        snprintf(path, len, "%s/%s-XXXXXX", dir, prefix);
+    return path;
+}
+
 int cli_copy_fd(int from, int to)
 {
     char chunk[65536];
@@ -269,17 +287,11 @@ int cli_copy_fd(int from, int to)
 
 int pl_spool_stdin(char **path)
 {
-    const char *dir = getenv("TMPDIR");
-    size_t len;
     int fd, failed;
 
-    if (dir == NULL || *dir == '\0')
-        dir = "/tmp";
-    len = strlen(dir) + sizeof "/ctg-stdin-XXXXXX";
-    *path = malloc(len);
+    *path = cli_temp_template("ctg-stdin");
     if (*path == NULL)
         return pl_fail(CLI_FAILURE, CLI_STDIN_NAME, "", "out of memory");
-    snprintf(*path, len, "%s/ctg-stdin-XXXXXX", dir);
     fd = mkstemp(*path);
     if (fd < 0) {
         pl_fail(CLI_FAILURE, *path, "", "cannot create a copy of stdin: %s", strerror(errno));
