@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* The security-analysis documents (include/ctg/sa.h): contingency contexts (D3) and state
- * monitors (D5), read with the same reader core as contingency lists (object loop, array
- * reader, arena strings) and written with the same emitter; the other kinds are recognised
- * and refused with CTG_EUNSUPPORTED.
+/* The security-analysis documents (include/ctg/sa.h): the entry points, contingency contexts
+ * (D3) and state monitors (D5), and the root object of the object kinds, read with the same
+ * reader core as contingency lists (object loop, array reader, arena strings) and written with
+ * the same emitter. Each object kind's members are read and written by its ctg_sa_kind_ops
+ * (format/sa_internal.h); a kind without them is recognised and refused with CTG_EUNSUPPORTED.
  *
  * Both array kinds share one item definition: a root array is a context list or a monitor list
  * according to the first member of its first item, so "read any" needs no look-ahead. */
@@ -24,12 +25,12 @@
 
 #define BIT(i) (1u << (i))
 
-struct ctg_sa_doc {
-    ctg_arena *arena; /* owns the document itself too */
-    ctg_sa_kind kind;
-    /* Contexts are kept as the `context` of monitor-sized items: one item type, one reader. */
-    ctg_state_monitor *items;
-    size_t count;
+/* The object kinds, each in its own file; NULL: recognised, not read or written yet. */
+static const ctg_sa_kind_ops *const kind_ops[CTG_SA_KIND_COUNT] = {
+    [CTG_SA_ACTION_LIST] = NULL,
+    [CTG_SA_IDENTIFIER_ACTION_LIST] = NULL,
+    [CTG_SA_OPERATOR_STRATEGIES] = NULL,
+    [CTG_SA_LIMIT_REDUCTIONS] = NULL,
 };
 
 static const char *const kind_names[CTG_SA_KIND_COUNT] = {
@@ -42,8 +43,7 @@ static const char *const kind_names[CTG_SA_KIND_COUNT] = {
     [CTG_SA_STATE_MONITORS] = "state-monitor list",
 };
 
-/* "a" or "an" before kind_names[kind], for messages. */
-static const char *article(ctg_sa_kind kind)
+const char *ctg_sa_article(ctg_sa_kind kind)
 {
     return kind_names[kind][0] == 'a' || kind_names[kind][0] == 'i' || kind_names[kind][0] == 'o'
                ? "an"
@@ -159,18 +159,14 @@ void ctg_sa_explain_list_error(ctg_error *err)
         if (strcmp(err->path, roots[i].path) == 0) {
             snprintf(err->message, sizeof err->message,
                      "this is %s %s, not a contingency list (read it with ctg_sa_read_*)",
-                     article(roots[i].kind), kind_names[roots[i].kind]);
+                     ctg_sa_article(roots[i].kind), kind_names[roots[i].kind]);
             return;
         }
 }
 
 /* ---- reading ------------------------------------------------------------------------------ */
 
-/* The reader of one document: the core reader first, so that handlers can reach the rest. */
-typedef struct sa_reader {
-    ctg_reader json;
-    ctg_sa_kind kind; /* CTG_SA_ANY until the first item's first member fixes it */
-} sa_reader;
+typedef ctg_sa_reader sa_reader;
 
 enum { K_CONTEXT_TYPE, K_CONTINGENCY_ID, K_CONTEXT, K_BRANCHES, K_VOLTAGE_LEVELS, K_3WT, K_COUNT };
 /* Context members first, then monitor members, each in PowSyBl's order. */
@@ -223,8 +219,7 @@ static int context_field(ctg_reader *rd, unsigned index, void *ctx)
 
 static const ctg_object_def context_def = { item_keys, 2, context_field };
 
-/* A nested context object (spec 1.4). */
-static int read_context(ctg_reader *rd, ctg_contingency_context *c)
+int ctg_sa_read_context(ctg_reader *rd, ctg_contingency_context *c)
 {
     ctg_mark start = ctg_reader_mark(rd);
     unsigned seen = 0;
@@ -279,7 +274,7 @@ static int item_field(ctg_reader *rd, unsigned index, void *ctx)
             sa->kind == CTG_SA_STATE_MONITORS ? "state monitor" : "contingency context");
     switch (index) {
     case K_CONTEXT:
-        return read_context(rd, &m->context);
+        return ctg_sa_read_context(rd, &m->context);
     case K_BRANCHES:
         return read_id_set(rd, &m->branch_ids);
     case K_VOLTAGE_LEVELS:
@@ -316,71 +311,112 @@ static int read_item(ctg_reader *rd, void *out)
 
 CTG_HANDLER_DEFINE(static, item_handler, "sa-item", ctg_state_monitor, read_item);
 
-/* The kind of an object root, from its members (spec 0): `actions` and the identifier members
- * of D1/D1b, `operatorStrategies`, `limitReductions`. rd->tok on a key of the root. */
-static ctg_sa_kind object_kind_of_key(const ctg_token *t)
-{
-    static const struct {
-        const char *key;
-        ctg_sa_kind kind;
-    } keys[] = {
-        { "elementIdentifiers", CTG_SA_IDENTIFIER_ACTION_LIST },
-        { "actionBuilders", CTG_SA_IDENTIFIER_ACTION_LIST },
-        { "actions", CTG_SA_ACTION_LIST },
-        { "operatorStrategies", CTG_SA_OPERATOR_STRATEGIES },
-        { "limitReductions", CTG_SA_LIMIT_REDUCTIONS },
-    };
+/* ---- the root object of D1/D1b, D2 and D4 ------------------------------------------------ */
 
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (strlen(keys[i].key) == t->len && memcmp(keys[i].key, t->str, t->len) == 0)
-            return keys[i].kind;
-    return CTG_SA_ANY;
+static const ctg_key root_keys[CTG_SA_ROOT_COUNT] = {
+    [CTG_SA_ROOT_VERSION] = CTG_KEY("version"),
+    [CTG_SA_ROOT_ACTIONS] = CTG_KEY("actions"),
+    [CTG_SA_ROOT_ELEMENT_IDENTIFIERS] = CTG_KEY("elementIdentifiers"),
+    [CTG_SA_ROOT_ACTION_BUILDERS] = CTG_KEY("actionBuilders"),
+    [CTG_SA_ROOT_OPERATOR_STRATEGIES] = CTG_KEY("operatorStrategies"),
+    [CTG_SA_ROOT_LIMIT_REDUCTIONS] = CTG_KEY("limitReductions"),
+};
+
+/* The kind a root member belongs to (spec 0): D1b's members are the action list's too. */
+static ctg_sa_kind kind_of_root_key(unsigned key)
+{
+    switch (key) {
+    case CTG_SA_ROOT_ACTIONS:
+    case CTG_SA_ROOT_ELEMENT_IDENTIFIERS:
+    case CTG_SA_ROOT_ACTION_BUILDERS:
+        return CTG_SA_ACTION_LIST;
+    case CTG_SA_ROOT_OPERATOR_STRATEGIES:
+        return CTG_SA_OPERATOR_STRATEGIES;
+    case CTG_SA_ROOT_LIMIT_REDUCTIONS:
+        return CTG_SA_LIMIT_REDUCTIONS;
+    default:
+        return CTG_SA_ANY;
+    }
 }
 
-/* Walks the root object's members (skipping values) to its kind; rd->tok on its '{'. */
-static int scan_object_kind(ctg_reader *rd, ctg_sa_kind *kind)
+/* Kept for the kind, which decides what a missing or non-string version means (spec 0.2);
+ * a container is never a version. */
+static int read_version(sa_reader *sa)
 {
-    size_t depth = 0;
-    int rc;
+    ctg_reader *rd = &sa->json;
 
-    *kind = CTG_SA_ANY;
-    do {
-        if ((rc = ctg_reader_next(rd)) != CTG_OK)
-            return rc;
-        if (depth == 0 && rd->tok.type == CTG_TOK_KEY) {
-            ctg_sa_kind k = object_kind_of_key(&rd->tok);
-            if (k == CTG_SA_IDENTIFIER_ACTION_LIST || (k != CTG_SA_ANY && *kind == CTG_SA_ANY))
-                *kind = k;
-        }
-        if (rd->tok.type == CTG_TOK_OBJECT_BEGIN || rd->tok.type == CTG_TOK_ARRAY_BEGIN)
-            depth++;
-        else if (rd->tok.type == CTG_TOK_OBJECT_END || rd->tok.type == CTG_TOK_ARRAY_END)
-            depth--;
-    } while (depth != (size_t)-1);
-    return CTG_OK;
+    sa->has_version = true;
+    sa->version = NULL;
+    sa->version_type = rd->tok.type;
+    sa->version_mark = ctg_reader_mark(rd);
+    if (rd->tok.type == CTG_TOK_OBJECT_BEGIN || rd->tok.type == CTG_TOK_ARRAY_BEGIN)
+        return ctg_reader_type_error(rd, "string");
+    return rd->tok.type == CTG_TOK_STRING ? ctg_read_string(rd, &sa->version, "version") : CTG_OK;
 }
 
-static int read_object_root(ctg_reader *rd, ctg_sa_kind want)
+/* The first member only one kind has fixes the kind; asked for another, the document is
+ * named at its root. */
+static int root_field(ctg_reader *rd, unsigned key, void *ctx)
 {
-    ctg_mark start = ctg_reader_mark(rd);
-    ctg_sa_kind found;
+    sa_reader *sa = (sa_reader *)rd;
+    ctg_sa_kind of = kind_of_root_key(key);
+    bool as_wanted = sa->want == CTG_SA_ANY || sa->want == of ||
+                     (sa->want == CTG_SA_IDENTIFIER_ACTION_LIST && of == CTG_SA_ACTION_LIST);
+
+    (void)ctx;
+    if (key == CTG_SA_ROOT_VERSION)
+        return read_version(sa);
+    if (sa->kind == CTG_SA_ANY && !as_wanted)
+        return ctg_reader_fail_path(rd, &sa->start, "", CTG_ESCHEMA, "this is %s %s, not %s %s",
+                                    ctg_sa_article(of), kind_names[of], ctg_sa_article(sa->want),
+                                    kind_names[sa->want]);
+    if (sa->kind == CTG_SA_ANY)
+        sa->kind = of;
+    if (of != sa->kind)
+        return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown field \"%s\" in %s %s",
+                               root_keys[key].name, ctg_sa_article(sa->kind),
+                               kind_names[sa->kind]);
+    if (!kind_ops[of])
+        return ctg_reader_fail_path(rd, &sa->start, "", CTG_EUNSUPPORTED,
+                                    "%ss are not read yet", kind_names[of]);
+    return kind_ops[of]->member(sa, key);
+}
+
+static const ctg_object_def root_def = { root_keys, CTG_SA_ROOT_COUNT, root_field };
+
+/* An unknown member before anything says what the document is: most likely no document of
+ * this family at all (a contingency list, say), which the message says. */
+static int explain_unknown_root(sa_reader *sa, int rc)
+{
+    ctg_error *err = sa->json.err;
+
+    if (rc == CTG_ESCHEMA && sa->want == CTG_SA_ANY && sa->kind == CTG_SA_ANY &&
+        strncmp(err->message, "unknown field", 13) == 0) {
+        size_t n = strlen(err->message);
+        snprintf(err->message + n, sizeof err->message - n,
+                 ": not a security-analysis document");
+    }
+    return rc;
+}
+
+/* One pass: `version` is kept, every other member goes to the ops of its kind. */
+static int read_object_root(sa_reader *sa, ctg_sa_kind want)
+{
+    ctg_reader *rd = &sa->json;
+    unsigned seen = 0;
     int rc;
 
     if (want == CTG_SA_CONTINGENCY_CONTEXTS || want == CTG_SA_STATE_MONITORS)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "%s %s is a JSON array, got an object",
-                               article(want), kind_names[want]);
-    if ((rc = scan_object_kind(rd, &found)) != CTG_OK)
-        return rc;
-    if (found == CTG_SA_ANY)
-        return ctg_reader_fail_at(rd, &start, NULL, CTG_ESCHEMA,
+                               ctg_sa_article(want), kind_names[want]);
+    if ((rc = ctg_read_object(rd, &root_def, NULL, &seen)) != CTG_OK)
+        return explain_unknown_root(sa, rc);
+    if (sa->kind == CTG_SA_ANY)
+        return ctg_reader_fail_at(rd, &sa->start, NULL, CTG_ESCHEMA,
                                   "not a security-analysis document: no \"actions\", "
                                   "\"operatorStrategies\" or \"limitReductions\"");
-    if (want != CTG_SA_ANY && want != found)
-        return ctg_reader_fail_at(rd, &start, NULL, CTG_ESCHEMA, "this is %s %s, not %s %s",
-                                  article(found), kind_names[found], article(want),
-                                  kind_names[want]);
-    return ctg_reader_fail_at(rd, &start, NULL, CTG_EUNSUPPORTED, "%ss are not read yet",
-                              kind_names[found]);
+    sa->doc->kind = sa->kind;
+    return kind_ops[sa->kind]->finish(sa, seen);
 }
 
 static int read_array_root(sa_reader *sa, ctg_sa_doc *doc, ctg_sa_kind want)
@@ -391,7 +427,7 @@ static int read_array_root(sa_reader *sa, ctg_sa_doc *doc, ctg_sa_kind want)
 
     if (want != CTG_SA_ANY && want != CTG_SA_CONTINGENCY_CONTEXTS && want != CTG_SA_STATE_MONITORS)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "%s %s is a JSON object, got an array",
-                               article(want), kind_names[want]);
+                               ctg_sa_article(want), kind_names[want]);
     sa->kind = want;
     if ((rc = ctg_read_array(rd, &item_handler, &items, &doc->count)) != CTG_OK)
         return rc;
@@ -407,13 +443,16 @@ static int read_root(sa_reader *sa, ctg_sa_doc *doc, ctg_sa_kind want)
 
     if ((rc = ctg_reader_next(rd)) != CTG_OK)
         return rc;
+    sa->doc = doc;
+    sa->want = want;
+    sa->start = ctg_reader_mark(rd);
     if (rd->tok.type == CTG_TOK_OBJECT_BEGIN)
-        return read_object_root(rd, want);
-    if (rd->tok.type != CTG_TOK_ARRAY_BEGIN)
+        rc = read_object_root(sa, want);
+    else if (rd->tok.type == CTG_TOK_ARRAY_BEGIN)
+        rc = read_array_root(sa, doc, want);
+    else
         return ctg_reader_type_error(rd, "object or array");
-    if ((rc = read_array_root(sa, doc, want)) != CTG_OK)
-        return rc;
-    if ((rc = ctg_reader_next(rd)) != CTG_OK)
+    if (rc != CTG_OK || (rc = ctg_reader_next(rd)) != CTG_OK)
         return rc;
     return rd->tok.type == CTG_TOK_EOF ? CTG_OK
                                        : ctg_reader_fail(rd, CTG_ESYNTAX, "trailing content");
@@ -539,7 +578,7 @@ const ctg_state_monitor *ctg_sa_monitor_at(const ctg_sa_doc *doc, size_t i)
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
-static void write_context(ctg_emitter *e, const ctg_contingency_context *c)
+void ctg_sa_write_context(ctg_emitter *e, const ctg_contingency_context *c)
 {
     const char *t = context_type_names[c->type];
 
@@ -564,11 +603,23 @@ static void write_monitor(ctg_emitter *e, const ctg_state_monitor *m)
 {
     ctg_emit_object_begin(e);
     ctg_emit_name_key(e, &item_keys[K_CONTEXT]);
-    write_context(e, &m->context);
+    ctg_sa_write_context(e, &m->context);
     write_id_set(e, K_BRANCHES, &m->branch_ids);
     write_id_set(e, K_VOLTAGE_LEVELS, &m->voltage_level_ids);
     write_id_set(e, K_3WT, &m->three_windings_transformer_ids);
     ctg_emit_object_end(e);
+}
+
+static void write_array(ctg_emitter *e, const ctg_sa_doc *doc, bool monitors)
+{
+    ctg_emit_array_begin(e);
+    for (size_t i = 0; i < doc->count; i++) {
+        if (monitors)
+            write_monitor(e, &doc->items[i]);
+        else
+            ctg_sa_write_context(e, &doc->items[i].context);
+    }
+    ctg_emit_array_end(e);
 }
 
 static int emit_doc(ctg_output *o, const ctg_sa_doc *doc, const ctg_write_options *opts,
@@ -584,20 +635,15 @@ static int emit_doc(ctg_output *o, const ctg_sa_doc *doc, const ctg_write_option
     else
         rc = ctg_emit_init(&e, ctg_output_sink, o, monitors, opts->allocator, w);
     if (rc == CTG_OK) {
-        ctg_emit_array_begin(&e);
-        for (size_t i = 0; i < doc->count; i++) {
-            if (monitors)
-                write_monitor(&e, &doc->items[i]);
-            else
-                write_context(&e, &doc->items[i].context);
-        }
-        ctg_emit_array_end(&e);
+        if (kind_ops[doc->kind])
+            kind_ops[doc->kind]->write(&e, doc);
+        else
+            write_array(&e, doc, monitors);
         rc = ctg_emit_finish(&e);
     }
     ctg_emit_dispose(&e);
     return rc;
 }
-
 int ctg_sa_write_buf(ctg_buf *buf, const ctg_sa_doc *doc, const ctg_write_options *given,
                      ctg_error *err)
 {
@@ -612,7 +658,7 @@ int ctg_sa_write_buf(ctg_buf *buf, const ctg_sa_doc *doc, const ctg_write_option
     else if (rc == CTG_OK && opts.flags != 0)
         rc = ctg_output_message(&w, CTG_EINVAL, "no write flags apply to these documents");
     else if (rc == CTG_OK && doc->kind != CTG_SA_CONTINGENCY_CONTEXTS &&
-             doc->kind != CTG_SA_STATE_MONITORS)
+             doc->kind != CTG_SA_STATE_MONITORS && !kind_ops[doc->kind])
         rc = ctg_output_message(&w, CTG_EUNSUPPORTED, "this kind is not written yet");
     if (rc == CTG_OK && (rc = ctg_output_open(&o, &t, &opts, &w)) == CTG_OK) {
         rc = emit_doc(&o, doc, &opts, &w);

@@ -2,14 +2,77 @@
 #ifndef CTG_FORMAT_SA_INTERNAL_H
 #define CTG_FORMAT_SA_INTERNAL_H
 
-/* Private: the pieces of the security-analysis documents (format/sa.c) that tests and other
- * kinds of the family reach. */
+/* Private: the pieces of the security-analysis documents (format/sa.c) that tests and the
+ * other kinds of the family reach.
+ *
+ * format/sa.c owns the entry points, the document, the array kinds (D3, D5) and the root
+ * object of the object kinds (D1/D1b, D2, D4): it reads that root in one pass, keeps its
+ * `version`, and hands each member that belongs to one kind to that kind's ctg_sa_kind_ops,
+ * so that "read any" needs no look-ahead and each kind is one more file (format/sa_<kind>.c)
+ * with one row in sa.c's table. */
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/arena.h"
 #include "base/internal.h"
 #include "ctg/error.h"
+#include "ctg/sa.h"
+#include "json/emit.h"
+#include "json/reader.h"
+
+struct ctg_sa_doc {
+    ctg_arena *arena; /* owns the document itself too */
+    ctg_sa_kind kind;
+    /* D3 and D5: contexts are kept as the `context` of monitor-sized items. */
+    ctg_state_monitor *items;
+    size_t count;
+    /* D1/D1b, D2, D4: the kind's own root struct, arena-owned (its ops set it in finish). */
+    void *body;
+};
+
+/* The members a root object of D1/D1b, D2 or D4 may have, in one table. */
+enum {
+    CTG_SA_ROOT_VERSION,
+    CTG_SA_ROOT_ACTIONS,
+    CTG_SA_ROOT_ELEMENT_IDENTIFIERS,
+    CTG_SA_ROOT_ACTION_BUILDERS,
+    CTG_SA_ROOT_OPERATOR_STRATEGIES,
+    CTG_SA_ROOT_LIMIT_REDUCTIONS,
+    CTG_SA_ROOT_COUNT
+};
+
+/* The reader of one document. `json` comes first, so a handler given a `ctg_reader *` of a
+ * security-analysis read casts it back to reach the rest. */
+typedef struct ctg_sa_reader {
+    ctg_reader json;
+    ctg_sa_doc *doc;
+    ctg_sa_kind want; /* the kind asked for, or CTG_SA_ANY */
+    /* Array roots: CTG_SA_ANY until the first item's first member fixes it. Object roots: the
+     * kind of the first member only one kind has (for D1 and D1b: CTG_SA_ACTION_LIST; the
+     * ops decide in finish whether the document is D1b). */
+    ctg_sa_kind kind;
+    ctg_mark start; /* the root's first token */
+    /* The root `version` member, once read (members before it do not see it). */
+    bool has_version;          /* a `version` member was read, of any JSON type */
+    const char *version;       /* its text when it was a string, else NULL; arena-owned */
+    ctg_tok version_type;       /* the JSON type it had */
+    ctg_mark version_mark;     /* where its value began */
+    void *state;               /* the kind's reading state: its ops' to set and use */
+} ctg_sa_reader;
+
+/* What one object kind adds to format/sa.c. */
+typedef struct ctg_sa_kind_ops {
+    /* Reads the value of root member `key` (CTG_SA_ROOT_*, one that belongs to this kind, not
+     * `version`), rd->tok on the value's first token; the handler convention of json/reader.h. */
+    int (*member)(ctg_sa_reader *sa, unsigned key);
+    /* After the root's '}' (`seen`: a bit per CTG_SA_ROOT_* member present): the checks PowSyBl
+     * makes once the object is parsed, then sets sa->doc->body (and sa->doc->kind when it is
+     * not sa->kind, as for D1b). Errors use sa->start for the root. */
+    int (*finish)(ctg_sa_reader *sa, unsigned seen);
+    /* Writes the document of this kind (root value included) with the pretty emitter. */
+    void (*write)(ctg_emitter *e, const ctg_sa_doc *doc);
+} ctg_sa_kind_ops;
 
 /* Rewrites the `*count` strings at `ids` as their distinct values in the iteration order of a
  * Java HashSet filled in that order (spec 1.2); scratch in `arena`. CTG_OK or CTG_ENOMEM. */
@@ -19,5 +82,13 @@ CTG_INTERNAL int ctg_sa_hash_order(ctg_arena *arena, const char **ids, size_t *c
  * a security-analysis document (an unknown root member such as "limitReductions"), rewrites the
  * message to say what the document is. Position and path are kept. */
 CTG_INTERNAL void ctg_sa_explain_list_error(ctg_error *err);
+
+/* "a" or "an", the article of ctg_sa_kind_name(kind), for messages. */
+CTG_INTERNAL const char *ctg_sa_article(ctg_sa_kind kind);
+
+/* A contingency context object (spec 1.4), rd->tok on its '{' (handler convention). */
+CTG_INTERNAL int ctg_sa_read_context(ctg_reader *rd, ctg_contingency_context *c);
+/* Writes `c` as PowSyBl does: `contextType`, then `contingencyId` when set. */
+CTG_INTERNAL void ctg_sa_write_context(ctg_emitter *e, const ctg_contingency_context *c);
 
 #endif
