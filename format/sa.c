@@ -545,6 +545,28 @@ int ctg_sa_read_file(ctg_sa_doc **out, ctg_sa_kind kind, const char *path,
 
 /* ---- the model's views -------------------------------------------------------------------- */
 
+int ctg_sa_doc_new(ctg_sa_doc **out, ctg_sa_kind kind, const ctg_allocator *allocator)
+{
+    ctg_arena *arena;
+    ctg_sa_doc *doc;
+
+    if (!out)
+        return CTG_EINVAL;
+    *out = NULL;
+    if (kind == CTG_SA_ANY || (unsigned)kind >= CTG_SA_KIND_COUNT)
+        return CTG_EINVAL;
+    if (!(arena = ctg_arena_new(allocator)))
+        return CTG_ENOMEM;
+    if (!(doc = ctg_arena_calloc(arena, 1, sizeof *doc))) {
+        ctg_arena_release(arena);
+        return CTG_ENOMEM;
+    }
+    doc->arena = arena;
+    doc->kind = kind;
+    *out = doc;
+    return CTG_OK;
+}
+
 void ctg_sa_doc_free(ctg_sa_doc *doc)
 {
     if (doc)

@@ -318,6 +318,32 @@ CTG_TEST(sa, bad_arguments_and_names)
     CU_ASSERT_PTR_NULL(ctg_sa_kind_name(CTG_SA_KIND_COUNT));
 }
 
+/* An empty document of each kind: nothing in it, and written as PowSyBl writes an empty one. */
+CTG_TEST(sa, new_documents)
+{
+    ctg_sa_doc *doc = (ctg_sa_doc *)1;
+    ctg_buf buf = CTG_BUF_INIT;
+
+    CU_ASSERT_EQUAL(ctg_sa_doc_new(NULL, CTG_SA_STATE_MONITORS, NULL), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_sa_doc_new(&doc, CTG_SA_ANY, NULL), CTG_EINVAL);
+    CU_ASSERT_PTR_NULL(doc);
+    CU_ASSERT_EQUAL(ctg_sa_doc_new(&doc, CTG_SA_KIND_COUNT, NULL), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_sa_doc_new(&doc, CTG_SA_STATE_MONITORS, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_sa_doc_kind(doc), CTG_SA_STATE_MONITORS);
+    CU_ASSERT_EQUAL(ctg_sa_monitor_count(doc), 0);
+    CU_ASSERT_EQUAL(ctg_sa_write_buf(&buf, doc, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(buf.len, 2);
+    CU_ASSERT_NSTRING_EQUAL(buf.data, "[]", 2);
+    ctg_sa_doc_free(doc);
+    ctg_buf_dispose(&buf);
+    CU_ASSERT_EQUAL(ctg_sa_doc_new(&doc, CTG_SA_CONTINGENCY_CONTEXTS, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_sa_write_buf(&buf, doc, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(buf.len, 3);
+    CU_ASSERT_NSTRING_EQUAL(buf.data, "[ ]", 3);
+    ctg_sa_doc_free(doc);
+    ctg_buf_dispose(&buf);
+}
+
 /* ---- allocation failures -------------------------------------------------------------------- */
 
 /* Every allocation of a read and of a write made to fail in turn: CTG_ENOMEM, nothing left. */

@@ -76,6 +76,16 @@ typedef struct ctg_state_monitor {
 /** A document read or built; opaque, released with ctg_sa_doc_free. */
 typedef struct ctg_sa_doc ctg_sa_doc;
 
+/**
+ * Makes an empty document of `kind`, to be filled with the builders of its kind.
+ * @param out        receives the document, owned by the caller (ctg_sa_doc_free); NULL on
+ *                   failure.
+ * @param kind       any kind but CTG_SA_ANY.
+ * @param allocator  the allocator of everything the document will own (NULL: the default).
+ * @return CTG_OK, CTG_EINVAL (no `out`, a kind out of range or CTG_SA_ANY) or CTG_ENOMEM.
+ */
+CTG_API int ctg_sa_doc_new(ctg_sa_doc **out, ctg_sa_kind kind, const ctg_allocator *allocator);
+
 /** Releases `doc` and everything it owns; accepts NULL. */
 CTG_API void ctg_sa_doc_free(ctg_sa_doc *doc);
 
