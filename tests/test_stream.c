@@ -15,6 +15,7 @@
 #include <CUnit/CUnit.h>
 
 #include "ctg/ctg.h"
+#include "tests/counting_alloc.h"
 #include "tests/test_common.h"
 
 /* What a visitor saw: a digest of every contingency and header, and counters. */
@@ -851,3 +852,88 @@ CTG_TEST(stream, writer_failure_after_open)
 }
 
 #include "test_stream.tests.h"
+
+/* ---- ctg_locate ----------------------------------------------------------------------------- */
+
+static const char located_doc[] = "{\n"
+                                  "  \"version\" : \"1.3\",\n"
+                                  "  \"a/b~c\" : [ 1, { \"k\" : null }, [ ] ],\n"
+                                  "  \"actions\" : [ {\n"
+                                  "    \"id\" : \"x\"\n"
+                                  "  } ]\n"
+                                  "}";
+
+/* Every kind of value, escaped keys, array indices, the root, a repeat and a miss. */
+CTG_TEST(stream, locate_finds_each_value)
+{
+    static const char *const ptrs[] = { "/actions/0/id", "", "/a~1b~0c/1/k", "/a~1b~0c/2",
+                                        "/actions/1",    "/version", "/actions/0/id", "/a~1b~0c/0" };
+    static const unsigned want[][2] = { { 5, 12 }, { 1, 1 }, { 3, 26 }, { 3, 34 },
+                                        { 0, 0 },  { 2, 15 }, { 5, 12 }, { 3, 15 } };
+    ctg_source src = ctg_source_buffer(located_doc, sizeof located_doc - 1);
+    ctg_location at[8];
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_locate(&src, ptrs, 8, at, NULL, &err), CTG_OK);
+    for (size_t i = 0; i < 8; i++) {
+        CU_ASSERT_EQUAL(at[i].found, want[i][0] != 0);
+        CU_ASSERT_EQUAL(at[i].line, want[i][0]);
+        CU_ASSERT_EQUAL(at[i].column, want[i][1]);
+    }
+    CU_ASSERT_EQUAL(at[0].offset, (size_t)(strstr(located_doc, "\"x\"") - located_doc));
+}
+
+/* A pipe is read once; a broken document fails with the lexer's position and nothing found. */
+CTG_TEST(stream, locate_errors)
+{
+    static const char *const ptrs[] = { "/a" };
+    static const char bad[] = "{\"a\": 1,\n \"b\": }";
+    ctg_source src = ctg_source_buffer(bad, sizeof bad - 1);
+    ctg_location at[1] = { { true, 9, 9, 9 } };
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(ctg_locate(&src, ptrs, 1, at, NULL, &err), CTG_ESYNTAX);
+    CU_ASSERT_FALSE(at[0].found);
+    CU_ASSERT_EQUAL(at[0].line, 0);
+    CU_ASSERT_EQUAL(err.line, 2);
+    CU_ASSERT_EQUAL(err.column, 7);
+    CU_ASSERT_STRING_EQUAL(err.source, "<memory>");
+    CU_ASSERT_STRING_EQUAL(err.path, "");
+    CU_ASSERT_EQUAL(ctg_locate(NULL, ptrs, 1, at, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_locate(&src, NULL, 1, at, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_locate(&src, ptrs, 0, NULL, NULL, NULL), CTG_ESYNTAX);
+    src = ctg_source_path("/nonexistent/x.json");
+    CU_ASSERT_EQUAL(ctg_locate(&src, ptrs, 1, at, NULL, &err), CTG_EIO);
+    CU_ASSERT_STRING_EQUAL(err.source, "/nonexistent/x.json");
+}
+
+/* Every allocation made to fail in turn: CTG_ENOMEM and nothing left; the rest finds all. */
+CTG_TEST(stream, locate_allocation_failures)
+{
+    static const char *const ptrs[] = { "/actions/0/id", "/version" };
+    size_t failures = 0;
+
+    for (size_t n = 1;; n++) {
+        ctg_test_alloc st = { 0 };
+        ctg_allocator a = ctg_test_allocator(&st);
+        ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+        ctg_source src = ctg_source_buffer(located_doc, sizeof located_doc - 1);
+        ctg_location at[2];
+        ctg_error err;
+        int rc;
+
+        st.fail_at = n;
+        opts.allocator = &a;
+        rc = ctg_locate(&src, ptrs, 2, at, &opts, &err);
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+        if (!st.failed) {
+            CU_ASSERT_EQUAL(rc, CTG_OK);
+            CU_ASSERT(at[0].found && at[1].found);
+            break;
+        }
+        CU_ASSERT_EQUAL(rc, CTG_ENOMEM);
+        CU_ASSERT_FALSE(at[0].found);
+        failures++;
+    }
+    CU_ASSERT(failures >= 2);
+}

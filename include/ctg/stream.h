@@ -74,6 +74,33 @@ CTG_API ctg_source ctg_source_fd(int fd);
  */
 CTG_API ctg_source ctg_source_callback(ctg_source_read_fn read, void *payload, size_t size);
 
+/** Where a value of a document begins, as ctg_locate finds it. */
+typedef struct ctg_location {
+    bool found;     /**< the document has a value at this pointer */
+    unsigned line;  /**< 1-based, as ctg_error's; 0 when not found */
+    unsigned column; /**< 1-based, in bytes; 0 when not found */
+    size_t offset;  /**< bytes from the start of the input */
+} ctg_location;
+
+/**
+ * Finds where the values named by `n` JSON Pointers (RFC 6901, "" for the root: the `path` of
+ * a ctg_error, say) begin in the document of `src`, in one pass that builds nothing: for
+ * tools that check a document after reading it and want to show a line and column. A pointer
+ * longer than CTG_ERROR_PATH_MAX - 1 bytes is compared as ctg_error cuts it.
+ * @param src       the document, borrowed for the call (read once: a pipe works).
+ * @param pointers  `n` NUL-terminated pointers, borrowed for the call; repeats are fine.
+ * @param n         how many.
+ * @param out       `n` places, filled: out[i] for pointers[i] (the first value with that
+ *                  pointer); all not found on failure.
+ * @param opts      read options (NULL: defaults); the allocator, max_depth and source_name
+ *                  apply.
+ * @param err       receives the error on failure (NULL: not reported).
+ * @return CTG_OK (also when some pointers are not found); CTG_EINVAL for a NULL argument;
+ *         the lexer's error for a document that is not well-formed JSON; CTG_EIO; CTG_ENOMEM.
+ */
+CTG_API int ctg_locate(const ctg_source *src, const char *const *pointers, size_t n,
+                       ctg_location *out, const ctg_read_options *opts, ctg_error *err);
+
 /**
  * The list a streamed item belongs to, as far as it has been read. PowSyBl writes "type",
  * "version" and "name" first, so they are normally known; a field that comes after the
