@@ -185,7 +185,7 @@ int ctg_locate(const ctg_source *src, const char *const *pointers, size_t n, ctg
     if (n)
         qsort(lc.sorted, n, sizeof *lc.sorted, by_pointer);
     rc = locate(&lc, src, opts, err);
-    if (rc != CTG_OK)
+    if (rc != CTG_OK && n)
         memset(out, 0, n * sizeof *out);
     ctg_mem_release(lc.alloc, lc.sorted, n * sizeof *lc.sorted);
     ctg_mem_release(lc.alloc, lc.frames, lc.cap * sizeof *lc.frames);
