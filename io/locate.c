@@ -171,6 +171,8 @@ int ctg_locate(const ctg_source *src, const char *const *pointers, size_t n, ctg
     for (size_t i = 0; i < n; i++)
         if (!pointers[i])
             return ctg_error_set_plain(err, "<input>", CTG_EINVAL, "a NULL pointer to locate");
+    if (n)
+        memset(out, 0, n * sizeof *out);
     memset(&lc, 0, sizeof lc);
     lc.alloc = opts->allocator;
     lc.n = n;
@@ -178,10 +180,8 @@ int ctg_locate(const ctg_source *src, const char *const *pointers, size_t n, ctg
     if (n > SIZE_MAX / sizeof *lc.sorted ||
         (n && !(lc.sorted = ctg_mem_alloc(lc.alloc, n * sizeof *lc.sorted))))
         return ctg_error_set_plain(err, "<input>", CTG_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         lc.sorted[i] = (wanted){ pointers[i], i };
-        out[i] = (ctg_location){ false, 0, 0, 0 };
-    }
     if (n)
         qsort(lc.sorted, n, sizeof *lc.sorted, by_pointer);
     rc = locate(&lc, src, opts, err);
