@@ -220,6 +220,22 @@ CTG_TEST(sa_limit, defaults_sets_and_empty_lists)
                      "      \"identifiers\" : [ \"B\", \"a\", \"b\" ]\n    } ],\n"
                      "    \"operationalLimitsGroupIdsSelection\" : [ \"g\", null, \"g\" ]\n"
                      "  } ]\n}");
+    /* The rename's boundary (spec 5.3): "1.1.0" is 1.1, "1.0.9" and "0.9" are before it; both
+     * names are written as boundaryLineCriterion at 1.1. */
+    check_round("{\"version\":\"1.2\",\"limitReductions\":[{\"limitType\":\"CURRENT\","
+                "\"monitoringOnly\":true,\"contingencyContext\":{\"contextType\":\"ALL\"},"
+                "\"equipmentCriteria\":[{\"version\":\"1.1.0\",\"type\":\"boundaryLineCriterion\"},"
+                "{\"type\":\"danglingLineCriterion\",\"version\":\"1.0.9\"},"
+                "{\"type\":\"danglingLineCriterion\",\"version\":\"0.9\"}]}]}",
+                HEAD "    \"value\" : 0.0,\n    \"limitType\" : \"CURRENT\",\n"
+                     "    \"monitoringOnly\" : true,\n" CTX_ALL ",\n"
+                     "    \"equipmentCriteria\" : [ {\n"
+                     "      \"type\" : \"boundaryLineCriterion\",\n      \"version\" : \"1.1\"\n"
+                     "    }, {\n"
+                     "      \"type\" : \"boundaryLineCriterion\",\n      \"version\" : \"1.1\"\n"
+                     "    }, {\n"
+                     "      \"type\" : \"boundaryLineCriterion\",\n      \"version\" : \"1.1\"\n"
+                     "    } ]\n  } ]\n}");
     check_round("{\"version\":\"1.2\",\"limitReductions\":[]}",
                 "{\n  \"version\" : \"1.2\",\n  \"limitReductions\" : [ ]\n}");
 }
