@@ -225,6 +225,7 @@ typedef struct criterion_ctx {
     ctg_criterion_type expected; /* the one type the slot accepts */
     ctg_criterion_slot slot;
     ctg_list_kind kind;
+    const char *owner; /* set: what holds the criterion, in place of the list kind (format/sa) */
 } criterion_ctx;
 
 static int slot_error(ctg_reader *rd, const criterion_ctx *cc, ctg_criterion_type got)
@@ -233,6 +234,9 @@ static int slot_error(ctg_reader *rd, const criterion_ctx *cc, ctg_criterion_typ
     const char *want = ctg_criterion_type_name(cc->expected);
     const char *name = ctg_criterion_type_name(got);
 
+    if (cc->owner != NULL)
+        return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" of %s must be %s, not %s", key,
+                               cc->owner, want, name);
     if (cc->slot == CTG_CSLOT_COUNTRY || cc->slot == CTG_CSLOT_VOLTAGE)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" of %s lists must be %s, not %s", key,
                                ctg_list_kind_name(cc->kind), want, name);
@@ -313,21 +317,16 @@ static int criterion_field(ctg_reader *rd, unsigned index, void *ctx)
 
 static const ctg_object_def criterion_def = { criterion_keys, CK_COUNT, criterion_field };
 
-/* Reads the criterion object at rd->tok into `out`, which must end up of the type `slot`
- * accepts in a list of `kind`. */
-static int read_criterion(ctg_reader *rd, ctg_criterion *out, ctg_criterion_slot slot,
-                          ctg_list_kind kind)
+/* Reads the criterion object at rd->tok into `out`, which must end up of type `expected`. */
+static int read_criterion_as(ctg_reader *rd, ctg_criterion *out, criterion_ctx *ccp)
 {
     ctg_mark start = ctg_reader_mark(rd);
-    criterion_ctx cc;
+    criterion_ctx cc = *ccp;
     unsigned seen, missing;
     int rc;
 
     memset(out, 0, sizeof *out);
     cc.out = out;
-    cc.slot = slot;
-    cc.kind = kind;
-    cc.expected = ctg_criterion_slot_type(kind, slot);
     if ((rc = ctg_read_object(rd, &criterion_def, &cc, &seen)) != CTG_OK)
         return rc;
     if (!(seen & BIT(CK_TYPE)))
@@ -338,6 +337,32 @@ static int read_criterion(ctg_reader *rd, ctg_criterion *out, ctg_criterion_slot
             return ctg_reader_missing(rd, &start, criterion_keys[k].name);
     }
     return CTG_OK;
+}
+
+/* Reads the criterion object at rd->tok into `out`, which must end up of the type `slot`
+ * accepts in a list of `kind`. */
+static int read_criterion(ctg_reader *rd, ctg_criterion *out, ctg_criterion_slot slot,
+                          ctg_list_kind kind)
+{
+    criterion_ctx cc;
+
+    cc.slot = slot;
+    cc.kind = kind;
+    cc.owner = NULL;
+    cc.expected = ctg_criterion_slot_type(kind, slot);
+    return read_criterion_as(rd, out, &cc);
+}
+
+int ctg_read_criterion_of(ctg_reader *rd, ctg_criterion *out, ctg_criterion_slot slot,
+                          ctg_criterion_type expected, const char *owner)
+{
+    criterion_ctx cc;
+
+    cc.slot = slot;
+    cc.kind = CTG_LIST_KIND_COUNT;
+    cc.owner = owner;
+    cc.expected = expected;
+    return read_criterion_as(rd, out, &cc);
 }
 
 /* propertyCriteria items go through the shared array reader, which stacks them by value. */
@@ -479,7 +504,7 @@ static void write_property(ctg_emitter *e, const ctg_criterion *c)
 }
 
 /* The criterion `c`, as the value of root key `key` (or an array item when NULL). */
-static void write_criterion(ctg_emitter *e, const ctg_key *key, const ctg_criterion *c)
+void ctg_write_criterion(ctg_emitter *e, const ctg_key *key, const ctg_criterion *c)
 {
     bool required;
     unsigned n = ctg_criterion_interval_count(c->type, &required);
@@ -524,18 +549,19 @@ int ctg_write_criterion_list(ctg_emitter *e, const ctg_list *list)
         emit_str(e, ctg_identifiable_type_name(cr->identifiable_type));
     }
     if (cr->country != NULL)
-        write_criterion(e, &ctg_root_keys[CTG_RK_COUNTRY_CRITERION], cr->country);
+        ctg_write_criterion(e, &ctg_root_keys[CTG_RK_COUNTRY_CRITERION], cr->country);
     if (cr->nominal_voltage != NULL)
-        write_criterion(e, &ctg_root_keys[CTG_RK_NOMINAL_VOLTAGE_CRITERION], cr->nominal_voltage);
+        ctg_write_criterion(e, &ctg_root_keys[CTG_RK_NOMINAL_VOLTAGE_CRITERION],
+                            cr->nominal_voltage);
     if (cr->property_count > 0) {
         ctg_emit_name_key(e, &ctg_root_keys[CTG_RK_PROPERTY_CRITERIA]);
         ctg_emit_array_begin(e);
         for (size_t i = 0; i < cr->property_count; i++)
-            write_criterion(e, NULL, &cr->properties[i]);
+            ctg_write_criterion(e, NULL, &cr->properties[i]);
         ctg_emit_array_end(e);
     }
     if (cr->regex != NULL)
-        write_criterion(e, &ctg_root_keys[CTG_RK_REGEX_CRITERION], cr->regex);
+        ctg_write_criterion(e, &ctg_root_keys[CTG_RK_REGEX_CRITERION], cr->regex);
     ctg_emit_object_end(e);
     return CTG_OK;
 }

@@ -11,6 +11,7 @@
  * others only through this table. */
 
 #include "ctg/model.h"
+#include "model/criterion.h"
 #include "json/emit.h"
 #include "json/reader.h"
 
@@ -92,5 +93,12 @@ int ctg_criterion_list_field(ctg_reader *rd, ctg_list *list, unsigned key);
 int ctg_criterion_list_finish(ctg_reader *rd, ctg_list *list, const ctg_mark *start,
                               unsigned seen);
 int ctg_write_criterion_list(ctg_emitter *e, const ctg_list *list);
+/* The same criterion objects for the network-element criteria of limit reductions
+ * (format/sa_limit.c), whose kind, not a list kind, says which type each slot takes: reads the
+ * object at rd->tok into `out`, refusing another type than `expected` with a message naming
+ * `owner` (e.g. "a lineCriterion"); writes `c` as the value of `key` (NULL: an array item). */
+int ctg_read_criterion_of(ctg_reader *rd, ctg_criterion *out, ctg_criterion_slot slot,
+                          ctg_criterion_type expected, const char *owner);
+void ctg_write_criterion(ctg_emitter *e, const ctg_key *key, const ctg_criterion *c);
 
 #endif

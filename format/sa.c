@@ -30,7 +30,7 @@ static const ctg_sa_kind_ops *const kind_ops[CTG_SA_KIND_COUNT] = {
     [CTG_SA_ACTION_LIST] = NULL,
     [CTG_SA_IDENTIFIER_ACTION_LIST] = NULL,
     [CTG_SA_OPERATOR_STRATEGIES] = NULL,
-    [CTG_SA_LIMIT_REDUCTIONS] = NULL,
+    [CTG_SA_LIMIT_REDUCTIONS] = &ctg_sa_limit_ops,
 };
 
 static const char *const kind_names[CTG_SA_KIND_COUNT] = {
@@ -651,12 +651,12 @@ static int emit_doc(ctg_output *o, const ctg_sa_doc *doc, const ctg_write_option
     ctg_emitter e;
     int rc;
 
-    /* PowSyBl writes monitors with the bare mapper (compact), everything else pretty. */
-    if (ctg_output_has_window(o))
-        rc = ctg_emit_init_window(&e, ctg_output_window, o, monitors, opts->allocator, w);
-    else
-        rc = ctg_emit_init(&e, ctg_output_sink, o, monitors, opts->allocator, w);
+    /* PowSyBl writes monitors with the bare mapper (compact), everything else pretty; every
+     * kind through a byte stream, so characters above U+FFFF as surrogate escapes (spec 1.1),
+     * which takes the emitter's sink mode, never a window. */
+    rc = ctg_emit_init(&e, ctg_output_sink, o, monitors, opts->allocator, w);
     if (rc == CTG_OK) {
+        ctg_emit_escape_astral(&e);
         if (kind_ops[doc->kind])
             kind_ops[doc->kind]->write(&e, doc);
         else

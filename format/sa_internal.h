@@ -91,4 +91,34 @@ CTG_INTERNAL int ctg_sa_read_context(ctg_reader *rd, ctg_contingency_context *c)
 /* Writes `c` as PowSyBl does: `contextType`, then `contingencyId` when set. */
 CTG_INTERNAL void ctg_sa_write_context(ctg_emitter *e, const ctg_contingency_context *c);
 
+/* ---- limit-reduction list (format/sa_limit.c) ---- */
+/* Not exported: only format/sa.c uses it. */
+extern const ctg_sa_kind_ops ctg_sa_limit_ops;
+/* The document's body: the reductions, arena-owned. */
+typedef struct ctg_sa_limit_body {
+    ctg_limit_reduction *items;
+    size_t count;
+    size_t cap; /* builders: the array's room */
+} ctg_sa_limit_body;
+/* The rule of spec 5 that `x` breaks, as a message (static storage), or NULL: the reader's
+ * checks once an object is read, which the builders (format/sa_limit_build.c) run too. A
+ * reduction's check covers its own members, not its criteria. */
+CTG_INTERNAL const char *ctg_sa_duration_check(const ctg_duration_criterion *d);
+CTG_INTERNAL const char *ctg_sa_element_check(const ctg_element_criterion *c);
+CTG_INTERNAL const char *ctg_sa_reduction_check(const ctg_limit_reduction *r);
+/* Writes `n` criteria as a JSON array, as in a reduction's `equipmentCriteria` and
+ * `durationCriteria` (and PowSyBl's criterion tests' files). */
+CTG_INTERNAL void ctg_sa_write_element_criteria(ctg_emitter *e, const ctg_element_criterion *c,
+                                                size_t n);
+CTG_INTERNAL void ctg_sa_write_duration_criteria(ctg_emitter *e, const ctg_duration_criterion *d,
+                                                 size_t n);
+/* Sorts the `*count` ids at `ids` by UTF-16 code units (Java's String order) and drops the
+ * repeats, as PowSyBl writes an identifierCriterion's set. CTG_OK (`arena` is unused). */
+CTG_INTERNAL int ctg_sa_sort_ids(ctg_arena *arena, const char **ids, size_t *count);
+/* Reads the `len` bytes at `data` as a root array of network-element criteria (`durations`:
+ * of duration criteria), the files of PowSyBl's criterion tests, and appends them written back
+ * to `out`. CTG_OK or the read's error (in `err`). For tests. */
+CTG_INTERNAL int ctg_sa_rewrite_criteria(const char *data, size_t len, bool durations,
+                                         ctg_buf *out, ctg_error *err);
+
 #endif

@@ -75,6 +75,75 @@ static bool next_window(ctg_emitter *e, size_t want)
     return true;
 }
 
+void ctg_emit_escape_astral(ctg_emitter *e)
+{
+    if (e->window == NULL)
+        e->astral_escapes = true;
+    else
+        ctg_emit_fail(e, CTG_EINVAL, "surrogate escapes need an emitter with a sink");
+}
+
+/* Non-zero when one of the 8 bytes of `w` is 0xF0 or above, the lead byte of a character above
+ * U+FFFF in valid UTF-8: its top four bits set (the shifts stay within each byte's bit 7). */
+static inline uint64_t has_lead4(uint64_t w)
+{
+    return w & (w << 1) & (w << 2) & (w << 3) & 0x8080808080808080u;
+}
+
+static int sink_or_fail(ctg_emitter *e, const char *s, size_t n)
+{
+    int rc = n != 0 ? e->sink(e->ctx, s, n, e->err) : CTG_OK;
+
+    if (rc != CTG_OK)
+        ctg_emit_fail(e, rc < 0 ? rc : CTG_EIO, NULL); /* the sink wrote its own message */
+    return rc;
+}
+
+/* The two escapes of the 4-byte UTF-8 sequence at `u` into `out` (12 bytes). */
+static void surrogate_escapes(char *out, const unsigned char *u)
+{
+    uint32_t cp = ((uint32_t)(u[0] & 7) << 18 | (uint32_t)(u[1] & 63) << 12 |
+                   (uint32_t)(u[2] & 63) << 6 | (u[3] & 63)) - 0x10000;
+    uint32_t units[2] = { 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF) };
+
+    for (int k = 0; k < 2; k++, out += 6) {
+        memcpy(out, "\\u", 2);
+        for (int d = 0; d < 4; d++)
+            out[2 + d] = hex_upper[(units[k] >> (12 - 4 * d)) & 15];
+    }
+}
+
+/* flush_for with astral escapes: the buffer goes to the sink with each 4-byte sequence
+ * replaced. A piece never ends inside a character (put_string slices at character starts, the
+ * rest is ASCII), so the buffer is always sent whole. */
+static bool flush_astral(ctg_emitter *e)
+{
+    const unsigned char *u = (const unsigned char *)e->buf;
+    size_t n = e->len, i = 0, from = 0;
+    char esc[12];
+
+    e->len = 0;
+    while (i < n) {
+        uint64_t w;
+
+        if (n - i >= 8 && (memcpy(&w, u + i, 8), has_lead4(w) == 0)) {
+            i += 8;
+            continue;
+        }
+        if (u[i] < 0xF0 || n - i < 4) {
+            i++;
+            continue;
+        }
+        surrogate_escapes(esc, u + i);
+        if (sink_or_fail(e, e->buf + from, i - from) != CTG_OK ||
+            sink_or_fail(e, esc, sizeof esc) != CTG_OK)
+            return false;
+        i += 4;
+        from = i;
+    }
+    return sink_or_fail(e, e->buf + from, n - from) == CTG_OK;
+}
+
 /* Hands the buffer to the sink (window mode: makes room for `want` bytes); false after any
  * failure. */
 static bool flush_for(ctg_emitter *e, size_t want)
@@ -87,6 +156,8 @@ static bool flush_for(ctg_emitter *e, size_t want)
         return next_window(e, want);
     if (e->len == 0)
         return true;
+    if (e->astral_escapes)
+        return flush_astral(e);
     rc = e->sink(e->ctx, e->buf, e->len, e->err);
     e->len = 0;
     if (rc != CTG_OK) {
@@ -487,9 +558,12 @@ static inline void put_string(ctg_emitter *e, const char *s, size_t n)
         return;
     }
     put(e, "\"", 1);
-    for (size_t off = 0; off < n; off += SLICE) {
-        size_t k = n - off < SLICE ? n - off : SLICE;
-
+    for (size_t off = 0, k; off < n; off += k) {
+        k = n - off < SLICE ? n - off : SLICE;
+        /* Slices start at a character (a continuation byte is 10xxxxxx), so that a character
+         * is never split between two pieces of the output (flush_astral needs it whole). */
+        while (off + k < n && k > 4 && ((unsigned char)s[off + k] & 0xC0) == 0x80)
+            k--;
         p = room(e, 6 * (size_t)SLICE);
         if (p == NULL)
             return;

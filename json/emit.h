@@ -47,6 +47,7 @@ typedef struct ctg_emitter {
     unsigned depth;     /* open containers */
     unsigned char frame[CTG_EMIT_MAX_DEPTH]; /* per open container: no item yet, is an object */
     bool after_key;                          /* the next value follows a key */
+    bool astral_escapes; /* ctg_emit_escape_astral: checked per flushed piece, not per string */
     /* Not the emitter's: the writers above it keep here what they write for (format/: the
      * format versions, format/version.h); NULL after init. */
     const void *above;
@@ -67,6 +68,13 @@ CTG_INTERNAL int ctg_emit_init_window(ctg_emitter *e, ctg_window_fn window, void
 CTG_INTERNAL int ctg_emit_finish(ctg_emitter *e);
 /* Releases the emitter's buffer. Accepts a zeroed or disposed emitter. */
 CTG_INTERNAL void ctg_emit_dispose(ctg_emitter *e);
+
+/* Sink mode only (not a window): from now on every character above U+FFFF leaves as its two
+ * UTF-16 surrogates, each a `\uXXXX` escape with uppercase hex (U+1F600: `\uD83D\uDE00`), as
+ * Jackson's byte-stream generator writes them (security-analysis spec 1.1). Everything the
+ * emitter writes outside strings is ASCII, so the rewrite is made on each piece handed to the
+ * sink: no cost on the string paths, none at all for an emitter that does not ask for it. */
+CTG_INTERNAL void ctg_emit_escape_astral(ctg_emitter *e);
 
 /* Records a failure of a writer above the emitter (a rule broken, a handler's error): the
  * first failure sticks, `msg` goes to err->message, and later calls do nothing. */

@@ -161,6 +161,44 @@ CTG_TEST(sa, monitors_are_compact_sets_in_hash_order)
     check_round(CTG_SA_STATE_MONITORS, "[ ]", "[]");
 }
 
+/* Spec 1.1: every writer of the family writes a character above U+FFFF as its two UTF-16
+ * surrogates, escaped in uppercase hex (Jackson's byte-stream generator), the compact monitors
+ * too; other non-ASCII characters stay literal UTF-8. A string longer than the emitter's slices
+ * (8 KiB) with the character across a slice boundary comes out whole. */
+CTG_TEST(sa, astral_characters_written_as_surrogate_escapes)
+{
+    char *in, *out;
+    size_t n = 8191;
+
+    check_round(CTG_SA_CONTINGENCY_CONTEXTS,
+                "[{\"contextType\":\"SPECIFIC\",\"contingencyId\":\"a\xF0\x9F\x98\x80\xC3\xA9\"}]",
+                "[ {\n  \"contextType\" : \"SPECIFIC\",\n"
+                "  \"contingencyId\" : \"a\\uD83D\\uDE00\xC3\xA9\"\n} ]");
+    check_round(CTG_SA_STATE_MONITORS,
+                "[{\"contingencyContext\":{\"contextType\":\"ALL\"},\"branchIds\":"
+                "[\"\\uDBFF\\uDFFF\"],\"voltageLevelIds\":[],\"threeWindingsTransformerIds\":[]}]",
+                "[{\"contingencyContext\":{\"contextType\":\"ALL\"},\"branchIds\":"
+                "[\"\\uDBFF\\uDFFF\"],\"voltageLevelIds\":[],\"threeWindingsTransformerIds\":[]}]");
+    /* A first context of more than a slice, so that the buffer is flushed between the
+     * second one's slices. */
+    in = calloc(1, 2 * n + 2048);
+    out = calloc(1, 2 * n + 2048);
+    CU_ASSERT_FATAL(in && out);
+    strcpy(in, "[{\"contextType\":\"ALL\",\"contingencyId\":\"");
+    strcpy(out, "[ {\n  \"contextType\" : \"ALL\",\n  \"contingencyId\" : \"");
+    memset(in + strlen(in), 'y', n + 1000);
+    memset(out + strlen(out), 'y', n + 1000);
+    strcat(in, "\"},{\"contextType\":\"ALL\",\"contingencyId\":\"");
+    strcat(out, "\"\n}, {\n  \"contextType\" : \"ALL\",\n  \"contingencyId\" : \"");
+    memset(in + strlen(in), 'x', n);
+    memset(out + strlen(out), 'x', n);
+    strcat(in, "\xF0\x9F\x98\x80\"}]");
+    strcat(out, "\\uD83D\\uDE00\"\n} ]");
+    check_round(CTG_SA_CONTINGENCY_CONTEXTS, in, out);
+    free(in);
+    free(out);
+}
+
 static void check_order(const char *const *in, size_t n, const char *const *expect, size_t m)
 {
     ctg_arena *arena = ctg_arena_new(NULL);

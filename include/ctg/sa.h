@@ -10,7 +10,8 @@
  * A ctg_sa_doc owns everything reachable from it (one arena); the structs below are read-only
  * views into it, valid until ctg_sa_doc_free(). An absent optional string is NULL, never "".
  *
- * Implemented: CTG_SA_CONTINGENCY_CONTEXTS and CTG_SA_STATE_MONITORS (read and write). The other
+ * Implemented: CTG_SA_CONTINGENCY_CONTEXTS and CTG_SA_STATE_MONITORS (read and write).
+ * Implemented: CTG_SA_LIMIT_REDUCTIONS (read, write and build). The other
  * kinds are recognised (ctg_sa_read_buffer with CTG_SA_ANY names them) but reading or writing
  * them fails with CTG_EUNSUPPORTED ("action lists are not read yet", ...), never silently.
  *
@@ -18,11 +19,13 @@
  * threads may use one at once; ctg_sa_doc_free needs it to itself.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ctg/common.h"
 #include "ctg/error.h"
 #include "ctg/io.h"
+#include "ctg/model.h"
 
 CTG_BEGIN_DECL
 
@@ -33,7 +36,7 @@ typedef enum ctg_sa_kind {
     CTG_SA_IDENTIFIER_ACTION_LIST, /**< D1b, D1 + `elementIdentifiers` (not read yet) */
     CTG_SA_OPERATOR_STRATEGIES,    /**< D2 `{version, operatorStrategies}` (not read yet) */
     CTG_SA_CONTINGENCY_CONTEXTS,   /**< D3: a root array of contingency contexts */
-    CTG_SA_LIMIT_REDUCTIONS,       /**< D4 `{version, limitReductions}` (not read yet) */
+    CTG_SA_LIMIT_REDUCTIONS,       /**< D4 `{version, limitReductions}` */
     CTG_SA_STATE_MONITORS,         /**< D5: a root array of state monitors, compact layout */
     CTG_SA_KIND_COUNT
 } ctg_sa_kind;
@@ -101,6 +104,109 @@ CTG_API const ctg_contingency_context *ctg_sa_context_at(const ctg_sa_doc *doc, 
 CTG_API size_t ctg_sa_monitor_count(const ctg_sa_doc *doc);
 /** Monitor `i`, or NULL when out of range; owned by `doc`. */
 CTG_API const ctg_state_monitor *ctg_sa_monitor_at(const ctg_sa_doc *doc, size_t i);
+
+/* ---- limit-reduction list (spec §5) ---- */
+
+/** Limit types (spec 1.3, PowSyBl's LimitType order); only the first three are reductions'. */
+typedef enum ctg_limit_type {
+    CTG_LIMIT_ACTIVE_POWER = 0,
+    CTG_LIMIT_APPARENT_POWER,
+    CTG_LIMIT_CURRENT,
+    CTG_LIMIT_VOLTAGE,       /**< never accepted in a limit reduction */
+    CTG_LIMIT_VOLTAGE_ANGLE, /**< never accepted in a limit reduction */
+    CTG_LIMIT_TYPE_COUNT
+} ctg_limit_type;
+
+/** The kinds of network-element criterion (spec 5.3), in the spec's table order. */
+typedef enum ctg_element_criterion_type {
+    CTG_ECRIT_LINE = 0,                   /**< `lineCriterion` */
+    CTG_ECRIT_TIE_LINE,                   /**< `tieLineCriterion` */
+    /** `boundaryLineCriterion`; at criterion version 1.0 `danglingLineCriterion` */
+    CTG_ECRIT_BOUNDARY_LINE,
+    CTG_ECRIT_TWO_WINDINGS_TRANSFORMER,   /**< `twoWindingsTransformerCriterion` */
+    CTG_ECRIT_THREE_WINDINGS_TRANSFORMER, /**< `threeWindingsTransformerCriterion` */
+    CTG_ECRIT_IDENTIFIABLE,               /**< `identifiableCriterion` */
+    CTG_ECRIT_IDENTIFIER,                 /**< `identifierCriterion` */
+    CTG_ECRIT_TYPE_COUNT
+} ctg_element_criterion_type;
+
+/** A network-element criterion: which equipment a reduction applies to (spec 5.3). */
+typedef struct ctg_element_criterion {
+    ctg_element_criterion_type type; /**< the kind */
+    const char *name;                /**< `name`; NULL when absent */
+    /** `countryCriterion` (of the one type the kind takes, see the spec's table); NULL when
+     *  absent (all countries). Never set for CTG_ECRIT_IDENTIFIER. */
+    const ctg_criterion *country;
+    /** `nominalVoltageCriterion`, as `country`. */
+    const ctg_criterion *nominal_voltage;
+    /** CTG_ECRIT_IDENTIFIER: the ids, distinct and sorted by UTF-16 code units as PowSyBl
+     *  writes them (builders sort and deduplicate); NULL when none. */
+    const char *const *identifiers;
+    size_t identifier_count; /**< ids at `identifiers` */
+} ctg_element_criterion;
+
+/** The kinds of limit-duration criterion (spec 5.4). */
+typedef enum ctg_duration_type {
+    CTG_DURATION_PERMANENT = 0,      /**< the permanent limit */
+    CTG_DURATION_TEMPORARY_ALL,      /**< every temporary limit */
+    CTG_DURATION_TEMPORARY_EQUALITY, /**< temporary limits of duration `value` */
+    CTG_DURATION_TEMPORARY_INTERVAL, /**< temporary limits with a duration in the interval */
+    CTG_DURATION_TYPE_COUNT
+} ctg_duration_type;
+
+/** A limit-duration criterion (spec 5.4); durations in seconds, all >= 0. */
+typedef struct ctg_duration_criterion {
+    ctg_duration_type type; /**< the kind; only its fields below are meaningful */
+    int value;              /**< EQUALITY: the duration */
+    bool has_low;           /**< INTERVAL: `lowBound` given (with `lowClosed`) */
+    int low;                /**< INTERVAL: `lowBound` */
+    bool low_closed;        /**< INTERVAL: `lowClosed` */
+    bool has_high;          /**< INTERVAL: `highBound` given (with `highClosed`) */
+    int high;               /**< INTERVAL: `highBound` */
+    bool high_closed;       /**< INTERVAL: `highClosed` */
+} ctg_duration_criterion;
+
+/** The layout of ctg_limit_reduction this header describes. */
+#define CTG_LIMIT_REDUCTION_VERSION 1
+
+/** A limit reduction (spec 5.2). */
+typedef struct ctg_limit_reduction {
+    /** CTG_LIMIT_REDUCTION_VERSION (0 = 1) when given to the builder, so that members can be
+     *  added later; the reader sets it. */
+    unsigned version;
+    double value;                       /**< `value`, >= 0 (> 1: an increase); absent: 0.0 */
+    ctg_limit_type limit_type;          /**< ACTIVE_POWER, APPARENT_POWER or CURRENT */
+    bool monitoring_only;               /**< `monitoringOnly` */
+    ctg_contingency_context context;    /**< `contingencyContext` */
+    const ctg_element_criterion *equipment; /**< `equipmentCriteria`; NULL when none */
+    size_t equipment_count;             /**< criteria at `equipment` */
+    const ctg_duration_criterion *durations; /**< `durationCriteria`; NULL when none */
+    size_t duration_count;              /**< criteria at `durations` */
+    /** `operationalLimitsGroupIdsSelection` in order, duplicates kept; an item may be NULL (a
+     *  JSON null, written back as null); NULL when none. */
+    const char *const *limits_groups;
+    size_t limits_group_count; /**< items at `limits_groups` */
+} ctg_limit_reduction;
+
+/** The reductions of a CTG_SA_LIMIT_REDUCTIONS document (0 for another kind or NULL). */
+CTG_API size_t ctg_sa_limit_reduction_count(const ctg_sa_doc *doc);
+/** Reduction `i`, or NULL when out of range; owned by `doc`. */
+CTG_API const ctg_limit_reduction *ctg_sa_limit_reduction_at(const ctg_sa_doc *doc, size_t i);
+
+/**
+ * Appends a deep copy of `item` to the CTG_SA_LIMIT_REDUCTIONS document `doc`, after the checks
+ * the reader makes (spec 5: value >= 0, a reduction's limit type, a valid context, the one
+ * sub-criterion type each element kind takes, valid countries and intervals, at least one
+ * sub-criterion of an identifiable criterion, the duration rules, well-formed UTF-8).
+ * Identifier-criterion ids are stored sorted and distinct, as PowSyBl writes them.
+ * @param doc   the document; changed only on success.
+ * @param item  the reduction, only read (borrowed for the call).
+ * @param err   receives the reason on failure (NULL: not reported).
+ * @return CTG_OK; CTG_EINVAL (NULL argument, another kind, an unknown `version`, a rule
+ *         broken) or CTG_ENOMEM.
+ */
+CTG_API int ctg_sa_limit_reductions_add(ctg_sa_doc *doc, const ctg_limit_reduction *item,
+                                        ctg_error *err);
 
 /**
  * Reads a document of `kind` from `len` bytes at `data` (borrowed for the call).
