@@ -92,6 +92,7 @@ CTG_INTERNAL int ctg_sa_read_context(ctg_reader *rd, ctg_contingency_context *c)
 CTG_INTERNAL void ctg_sa_write_context(ctg_emitter *e, const ctg_contingency_context *c);
 
 /* ---- operator-strategy list (D2, format/sa_strategy.c) ---- */
-CTG_INTERNAL extern const ctg_sa_kind_ops ctg_sa_strategy_ops;
+/* Not CTG_INTERNAL: only format/sa.c uses it, so it stays hidden inside libctg. */
+extern const ctg_sa_kind_ops ctg_sa_strategy_ops;
 
 #endif

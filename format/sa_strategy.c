@@ -419,7 +419,7 @@ static int finish_condition(ctg_reader *rd, const condition_ctx *cc, const ctg_m
     for (unsigned k = 0; k < C_COUNT; k++)
         if (foreign & BIT(k))
             return ctg_reader_fail_at(rd, &cc->marks[k], condition_keys[k].name, CTG_ESCHEMA,
-                                      "\"%s\" does not apply to a %s condition",
+                                      "\"%s\" does not apply to condition type %s",
                                       condition_keys[k].name, condition_names[c->type]);
     missing = condition_shape[c->type].required & ~seen;
     for (unsigned k = 0; k < C_COUNT; k++)
