@@ -7,11 +7,9 @@
  * Every check of a finished object (a condition's members for its type, a stage, a strategy's
  * context) is one function that the reader and the builder both call, so a built document
  * writes what a read one would. Extensions are kept as JSON text by ext/read.c, as those of
- * contingencies are. */
+ * contingencies are. The builder is format/sa_strategy_build.c. */
 
 #include <math.h>
-#include <stdalign.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,8 +22,9 @@
 #include "ext/ext.h"
 #include "format/version.h"
 #include "format/sa_internal.h"
+#include "format/sa_strategy.h"
 
-#define BIT(i) (1u << (i))
+#define BIT(i) CTG_SA_BIT(i)
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The version written (spec 3.6). */
@@ -69,20 +68,6 @@ static const char *const context_names[CTG_CONTEXT_TYPE_COUNT] = { "ALL", "NONE"
 
 /* ---- keys --------------------------------------------------------------------------------- */
 
-/* Condition members, `type` first, then in PowSyBl's write order (spec 3.4). */
-enum {
-    C_TYPE,
-    C_FILTERS,
-    C_VIOLATION_IDS,
-    C_EQUIPMENT_ID,
-    C_VARIABLE,
-    C_COMPARISON,
-    C_THRESHOLD,
-    C_SIDE,
-    C_AC_SIDE,
-    C_TERMINAL,
-    C_COUNT
-};
 static const ctg_key condition_keys[C_COUNT] = {
     [C_TYPE] = CTG_KEY("type"),
     [C_FILTERS] = CTG_KEY("filters"),
@@ -127,9 +112,6 @@ static const ctg_key stage_keys[A_COUNT] = {
     [A_ACTION_IDS] = CTG_KEY("actionIds"),
 };
 
-/* Strategy members in write order; `condition` and `actionIds` are the 1.0 layout's. */
-enum { S_ID, S_CONTEXT_TYPE, S_CONTINGENCY_ID, S_STAGES, S_EXTENSIONS, S_CONDITION, S_ACTION_IDS,
-       S_COUNT };
 static const ctg_key strategy_keys[S_COUNT] = {
     [S_ID] = CTG_KEY("id"),
     [S_CONTEXT_TYPE] = CTG_KEY("contingencyContextType"),
@@ -143,22 +125,11 @@ static const ctg_key strategy_keys[S_COUNT] = {
 static const ctg_key root_version_key = CTG_KEY("version");
 static const ctg_key root_strategies_key = CTG_KEY("operatorStrategies");
 
-/* The document's body: the strategies, growing by doubling for the builder. */
-typedef struct strategy_body {
-    ctg_operator_strategy *items;
-    size_t count, cap;
-} strategy_body;
 
 /* ---- the checks of finished objects, shared by the reader and the builder ----------------- */
 
-/* What a check found: the member (relative to the object checked; NULL: the object) and why. */
-typedef struct fault {
-    unsigned key; /* C_* for conditions; C_COUNT: the object itself */
-    int code;     /* CTG_EINVAL, or CTG_ENOMEM when a check could not be made */
-    char msg[160];
-} fault;
 
-static bool set_fault(fault *f, unsigned key, const char *msg, const char *arg)
+bool ctg_sa_fault(fault *f, unsigned key, const char *msg, const char *arg)
 {
     f->key = key;
     f->code = CTG_EINVAL;
@@ -166,7 +137,7 @@ static bool set_fault(fault *f, unsigned key, const char *msg, const char *arg)
     return false;
 }
 
-static bool check_ids(const char *const *ids, size_t n)
+bool ctg_sa_check_ids(const char *const *ids, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (!ids[i] || !ctg_utf8_valid(ids[i]))
@@ -180,9 +151,9 @@ static bool check_filters(const ctg_condition *c, fault *f)
 
     for (size_t i = 0; i < c->filter_count; i++) {
         if ((unsigned)c->filters[i] >= CTG_VIOLATION_TYPE_COUNT)
-            return set_fault(f, C_FILTERS, "unknown violation type in \"filters\"%s", "");
+            return ctg_sa_fault(f, C_FILTERS, "unknown violation type in \"filters\"%s", "");
         if (seen & BIT(c->filters[i]))
-            return set_fault(f, C_FILTERS, "violation type %s twice in \"filters\" (a set)",
+            return ctg_sa_fault(f, C_FILTERS, "violation type %s twice in \"filters\" (a set)",
                              violation_names[c->filters[i]]);
         seen |= BIT(c->filters[i]);
     }
@@ -195,66 +166,66 @@ static bool check_foreign(const ctg_condition *c, unsigned members, fault *f)
     static const char msg[] = "\"%s\" does not apply to this condition type";
 
     if (!(members & BIT(C_FILTERS)) && c->filter_count)
-        return set_fault(f, C_FILTERS, msg, "filters");
+        return ctg_sa_fault(f, C_FILTERS, msg, "filters");
     if (!(members & BIT(C_VIOLATION_IDS)) && c->violation_id_count)
-        return set_fault(f, C_VIOLATION_IDS, msg, "violationIds");
+        return ctg_sa_fault(f, C_VIOLATION_IDS, msg, "violationIds");
     if (!(members & BIT(C_EQUIPMENT_ID)) && c->equipment_id)
-        return set_fault(f, C_EQUIPMENT_ID, msg, "equipmentId");
+        return ctg_sa_fault(f, C_EQUIPMENT_ID, msg, "equipmentId");
     return true;
 }
 
 static bool check_threshold(const ctg_condition *c, fault *f)
 {
     if (!c->equipment_id)
-        return set_fault(f, C_EQUIPMENT_ID, "missing required field \"%s\"", "equipmentId");
+        return ctg_sa_fault(f, C_EQUIPMENT_ID, "missing required field \"%s\"", "equipmentId");
     if (!ctg_utf8_valid(c->equipment_id))
-        return set_fault(f, C_EQUIPMENT_ID, "\"%s\" is not valid UTF-8", "equipmentId");
+        return ctg_sa_fault(f, C_EQUIPMENT_ID, "\"%s\" is not valid UTF-8", "equipmentId");
     if ((unsigned)c->variable >= CTG_THRESHOLD_VARIABLE_COUNT)
-        return set_fault(f, C_VARIABLE, "unknown %s", "variable");
+        return ctg_sa_fault(f, C_VARIABLE, "unknown %s", "variable");
     if ((unsigned)c->comparison >= CTG_COMPARISON_TYPE_COUNT)
-        return set_fault(f, C_COMPARISON, "unknown %s", "comparisonType");
+        return ctg_sa_fault(f, C_COMPARISON, "unknown %s", "comparisonType");
     if (!isfinite(c->threshold))
-        return set_fault(f, C_THRESHOLD, "\"%s\" must be a finite number", "threshold");
+        return ctg_sa_fault(f, C_THRESHOLD, "\"%s\" must be a finite number", "threshold");
     return true;
 }
 
 /* The one check of a condition's values (the reader has checked which members are present). */
-static bool check_condition(const ctg_condition *c, fault *f)
+bool ctg_sa_check_condition(const ctg_condition *c, fault *f)
 {
     unsigned members;
 
     if ((unsigned)c->type >= CTG_CONDITION_TYPE_COUNT)
-        return set_fault(f, C_TYPE, "unknown condition type%s", "");
+        return ctg_sa_fault(f, C_TYPE, "unknown condition type%s", "");
     members = condition_shape[c->type].members;
     if (!check_foreign(c, members, f) || !check_filters(c, f))
         return false;
-    if (!check_ids(c->violation_ids, c->violation_id_count))
-        return set_fault(f, C_VIOLATION_IDS, "a %s item is NULL or not valid UTF-8",
+    if (!ctg_sa_check_ids(c->violation_ids, c->violation_id_count))
+        return ctg_sa_fault(f, C_VIOLATION_IDS, "a %s item is NULL or not valid UTF-8",
                          "violationIds");
     if (!(members & BIT(C_EQUIPMENT_ID)))
         return true;
     if (!check_threshold(c, f))
         return false;
     if ((members & BIT(C_SIDE)) && (unsigned)c->side >= CTG_CONDITION_SIDE_COUNT)
-        return set_fault(f, C_SIDE, "unknown %s", "side");
+        return ctg_sa_fault(f, C_SIDE, "unknown %s", "side");
     if (c->type == CTG_CONDITION_BRANCH_THRESHOLD && c->side == CTG_CONDITION_SIDE_THREE)
-        return set_fault(f, C_SIDE, "a BRANCH_THRESHOLD_CONDITION has side ONE or TWO, got %s",
+        return ctg_sa_fault(f, C_SIDE, "a BRANCH_THRESHOLD_CONDITION has side ONE or TWO, got %s",
                          "THREE");
     if (c->type == CTG_CONDITION_AC_DC_CONVERTER_THRESHOLD && c->terminal_number != 1 &&
         c->terminal_number != 2)
-        return set_fault(f, C_TERMINAL, "\"%s\" must be 1 or 2", "terminalNumber");
+        return ctg_sa_fault(f, C_TERMINAL, "\"%s\" must be 1 or 2", "terminalNumber");
     return true;
 }
 
 /* A strategy's own members: SPECIFIC names its contingency (spec 3.2). */
-static bool check_context(const ctg_contingency_context *c, fault *f)
+bool ctg_sa_check_context(const ctg_contingency_context *c, fault *f)
 {
     if ((unsigned)c->type >= CTG_CONTEXT_TYPE_COUNT)
-        return set_fault(f, S_CONTEXT_TYPE, "unknown %s", "contingencyContextType");
+        return ctg_sa_fault(f, S_CONTEXT_TYPE, "unknown %s", "contingencyContextType");
     if (!ctg_utf8_valid(c->contingency_id))
-        return set_fault(f, S_CONTINGENCY_ID, "\"%s\" is not valid UTF-8", "contingencyId");
+        return ctg_sa_fault(f, S_CONTINGENCY_ID, "\"%s\" is not valid UTF-8", "contingencyId");
     if (c->type == CTG_CONTEXT_SPECIFIC && !c->contingency_id)
-        return set_fault(f, S_CONTINGENCY_ID,
+        return ctg_sa_fault(f, S_CONTINGENCY_ID,
                          "a SPECIFIC contingency context needs a contingencyId%s", "");
     return true;
 }
@@ -425,7 +396,7 @@ static int finish_condition(ctg_reader *rd, const condition_ctx *cc, const ctg_m
     for (unsigned k = 0; k < C_COUNT; k++)
         if (missing & BIT(k))
             return ctg_reader_missing(rd, start, condition_keys[k].name);
-    if (check_condition(c, &f))
+    if (ctg_sa_check_condition(c, &f))
         return CTG_OK;
     return ctg_reader_fail_at(rd, f.key < C_COUNT ? &cc->marks[f.key] : start,
                               f.key < C_COUNT ? condition_keys[f.key].name : NULL, CTG_ESCHEMA,
@@ -594,7 +565,7 @@ static int finish_strategy(ctg_reader *rd, strategy_ctx *sc, const ctg_mark *sta
         return ctg_reader_missing(rd, start, "id");
     if ((rc = finish_layout(rd, sc, start, seen)) != CTG_OK)
         return rc;
-    if (check_context(&sc->s->context, &f))
+    if (ctg_sa_check_context(&sc->s->context, &f))
         return CTG_OK;
     return ctg_reader_fail_at(rd, start, strategy_keys[f.key].name, CTG_ESCHEMA, "%s", f.msg);
 }
@@ -797,213 +768,19 @@ const ctg_operator_strategy *ctg_sa_strategy_at(const ctg_sa_doc *doc, size_t i)
     return i < ctg_sa_strategy_count(doc) ? &((const strategy_body *)doc->body)->items[i] : NULL;
 }
 
+/* ---- what the builder (format/sa_strategy_build.c) reads of the tables ---------------------- */
 
-/* ---- building ----------------------------------------------------------------------------- */
-
-/* A builder's error: no place in a text, the path in the item. */
-static int build_fail(ctg_error *err, int code, const char *path, const char *msg)
+unsigned ctg_sa_condition_members(ctg_condition_type type)
 {
-    if (err) {
-        ctg_error_set(err, code, NULL, path, "%s", msg);
-        ctg_error_set_source(err, "<builder>");
-    }
-    return code;
+    return condition_shape[type].members;
 }
 
-static bool check_stage(const ctg_conditional_actions *a, char *path, fault *f)
+const char *ctg_sa_condition_key(unsigned key)
 {
-    size_t n = strlen(path);
-
-    if (!a->id || !ctg_utf8_valid(a->id)) {
-        snprintf(path + n, CTG_ERROR_PATH_MAX - n, "/id");
-        return set_fault(f, 0, "a stage needs an \"id\" (valid UTF-8)%s", "");
-    }
-    if (!check_ids(a->action_ids, a->action_id_count)) {
-        snprintf(path + n, CTG_ERROR_PATH_MAX - n, "/actionIds");
-        return set_fault(f, 0, "an \"actionIds\" item is NULL or not valid UTF-8%s", "");
-    }
-    if (check_condition(&a->condition, f))
-        return true;
-    snprintf(path + n, CTG_ERROR_PATH_MAX - n, "/condition%s%s", f->key < C_COUNT ? "/" : "",
-             f->key < C_COUNT ? condition_keys[f->key].name : "");
-    return false;
+    return condition_keys[key].name;
 }
 
-static bool check_extensions(const ctg_operator_strategy *s, ctg_arena *arena, char *path,
-                             fault *f)
+const char *ctg_sa_strategy_key(unsigned key)
 {
-    for (size_t i = 0; i < s->extension_count; i++) {
-        const ctg_extension *x = &s->extensions[i];
-        int rc;
-        snprintf(path, CTG_ERROR_PATH_MAX, "/extensions/%zu", i);
-        if (!x->name || !ctg_utf8_valid(x->name) || x->handler || !x->json)
-            return set_fault(f, 0, "an extension needs a name (valid UTF-8) and a JSON value, "
-                                   "no typed handler%s", "");
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(s->extensions[j].name, x->name) == 0)
-                return set_fault(f, 0, "extension \"%s\" twice", x->name);
-        rc = ctg_extension_text_read(arena, x->json, x->json_len, NULL, NULL, NULL);
-        if (rc == CTG_ENOMEM) {
-            set_fault(f, 0, "out of memory%s", "");
-            f->code = CTG_ENOMEM;
-            return false;
-        }
-        if (rc != CTG_OK)
-            return set_fault(f, 0, "the value of extension \"%s\" is not valid JSON", x->name);
-    }
-    return true;
-}
-
-/* The checks of a read strategy, over the whole item; `path` receives where it failed. */
-static bool check_strategy(const ctg_operator_strategy *s, ctg_arena *arena, char *path,
-                           fault *f)
-{
-    path[0] = '\0';
-    if (!s->id || !ctg_utf8_valid(s->id)) {
-        snprintf(path, CTG_ERROR_PATH_MAX, "/id");
-        return set_fault(f, 0, "a strategy needs an \"id\" (valid UTF-8)%s", "");
-    }
-    if (!check_context(&s->context, f)) {
-        snprintf(path, CTG_ERROR_PATH_MAX, "/%s", strategy_keys[f->key].name);
-        return false;
-    }
-    if (s->stage_count && !s->stages)
-        return set_fault(f, 0, "stage_count without stages%s", "");
-    for (size_t i = 0; i < s->stage_count; i++) {
-        snprintf(path, CTG_ERROR_PATH_MAX, "/conditionalActions/%zu", i);
-        if (!check_stage(&s->stages[i], path, f))
-            return false;
-    }
-    if (s->extension_count && !s->extensions)
-        return set_fault(f, 0, "extension_count without extensions%s", "");
-    return check_extensions(s, arena, path, f);
-}
-
-static const char *const *copy_ids(ctg_arena *a, const char *const *ids, size_t n, bool *ok)
-{
-    const char **out;
-
-    if (!n)
-        return NULL;
-    if (!(out = ctg_arena_alloc(a, n * sizeof *out, alignof(const char *)))) {
-        *ok = false;
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++)
-        out[i] = ctg_arena_strdup_or_flag(a, ids[i], ok);
-    return out;
-}
-
-/* Only the members of the type, as a read holds them. */
-static void copy_condition(ctg_arena *a, ctg_condition *dst, const ctg_condition *src, bool *ok)
-{
-    unsigned members = condition_shape[src->type].members;
-
-    memset(dst, 0, sizeof *dst);
-    dst->type = src->type;
-    if ((members & BIT(C_FILTERS)) && src->filter_count) {
-        dst->filters = ctg_arena_memdup(a, src->filters, src->filter_count * sizeof *src->filters);
-        dst->filter_count = src->filter_count;
-        *ok = *ok && dst->filters;
-    }
-    dst->violation_ids = copy_ids(a, src->violation_ids, src->violation_id_count, ok);
-    dst->violation_id_count = src->violation_id_count;
-    if (!(members & BIT(C_EQUIPMENT_ID)))
-        return;
-    dst->equipment_id = ctg_arena_strdup_or_flag(a, src->equipment_id, ok);
-    dst->variable = src->variable;
-    dst->comparison = src->comparison;
-    dst->threshold = src->threshold;
-    dst->side = members & BIT(C_SIDE) ? src->side : CTG_CONDITION_SIDE_ONE;
-    if (src->type == CTG_CONDITION_AC_DC_CONVERTER_THRESHOLD) {
-        dst->ac_side = src->ac_side;
-        dst->terminal_number = src->terminal_number;
-    }
-}
-
-static bool copy_extensions(ctg_arena *a, ctg_operator_strategy *dst,
-                            const ctg_operator_strategy *src)
-{
-    ctg_extension *x;
-
-    if (!src->extension_count)
-        return true;
-    if (!(x = ctg_arena_calloc(a, src->extension_count, sizeof *x)))
-        return false;
-    for (size_t i = 0; i < src->extension_count; i++) {
-        bool ok = true;
-        x[i].name = ctg_arena_strdup_or_flag(a, src->extensions[i].name, &ok);
-        if (!ok || ctg_extension_text_read(a, src->extensions[i].json, src->extensions[i].json_len,
-                                           &x[i].json, &x[i].json_len, NULL) != CTG_OK)
-            return false; /* checked valid before: only memory fails here */
-    }
-    dst->extensions = x;
-    dst->extension_count = src->extension_count;
-    return true;
-}
-
-static bool copy_strategy(ctg_arena *a, ctg_operator_strategy *dst,
-                          const ctg_operator_strategy *src)
-{
-    ctg_conditional_actions *stages = NULL;
-    bool ok = true;
-
-    memset(dst, 0, sizeof *dst);
-    dst->id = ctg_arena_strdup_or_flag(a, src->id, &ok);
-    dst->context.type = src->context.type;
-    dst->context.contingency_id = ctg_arena_strdup_or_flag(a, src->context.contingency_id, &ok);
-    if (src->stage_count && !(stages = ctg_arena_calloc(a, src->stage_count, sizeof *stages)))
-        return false;
-    for (size_t i = 0; ok && i < src->stage_count; i++) {
-        const ctg_conditional_actions *from = &src->stages[i];
-        stages[i].id = ctg_arena_strdup_or_flag(a, from->id, &ok);
-        copy_condition(a, &stages[i].condition, &from->condition, &ok);
-        stages[i].action_ids = copy_ids(a, from->action_ids, from->action_id_count, &ok);
-        stages[i].action_id_count = from->action_id_count;
-    }
-    dst->stages = stages;
-    dst->stage_count = src->stage_count;
-    return ok && copy_extensions(a, dst, src);
-}
-
-/* Room for one more strategy; what a failure leaves stays in the arena, unused. */
-static bool reserve_strategy(ctg_sa_doc *doc)
-{
-    strategy_body *body = doc->body;
-    ctg_operator_strategy *items;
-    size_t cap;
-
-    if (!body && !(body = doc->body = ctg_arena_calloc(doc->arena, 1, sizeof *body)))
-        return false;
-    if (body->count < body->cap)
-        return true;
-    cap = body->cap ? 2 * body->cap : 8;
-    if (cap > SIZE_MAX / sizeof *items ||
-        !(items = ctg_arena_alloc(doc->arena, cap * sizeof *items, alignof(ctg_operator_strategy))))
-        return false;
-    if (body->count)
-        memcpy(items, body->items, body->count * sizeof *items);
-    body->items = items;
-    body->cap = cap;
-    return true;
-}
-
-int ctg_sa_strategies_add_strategy(ctg_sa_doc *doc, const ctg_operator_strategy *item,
-                                   ctg_error *err)
-{
-    char path[CTG_ERROR_PATH_MAX];
-    ctg_operator_strategy copy;
-    strategy_body *body;
-    fault f;
-
-    if (!doc || !item || doc->kind != CTG_SA_OPERATOR_STRATEGIES)
-        return build_fail(err, CTG_EINVAL, "",
-                          "no document, no strategy, or not an operator-strategy list");
-    if (!check_strategy(item, doc->arena, path, &f))
-        return build_fail(err, f.code, f.code == CTG_ENOMEM ? "" : path, f.msg);
-    if (!reserve_strategy(doc) || !copy_strategy(doc->arena, &copy, item))
-        return build_fail(err, CTG_ENOMEM, "", "out of memory");
-    body = doc->body;
-    body->items[body->count++] = copy;
-    return CTG_OK;
+    return strategy_keys[key].name;
 }
