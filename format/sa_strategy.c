@@ -15,7 +15,6 @@
 
 #include "ctg/sa.h"
 #include "base/arena.h"
-#include "base/error_set.h"
 #include "base/utf8.h"
 #include "json/emit.h"
 #include "json/reader.h"
