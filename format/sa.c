@@ -29,7 +29,7 @@
 static const ctg_sa_kind_ops *const kind_ops[CTG_SA_KIND_COUNT] = {
     [CTG_SA_ACTION_LIST] = NULL,
     [CTG_SA_IDENTIFIER_ACTION_LIST] = NULL,
-    [CTG_SA_OPERATOR_STRATEGIES] = NULL,
+    [CTG_SA_OPERATOR_STRATEGIES] = &ctg_sa_strategy_ops,
     [CTG_SA_LIMIT_REDUCTIONS] = &ctg_sa_limit_ops,
 };
 

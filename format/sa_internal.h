@@ -120,5 +120,8 @@ CTG_INTERNAL int ctg_sa_sort_ids(ctg_arena *arena, const char **ids, size_t *cou
  * to `out`. CTG_OK or the read's error (in `err`). For tests. */
 CTG_INTERNAL int ctg_sa_rewrite_criteria(const char *data, size_t len, bool durations,
                                          ctg_buf *out, ctg_error *err);
+/* ---- operator-strategy list (D2, format/sa_strategy.c) ---- */
+/* Not CTG_INTERNAL: only format/sa.c uses it, so it stays hidden inside libctg. */
+extern const ctg_sa_kind_ops ctg_sa_strategy_ops;
 
 #endif

@@ -258,6 +258,8 @@ static ctg_sa_kind kind_of_case(const char *name)
         return CTG_SA_STATE_MONITORS;
     if (strncmp(name, "limits-", 7) == 0)
         return CTG_SA_LIMIT_REDUCTIONS;
+    if (strncmp(name, "strategies-", 11) == 0)
+        return CTG_SA_OPERATOR_STRATEGIES;
     return CTG_SA_ANY;
 }
 

@@ -11,9 +11,11 @@
  * views into it, valid until ctg_sa_doc_free(). An absent optional string is NULL, never "".
  *
  * Implemented: CTG_SA_CONTINGENCY_CONTEXTS and CTG_SA_STATE_MONITORS (read and write).
- * Implemented: CTG_SA_LIMIT_REDUCTIONS (read, write and build). The other
- * kinds are recognised (ctg_sa_read_buffer with CTG_SA_ANY names them) but reading or writing
- * them fails with CTG_EUNSUPPORTED ("action lists are not read yet", ...), never silently.
+ * CTG_SA_LIMIT_REDUCTIONS (read, write and build).
+ * CTG_SA_OPERATOR_STRATEGIES: read (versions 1.0-1.2 and later ones), written as 1.2.
+ * The other kinds are recognised (ctg_sa_read_buffer with CTG_SA_ANY names them) but reading
+ * or writing them fails with CTG_EUNSUPPORTED ("action lists are not read yet", ...), never
+ * silently.
  *
  * Threads: a document is only read by the functions taking a `const ctg_sa_doc *`, so several
  * threads may use one at once; ctg_sa_doc_free needs it to itself.
@@ -34,7 +36,7 @@ typedef enum ctg_sa_kind {
     CTG_SA_ANY = 0,                /**< for reading: recognise the kind from the document */
     CTG_SA_ACTION_LIST,            /**< D1 `{version, actions}` (not read yet) */
     CTG_SA_IDENTIFIER_ACTION_LIST, /**< D1b, D1 + `elementIdentifiers` (not read yet) */
-    CTG_SA_OPERATOR_STRATEGIES,    /**< D2 `{version, operatorStrategies}` (not read yet) */
+    CTG_SA_OPERATOR_STRATEGIES,    /**< D2 `{version, operatorStrategies}` */
     CTG_SA_CONTINGENCY_CONTEXTS,   /**< D3: a root array of contingency contexts */
     CTG_SA_LIMIT_REDUCTIONS,       /**< D4 `{version, limitReductions}` */
     CTG_SA_STATE_MONITORS,         /**< D5: a root array of state monitors, compact layout */
@@ -207,6 +209,128 @@ CTG_API const ctg_limit_reduction *ctg_sa_limit_reduction_at(const ctg_sa_doc *d
  */
 CTG_API int ctg_sa_limit_reductions_add(ctg_sa_doc *doc, const ctg_limit_reduction *item,
                                         ctg_error *err);
+/* ---- operator-strategy list (spec §3) ---- */
+
+/** Condition types (spec 3.4), in the spec's order; the JSON `type` of each is in its comment. */
+typedef enum ctg_condition_type {
+    CTG_CONDITION_TRUE = 0,                /**< `TRUE_CONDITION`: always true */
+    CTG_CONDITION_ANY_VIOLATION,           /**< `ANY_VIOLATION_CONDITION`: any violation */
+    CTG_CONDITION_ALL_VIOLATION,           /**< `ALL_VIOLATION`: all listed violations */
+    CTG_CONDITION_AT_LEAST_ONE_VIOLATION,  /**< `AT_LEAST_ONE_VIOLATION`: one of them */
+    CTG_CONDITION_INJECTION_THRESHOLD,     /**< `INJECTION_THRESHOLD_CONDITION` */
+    CTG_CONDITION_BRANCH_THRESHOLD,        /**< `BRANCH_THRESHOLD_CONDITION` (side ONE/TWO) */
+    CTG_CONDITION_THREE_WINDINGS_TRANSFORMER_THRESHOLD, /**< `THREE_WINDINGS_TRANSFORMER_...` */
+    CTG_CONDITION_AC_DC_CONVERTER_THRESHOLD, /**< `AC_DC_CONVERTER_THRESHOLD_CONDITION` */
+    CTG_CONDITION_TYPE_COUNT
+} ctg_condition_type;
+
+/** LimitViolationType (spec 1.3, PowSyBl's declaration order): a condition's `filters`. */
+typedef enum ctg_violation_type {
+    CTG_VIOLATION_ACTIVE_POWER = 0,
+    CTG_VIOLATION_APPARENT_POWER,
+    CTG_VIOLATION_CURRENT,
+    CTG_VIOLATION_LOW_VOLTAGE,
+    CTG_VIOLATION_HIGH_VOLTAGE,
+    CTG_VIOLATION_LOW_VOLTAGE_ANGLE,
+    CTG_VIOLATION_HIGH_VOLTAGE_ANGLE,
+    CTG_VIOLATION_LOW_SHORT_CIRCUIT_CURRENT,
+    CTG_VIOLATION_HIGH_SHORT_CIRCUIT_CURRENT,
+    CTG_VIOLATION_OTHER,
+    CTG_VIOLATION_TYPE_COUNT
+} ctg_violation_type;
+
+/** The variable a threshold condition watches (spec 1.3, declaration order). */
+typedef enum ctg_threshold_variable {
+    CTG_THRESHOLD_ACTIVE_POWER = 0,
+    CTG_THRESHOLD_REACTIVE_POWER,
+    CTG_THRESHOLD_CURRENT,
+    CTG_THRESHOLD_TARGET_P,
+    CTG_THRESHOLD_VARIABLE_COUNT
+} ctg_threshold_variable;
+
+/** How a threshold condition compares (spec 1.3, declaration order). */
+typedef enum ctg_comparison_type {
+    CTG_COMPARISON_EQUALS = 0,
+    CTG_COMPARISON_GREATER_THAN,
+    CTG_COMPARISON_GREATER_THAN_OR_EQUALS,
+    CTG_COMPARISON_LESS_THAN,
+    CTG_COMPARISON_LESS_THAN_OR_EQUALS,
+    CTG_COMPARISON_NOT_EQUAL,
+    CTG_COMPARISON_TYPE_COUNT
+} ctg_comparison_type;
+
+/** ThreeSides (spec 1.3): the side of a branch (ONE, TWO) or transformer (ONE to THREE). */
+typedef enum ctg_condition_side {
+    CTG_CONDITION_SIDE_ONE = 0,
+    CTG_CONDITION_SIDE_TWO,
+    CTG_CONDITION_SIDE_THREE,
+    CTG_CONDITION_SIDE_COUNT
+} ctg_condition_side;
+
+/**
+ * A condition (spec 3.4). Only the members of its `type` mean anything; the others are zero,
+ * NULL or empty (a builder refuses a set pointer or count that does not belong to the type).
+ */
+typedef struct ctg_condition {
+    ctg_condition_type type; /**< what it tests */
+    /** The three violation conditions: `filters`, distinct, in input order (PowSyBl's order of
+     *  two or more is not reproducible, spec 1.2); NULL when empty. */
+    const ctg_violation_type *filters;
+    size_t filter_count;                /**< items at `filters` */
+    /** ALL_VIOLATION, AT_LEAST_ONE_VIOLATION: `violationIds`, order and duplicates kept. */
+    const char *const *violation_ids;
+    size_t violation_id_count;          /**< items at `violation_ids` */
+    /** The four threshold conditions: `equipmentId` (never NULL there), else NULL. */
+    const char *equipment_id;
+    ctg_threshold_variable variable;    /**< threshold conditions: `variable` */
+    ctg_comparison_type comparison;     /**< threshold conditions: `comparisonType` */
+    double threshold;                   /**< threshold conditions: `threshold` (absent: 0.0) */
+    ctg_condition_side side;            /**< BRANCH (ONE or TWO) and 3WT conditions: `side` */
+    bool ac_side;                       /**< AC/DC converter: `acSide` (absent: false) */
+    int terminal_number;                /**< AC/DC converter: `terminalNumber`, 1 or 2 */
+} ctg_condition;
+
+/** A stage of a strategy ("conditional actions", spec 3.3): its actions fire when its
+ *  condition holds. */
+typedef struct ctg_conditional_actions {
+    const char *id;             /**< never NULL; not unique within a strategy */
+    ctg_condition condition;    /**< when the actions fire */
+    const char *const *action_ids; /**< ids of an action list, order and duplicates kept */
+    size_t action_id_count;     /**< items at `action_ids` */
+} ctg_conditional_actions;
+
+/** An operator strategy (spec 3.2). A 1.0 strategy (`condition` + `actionIds`) is held as one
+ *  stage named `default`, as PowSyBl holds it and writes it back. */
+typedef struct ctg_operator_strategy {
+    const char *id;                  /**< never NULL */
+    /** `contingencyContextType` (absent: SPECIFIC) and `contingencyId`, flattened in JSON. */
+    ctg_contingency_context context;
+    const ctg_conditional_actions *stages; /**< `conditionalActions`; NULL when none */
+    size_t stage_count;              /**< items at `stages` */
+    /** `extensions`, in input order, every value kept as JSON text (`json`, handler NULL); the
+     *  order of two or more is not PowSyBl's (spec 3.5). NULL when none. */
+    const ctg_extension *extensions;
+    size_t extension_count;          /**< items at `extensions` */
+} ctg_operator_strategy;
+
+/** The strategies of a CTG_SA_OPERATOR_STRATEGIES document (0 for another kind or NULL). */
+CTG_API size_t ctg_sa_strategy_count(const ctg_sa_doc *doc);
+/** Strategy `i`, or NULL when out of range; owned by `doc`. */
+CTG_API const ctg_operator_strategy *ctg_sa_strategy_at(const ctg_sa_doc *doc, size_t i);
+
+/**
+ * Appends a deep copy of `item` (borrowed for the call) to `doc`, after the checks the reader
+ * makes of a strategy it has read (ids present and valid UTF-8, SPECIFIC with a contingency id,
+ * each condition's members those of its type and in range, extension values valid JSON with
+ * distinct names), so that the document writes what a read one would.
+ * @param doc   a CTG_SA_OPERATOR_STRATEGIES document (ctg_sa_doc_new or a read).
+ * @param item  the strategy; typed extensions (a `handler`) are refused.
+ * @param err   receives the error (NULL: not reported): source "<builder>", path in `item`
+ *              (e.g. "/conditionalActions/0/condition/side").
+ * @return CTG_OK; CTG_EINVAL (bad arguments or a check failed: `doc` unchanged); CTG_ENOMEM.
+ */
+CTG_API int ctg_sa_strategies_add_strategy(ctg_sa_doc *doc, const ctg_operator_strategy *item,
+                                           ctg_error *err);
 
 /**
  * Reads a document of `kind` from `len` bytes at `data` (borrowed for the call).
