@@ -265,7 +265,7 @@ void bench_print_targets(const bench_report *rep)
     bench_target t[BENCH_MAX_TARGETS];
     size_t n = bench_targets(rep, t, BENCH_MAX_TARGETS);
 
-    printf("targets (issues 4, 9 and 12; medians of this run):\n");
+    printf("targets (issues 4, 9, 12 and 16; medians of this run unless they say min):\n");
     for (size_t i = 0; i < n; i++)
         printf("  %s: %s\n", t[i].text, bench_target_status(&t[i]));
 }
