@@ -15,7 +15,8 @@
 
 namespace od = simdjson::ondemand;
 
-namespace {
+namespace
+{
 
 bool keep(bench_peer *p, size_t *to, std::string_view s)
 {

@@ -11,13 +11,13 @@
 
 /* Where the parser is. */
 typedef enum where {
-    AT_START,        /* before the root object */
-    AT_ROOT,         /* in the root object */
+    AT_START,         /* before the root object */
+    AT_ROOT,          /* in the root object */
     AT_CONTINGENCIES, /* in "contingencies" */
-    AT_CONTINGENCY,  /* in one contingency */
-    AT_ELEMENTS,     /* in its "elements" */
-    AT_ELEMENT,      /* in one element */
-    AT_END           /* after the root object */
+    AT_CONTINGENCY,   /* in one contingency */
+    AT_ELEMENTS,      /* in its "elements" */
+    AT_ELEMENT,       /* in one element */
+    AT_END            /* after the root object */
 } where;
 
 /* The key whose value comes next. */
@@ -68,8 +68,9 @@ static int on_key(void *ctx, const unsigned char *s, size_t len)
     if (x->at == AT_CONTINGENCY && x->key == F_NONE)
         x->key = is(s, len, "name") ? F_NAME : is(s, len, "elements") ? F_ELEMENTS : F_NONE;
     else if (x->key == F_NONE)
-        x->key = is(s, len, "type") ? F_TYPE : is(s, len, "voltageLevelId") ? F_VOLTAGE_LEVEL
-                                                                           : F_NONE;
+        x->key = is(s, len, "type")             ? F_TYPE
+                 : is(s, len, "voltageLevelId") ? F_VOLTAGE_LEVEL
+                                                : F_NONE;
     return x->key != F_NONE ? 1 : bench_peer_fail(x->peer, "unexpected field %.*s", (int)len, s);
 }
 
@@ -106,7 +107,8 @@ static int on_string(void *ctx, const unsigned char *s, size_t len)
  * non-string name as absent). */
 static int other_value(sax *x)
 {
-    if ((x->at == AT_ROOT && x->key == F_VERSION) || (x->at == AT_CONTINGENCY && x->key == F_NAME) ||
+    if ((x->at == AT_ROOT && x->key == F_VERSION) ||
+        (x->at == AT_CONTINGENCY && x->key == F_NAME) ||
         (x->at == AT_ELEMENT && x->key == F_VOLTAGE_LEVEL))
         return 1;
     return bench_peer_fail(x->peer, "expected a string");
@@ -141,8 +143,8 @@ static int on_start_map(void *ctx)
     else if (x->at == AT_ELEMENTS && (x->element = bench_peer_element_add(x->peer)) != NULL)
         x->at = AT_ELEMENT;
     else
-        return bench_peer_fail(x->peer, x->at == AT_ELEMENTS ? "out of memory"
-                                                             : "unexpected object");
+        return bench_peer_fail(x->peer,
+                               x->at == AT_ELEMENTS ? "out of memory" : "unexpected object");
     return 1;
 }
 
@@ -187,8 +189,8 @@ static int on_end_array(void *ctx)
 }
 
 static const yajl_callbacks callbacks = {
-    on_null,  on_boolean,   NULL,       NULL,           on_number,   on_string,
-    on_start_map, on_key, on_end_map, on_start_array, on_end_array,
+    on_null,      on_boolean, NULL,       NULL,           on_number,    on_string,
+    on_start_map, on_key,     on_end_map, on_start_array, on_end_array,
 };
 
 int bench_yajl_map(bench_peer *p, const char *data, size_t len)

@@ -104,8 +104,13 @@ static int write_file(const bench_bytes *b, char *path, size_t size)
 static int spawn_run(const char *runner, const char *case_name, const char *path, double *ms,
                      double *faults)
 {
-    char *argv[] = { "contingency-bench", "--process-child", (char *)runner, (char *)case_name,
-                     (char *)path, bench_clock_is_cpu() ? NULL : "--wall-clock", NULL };
+    char *argv[] = { "contingency-bench",
+                     "--process-child",
+                     (char *)runner,
+                     (char *)case_name,
+                     (char *)path,
+                     bench_clock_is_cpu() ? NULL : "--wall-clock",
+                     NULL };
     posix_spawn_file_actions_t actions;
     char report[128];
     size_t len = 0;
