@@ -73,6 +73,7 @@ typedef struct bench_result {
     size_t bytes;            /* what MB/s counts */
     double median_ms, min_ms, max_ms;
     double mb_per_s;    /* bytes / median */
+    double faults;      /* minor page faults of a run: the median over the timed runs */
     long long peak_rss; /* bytes, -1 when not measured */
 } bench_result;
 
@@ -98,6 +99,10 @@ int bench_time(const bench_runner *runners, size_t n, bench_input *in, int warmu
 int bench_time_batch(const bench_runner *r, bench_input *in, int reps, double *ms);
 /* Sorts `samples` and sets out's median, min, max and MB/s (from out->bytes). */
 void bench_summarize(double *samples, int runs, bench_result *out);
+/* Sorts `faults` (minor page faults of each run) and sets out->faults to their median. */
+void bench_summarize_faults(double *faults, int runs, bench_result *out);
+/* This process's minor page faults so far. */
+long bench_minor_faults(void);
 
 /* The jsonc-dom-map runner's work: the json-c DOM `root`, a `default` list, walked into a new ctg
  * list through the public builders. BENCH_OK, BENCH_FAIL, or BENCH_UNSUPPORTED for another kind
@@ -113,7 +118,16 @@ typedef struct bench_case_report {
     bool resolves_known;
     bench_result *results; /* owned */
     size_t count;
+    /* --process: the same runners (readers only), each run a fresh process; owned, `count` */
+    bench_result *process;
+    bool process_done;
 } bench_case_report;
+
+/* --process (process.c): `runs` rounds of the readers of `c` that ran in-process, each run in a
+ * child reading `doc` from a temporary file; fills c->process. 0, or -1 after printing why. */
+int bench_process_run(bench_case_report *c, const bench_bytes *doc);
+/* The hidden child mode of --process: `--process-child RUNNER CASE FILE`; exit status. */
+int bench_process_child(const char *runner, const char *case_name, const char *path);
 
 /* The absent-field micro-benchmark: one BRANCH per contingency, `name` absent or present. */
 typedef struct bench_absent_variant {

@@ -37,6 +37,7 @@ typedef struct bench_options {
     bool quick;
     bool malloc_tuning;
     bool wall_clock;
+    bool process; /* --process: the readers in fresh processes too */
     int repeat; /* 0: the default of each case and section */
     const bench_gen_case *cases[BENCH_MAX_CASES];
     size_t case_count;
@@ -45,6 +46,7 @@ typedef struct bench_options {
     const char *generate;           /* --generate CASE */
     const char *rss_child;          /* hidden: --rss-child MODE FILE COUNT */
     const char *rss_path, *rss_count;
+    const char *process_child[3]; /* hidden: --process-child RUNNER CASE FILE */
     const char *cli;   /* --cli PATH: the contingency-cli of the toolkit section */
     size_t toolkit_mb; /* --toolkit-mb N: its list's size */
 } bench_options;
@@ -74,6 +76,7 @@ static void print_help(void)
 
     printf("usage: contingency-bench [--json] [--quick] [--repeat N] [--cases LIST]\n"
            "                         [--sections LIST] [--no-malloc-tuning] [--wall-clock]\n"
+           "                         [--process]\n"
            "       contingency-bench --generate CASE > FILE\n"
            "       contingency-bench --generate NETCASE.xiidm|NETCASE.jiidm > FILE\n\n"
            "Times each runner on each case in interleaved rounds (each round runs every runner\n"
@@ -103,7 +106,10 @@ static void print_help(void)
            "  --no-malloc-tuning  keep glibc's malloc settings (default: no mmap and no trim,\n"
            "                      so freed memory is reused between runs, not faulted in again)\n"
            "  --wall-clock        time runs by the wall clock (default: the thread's CPU time,\n"
-           "                      which time given to other processes does not inflate)\n\n"
+           "                      which time given to other processes does not inflate)\n"
+           "  --process           also time each reader of each case in a fresh process per\n"
+           "                      run, with glibc's malloc defaults and the file read into\n"
+           "                      memory first: what a one-shot program gets\n\n"
            "runners:\n");
     for (size_t i = 0; i < n; i++)
         printf("  %-22s %s\n", runners[i].name, runners[i].what);
@@ -222,6 +228,11 @@ static int parse_valued(bench_options *opts, int argc, char **argv, int *i, bool
         opts->toolkit_mb = (size_t)n;
         return 0;
     }
+    if (strcmp(a, "--process-child") == 0 && *i + 3 < argc) {
+        for (int k = 0; k < 3; k++)
+            opts->process_child[k] = argv[++*i];
+        return 0;
+    }
     if (strcmp(a, "--rss-child") == 0 && *i + 3 < argc) {
         opts->rss_child = argv[++*i];
         opts->rss_path = argv[++*i];
@@ -254,6 +265,8 @@ static int parse_options(bench_options *opts, int argc, char **argv)
             opts->malloc_tuning = false;
         else if (strcmp(a, "--wall-clock") == 0)
             opts->wall_clock = true;
+        else if (strcmp(a, "--process") == 0)
+            opts->process = true;
         else
             rc = usage_error("unknown option", a);
         if (rc != 0)
@@ -346,6 +359,10 @@ static int run_case(const bench_options *opts, const bench_gen_case *c, bench_ca
     rep->resolves_cached = in.resolves_cached;
     rep->resolves_nocache = in.resolves_nocache;
     rep->resolves_known = in.resolves_known;
+    if (rc == 0 && opts->process) {
+        progress("contingency-bench: timing %s in fresh processes", c->name);
+        rc = bench_process_run(rep, &in.bytes);
+    }
     bench_input_dispose(&in);
     return rc;
 }
@@ -472,8 +489,10 @@ static void command_line(int argc, char **argv, char *out, size_t size)
 
 static void free_report(bench_report *rep)
 {
-    for (size_t i = 0; i < rep->case_count; i++)
+    for (size_t i = 0; i < rep->case_count; i++) {
         free(rep->cases[i].results);
+        free(rep->cases[i].process);
+    }
 }
 
 int main(int argc, char **argv)
@@ -490,8 +509,12 @@ int main(int argc, char **argv)
 #endif
     if ((rc = parse_options(&opts, argc, argv)) != 0)
         return rc == 1 ? 0 : rc;
-    tune_malloc(opts.malloc_tuning);
     bench_set_clock(!opts.wall_clock);
+    /* before the tuning: a --process child keeps glibc's defaults, as a user's program does */
+    if (opts.process_child[0] != NULL)
+        return bench_process_child(opts.process_child[0], opts.process_child[1],
+                                   opts.process_child[2]);
+    tune_malloc(opts.malloc_tuning);
     if (opts.rss_child != NULL)
         return bench_memory_child(opts.rss_child, opts.rss_path, opts.rss_count);
     if (opts.generate != NULL)

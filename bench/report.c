@@ -103,9 +103,14 @@ static long long peak_rss_of(const bench_report *rep, const bench_case_report *c
     return -1;
 }
 
-#define ROW_FORMAT "%-32s %4s %4s %10s %10s %10s %6s %9s %11s\n"
+#define ROW_FORMAT "%-32s %4s %4s %10s %10s %10s %6s %9s %11s %9s %9s\n"
+/* The flooding table: the same columns up to the ratio. */
+#define FLOOD_FORMAT "%-32s %4s %4s %10s %10s %10s %6s %9s %11s\n"
 
-static void print_row(const bench_case_report *c, const bench_result *r, double ref)
+/* A row: median, min and max, then the ratios to ctg-read's median and to its minimum, then
+ * the median run's minor page faults (columns added at the end, so that the older columns
+ * keep their place for scripts that read them). */
+static void print_row(const bench_case_report *c, const bench_result *r, const bench_result *ref)
 {
     char name[96];
 
@@ -116,24 +121,31 @@ static void print_row(const bench_case_report *c, const bench_result *r, double 
     }
     printf("%-32s %4s %4d %10.3f %10.3f %10.3f %6s %9.1f", name, "ss", c->runs, r->median_ms,
            r->min_ms, r->max_ms, "ms/op", r->mb_per_s);
-    if (ref > 0)
-        printf(" %10.2fx\n", r->median_ms / ref);
+    if (ref != NULL && ref->supported && ref->median_ms > 0 && ref->min_ms > 0)
+        printf(" %10.2fx %8.2fx", r->median_ms / ref->median_ms, r->min_ms / ref->min_ms);
     else
-        printf(" %11s\n", "-");
+        printf(" %11s %9s", "-", "-");
+    printf(" %9.0f\n", r->faults);
+}
+
+static void print_table(const bench_case_report *c, const bench_result *results)
+{
+    const bench_result *ref = find_result(c, "ctg-read");
+
+    if (results != c->results)
+        ref = ref != NULL ? &results[ref - c->results] : NULL;
+    printf(ROW_FORMAT, "Benchmark", "Mode", "Cnt", "Median", "Min", "Max", "Units", "MB/s",
+           "vs ctg-read", "min vs", "faults");
+    for (size_t i = 0; i < c->count; i++)
+        print_row(c, &results[i], ref);
 }
 
 static void print_case(const bench_report *rep, const bench_case_report *c)
 {
-    const bench_result *ref = find_result(c, "ctg-read");
-    double ref_ms = ref != NULL && ref->supported ? ref->median_ms : 0;
-
     printf("%s: %s; %zu bytes, %zu contingencies, %zu lists; %d runs after %d warm-up rounds\n",
            c->gen->name, c->gen->summary, c->bytes, c->gen->contingencies, c->gen->lists, c->runs,
            c->warmup);
-    printf(ROW_FORMAT, "Benchmark", "Mode", "Cnt", "Median", "Min", "Max", "Units", "MB/s",
-           "vs ctg-read");
-    for (size_t i = 0; i < c->count; i++)
-        print_row(c, &c->results[i], ref_ms);
+    print_table(c, c->results);
     if (c->resolves_known)
         printf("handler look-ups per read: %zu cached, %zu with CTG_READ_NO_CACHE\n",
                c->resolves_cached, c->resolves_nocache);
@@ -143,6 +155,12 @@ static void print_case(const bench_report *rep, const bench_case_report *c)
             printf("peak RSS of a process doing %s on %s: %.1f MB (%.2fx the file)\n",
                    c->results[i].name, c->gen->name, (double)rss / 1e6,
                    (double)rss / (double)c->bytes);
+    }
+    if (c->process_done) {
+        printf("\n%s --process: each run a fresh process with glibc's malloc defaults, the file "
+               "read\ninto memory before the clock starts; %d runs\n",
+               c->gen->name, c->runs);
+        print_table(c, c->process);
     }
     printf("\n");
 }
@@ -174,7 +192,7 @@ static void print_flood(const bench_flood_report *f)
     printf("flooding: a full read of one extension object of %zu keys of %d bytes, colliding in "
            "the\nold table's hash (FNV-1a, low %d bits) or random; %d runs\n",
            f->keys, BENCH_KEY_LEN, BENCH_KEY_COLLIDING_BITS, f->runs);
-    printf(ROW_FORMAT, "Benchmark", "Mode", "Cnt", "Median", "Min", "Max", "Units", "MB/s",
+    printf(FLOOD_FORMAT, "Benchmark", "Mode", "Cnt", "Median", "Min", "Max", "Units", "MB/s",
            "vs random");
     for (int i = 0; i < 2; i++)
         printf("flooding.%-23s %4s %4d %10.3f %10.3f %10.3f %6s %9.1f %10.2fx\n", r[i]->name, "ss",
@@ -247,7 +265,7 @@ void bench_print_targets(const bench_report *rep)
     bench_target t[BENCH_MAX_TARGETS];
     size_t n = bench_targets(rep, t, BENCH_MAX_TARGETS);
 
-    printf("targets (issues 4, 9 and 12; medians of this run):\n");
+    printf("targets (issues 4, 9, 12 and 16; medians of this run unless they say min):\n");
     for (size_t i = 0; i < n; i++)
         printf("  %s: %s\n", t[i].text, bench_target_status(&t[i]));
 }
@@ -281,8 +299,9 @@ static void json_result(const bench_report *rep, const bench_case_report *c, con
         printf("}");
         return;
     }
-    printf(",\"median_ms\":%.6f,\"min_ms\":%.6f,\"max_ms\":%.6f,\"mb_per_s\":%.3f,\"bytes\":%zu",
-           r->median_ms, r->min_ms, r->max_ms, r->mb_per_s, r->bytes);
+    printf(",\"median_ms\":%.6f,\"min_ms\":%.6f,\"max_ms\":%.6f,\"mb_per_s\":%.3f,\"bytes\":%zu"
+           ",\"minor_faults\":%.0f",
+           r->median_ms, r->min_ms, r->max_ms, r->mb_per_s, r->bytes, r->faults);
     if (rss >= 0)
         printf(",\"peak_rss_bytes\":%lld", rss);
     printf("}");
@@ -301,7 +320,16 @@ static void json_case(const bench_report *rep, const bench_case_report *c)
         printf("%s", i ? "," : "");
         json_result(rep, c, &c->results[i]);
     }
-    printf("]}");
+    printf("]");
+    if (c->process_done) {
+        printf(",\"process\":[");
+        for (size_t i = 0; i < c->count; i++) {
+            printf("%s", i ? "," : "");
+            json_result(rep, c, &c->process[i]);
+        }
+        printf("]");
+    }
+    printf("}");
 }
 
 static void json_absent(const bench_absent_report *a)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "peer.h"
 
 /* Results go here so that the compiler cannot drop the work that produced them. */
 static volatile size_t sink;
@@ -293,27 +294,125 @@ static int run_jsonc_dom_map(bench_input *in)
     return map_once(in, NULL);
 }
 
-/* The mapped list must write the same bytes as the case (so, as ctg's own read). */
+static size_t element_total(const ctg_list *list)
+{
+    size_t n = 0, total = 0;
+    const ctg_contingency *all = ctg_list_contingencies(list, &n);
+
+    for (size_t i = 0; i < n; i++)
+        total += all[i].element_count;
+    return total;
+}
+
+/* A list a peer built must hold what ctg's read holds (contingencies, elements) and write the
+ * same bytes as the case (so, as ctg's own read): the peers build the same structs. */
+static int check_mapped(bench_input *in, const ctg_list *list, const char *who)
+{
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_error err;
+    int rc = check_counts(in, list, who);
+    size_t want = in->list != NULL ? element_total(in->list) : 0, got = element_total(list);
+
+    if (rc == BENCH_OK && in->list != NULL && got != want)
+        rc = bench_why(in, BENCH_FAIL, "%s: %zu elements, ctg read %zu", who, got, want);
+    /* A write that fails is a failure too: every kind has a writer. */
+    if (rc == BENCH_OK && ctg_list_write_buf(&buf, list, NULL, &err) != CTG_OK)
+        rc = bench_why(in, BENCH_FAIL, "%s: ctg cannot write the mapped list: %s", who,
+                       err.message);
+    else if (rc == BENCH_OK)
+        rc = compare_bytes(in, who, &buf, in->bytes.data, in->bytes.len);
+    ctg_buf_dispose(&buf);
+    return rc;
+}
+
 static int check_jsonc_dom_map(bench_input *in)
 {
     ctg_list *list = NULL;
-    ctg_buf buf = CTG_BUF_INIT;
-    ctg_error err;
     int rc = map_once(in, &list);
 
-    if (rc != BENCH_OK)
-        return rc;
-    rc = check_counts(in, list, "jsonc-dom-map");
-    /* A write that fails is a failure too: every kind has a writer. */
-    if (rc == BENCH_OK && ctg_list_write_buf(&buf, list, NULL, &err) != CTG_OK)
-        rc = bench_why(in, BENCH_FAIL, "jsonc-dom-map: ctg cannot write the mapped list: %s",
-                       err.message);
-    else if (rc == BENCH_OK)
-        rc = compare_bytes(in, "the jsonc-dom-map list, written by ctg,", &buf, in->bytes.data,
-                           in->bytes.len);
-    ctg_buf_dispose(&buf);
+    if (rc == BENCH_OK)
+        rc = check_mapped(in, list, "jsonc-dom-map");
     ctg_list_free(list);
     return rc;
+}
+
+/* ---- the peers: yajl's SAX and simdjson's On-Demand into the same structs ------------------ */
+
+/* What a peer's map gave: its list kept in `*keep` (or freed), or why it failed. */
+static int peer_done(bench_input *in, bench_peer *p, int ok, const char *who, ctg_list **keep)
+{
+    int rc = ok ? BENCH_OK
+                : bench_why(in, p->unsupported ? BENCH_UNSUPPORTED : BENCH_FAIL, "%s: %s", who,
+                            p->why);
+
+    if (rc == BENCH_OK && keep != NULL) {
+        *keep = p->list;
+        p->list = NULL;
+    } else if (rc == BENCH_OK) {
+        sink = ctg_list_contingency_count(p->list);
+    }
+    bench_peer_dispose(p);
+    return rc;
+}
+
+static int yajl_once(bench_input *in, ctg_list **keep)
+{
+#ifdef CTG_BENCH_YAJL
+    bench_peer p;
+
+    bench_peer_init(&p);
+    return peer_done(in, &p, bench_yajl_map(&p, in->bytes.data, in->bytes.len), "yajl-sax-map",
+                     keep);
+#else
+    (void)keep;
+    return bench_why(in, BENCH_UNSUPPORTED, "built without yajl (Debian's libyajl-dev)");
+#endif
+}
+
+static int simdjson_once(bench_input *in, ctg_list **keep)
+{
+#ifdef CTG_BENCH_SIMDJSON
+    bench_peer p;
+
+    bench_peer_init(&p);
+    return peer_done(in, &p,
+                     bench_simdjson_map(&p, in->bytes.data, in->bytes.len, in->bytes.cap),
+                     "simdjson-ondemand-map", keep);
+#else
+    (void)keep;
+    return bench_why(in, BENCH_UNSUPPORTED, "built without simdjson (Debian's libsimdjson-dev)");
+#endif
+}
+
+static int run_yajl_map(bench_input *in)
+{
+    return yajl_once(in, NULL);
+}
+
+static int run_simdjson_map(bench_input *in)
+{
+    return simdjson_once(in, NULL);
+}
+
+static int check_peer(bench_input *in, int (*once)(bench_input *, ctg_list **), const char *who)
+{
+    ctg_list *list = NULL;
+    int rc = once(in, &list);
+
+    if (rc == BENCH_OK)
+        rc = check_mapped(in, list, who);
+    ctg_list_free(list);
+    return rc;
+}
+
+static int check_yajl_map(bench_input *in)
+{
+    return check_peer(in, yajl_once, "yajl-sax-map");
+}
+
+static int check_simdjson_map(bench_input *in)
+{
+    return check_peer(in, simdjson_once, "simdjson-ondemand-map");
 }
 
 size_t bench_count_quotes(const char *data, size_t len)
@@ -489,6 +588,11 @@ static const bench_runner runners[] = {
       run_jsonc_parse_free, check_jsonc_parse_free },
     { "jsonc-dom-map", "json-c DOM walked into ctg structs by the public builders, all freed",
       false, run_jsonc_dom_map, check_jsonc_dom_map },
+    { "yajl-sax-map", "yajl's SAX callbacks into the same ctg structs (built with libyajl-dev)",
+      false, run_yajl_map, check_yajl_map },
+    { "simdjson-ondemand-map",
+      "simdjson On-Demand into the same ctg structs (built with libsimdjson-dev)", false,
+      run_simdjson_map, check_simdjson_map },
     { "memchr-floor", "one memchr pass counting '\"'", false, run_memchr_floor, NULL },
     { "ctg-write", "ctg_list_write_buf (pretty) into a cleared buffer", true, run_ctg_write,
       check_ctg_write },

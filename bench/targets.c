@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* The targets of issues 4, 9 and 12 as lines that are easy to quote: what was measured, the
+/* The targets of issues 4, 9, 12 and 16 as lines that are easy to quote: what was measured, the
  * target, and whether this run met it. */
 
 #include <stdarg.h>
@@ -97,6 +97,53 @@ static void extension_targets(target_list *l, const bench_report *rep, const cha
 
     speedup(l, c, name, "ctg-read", "jsonc-dom-parse-free", 8);
     speedup(l, c, name, "ctg-write", "jsonc-dom-write", 5);
+}
+
+/* The minimum of `runner` in the --process table of `c`, or 0 when it did not run. */
+static double process_min(const bench_case_report *c, const char *runner)
+{
+    for (size_t i = 0; c != NULL && c->process_done && i < c->count; i++) {
+        if (strcmp(c->process[i].name, runner) == 0)
+            return c->process[i].supported ? c->process[i].min_ms : 0;
+    }
+    return 0;
+}
+
+/* Issue 16, --process mode (fresh processes, glibc's defaults), ratios of minimums. */
+static void process_targets(target_list *l, const bench_report *rep, const char *name)
+{
+    const bench_case_report *c = find_case(rep, name);
+    double read = process_min(c, "ctg-read"), simd = process_min(c, "simdjson-ondemand-map");
+    double floor = process_min(c, "memchr-floor"), dom = process_min(c, "jsonc-dom-parse-free");
+    double r = read > 0 && simd > 0 ? simd / read : 0;
+
+    add(l, judge(r > 0, r >= 2),
+        "%s --process: ctg-read vs simdjson-ondemand-map: %.2fx faster (min; target >= 2x)", name,
+        r);
+    r = read > 0 && floor > 0 ? read / floor : 0;
+    add(l, judge(r > 0, r <= 2), "%s --process: ctg-read / memchr-floor: %.2fx (min; target <= 2x)",
+        name, r);
+    r = read > 0 && dom > 0 ? dom / read : 0;
+    add(l, judge(r > 0, r >= 5),
+        "%s --process: ctg-read vs jsonc-dom-parse-free: %.2fx faster (min; target >= 5x)", name,
+        r);
+}
+
+/* Issue 16, in-process: mixed100k's read near its floor, the writer's rate. */
+static void in_process_targets(target_list *l, const bench_report *rep)
+{
+    const bench_case_report *c = find_case(rep, "mixed100k");
+    double read = median(c, "ctg-read"), floor = median(c, "memchr-floor");
+    double write = median(c, "ctg-write"), r = read > 0 && floor > 0 ? read / floor : 0;
+    double gbs = 0;
+
+    add(l, judge(r > 0, r <= 1.5), "mixed100k: ctg-read / memchr-floor: %.2fx (target <= 1.5x)",
+        r);
+    for (size_t i = 0; c != NULL && write > 0 && i < c->count; i++) {
+        if (strcmp(c->results[i].name, "ctg-write") == 0)
+            gbs = c->results[i].mb_per_s / 1e3;
+    }
+    add(l, judge(gbs > 0, gbs >= 2), "mixed100k: ctg-write: %.2f GB/s (target >= 2 GB/s)", gbs);
 }
 
 static void read_rate_target(target_list *l, const bench_report *rep)
@@ -301,6 +348,10 @@ size_t bench_targets(const bench_report *rep, bench_target *out, size_t max)
     scaling_targets(&l, rep);
     network_targets(&l, rep);
     network_scaling_targets(&l, rep);
+    process_targets(&l, rep, "b10k");
+    process_targets(&l, rep, "mixed100k");
+    process_targets(&l, rep, "b1m");
+    in_process_targets(&l, rep);
     return l.count;
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "bench.h"
@@ -121,9 +122,27 @@ void bench_summarize(double *samples, int runs, bench_result *out)
     out->mb_per_s = out->median_ms > 0 ? (double)out->bytes / 1e6 / (out->median_ms / 1e3) : 0;
 }
 
-static int time_one(const bench_runner *r, bench_input *in, double *ms)
+void bench_summarize_faults(double *faults, int runs, bench_result *out)
 {
-    return bench_time_batch(r, in, 1, ms);
+    qsort(faults, (size_t)runs, sizeof *faults, compare_double);
+    out->faults = runs % 2 ? faults[runs / 2] : (faults[runs / 2 - 1] + faults[runs / 2]) / 2;
+}
+
+long bench_minor_faults(void)
+{
+    struct rusage ru;
+
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_minflt : 0;
+}
+
+/* One run's time, and its minor page faults in `*faults`. */
+static int time_one(const bench_runner *r, bench_input *in, double *ms, double *faults)
+{
+    long before = bench_minor_faults();
+    int rc = bench_time_batch(r, in, 1, ms);
+
+    *faults = (double)(bench_minor_faults() - before);
+    return rc;
 }
 
 /* Rounds run every runner once, each round starting one runner further on, so that a burst of
@@ -132,27 +151,32 @@ int bench_time(const bench_runner *runners, size_t n, bench_input *in, int warmu
                bench_result *out)
 {
     double *samples = malloc((size_t)runs * n * sizeof *samples);
-    double ignored;
+    double *faults = malloc((size_t)runs * n * sizeof *faults);
+    double ignored, ignored_faults;
     int rc = -1;
 
-    if (samples == NULL)
-        return -1;
+    if (samples == NULL || faults == NULL)
+        goto done;
     for (int round = 0; round < warmup + runs; round++) {
         for (size_t k = 0; k < n; k++) {
             size_t i = (k + (size_t)round) % n;
-            double *ms =
-                round < warmup ? &ignored : &samples[i * (size_t)runs + (size_t)(round - warmup)];
+            size_t at = i * (size_t)runs + (size_t)(round - warmup);
+            double *ms = round < warmup ? &ignored : &samples[at];
+            double *f = round < warmup ? &ignored_faults : &faults[at];
 
-            if (out[i].supported && time_one(&runners[i], in, ms) != 0)
+            if (out[i].supported && time_one(&runners[i], in, ms, f) != 0)
                 goto done;
         }
     }
     for (size_t i = 0; i < n; i++) {
-        if (out[i].supported)
-            bench_summarize(&samples[i * (size_t)runs], runs, &out[i]);
+        if (!out[i].supported)
+            continue;
+        bench_summarize(&samples[i * (size_t)runs], runs, &out[i]);
+        bench_summarize_faults(&faults[i * (size_t)runs], runs, &out[i]);
     }
     rc = 0;
 done:
     free(samples);
+    free(faults);
     return rc;
 }
