@@ -291,9 +291,11 @@ static void network_targets(target_list *l, const bench_report *rep)
         "%s: xiidm-import speed / expat-floor speed: %.2f (target >= 0.6 on net10k)", name, speed);
     add(l, judge(full, json <= 3), "%s: jiidm-import / jiidm-memchr-floor: %.2fx (target <= 3x)",
         name, json);
-    add(l, judge(full, touch <= 3),
-        "%s: jiidm-import / jiidm-memchr-absent: %.2fx (the same target, against one pass)", name,
-        touch);
+    /* The target is read against the quote-stopping floor above; one pass for a byte that is
+     * never there only shows how far below it the bare memory bandwidth is. */
+    add(l, full ? BENCH_TARGET_INFO : BENCH_TARGET_NOT_MEASURED,
+        "%s: jiidm-import / jiidm-memchr-absent: %.2fx (one pass touching every byte; no target)",
+        name, touch);
     add(l, judge(full, size <= 0.5),
         "%s: ctg_network_memory_size: %.3fx the XIIDM file (target <= 0.5x)", name, size);
     add(l, judge(full, peak <= 0.5),
@@ -362,6 +364,8 @@ const char *bench_target_status(const bench_target *t)
         return "ok";
     case BENCH_TARGET_MISSED:
         return "MISSED";
+    case BENCH_TARGET_INFO:
+        return "info";
     default:
         return "not measured";
     }

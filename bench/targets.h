@@ -9,7 +9,8 @@
 typedef enum bench_target_state {
     BENCH_TARGET_OK,
     BENCH_TARGET_MISSED,
-    BENCH_TARGET_NOT_MEASURED /* its case, section or runner did not run */
+    BENCH_TARGET_NOT_MEASURED, /* its case, section or runner did not run */
+    BENCH_TARGET_INFO          /* a number shown beside a target, judged by none */
 } bench_target_state;
 
 typedef struct bench_target {
@@ -22,7 +23,7 @@ typedef struct bench_target {
 /* Fills out[0..max-1]; returns how many. */
 size_t bench_targets(const bench_report *rep, bench_target *out, size_t max);
 
-/* "ok", "MISSED" or "not measured". */
+/* "ok", "MISSED", "not measured" or "info". */
 const char *bench_target_status(const bench_target *t);
 
 #endif

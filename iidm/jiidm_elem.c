@@ -197,12 +197,13 @@ static int read_str(jx_read *x, jx_el *el, jx_key key)
 static int read_node(jx_read *x, jx_el *el, jx_key key)
 {
     ctg_reader *rd = &x->rd;
-    int64_t v;
+    double v = rd->tok.number;
 
     if (rd->tok.type != CTG_TOK_NUMBER)
         return ctg_reader_type_error(rd, "integer");
-    if (!rd->tok.is_integer || !ctg_parse_int64(rd->tok.raw, rd->tok.raw_len, &v) || v < 0 ||
-        v >= (int64_t)CTG_NET_NO_ORDER)
+    /* The lexer's value, not a second parse of the text: an integer's double is exact below
+     * 2^53, so it is the node number whenever it is one (and -0 is 0, as the text gives). */
+    if (!rd->tok.is_integer || !(v >= 0 && v < (double)CTG_NET_NO_ORDER))
         return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must be a node number (0 to %u)",
                                jx_key_names[key], CTG_NET_NO_ORDER - 1);
     el->u[key] = (uint32_t)v;

@@ -1555,6 +1555,12 @@ static HOT_INLINE bool quick_element(const ctg_lexer *lx, quick *q)
     if (quick_in_object(q)) {
         if (*q->p != '"' || !quick_string(lx, q))
             return false;
+        /* `" : ` and the value, as PowSyBl writes a member: what quick_ws would take. */
+        if (q->end - q->p >= 4 && q->p[0] == ' ' && q->p[1] == ':' && q->p[2] == ' '
+            && (unsigned char)q->p[3] > ' ') {
+            q->p += 3;
+            return quick_value(lx, q);
+        }
         quick_ws(q);
         if (q->p == q->end || *q->p != ':')
             return false;

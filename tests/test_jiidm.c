@@ -617,6 +617,70 @@ CTG_TEST(jiidm, tie_line_before_1_10)
     ctg_network_free(net);
 }
 
+/* A node-breaker level whose busbar section stands on node `node` (the JSON text). */
+static char *busbar_on(const char *node)
+{
+    static const char head[] =
+        "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S1\",\"voltageLevels\":["
+        "{\"id\":\"VL1\",\"nominalV\":400,\"topologyKind\":\"NODE_BREAKER\","
+        "\"nodeBreakerTopology\":{\"busbarSections\":[{\"id\":\"BBS\",\"node\":";
+    static const char tail[] = "}]}}]}]}";
+    char *doc = malloc(sizeof(head) + strlen(node) + sizeof(tail));
+
+    if (doc != NULL)
+        sprintf(doc, "%s%s%s", head, node, tail);
+    return doc;
+}
+
+/* Node numbers are the lexer's integer values: each integer text up to the largest node is
+ * that node (its calculated bus "<level>_<node>" shows it, digit by digit), and anything else
+ * is refused at the number with the same message. */
+CTG_TEST(jiidm, node_numbers)
+{
+    static const struct {
+        const char *node, *bus; /* bus NULL: refused */
+    } cases[] = {
+        { "0", "VL1_0" },
+        { "-0", "VL1_0" },
+        { "7", "VL1_7" },
+        { "10", "VL1_10" },
+        { "4294967294", "VL1_4294967294" },
+        { "9007199254740993", NULL },
+        { "4294967295", NULL },
+        { "-1", NULL },
+        { "1.5", NULL },
+        { "1e2", NULL },
+        { "100000000000000000000", NULL },
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *doc = busbar_on(cases[i].node);
+        ctg_network *net = NULL;
+        const ctg_net_object *vl;
+        ctg_error err;
+        int rc;
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+        rc = ctg_test_read_net(&net, doc, NULL, &err);
+        if (cases[i].bus == NULL) {
+            CU_ASSERT_EQUAL(rc, CTG_ESCHEMA);
+            CU_ASSERT_PTR_NULL(net);
+            CU_ASSERT_EQUAL(err.offset, (size_t)(strstr(doc, "\"node\":") - doc) + 7);
+            CU_ASSERT_STRING_EQUAL(err.message, "\"node\" must be a node number (0 to 4294967294)");
+            CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/voltageLevels/0/nodeBreakerTopology/"
+                                             "busbarSections/0/node");
+        } else {
+            CU_ASSERT_EQUAL_FATAL(rc, CTG_OK);
+            vl = find(net, "VL1");
+            CU_ASSERT_PTR_NOT_NULL_FATAL(vl);
+            CU_ASSERT_EQUAL_FATAL(vl->container->calculated_bus_count, 1);
+            CU_ASSERT_STRING_EQUAL(vl->container->calculated_buses[0], cases[i].bus);
+        }
+        ctg_network_free(net);
+        free(doc);
+    }
+}
+
 static const char hvdc_and_subnetworks[] =
     "{\"version\":\"1.17\",\"id\":\"root\",\"networks\":[{\"id\":\"sn1\","
     "\"substations\":[{\"id\":\"S1\",\"voltageLevels\":[{\"id\":\"VL1\",\"nominalV\":400,"
