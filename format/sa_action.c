@@ -340,8 +340,7 @@ static const char *check_rules(const ctg_action *a, const char **member)
     case CTG_ACTION_LOAD:
     case CTG_ACTION_BOUNDARY_LINE:
         *member = "activePowerValue";
-        return p || q ? NULL : "missing: a load action needs activePowerValue or "
-                               "reactivePowerValue";
+        return p || q ? NULL : "a load action needs activePowerValue or reactivePowerValue";
     case CTG_ACTION_GENERATOR:
         *member = "activePowerValue";
         return p == (bool)CTG_ACTION_HAS(a, CTG_ACTION_F_ACTIVE_POWER_RELATIVE_VALUE)
@@ -360,7 +359,7 @@ static const char *check_rules(const ctg_action *a, const char **member)
                                            : NULL;
     case CTG_ACTION_SHUNT_COMPENSATOR_POSITION:
         *member = "sectionCount";
-        return a->section_count < 0 ? "must be 0 or more" : NULL;
+        return a->section_count < 0 ? "\"sectionCount\" must be 0 or more" : NULL;
     default:
         return NULL;
     }
@@ -583,7 +582,7 @@ static int apply(action_read *ar, const value *v)
 {
     if (!(type_keys(ar->a->type) & BIT64(v->key)))
         return ctg_reader_fail_at(&ar->sa->json, &v->key_mark, keys[v->key].name, CTG_ESCHEMA,
-                                  "unknown field \"%s\" in %s action", keys[v->key].name,
+                                  "unknown field \"%s\" in a %s action", keys[v->key].name,
                                   types[ar->a->type].name);
     if (v->key == K_ID)
         return read_id(ar, v, &ar->a->id);

@@ -362,7 +362,7 @@ CTG_TEST(sa_action, builders_check_as_the_reader)
     a = make(CTG_ACTION_SHUNT_COMPENSATOR_POSITION, "c", "shunt");
     a.set = 1u << CTG_ACTION_F_SECTION_COUNT;
     a.section_count = -1;
-    check_refused(doc, &a, "/actions/1/sectionCount", "must be 0 or more");
+    check_refused(doc, &a, "/actions/1/sectionCount", "\"sectionCount\" must be 0 or more");
     a.struct_version = 2;
     check_refused(doc, &a, "/actions/1/struct_version", "unknown struct_version");
     inner[0] = make(CTG_ACTION_LOAD, NULL, "l");
