@@ -36,6 +36,8 @@ check "validate invalid" 1 "" "$bad_type" -- "$cli" validate "$bad"
 # Security-analysis documents: read as what they are, or refused for a kind not read yet.
 check "validate state monitors" 0 "$data/sa/monitors.json: ok (state-monitor list)\n" "" \
     -- "$cli" validate "$data/sa/monitors.json"
+check "validate action list" 0 "$data/sa/actions-every-type.json: ok (action list)\n" "" \
+    -- "$cli" validate "$data/sa/actions-every-type.json"
 check "validate limit reductions" 1 "" \
     "$data/sa/limit-reductions.json:1:1: error: /: limit-reduction lists are not read yet\n" \
     -- "$cli" validate "$data/sa/limit-reductions.json"

@@ -255,6 +255,25 @@ CTG_TEST(sa_action, load_family_aliases)
                      "  } ]\n}");
 }
 
+/* testdata/sa: every type with the number forms of spec 1.1, from compact input and back. */
+CTG_TEST(sa_action, every_type_round_trips)
+{
+    size_t len, clen;
+    char *text = ctg_test_slurp(CTG_TESTDATA("sa/actions-every-type.json"), &len);
+    char *compact = ctg_test_slurp(CTG_TESTDATA("sa/actions-compact.json"), &clen);
+    ctg_sa_doc *doc = text ? read_text(text, len, CTG_SA_ACTION_LIST) : NULL;
+    ctg_sa_doc *from = compact ? read_text(compact, clen, CTG_SA_ANY) : NULL;
+
+    CU_ASSERT_EQUAL(ctg_sa_action_count(doc), 10);
+    CU_ASSERT(doc && writes_exactly(doc, text, len));
+    CU_ASSERT(from && writes_exactly(from, text, len));
+    CU_ASSERT(doc && ctg_sa_action_at(doc, 3)->tap_position == -2147483647 - 1);
+    ctg_sa_doc_free(doc);
+    ctg_sa_doc_free(from);
+    free(text);
+    free(compact);
+}
+
 CTG_TEST(sa_action, empty_list_and_kinds)
 {
     ctg_sa_doc *doc = NULL;
