@@ -401,15 +401,29 @@ typedef struct value {
     ctg_mark key_mark, mark;
 } value;
 
+/* The members kept until their action's type, of every action being read (nested ones above
+ * their parent's): one stack per read, in sa->state, so a list of type-last actions costs the
+ * largest action's members, not every action's. */
+typedef struct kept_stack {
+    value *items;
+    size_t len, cap;
+} kept_stack;
+
 typedef struct action_read {
     ctg_sa_reader *sa;
     ctg_action *a;
     ctg_mark start;
     bool typed;
     unsigned element_key; /* the name the element id was given under, or K_COUNT */
-    value *kept;          /* members before `type`, in file order (arena) */
-    unsigned kept_count;
+    size_t base;          /* this action's first kept member in the stack */
 } action_read;
+
+static kept_stack *stack_of(ctg_sa_reader *sa)
+{
+    if (!sa->state)
+        sa->state = ctg_arena_calloc(sa->json.arena, 1, sizeof(kept_stack));
+    return sa->state;
+}
 
 static const char *tok_name(ctg_tok t)
 {
@@ -551,8 +565,9 @@ static int read_element(action_read *ar, const value *v)
                                   "\"%s\" and \"%s\" both name the element", keys[v->key].name,
                                   keys[ar->element_key].name);
     if (v->key == K_BOUNDARY_LINE_ID || v->key == K_DANGLING_LINE_ID) {
-        rc = gate(ar, &v->key_mark, keys[v->key].name, gated[v->key], v->key == K_BOUNDARY_LINE_ID ? "1.3" : "1.2",
-                  v->key == K_BOUNDARY_LINE_ID);
+        bool newer = v->key == K_BOUNDARY_LINE_ID;
+        rc = gate(ar, &v->key_mark, keys[v->key].name, gated[v->key], newer ? "1.3" : "1.2",
+                  newer);
         if (rc != CTG_OK)
             return rc;
     }
@@ -622,8 +637,9 @@ static int read_type(action_read *ar, const value *v)
     }
     ar->a->type = (ctg_action_type)t;
     ar->typed = true;
-    for (unsigned i = 0; i < ar->kept_count; i++) {
-        int rc = apply(ar, &ar->kept[i]);
+    /* The stack exists when anything was kept; applying reads nothing nested. */
+    for (size_t i = ar->base; ar->sa->state && i < ((kept_stack *)ar->sa->state)->len; i++) {
+        int rc = apply(ar, &((kept_stack *)ar->sa->state)->items[i]);
         if (rc != CTG_OK)
             return rc;
     }
@@ -647,10 +663,23 @@ static value current(ctg_reader *rd, unsigned key, const ctg_token *k)
 static int keep(action_read *ar, value *v)
 {
     ctg_reader *rd = &ar->sa->json;
+    kept_stack *st = stack_of(ar->sa);
     int rc;
 
-    if (!ar->kept && !(ar->kept = ctg_arena_alloc(rd->arena, K_COUNT * sizeof *ar->kept, 8)))
+    if (!st)
         return ctg_reader_nomem(rd);
+    if (st->len == st->cap) { /* arena-owned: the old block stays, at most as big as the new */
+        size_t cap = st->cap ? st->cap * 2 : K_COUNT;
+        value *items = cap <= SIZE_MAX / sizeof *items
+                           ? ctg_arena_alloc(rd->arena, cap * sizeof *items, 8)
+                           : NULL;
+        if (!items)
+            return ctg_reader_nomem(rd);
+        if (st->len)
+            memcpy(items, st->items, st->len * sizeof *items);
+        st->items = items;
+        st->cap = cap;
+    }
     if (v->type == CTG_TOK_STRING && !(v->str = ctg_arena_strndup_fast(rd->arena, v->str, v->len)))
         return ctg_reader_nomem(rd);
     /* A nested `actions` array was read when met. */
@@ -658,7 +687,7 @@ static int keep(action_read *ar, value *v)
          (v->type == CTG_TOK_ARRAY_BEGIN && v->key != K_ACTIONS)) &&
         (rc = ctg_lexer_skip_value(&rd->lex, &rd->tok, rd->err)) != CTG_OK)
         return rc;
-    ar->kept[ar->kept_count++] = *v;
+    st->items[st->len++] = *v;
     return CTG_OK;
 }
 
@@ -751,7 +780,9 @@ static int finish_action(action_read *ar)
 
 static int read_action(ctg_reader *rd, void *out)
 {
-    action_read ar = { (ctg_sa_reader *)rd, out, ctg_reader_mark(rd), false, K_COUNT, NULL, 0 };
+    ctg_sa_reader *sa = (ctg_sa_reader *)rd;
+    action_read ar = { sa, out, ctg_reader_mark(rd), false, K_COUNT,
+                       sa->state ? ((kept_stack *)sa->state)->len : 0 };
     int rc;
 
     memset(ar.a, 0, sizeof *ar.a);
@@ -761,7 +792,10 @@ static int read_action(ctg_reader *rd, void *out)
         return ctg_reader_type_error(rd, "object");
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
-    if ((rc = action_members(&ar)) != CTG_OK)
+    rc = action_members(&ar);
+    if (sa->state)
+        ((kept_stack *)sa->state)->len = ar.base;
+    if (rc != CTG_OK)
         return rc;
     ctg_reader_pop_frame(rd);
     return finish_action(&ar);

@@ -94,6 +94,6 @@ CTG_INTERNAL void ctg_sa_write_context(ctg_emitter *e, const ctg_contingency_con
 /* ---- action list (format/sa_action.c) ---- */
 
 /* D1: the `actions` member, the checks of spec 2.1 once the root is read, the 1.3 writer. */
-CTG_INTERNAL extern const ctg_sa_kind_ops ctg_sa_action_ops;
+extern const ctg_sa_kind_ops ctg_sa_action_ops;
 
 #endif

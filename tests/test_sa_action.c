@@ -205,8 +205,8 @@ static void check_round(const char *in, const char *out)
 CTG_TEST(sa_action, type_may_come_last)
 {
     check_round("{\"actions\":[{\"id\":\"a\",\"open\":false,\"switchId\":\"s\",\"type\":\"SWITCH\"},"
-                "{\"actions\":[{\"switchId\":\"x\",\"type\":\"SWITCH\",\"id\":\"n\",\"open\":true}],"
-                "\"id\":\"m\",\"type\":\"MULTIPLE_ACTIONS\"}],\"version\":\"1.3\"}",
+                "{\"id\":\"m\",\"actions\":[{\"switchId\":\"x\",\"type\":\"SWITCH\",\"id\":\"n\","
+                "\"open\":true}],\"type\":\"MULTIPLE_ACTIONS\"}],\"version\":\"1.3\"}",
                 HEAD "{\n    \"type\" : \"SWITCH\",\n    \"id\" : \"a\",\n"
                      "    \"switchId\" : \"s\",\n    \"open\" : false\n  }, {\n"
                      "    \"type\" : \"MULTIPLE_ACTIONS\",\n    \"id\" : \"m\",\n"

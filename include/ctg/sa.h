@@ -12,8 +12,9 @@
  *
  * Implemented: CTG_SA_CONTINGENCY_CONTEXTS and CTG_SA_STATE_MONITORS (read and write).
  * CTG_SA_ACTION_LIST (read, versions 1.0-1.3; written at 1.3; builders).
- * The other kinds are recognised (ctg_sa_read_buffer with CTG_SA_ANY names them) but reading or writing
- * them fails with CTG_EUNSUPPORTED ("action lists are not read yet", ...), never silently.
+ * The other kinds are recognised (ctg_sa_read_buffer with CTG_SA_ANY names them) but reading or
+ * writing them fails with CTG_EUNSUPPORTED ("limit-reduction lists are not read yet", ...), never
+ * silently.
  *
  * Threads: a document is only read by the functions taking a `const ctg_sa_doc *`, so several
  * threads may use one at once; ctg_sa_doc_free needs it to itself.
