@@ -123,5 +123,9 @@ CTG_INTERNAL int ctg_sa_rewrite_criteria(const char *data, size_t len, bool dura
 /* ---- operator-strategy list (D2, format/sa_strategy.c) ---- */
 /* Not CTG_INTERNAL: only format/sa.c uses it, so it stays hidden inside libctg. */
 extern const ctg_sa_kind_ops ctg_sa_strategy_ops;
+/* ---- action list (format/sa_action.c) ---- */
+
+/* D1: the `actions` member, the checks of spec 2.1 once the root is read, the 1.3 writer. */
+extern const ctg_sa_kind_ops ctg_sa_action_ops;
 
 #endif

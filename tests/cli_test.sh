@@ -39,6 +39,8 @@ check "validate state monitors" 0 "$data/sa/monitors.json: ok (state-monitor lis
 check "validate operator strategies" 0 \
     "$data/sa/strategies-conditions.json: ok (operator-strategy list)\n" "" \
     -- "$cli" validate "$data/sa/strategies-conditions.json"
+check "validate action list" 0 "$data/sa/actions-every-type.json: ok (action list)\n" "" \
+    -- "$cli" validate "$data/sa/actions-every-type.json"
 check "validate limit reductions" 0 "$data/sa/limit-reductions.json: ok (limit-reduction list)\n" "" \
     -- "$cli" validate "$data/sa/limit-reductions.json"
 check "validate checks every file" 1 "$sample: ok\n$sample: ok\n" "$bad_type" \

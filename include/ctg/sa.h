@@ -13,9 +13,9 @@
  * Implemented: CTG_SA_CONTINGENCY_CONTEXTS and CTG_SA_STATE_MONITORS (read and write).
  * CTG_SA_LIMIT_REDUCTIONS (read, write and build).
  * CTG_SA_OPERATOR_STRATEGIES: read (versions 1.0-1.2 and later ones), written as 1.2.
- * The other kinds are recognised (ctg_sa_read_buffer with CTG_SA_ANY names them) but reading
- * or writing them fails with CTG_EUNSUPPORTED ("action lists are not read yet", ...), never
- * silently.
+ * CTG_SA_ACTION_LIST (read, versions 1.0-1.3; written at 1.3; builders).
+ * CTG_SA_IDENTIFIER_ACTION_LIST is recognised but reading or writing it fails with
+ * CTG_EUNSUPPORTED ("identifier action lists are not read yet"), never silently.
  *
  * Threads: a document is only read by the functions taking a `const ctg_sa_doc *`, so several
  * threads may use one at once; ctg_sa_doc_free needs it to itself.
@@ -34,7 +34,7 @@ CTG_BEGIN_DECL
 /** The kind of a security-analysis document (spec D1-D5). */
 typedef enum ctg_sa_kind {
     CTG_SA_ANY = 0,                /**< for reading: recognise the kind from the document */
-    CTG_SA_ACTION_LIST,            /**< D1 `{version, actions}` (not read yet) */
+    CTG_SA_ACTION_LIST,            /**< D1 `{version, actions}` */
     CTG_SA_IDENTIFIER_ACTION_LIST, /**< D1b, D1 + `elementIdentifiers` (not read yet) */
     CTG_SA_OPERATOR_STRATEGIES,    /**< D2 `{version, operatorStrategies}` */
     CTG_SA_CONTINGENCY_CONTEXTS,   /**< D3: a root array of contingency contexts */
@@ -331,6 +331,171 @@ CTG_API const ctg_operator_strategy *ctg_sa_strategy_at(const ctg_sa_doc *doc, s
  */
 CTG_API int ctg_sa_strategies_add_strategy(ctg_sa_doc *doc, const ctg_operator_strategy *item,
                                            ctg_error *err);
+/* ---- action list (spec §2) ---- */
+
+/** Action types (spec 2.3, in the spec's table order; PowSyBl has no enum of them). The
+ *  legacy type name `DANGLING_LINE` reads as CTG_ACTION_BOUNDARY_LINE. */
+typedef enum ctg_action_type {
+    CTG_ACTION_SWITCH = 0,                     /**< `SWITCH`, element `switchId` */
+    CTG_ACTION_TERMINALS_CONNECTION,           /**< `TERMINALS_CONNECTION`, `elementId` */
+    CTG_ACTION_MULTIPLE_ACTIONS,               /**< `MULTIPLE_ACTIONS`: `actions`, no element */
+    CTG_ACTION_PHASE_TAP_CHANGER_TAP_POSITION, /**< `PHASE_TAP_CHANGER_TAP_POSITION`,
+                                                    `transformerId` */
+    CTG_ACTION_RATIO_TAP_CHANGER_TAP_POSITION, /**< `RATIO_TAP_CHANGER_TAP_POSITION`,
+                                                    `transformerId` */
+    CTG_ACTION_PHASE_TAP_CHANGER_REGULATION,   /**< `PHASE_TAP_CHANGER_REGULATION`,
+                                                    `transformerId` */
+    CTG_ACTION_RATIO_TAP_CHANGER_REGULATION,   /**< `RATIO_TAP_CHANGER_REGULATION`,
+                                                    `transformerId` */
+    CTG_ACTION_LOAD,                           /**< `LOAD`, `loadId` */
+    CTG_ACTION_BOUNDARY_LINE,                  /**< `BOUNDARY_LINE`, `boundaryLineId` */
+    CTG_ACTION_PCT_LOAD_CHANGE,                /**< `PCT_LOAD_CHANGE`, `loadId` */
+    CTG_ACTION_GENERATOR,                      /**< `GENERATOR`, `generatorId` */
+    CTG_ACTION_HVDC,                           /**< `HVDC`, `hvdcId` */
+    CTG_ACTION_SHUNT_COMPENSATOR_POSITION,     /**< `SHUNT_COMPENSATOR_POSITION`,
+                                                    `shuntCompensatorId` */
+    CTG_ACTION_STATIC_VAR_COMPENSATOR,         /**< `STATIC_VAR_COMPENSATOR`,
+                                                    `staticVarCompensatorId` */
+    CTG_ACTION_AREA_INTERCHANGE_TARGET,        /**< `AREA_INTERCHANGE_TARGET_ACTION`, `areaId` */
+    CTG_ACTION_TYPE_COUNT
+} ctg_action_type;
+
+/** ThreeSides (spec 1.3): the `side` of an action. */
+typedef enum ctg_action_side {
+    CTG_ACTION_SIDE_ONE = 0, /**< `ONE` */
+    CTG_ACTION_SIDE_TWO,     /**< `TWO` */
+    CTG_ACTION_SIDE_THREE,   /**< `THREE` */
+    CTG_ACTION_SIDE_COUNT
+} ctg_action_side;
+
+/** PhaseTapChanger.RegulationMode (the `regulationMode` of PHASE_TAP_CHANGER_REGULATION). */
+typedef enum ctg_phase_regulation_mode {
+    CTG_PHASE_REGULATION_CURRENT_LIMITER = 0,  /**< `CURRENT_LIMITER` */
+    CTG_PHASE_REGULATION_ACTIVE_POWER_CONTROL, /**< `ACTIVE_POWER_CONTROL` */
+    CTG_PHASE_REGULATION_MODE_COUNT
+} ctg_phase_regulation_mode;
+
+/** StaticVarCompensator.RegulationMode (the `regulationMode` of STATIC_VAR_COMPENSATOR). */
+typedef enum ctg_svc_regulation_mode {
+    CTG_SVC_REGULATION_VOLTAGE = 0,    /**< `VOLTAGE` */
+    CTG_SVC_REGULATION_REACTIVE_POWER, /**< `REACTIVE_POWER` */
+    CTG_SVC_REGULATION_MODE_COUNT
+} ctg_svc_regulation_mode;
+
+/** HvdcLine.ConvertersMode (the `converterMode` of HVDC). */
+typedef enum ctg_converters_mode {
+    CTG_CONVERTERS_SIDE_1_RECTIFIER_SIDE_2_INVERTER = 0, /**< SIDE_1_RECTIFIER_SIDE_2_INVERTER */
+    CTG_CONVERTERS_SIDE_1_INVERTER_SIDE_2_RECTIFIER,     /**< SIDE_1_INVERTER_SIDE_2_RECTIFIER */
+    CTG_CONVERTERS_MODE_COUNT
+} ctg_converters_mode;
+
+/** PercentChangeLoadAction.QModificationStrategy (`qModificationStrategy` of PCT_LOAD_CHANGE). */
+typedef enum ctg_q_modification {
+    CTG_Q_MODIFICATION_CONSTANT_Q = 0,    /**< `CONSTANT_Q`: Q0 unchanged */
+    CTG_Q_MODIFICATION_CONSTANT_PQ_RATIO, /**< `CONSTANT_PQ_RATIO`: Q0 changed likewise */
+    CTG_Q_MODIFICATION_COUNT
+} ctg_q_modification;
+
+/** The members of an action besides `type`, `id`, the element id and `actions`: one bit each
+ *  in ctg_action.set (1u << CTG_ACTION_F_x), named after the JSON member they are. */
+typedef enum ctg_action_field {
+    CTG_ACTION_F_OPEN = 0,                    /**< `open` (SWITCH, TERMINALS_CONNECTION) */
+    CTG_ACTION_F_SIDE,                        /**< `side` (terminals, tap changers) */
+    CTG_ACTION_F_TAP_POSITION,                /**< `tapPosition` (legacy `value`) */
+    CTG_ACTION_F_RELATIVE_VALUE,              /**< `relativeValue` (tap positions, LOAD,
+                                                   BOUNDARY_LINE, HVDC) */
+    CTG_ACTION_F_REGULATING,                  /**< `regulating` (tap changer regulations) */
+    CTG_ACTION_F_REGULATION_MODE,             /**< `regulationMode` (phase regulation, SVC) */
+    CTG_ACTION_F_REGULATION_VALUE,            /**< `regulationValue` */
+    CTG_ACTION_F_TARGET_V,                    /**< `targetV` (ratio regulation, GENERATOR) */
+    CTG_ACTION_F_ACTIVE_POWER_VALUE,          /**< `activePowerValue` */
+    CTG_ACTION_F_REACTIVE_POWER_VALUE,        /**< `reactivePowerValue` */
+    CTG_ACTION_F_P0_PERCENT_CHANGE,           /**< `p0PercentChange` */
+    CTG_ACTION_F_Q_MODIFICATION_STRATEGY,     /**< `qModificationStrategy` */
+    CTG_ACTION_F_ACTIVE_POWER_RELATIVE_VALUE, /**< `activePowerRelativeValue` */
+    CTG_ACTION_F_VOLTAGE_REGULATOR_ON,        /**< `voltageRegulatorOn` */
+    CTG_ACTION_F_TARGET_Q,                    /**< `targetQ` */
+    CTG_ACTION_F_AC_EMULATION_ENABLED,        /**< `acEmulationEnabled` */
+    CTG_ACTION_F_ACTIVE_POWER_SETPOINT,       /**< `activePowerSetpoint` */
+    CTG_ACTION_F_CONVERTER_MODE,              /**< `converterMode` */
+    CTG_ACTION_F_DROOP,                       /**< `droop` */
+    CTG_ACTION_F_P0,                          /**< `p0` */
+    CTG_ACTION_F_SECTION_COUNT,               /**< `sectionCount` */
+    CTG_ACTION_F_REACTIVE_POWER_SETPOINT,     /**< `reactivePowerSetpoint` */
+    CTG_ACTION_F_VOLTAGE_SETPOINT,            /**< `voltageSetpoint` */
+    CTG_ACTION_F_INTERCHANGE_TARGET,          /**< `interchangeTarget` */
+    CTG_ACTION_F_COUNT
+} ctg_action_field;
+
+/** The value of ctg_action.struct_version this library knows. */
+#define CTG_ACTION_STRUCT_VERSION 1u
+
+/** Whether member `f` (a ctg_action_field) of action `a` is set. */
+#define CTG_ACTION_HAS(a, f) ((((a)->set) >> (f)) & 1u)
+
+/**
+ * One remedial action (spec 2.3), flat: the members of every type, those of `type` meaningful.
+ * A member is present when its bit is in `set`; the writer writes exactly the present members
+ * of the type, except `tapPosition`, `regulating` and `p0PercentChange`, always written (their
+ * default, 0 / false / 0.0, when absent). Read: arena-owned by the document. Given to a
+ * builder: borrowed for the call (deep-copied).
+ */
+typedef struct ctg_action {
+    unsigned struct_version; /**< CTG_ACTION_STRUCT_VERSION (builders check it) */
+    ctg_action_type type;    /**< which action; selects the members that apply */
+    const char *id;          /**< `id`, required; ids need not be unique */
+    /** The element acted on (`switchId`, `elementId`, `transformerId`, `loadId`,
+     *  `boundaryLineId`, `generatorId`, `hvdcId`, `shuntCompensatorId`,
+     *  `staticVarCompensatorId`, `areaId` by type); required, NULL for MULTIPLE_ACTIONS. */
+    const char *element_id;
+    unsigned set;                         /**< a bit (1u << CTG_ACTION_F_x) per present member */
+    bool open;                            /**< `open` */
+    bool relative_value;                  /**< `relativeValue` */
+    bool regulating;                      /**< `regulating` */
+    bool active_power_relative_value;     /**< `activePowerRelativeValue` */
+    bool voltage_regulator_on;            /**< `voltageRegulatorOn` */
+    bool ac_emulation_enabled;            /**< `acEmulationEnabled` */
+    ctg_action_side side;                 /**< `side` */
+    /** `regulationMode`: a ctg_phase_regulation_mode for PHASE_TAP_CHANGER_REGULATION, a
+     *  ctg_svc_regulation_mode for STATIC_VAR_COMPENSATOR. */
+    unsigned regulation_mode;
+    ctg_converters_mode converter_mode;   /**< `converterMode` */
+    ctg_q_modification q_modification;    /**< `qModificationStrategy` */
+    int tap_position;                     /**< `tapPosition`, a delta when relative_value */
+    int section_count;                    /**< `sectionCount`, 0 or more */
+    double regulation_value;              /**< `regulationValue` */
+    double target_v;                      /**< `targetV` */
+    double active_power_value;            /**< `activePowerValue` */
+    double reactive_power_value;          /**< `reactivePowerValue` */
+    double p0_percent_change;             /**< `p0PercentChange`, -100 or more */
+    double target_q;                      /**< `targetQ` */
+    double active_power_setpoint;         /**< `activePowerSetpoint` */
+    double droop;                         /**< `droop` */
+    double p0;                            /**< `p0` */
+    double reactive_power_setpoint;       /**< `reactivePowerSetpoint` */
+    double voltage_setpoint;              /**< `voltageSetpoint` */
+    double interchange_target;            /**< `interchangeTarget` (MW); unset: no target */
+    const struct ctg_action *actions;     /**< MULTIPLE_ACTIONS: `action_count` actions */
+    size_t action_count;                  /**< MULTIPLE_ACTIONS: how many */
+} ctg_action;
+
+/** The actions of a CTG_SA_ACTION_LIST document, in list order (0 for another kind or NULL). */
+CTG_API size_t ctg_sa_action_count(const ctg_sa_doc *doc);
+/** Action `i`, or NULL when out of range; owned by `doc`. */
+CTG_API const ctg_action *ctg_sa_action_at(const ctg_sa_doc *doc, size_t i);
+
+/**
+ * Appends a deep copy of `action` (nested actions included) to an action list, after checking
+ * it as the reader checks a read one (required members, members of its type only, finite
+ * numbers, the ranges of spec 2.3), so that the document writes what a read one would.
+ * @param doc     a CTG_SA_ACTION_LIST document (ctg_sa_doc_new), changed only on success.
+ * @param action  the action, borrowed for the call; struct_version CTG_ACTION_STRUCT_VERSION.
+ * @param err     receives the error on failure (NULL: not reported); its path names the
+ *                member, e.g. `/actions/0/open`.
+ * @return CTG_OK; CTG_EINVAL for a NULL argument, another kind, or an action the reader would
+ *         reject; CTG_ENOMEM.
+ */
+CTG_API int ctg_sa_action_list_add(ctg_sa_doc *doc, const ctg_action *action, ctg_error *err);
 
 /**
  * Reads a document of `kind` from `len` bytes at `data` (borrowed for the call).

@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* Action lists (ctg/sa.h, spec 2): the PowSyBl fixtures (RT written back byte for byte, the
+ * older versions written as the current one, the rejected ones with their positions), `type`
+ * anywhere in an action, defaults and legacy names, the builders, and the allocation-failure
+ * sweep. The invalid cases are testdata/invalid-sa/actions-*, walked by the sa suite. */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "ctg/ctg.h"
+#include "ctg/sa.h"
+#include "tests/counting_alloc.h"
+#include "tests/test_common.h"
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static ctg_sa_doc *read_text(const char *text, size_t len, ctg_sa_kind kind)
+{
+    ctg_sa_doc *doc = NULL;
+    ctg_error err;
+
+    if (ctg_sa_read_buffer(&doc, kind, text, len, NULL, &err) != CTG_OK)
+        ctg_test_report("read", &err);
+    return doc;
+}
+
+static bool writes_exactly(const ctg_sa_doc *doc, const char *expect, size_t len)
+{
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_error err;
+    bool same = ctg_sa_write_buf(&buf, doc, NULL, &err) == CTG_OK && buf.len == len &&
+                memcmp(buf.data, expect, len) == 0;
+
+    if (!same)
+        fprintf(stderr, "\n  written: %.*s\n", (int)buf.len, buf.data ? buf.data : "");
+    ctg_buf_dispose(&buf);
+    return same;
+}
+
+static char *slurp_shared(const char *name, size_t *len)
+{
+    char path[1024];
+
+    snprintf(path, sizeof path, "%s/powsybl-sa/%s", ctg_test_shared_dir(), name);
+    return ctg_test_slurp(path, len);
+}
+
+/* ---- the shared fixtures (NOTICE.md) ------------------------------------------------------ */
+
+CTG_SHARED_TEST(sa_action, round_trip_fixture_is_written_back_byte_for_byte)
+{
+    size_t len;
+    char *text = slurp_shared("action-api_ActionFileTest.json", &len);
+    ctg_sa_doc *typed, *any;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    typed = read_text(text, len, CTG_SA_ACTION_LIST);
+    any = read_text(text, len, CTG_SA_ANY);
+    CU_ASSERT_EQUAL(ctg_sa_doc_kind(any), CTG_SA_ACTION_LIST);
+    CU_ASSERT_EQUAL(ctg_sa_action_count(typed), 33);
+    CU_ASSERT(typed && writes_exactly(typed, text, len));
+    CU_ASSERT(any && writes_exactly(any, text, len));
+    ctg_sa_doc_free(typed);
+    ctg_sa_doc_free(any);
+    free(text);
+}
+
+/* NOTICE.md: the 1.0, 1.1 and 1.2 files are written as the 1.3 round-trip file. */
+CTG_SHARED_TEST(sa_action, older_versions_are_written_as_1_3)
+{
+    static const char *const old[] = { "ActionFileTestV1.0.json", "ActionFileTestV1.1.json",
+                                       "ActionFileTestV1.2.json" };
+    size_t len, passed = 0;
+    char *expect = slurp_shared("action-api_ActionFileTest.json", &len);
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(expect);
+    for (size_t i = 0; i < COUNT_OF(old); i++) {
+        size_t n;
+        char *text = slurp_shared(old[i], &n);
+        ctg_sa_doc *doc = text ? read_text(text, n, CTG_SA_ACTION_LIST) : NULL;
+
+        if (doc && writes_exactly(doc, expect, len))
+            passed++;
+        else
+            fprintf(stderr, "\n  %s is not written as the 1.3 file\n", old[i]);
+        ctg_sa_doc_free(doc);
+        free(text);
+    }
+    CU_ASSERT_EQUAL(passed, COUNT_OF(old));
+    free(expect);
+}
+
+/* The hand-written file (`}]` without a space) reads, and is written in PowSyBl's layout. */
+CTG_SHARED_TEST(sa_action, hand_written_fixture_reads)
+{
+    static const char expect[] = "{\n  \"version\" : \"1.3\",\n  \"actions\" : [ {\n"
+                                 "    \"type\" : \"SWITCH\",\n    \"id\" : \"id1\",\n"
+                                 "    \"switchId\" : \"switchId1\",\n    \"open\" : true\n"
+                                 "  } ]\n}";
+    size_t len;
+    char *text = slurp_shared("security-analysis-api_ActionFileTest.json", &len);
+    ctg_sa_doc *doc;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    doc = read_text(text, len, CTG_SA_ANY);
+    CU_ASSERT_EQUAL(ctg_sa_action_count(doc), 1);
+    CU_ASSERT(doc && writes_exactly(doc, expect, sizeof expect - 1));
+    ctg_sa_doc_free(doc);
+    free(text);
+}
+
+static void check_rejected(const char *name, int code, unsigned line, unsigned column,
+                           const char *path, const char *message)
+{
+    size_t len;
+    char *text = slurp_shared(name, &len);
+    ctg_sa_doc *doc = NULL;
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_EQUAL(ctg_sa_read_buffer(&doc, CTG_SA_ANY, text, len, NULL, &err), code);
+    CU_ASSERT_PTR_NULL(doc);
+    CU_ASSERT_EQUAL(err.line, line);
+    CU_ASSERT_EQUAL(err.column, column);
+    CU_ASSERT_STRING_EQUAL(err.path, path);
+    CU_ASSERT_STRING_EQUAL(err.message, message);
+    free(text);
+}
+
+CTG_SHARED_TEST(sa_action, rejected_fixtures_fail_at_their_place)
+{
+    check_rejected("ActionFileTestWrongVersion.json", CTG_ESCHEMA, 31, 5, "/actions/4/value",
+                   "\"value\" needs version 1.0 or earlier; the list has version 1.1");
+    /* PowSyBl says line 8, column 3 (the action's end); ctg names the action's start. */
+    check_rejected("WrongActionFileTest.json", CTG_ESCHEMA, 3, 17, "/actions/0/relativeValue",
+                   "missing required field \"relativeValue\"");
+    /* D1b is not read yet: refused, never half-read. */
+    check_rejected("IdentifierActionListTest.json", CTG_EUNSUPPORTED, 1, 1, "",
+                   "identifier action lists are not read yet");
+}
+
+CTG_SHARED_TEST(sa_action, fixture_values)
+{
+    size_t len;
+    char *text = slurp_shared("ActionFileTestV1.0.json", &len);
+    ctg_sa_doc *doc;
+    const ctg_action *a;
+    size_t n, seen = 0;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    doc = read_text(text, len, CTG_SA_ACTION_LIST);
+    free(text);
+    n = ctg_sa_action_count(doc);
+    CU_ASSERT_EQUAL_FATAL(n, 33);
+    CU_ASSERT_PTR_NULL(ctg_sa_action_at(doc, n));
+    a = ctg_sa_action_at(doc, 1);
+    CU_ASSERT_EQUAL(a->type, CTG_ACTION_MULTIPLE_ACTIONS);
+    CU_ASSERT_EQUAL_FATAL(a->action_count, 1);
+    CU_ASSERT_STRING_EQUAL(a->actions[0].element_id, "switchId2");
+    CU_ASSERT_PTR_NULL(a->element_id);
+    for (size_t i = 0; i < n; i++) {
+        a = ctg_sa_action_at(doc, i);
+        if (strcmp(a->id, "id7") == 0) { /* legacy `value`, a negative tap */
+            CU_ASSERT(a->tap_position == -5 && a->relative_value && a->side == CTG_ACTION_SIDE_ONE);
+            seen++;
+        } else if (strcmp(a->id, "id17") == 0 && a->type == CTG_ACTION_BOUNDARY_LINE) {
+            CU_ASSERT_STRING_EQUAL(a->element_id, "dlId1"); /* DANGLING_LINE, danglingLineId */
+            CU_ASSERT(!CTG_ACTION_HAS(a, CTG_ACTION_F_ACTIVE_POWER_VALUE));
+            CU_ASSERT_EQUAL(a->reactive_power_value, 5.0);
+            seen++;
+        } else if (strcmp(a->id, "idDisabledTarget") == 0) {
+            CU_ASSERT(!CTG_ACTION_HAS(a, CTG_ACTION_F_INTERCHANGE_TARGET));
+            CU_ASSERT(isnan(a->interchange_target));
+            seen++;
+        } else if (strcmp(a->id, "id24") == 0 && a->type == CTG_ACTION_HVDC) {
+            CU_ASSERT_EQUAL(a->converter_mode, CTG_CONVERTERS_SIDE_1_RECTIFIER_SIDE_2_INVERTER);
+            CU_ASSERT(a->droop == 121.0 && a->p0 == 42.0 && !a->relative_value);
+            CU_ASSERT(CTG_ACTION_HAS(a, CTG_ACTION_F_RELATIVE_VALUE));
+            seen++;
+        }
+    }
+    CU_ASSERT_EQUAL(seen, 4);
+    CU_ASSERT_EQUAL(ctg_sa_context_count(doc), 0); /* no other kind's view */
+    ctg_sa_doc_free(doc);
+}
+
+/* ---- hand-made documents ------------------------------------------------------------------ */
+
+static void check_round(const char *in, const char *out)
+{
+    ctg_sa_doc *doc = read_text(in, strlen(in), CTG_SA_ACTION_LIST);
+
+    CU_ASSERT_PTR_NOT_NULL(doc);
+    CU_ASSERT(doc && writes_exactly(doc, out, strlen(out)));
+    ctg_sa_doc_free(doc);
+}
+
+#define HEAD "{\n  \"version\" : \"1.3\",\n  \"actions\" : [ "
+
+/* Spec 9.1: `type` last, the members before it kept in order; written type first. */
+CTG_TEST(sa_action, type_may_come_last)
+{
+    check_round("{\"actions\":[{\"id\":\"a\",\"open\":false,\"switchId\":\"s\",\"type\":\"SWITCH\"},"
+                "{\"id\":\"m\",\"actions\":[{\"switchId\":\"x\",\"type\":\"SWITCH\",\"id\":\"n\","
+                "\"open\":true}],\"type\":\"MULTIPLE_ACTIONS\"}],\"version\":\"1.3\"}",
+                HEAD "{\n    \"type\" : \"SWITCH\",\n    \"id\" : \"a\",\n"
+                     "    \"switchId\" : \"s\",\n    \"open\" : false\n  }, {\n"
+                     "    \"type\" : \"MULTIPLE_ACTIONS\",\n    \"id\" : \"m\",\n"
+                     "    \"actions\" : [ {\n      \"type\" : \"SWITCH\",\n"
+                     "      \"id\" : \"n\",\n      \"switchId\" : \"x\",\n"
+                     "      \"open\" : true\n    } ]\n  } ]\n}");
+}
+
+/* Spec 2.6: absent tapPosition, regulating and p0PercentChange are written as their defaults;
+ * MULTIPLE_ACTIONS without `actions` is empty. */
+CTG_TEST(sa_action, defaults_are_written)
+{
+    check_round("{\"version\":\"1.1\",\"actions\":["
+                "{\"type\":\"RATIO_TAP_CHANGER_TAP_POSITION\",\"id\":\"t\",\"transformerId\":\"x\","
+                "\"relativeValue\":true},"
+                "{\"type\":\"RATIO_TAP_CHANGER_REGULATION\",\"id\":\"r\",\"transformerId\":\"x\"},"
+                "{\"type\":\"PCT_LOAD_CHANGE\",\"id\":\"p\",\"loadId\":\"l\","
+                "\"qModificationStrategy\":\"CONSTANT_PQ_RATIO\"},"
+                "{\"type\":\"MULTIPLE_ACTIONS\",\"id\":\"m\"}]}",
+                HEAD "{\n    \"type\" : \"RATIO_TAP_CHANGER_TAP_POSITION\",\n    \"id\" : \"t\",\n"
+                     "    \"transformerId\" : \"x\",\n    \"tapPosition\" : 0,\n"
+                     "    \"relativeValue\" : true\n  }, {\n"
+                     "    \"type\" : \"RATIO_TAP_CHANGER_REGULATION\",\n    \"id\" : \"r\",\n"
+                     "    \"transformerId\" : \"x\",\n    \"regulating\" : false\n  }, {\n"
+                     "    \"type\" : \"PCT_LOAD_CHANGE\",\n    \"id\" : \"p\",\n"
+                     "    \"loadId\" : \"l\",\n    \"p0PercentChange\" : 0.0,\n"
+                     "    \"qModificationStrategy\" : \"CONSTANT_PQ_RATIO\"\n  }, {\n"
+                     "    \"type\" : \"MULTIPLE_ACTIONS\",\n    \"id\" : \"m\",\n"
+                     "    \"actions\" : [ ]\n  } ]\n}");
+}
+
+/* Spec 2.3.8-9: the load family's element names, each written under its type's name; an
+ * integer is written as a double where the member is one. */
+CTG_TEST(sa_action, load_family_aliases)
+{
+    check_round("{\"version\":\"1.2\",\"actions\":["
+                "{\"type\":\"DANGLING_LINE\",\"id\":\"b\",\"loadId\":\"x\",\"relativeValue\":false,"
+                "\"activePowerValue\":1},"
+                "{\"type\":\"LOAD\",\"id\":\"l\",\"danglingLineId\":\"y\",\"relativeValue\":true,"
+                "\"reactivePowerValue\":-2.5E-4}]}",
+                HEAD "{\n    \"type\" : \"BOUNDARY_LINE\",\n    \"id\" : \"b\",\n"
+                     "    \"boundaryLineId\" : \"x\",\n    \"relativeValue\" : false,\n"
+                     "    \"activePowerValue\" : 1.0\n  }, {\n"
+                     "    \"type\" : \"LOAD\",\n    \"id\" : \"l\",\n    \"loadId\" : \"y\",\n"
+                     "    \"relativeValue\" : true,\n    \"reactivePowerValue\" : -2.5E-4\n"
+                     "  } ]\n}");
+}
+
+/* testdata/sa: every type with the number forms of spec 1.1, from compact input and back. */
+CTG_TEST(sa_action, every_type_round_trips)
+{
+    size_t len, clen;
+    char *text = ctg_test_slurp(CTG_TESTDATA("sa/actions-every-type.json"), &len);
+    char *compact = ctg_test_slurp(CTG_TESTDATA("sa/actions-compact.json"), &clen);
+    ctg_sa_doc *doc = text ? read_text(text, len, CTG_SA_ACTION_LIST) : NULL;
+    ctg_sa_doc *from = compact ? read_text(compact, clen, CTG_SA_ANY) : NULL;
+
+    CU_ASSERT_EQUAL(ctg_sa_action_count(doc), 10);
+    CU_ASSERT(doc && writes_exactly(doc, text, len));
+    CU_ASSERT(from && writes_exactly(from, text, len));
+    CU_ASSERT(doc && ctg_sa_action_at(doc, 3)->tap_position == -2147483647 - 1);
+    ctg_sa_doc_free(doc);
+    ctg_sa_doc_free(from);
+    free(text);
+    free(compact);
+}
+
+CTG_TEST(sa_action, empty_list_and_kinds)
+{
+    ctg_sa_doc *doc = NULL;
+    ctg_error err;
+    static const char text[] = "{\"actions\":[],\"version\":\"\"}"; /* no lower bound */
+
+    check_round(text, "{\n  \"version\" : \"1.3\",\n  \"actions\" : [ ]\n}");
+    CU_ASSERT_EQUAL(ctg_sa_read_buffer(&doc, CTG_SA_IDENTIFIER_ACTION_LIST, text,
+                                       sizeof text - 1, NULL, &err),
+                    CTG_EUNSUPPORTED);
+    CU_ASSERT_PTR_NULL(doc);
+    CU_ASSERT_EQUAL(ctg_sa_read_buffer(&doc, CTG_SA_OPERATOR_STRATEGIES, text, sizeof text - 1,
+                                       NULL, &err),
+                    CTG_ESCHEMA);
+    CU_ASSERT_STRING_EQUAL(err.message, "this is an action list, not an operator-strategy list");
+    CU_ASSERT_EQUAL(ctg_sa_action_count(NULL), 0);
+    CU_ASSERT_PTR_NULL(ctg_sa_action_at(NULL, 0));
+}
+
+/* ---- builders ----------------------------------------------------------------------------- */
+
+static ctg_action make(ctg_action_type type, const char *id, const char *element)
+{
+    ctg_action a;
+
+    memset(&a, 0, sizeof a);
+    a.struct_version = CTG_ACTION_STRUCT_VERSION;
+    a.type = type;
+    a.id = id;
+    a.element_id = element;
+    return a;
+}
+
+CTG_TEST(sa_action, builders_write_what_a_read_document_would)
+{
+    static const char empty[] = "{\n  \"version\" : \"1.3\",\n  \"actions\" : [ ]\n}";
+    static const char built[] =
+        HEAD "{\n    \"type\" : \"MULTIPLE_ACTIONS\",\n    \"id\" : \"m\",\n"
+             "    \"actions\" : [ {\n      \"type\" : \"SWITCH\",\n      \"id\" : \"s\",\n"
+             "      \"switchId\" : \"sw\",\n      \"open\" : true\n    }, {\n"
+             "      \"type\" : \"AREA_INTERCHANGE_TARGET_ACTION\",\n      \"id\" : \"a\",\n"
+             "      \"areaId\" : \"area\"\n    } ]\n  }, {\n"
+             "    \"type\" : \"STATIC_VAR_COMPENSATOR\",\n    \"id\" : \"v\",\n"
+             "    \"staticVarCompensatorId\" : \"svc\",\n"
+             "    \"regulationMode\" : \"REACTIVE_POWER\",\n"
+             "    \"reactivePowerSetpoint\" : 1.0E21,\n    \"voltageSetpoint\" : 400.0\n  } ]\n}";
+    ctg_sa_doc *doc = NULL;
+    ctg_error err;
+    ctg_action sw = make(CTG_ACTION_SWITCH, "s", "sw"), nested[2], multi, svc;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_sa_doc_new(&doc, CTG_SA_ACTION_LIST, NULL), CTG_OK);
+    CU_ASSERT(writes_exactly(doc, empty, sizeof empty - 1));
+    sw.set = 1u << CTG_ACTION_F_OPEN;
+    sw.open = true;
+    nested[0] = sw;
+    nested[1] = make(CTG_ACTION_AREA_INTERCHANGE_TARGET, "a", "area");
+    multi = make(CTG_ACTION_MULTIPLE_ACTIONS, "m", NULL);
+    multi.actions = nested;
+    multi.action_count = 2;
+    svc = make(CTG_ACTION_STATIC_VAR_COMPENSATOR, "v", "svc");
+    svc.set = (1u << CTG_ACTION_F_REGULATION_MODE) | (1u << CTG_ACTION_F_VOLTAGE_SETPOINT) |
+              (1u << CTG_ACTION_F_REACTIVE_POWER_SETPOINT);
+    svc.regulation_mode = CTG_SVC_REGULATION_REACTIVE_POWER;
+    svc.voltage_setpoint = 400;
+    svc.reactive_power_setpoint = 1e21;
+    CU_ASSERT_EQUAL(ctg_sa_action_list_add(doc, &multi, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_sa_action_list_add(doc, &svc, &err), CTG_OK);
+    nested[0].id = "changed after the call";
+    CU_ASSERT(writes_exactly(doc, built, sizeof built - 1));
+    CU_ASSERT_EQUAL(ctg_sa_action_count(doc), 2);
+    ctg_sa_doc_free(doc);
+}
+
+static void check_refused(ctg_sa_doc *doc, const ctg_action *a, const char *path,
+                          const char *message)
+{
+    ctg_error err;
+    size_t before = ctg_sa_action_count(doc);
+
+    CU_ASSERT_EQUAL(ctg_sa_action_list_add(doc, a, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.path, path);
+    CU_ASSERT_STRING_EQUAL(err.message, message);
+    CU_ASSERT_EQUAL(ctg_sa_action_count(doc), before);
+}
+
+CTG_TEST(sa_action, builders_check_as_the_reader)
+{
+    ctg_sa_doc *doc = NULL, *other = NULL;
+    ctg_action a = make(CTG_ACTION_SWITCH, "s", "sw"), inner[1], multi;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_sa_doc_new(&doc, CTG_SA_ACTION_LIST, NULL), CTG_OK);
+    check_refused(doc, &a, "/actions/0/open", "missing required field \"open\"");
+    a.set = 1u << CTG_ACTION_F_OPEN;
+    CU_ASSERT_EQUAL(ctg_sa_action_list_add(doc, &a, NULL), CTG_OK);
+    a.set |= 1u << CTG_ACTION_F_TARGET_V;
+    check_refused(doc, &a, "/actions/1/targetV", "does not apply to this action type");
+    a = make(CTG_ACTION_GENERATOR, "g", "gen");
+    a.set = 1u << CTG_ACTION_F_TARGET_Q;
+    a.target_q = NAN;
+    check_refused(doc, &a, "/actions/1/targetQ", "must be a finite number");
+    a = make(CTG_ACTION_HVDC, "h", "hvdc");
+    a.set = 1u << CTG_ACTION_F_CONVERTER_MODE;
+    a.converter_mode = CTG_CONVERTERS_MODE_COUNT;
+    check_refused(doc, &a, "/actions/1/converterMode", "is out of range");
+    a = make(CTG_ACTION_SHUNT_COMPENSATOR_POSITION, "c", "shunt");
+    a.set = 1u << CTG_ACTION_F_SECTION_COUNT;
+    a.section_count = -1;
+    check_refused(doc, &a, "/actions/1/sectionCount", "\"sectionCount\" must be 0 or more");
+    a.struct_version = 2;
+    check_refused(doc, &a, "/actions/1/struct_version", "unknown struct_version");
+    inner[0] = make(CTG_ACTION_LOAD, NULL, "l");
+    multi = make(CTG_ACTION_MULTIPLE_ACTIONS, "m", NULL);
+    multi.actions = inner;
+    multi.action_count = 1;
+    check_refused(doc, &multi, "/actions/1/actions/0/id", "missing required field \"id\"");
+    multi.actions = NULL;
+    check_refused(doc, &multi, "/actions/1/actions", "has a count but no actions");
+    CU_ASSERT_EQUAL(ctg_sa_action_list_add(NULL, &a, NULL), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_sa_action_list_add(doc, NULL, NULL), CTG_EINVAL);
+    CU_ASSERT_EQUAL_FATAL(ctg_sa_doc_new(&other, CTG_SA_STATE_MONITORS, NULL), CTG_OK);
+    a = make(CTG_ACTION_SWITCH, "s", "sw");
+    a.set = 1u << CTG_ACTION_F_OPEN;
+    CU_ASSERT_EQUAL(ctg_sa_action_list_add(other, &a, NULL), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_sa_action_count(doc), 1);
+    ctg_sa_doc_free(other);
+    ctg_sa_doc_free(doc);
+}
+
+/* ---- allocation failures ------------------------------------------------------------------ */
+
+static const char sweep_doc[] =
+    "{\"version\":\"1.3\",\"actions\":[{\"id\":\"a\",\"switchId\":\"s\",\"open\":true,\"type\":\"SWITCH\"},"
+    "{\"type\":\"MULTIPLE_ACTIONS\",\"id\":\"m\",\"actions\":[{\"type\":\"HVDC\",\"id\":\"h\","
+    "\"hvdcId\":\"x\",\"droop\":1.5}]},"
+    "{\"type\":\"PHASE_TAP_CHANGER_TAP_POSITION\",\"id\":\"t\",\"transformerId\":\"x\","
+    "\"tapPosition\":3,\"relativeValue\":false,\"side\":\"TWO\"}]}";
+
+/* Builds a copy of the sweep document's first two actions into `doc`. */
+static int build_some(ctg_sa_doc *doc)
+{
+    ctg_action sw = make(CTG_ACTION_SWITCH, "a", "s"), h = make(CTG_ACTION_HVDC, "h", "x");
+    ctg_action m = make(CTG_ACTION_MULTIPLE_ACTIONS, "m", NULL);
+    int rc;
+
+    sw.set = 1u << CTG_ACTION_F_OPEN;
+    h.set = 1u << CTG_ACTION_F_DROOP;
+    h.droop = 1.5;
+    m.actions = &h;
+    m.action_count = 1;
+    for (int i = 0; i < 10; i++)
+        if ((rc = ctg_sa_action_list_add(doc, i % 2 ? &m : &sw, NULL)) != CTG_OK)
+            return rc;
+    return CTG_OK;
+}
+
+CTG_TEST(sa_action, allocation_failure_sweep)
+{
+    size_t failed_reads = 0, failed_writes = 0, failed_builds = 0;
+
+    for (size_t at = 1;; at++) {
+        ctg_test_alloc st = { 0 };
+        ctg_allocator a;
+        ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+        ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
+        ctg_sa_doc *d = NULL, *b = NULL;
+        ctg_buf buf = CTG_BUF_INIT;
+        ctg_error err;
+        int rc;
+
+        st.fail_at = at;
+        a = ctg_test_allocator(&st);
+        opts.allocator = &a;
+        rc = ctg_sa_read_buffer(&d, CTG_SA_ANY, sweep_doc, sizeof sweep_doc - 1, &opts, &err);
+        if (rc != CTG_OK) {
+            CU_ASSERT_EQUAL_FATAL(rc, CTG_ENOMEM);
+            CU_ASSERT_PTR_NULL(d);
+            CU_ASSERT_EQUAL(st.live_bytes, 0);
+            failed_reads++;
+            continue;
+        }
+        wopts.allocator = &a;
+        buf.allocator = &a;
+        rc = ctg_sa_write_buf(&buf, d, &wopts, &err);
+        CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
+        failed_writes += rc != CTG_OK;
+        ctg_buf_dispose(&buf);
+        ctg_sa_doc_free(d);
+        if (st.failed)
+            continue;
+        rc = ctg_sa_doc_new(&b, CTG_SA_ACTION_LIST, &a);
+        if (rc == CTG_OK)
+            rc = build_some(b);
+        CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
+        failed_builds += rc != CTG_OK;
+        ctg_sa_doc_free(b);
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+        CU_ASSERT_EQUAL(st.bad_sizes, 0);
+        if (!st.failed)
+            break;
+    }
+    CU_ASSERT(failed_reads >= 3);
+    CU_ASSERT(failed_writes >= 1);
+    CU_ASSERT(failed_builds >= 1);
+}
+
+#include "test_sa_action.tests.h"
