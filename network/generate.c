@@ -163,6 +163,24 @@ static int run_pairs(gen_ctx *g, ctg_gen_counts *counts)
     return rc;
 }
 
+/* The parallel rule: its groups found (and counted) once, then (generating) emitted. */
+static int run_parallel(gen_ctx *g, ctg_gen_counts *counts)
+{
+    gen_par p;
+    int rc = ctg_gen_parallel_find(g, &p, counts != NULL ? counts->selected : NULL);
+
+    if (rc == CTG_OK && counts != NULL) {
+        counts->contingencies = p.pairs;
+        counts->groups = p.groups;
+    }
+    if (rc == CTG_OK && g->emit != NULL)
+        rc = limit(g, p.pairs);
+    if (rc == CTG_OK && g->emit != NULL)
+        rc = ctg_gen_parallel_emit(g, &p);
+    ctg_gen_parallel_release(g, &p);
+    return rc;
+}
+
 /* The busbar rule: counted (for the limit), then emitted. */
 static int run_busbar(gen_ctx *g, ctg_gen_counts *counts)
 {
@@ -194,6 +212,8 @@ static int run(const ctg_network *net, const ctg_gen_options *opts, ctg_gen_emit
     g.payload = payload;
     if (rc == CTG_OK && opts->rule == CTG_GEN_BUSBAR)
         rc = run_busbar(&g, counts);
+    else if (rc == CTG_OK && opts->rule == CTG_GEN_PARALLEL)
+        rc = run_parallel(&g, counts);
     else if (rc == CTG_OK)
         rc = opts->rule == CTG_GEN_N1 ? run_n1(&g, counts) : run_pairs(&g, counts);
     ctg_gen_dispose(&g);

@@ -4,9 +4,9 @@
 
 /* Private: the state of one generation (ctg_generate and friends), shared by the files of the
  * generator: the selection turned into one criterion set per type (generate_select.c), the
- * id format (generate_id.c), the pair rules (generate_pairs.c) and the criterion list
- * (generate.c). The evaluation's state (rs_ctx) is reused for its criterion filter, its
- * element mapping, its error path and its scratch memory. */
+ * id format (generate_id.c), the pair rules (generate_pairs.c, generate_parallel.c) and the
+ * criterion list (generate.c). The evaluation's state (rs_ctx) is reused for its criterion
+ * filter, its element mapping, its error path and its scratch memory. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -70,6 +70,10 @@ int ctg_gen_setup(gen_ctx *g, const ctg_network *net, const ctg_gen_options *opt
 void ctg_gen_dispose(gen_ctx *g);
 /* Calls `visit` for every selected object, in the selection's order. */
 int ctg_gen_select(gen_ctx *g, gen_visit_fn visit, void *arg);
+/* The same for the objects of the selected type g->types[k] alone, `*index` counting on. */
+int ctg_gen_select_type(gen_ctx *g, size_t k, gen_visit_fn visit, void *arg, size_t *index);
+/* Whether every object of g->types[k] is selected (no filter applies to it). */
+bool ctg_gen_takes_all(const gen_ctx *g, size_t k);
 /* Whether the selection is every object of its types (no filter at all). */
 bool ctg_gen_selects_all(const gen_ctx *g);
 /* The number of objects of every selected type: the most the selection can hold, and its
@@ -133,5 +137,29 @@ typedef struct gen_sel {
  * `sel` for the next (the count, then the emission), until ctg_gen_pairs_release. */
 int ctg_gen_pairs(gen_ctx *g, gen_sel *sel, bool emit, uint64_t *count, uint64_t *groups);
 void ctg_gen_pairs_release(gen_ctx *g, gen_sel *sel);
+
+/* generate_parallel.c: the parallel rule's groups, found once and walked by the emission. The
+ * candidates are the selected two-ended branches, in selection order, in at most three runs
+ * of one type each (`seg_type`, ending before `seg_end`). */
+typedef struct gen_par {
+    ctg_identifiable_type seg_type[3];
+    size_t seg_end[3], segs;
+    size_t n, cap;   /* candidates, and the room of the arrays below */
+    uint32_t *tix;   /* per candidate: its type_index */
+    uint32_t *next;  /* per candidate: the next member of its group, UINT32_MAX after the last */
+    uint8_t *lead;   /* per candidate: 1 when it is the first of a group of two or more */
+    void *block;     /* the per-candidate arrays, one allocation of block_size bytes */
+    size_t block_size;
+    uint64_t pairs, groups;
+} gen_par;
+
+/* Finds the groups of the parallel rule over the selection into `p` (released by
+ * ctg_gen_parallel_release, even after a failure), adding each selected object to
+ * selected[type] when `selected` is not NULL. CTG_OK, CTG_ESCHEMA (an object of the selection
+ * that cannot be an element) or CTG_ENOMEM. */
+int ctg_gen_parallel_find(gen_ctx *g, gen_par *p, uint64_t *selected);
+/* Emits the pairs of `p` in the rule's order (ctg/generate.h). */
+int ctg_gen_parallel_emit(gen_ctx *g, const gen_par *p);
+void ctg_gen_parallel_release(gen_ctx *g, gen_par *p);
 
 #endif

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* The correlated N-2 rules over the selection (in its order, s_0..s_n-1): every pair, the
- * parallel branches, the branches with an end in a common place. Each is one pass that either
- * counts or emits, so that a run checks its limit on the exact count before writing anything.
- * Memory: a few words per selected branch, never per pair. */
+/* Two correlated N-2 rules over the selection (in its order, s_0..s_n-1): every pair, and the
+ * branches with an end in a common place (the parallel rule is generate_parallel.c's). Each is
+ * one pass that either counts or emits, so that a run checks its limit on the exact count
+ * before writing anything. Memory: a few words per selected branch, never per pair. */
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -46,9 +45,9 @@ static uint32_t doc_of(const ctg_net_object *o)
     return o != NULL ? o->doc_index : NONE;
 }
 
-/* A branch of the rule: its key (parallel_key; common-substation: its place) and its selection
- * index. Entries are made in selection order and sorted stably by key alone, which is the order
- * of (key, selection index). */
+/* A branch end of the rule: its key (its place) and its selection index. Entries are made in
+ * selection order and sorted stably by key alone, which is the order of (key, selection
+ * index). */
 typedef struct entry {
     uint64_t key;
     uint32_t sel;
@@ -95,56 +94,16 @@ static void sort_entries(entry *e, entry *tmp, size_t n, uint32_t (*count)[BUCKE
         memcpy(e, from, n * sizeof *e);
 }
 
-static void sort2(uint32_t *x, uint32_t *y)
-{
-    if (*x > *y) {
-        uint32_t t = *x;
-        *x = *y;
-        *y = t;
-    }
-}
-
-static bool is_branch(ctg_identifiable_type t, bool three)
+static bool is_branch(ctg_identifiable_type t)
 {
     return t == CTG_IDENTIFIABLE_LINE || t == CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER ||
-           t == CTG_IDENTIFIABLE_TIE_LINE ||
-           (three && t == CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER);
+           t == CTG_IDENTIFIABLE_TIE_LINE || t == CTG_IDENTIFIABLE_THREE_WINDINGS_TRANSFORMER;
 }
 
-/* The key of a parallel candidate: its two places, or its two voltage levels when the places
- * are one (each pair ascending), as a * `docs` + b; false when an end has no voltage level.
- * The key is one-to-one: two distinct places are never two voltage levels of one substation
- * (a place that is a level has no substation). */
-static bool parallel_key(const ctg_net_object *o, uint64_t docs, uint64_t *key)
-{
-    const ctg_net_object *v1 = o->voltage_levels[0], *v2 = o->voltage_levels[1];
-    uint32_t a, b;
-
-    if (v1 == NULL || v2 == NULL)
-        return false;
-    a = doc_of(place_of(v1));
-    b = doc_of(place_of(v2));
-    if (a == b) {
-        a = v1->doc_index;
-        b = v2->doc_index;
-    }
-    sort2(&a, &b);
-    *key = a * docs + b;
-    return true;
-}
-
-/* A run of equal keys: entries [first, first + len), `sel` the selection index of the first
- * (lowest) member. */
+/* A run of equal keys: entries [first, first + len). */
 typedef struct run {
-    uint32_t sel, first, len;
+    uint32_t first, len;
 } run;
-
-static int cmp_run(const void *pa, const void *pb)
-{
-    uint32_t a = ((const run *)pa)->sel, b = ((const run *)pb)->sel;
-
-    return a < b ? -1 : a > b;
-}
 
 /* Where the run of entry `i` ends: the first entry after it with another key. */
 static size_t run_end(const entry *e, size_t n, size_t i)
@@ -156,10 +115,8 @@ static size_t run_end(const entry *e, size_t n, size_t i)
     return j;
 }
 
-/* The runs of two or more equal keys of the sorted `e`: in key order, or (`by_first`) in the
- * order of their first member. */
-static int runs_of(gen_ctx *g, const entry *e, size_t n, bool by_first, run **out,
-                   size_t *count)
+/* The runs of two or more equal keys of the sorted `e`, in key order. */
+static int runs_of(gen_ctx *g, const entry *e, size_t n, run **out, size_t *count)
 {
     size_t m = 0;
     run *r;
@@ -179,10 +136,8 @@ static int runs_of(gen_ctx *g, const entry *e, size_t n, bool by_first, run **ou
     for (size_t i = 0, j; i < n; i = j) {
         j = run_end(e, n, i);
         if (j - i >= 2)
-            r[m++] = (run){ e[i].sel, (uint32_t)i, (uint32_t)(j - i) };
+            r[m++] = (run){ (uint32_t)i, (uint32_t)(j - i) };
     }
-    if (by_first)
-        qsort(r, m, sizeof *r, cmp_run);
     *out = r;
     *count = m;
     return CTG_OK;
@@ -205,8 +160,7 @@ static int run_pairs(gen_ctx *g, const gen_sel *sel, const entry *e, const run *
 
     for (uint32_t i = r->first; rc == CTG_OK && i < r->first + r->len; i++)
         for (uint32_t j = i + 1; rc == CTG_OK && j < r->first + r->len; j++) {
-            if (pl != NULL &&
-                shared_before(pl + 3 * e[i].sel, pl + 3 * e[j].sel, (uint32_t)e[i].key))
+            if (shared_before(pl + 3 * e[i].sel, pl + 3 * e[j].sel, (uint32_t)e[i].key))
                 continue;
             rc = pair(g, sel, e[i].sel, e[j].sel, emit, count);
         }
@@ -233,25 +187,17 @@ static void prefetch_ahead(const ctg_net_object *const *sel, size_t n, size_t i)
     }
 }
 
-/* The entries of the rule: PARALLEL one per two-ended branch; COMMON_SUBSTATION one per
- * distinct place of each branch, its places in `pl`. */
-static size_t fill_entries(const gen_ctx *g, const ctg_net_object *const *sel, size_t n,
-                           bool parallel, entry *e, uint32_t *pl)
+/* The entries of the rule: one per distinct place of each branch, its places in `pl`. */
+static size_t fill_entries(const ctg_net_object *const *sel, size_t n, entry *e, uint32_t *pl)
 {
-    uint64_t docs = ctg_network_object_count(g->net);
     size_t m = 0;
 
     for (size_t i = 0; i < n; i++) {
         const ctg_net_object *o = sel[i];
 
         prefetch_ahead(sel, n, i);
-        if (!is_branch(o->type, !parallel))
+        if (!is_branch(o->type))
             continue;
-        if (parallel) {
-            if (parallel_key(o, docs, &e[m].key))
-                e[m++].sel = (uint32_t)i;
-            continue;
-        }
         for (int s = 0; s < 3; s++) {
             uint32_t p = doc_of(place_of(o->voltage_levels[s]));
             bool seen = p == NONE;
@@ -286,11 +232,11 @@ static int sort(gen_ctx *g, entry *e, size_t n)
 }
 
 /* The groups of the rule over a selection, made by its first pass (counting) and walked again
- * by the second (emitting): the entries sorted, the runs, the places (common-substation). */
+ * by the second (emitting): the entries sorted, the runs, the places. */
 struct gen_groups {
     entry *e;
     size_t cap;
-    uint32_t *pl; /* 3 * n, or NULL */
+    uint32_t *pl; /* 3 * n */
     size_t pl_len;
     run *r;
     size_t rn;
@@ -313,7 +259,6 @@ void ctg_gen_pairs_release(gen_ctx *g, gen_sel *sel)
 static int make_groups(gen_ctx *g, gen_sel *sel)
 {
     size_t n = sel->n, m;
-    bool parallel = g->opts->rule == CTG_GEN_PARALLEL;
     gen_groups *gr = ctg_mem_alloc(g->alloc, sizeof *gr);
     int rc;
 
@@ -321,19 +266,19 @@ static int make_groups(gen_ctx *g, gen_sel *sel)
         return ctg_rs_nomem(&g->rs);
     memset(gr, 0, sizeof *gr);
     sel->groups = gr;
-    gr->cap = parallel ? n : 3 * n;
-    gr->pl_len = parallel ? 0 : 3 * n;
+    gr->cap = 3 * n;
+    gr->pl_len = 3 * n;
     gr->e = ctg_mem_alloc(g->alloc, gr->cap * sizeof *gr->e);
-    gr->pl = parallel ? NULL : ctg_mem_alloc(g->alloc, gr->pl_len * sizeof *gr->pl);
-    rc = gr->e == NULL || (!parallel && gr->pl == NULL) ? ctg_rs_nomem(&g->rs) : CTG_OK;
+    gr->pl = ctg_mem_alloc(g->alloc, gr->pl_len * sizeof *gr->pl);
+    rc = gr->e == NULL || gr->pl == NULL ? ctg_rs_nomem(&g->rs) : CTG_OK;
     if (rc == CTG_OK) {
         for (size_t i = 0; i < gr->pl_len; i++)
             gr->pl[i] = NONE;
-        m = fill_entries(g, sel->objs, n, parallel, gr->e, gr->pl);
+        m = fill_entries(sel->objs, n, gr->e, gr->pl);
         rc = sort(g, gr->e, m);
     }
     if (rc == CTG_OK)
-        rc = runs_of(g, gr->e, m, parallel, &gr->r, &gr->rn);
+        rc = runs_of(g, gr->e, m, &gr->r, &gr->rn);
     if (rc != CTG_OK)
         ctg_gen_pairs_release(g, sel);
     return rc;

@@ -375,29 +375,38 @@ static int select_all(gen_ctx *g, const gen_type *t, gen_visit_fn visit, void *a
     return rc;
 }
 
+int ctg_gen_select_type(gen_ctx *g, size_t k, gen_visit_fn visit, void *arg, size_t *index)
+{
+    const gen_type *t = &g->types[k];
+    size_t n = ctg_network_count(g->net, t->type);
+    int rc = CTG_OK;
+
+    if (takes_all(g, t))
+        return select_all(g, t, visit, arg, index);
+    for (size_t i = 0; rc == CTG_OK && i < n; i++) {
+        const ctg_net_object *obj = ctg_network_object_at(g->net, t->type, i);
+        bool pass;
+
+        rc = accept(g, t, obj, &pass);
+        if (rc == CTG_OK && pass)
+            rc = visit(g, obj, (*index)++, arg);
+    }
+    return rc;
+}
+
 int ctg_gen_select(gen_ctx *g, gen_visit_fn visit, void *arg)
 {
     size_t index = 0;
     int rc = CTG_OK;
 
-    for (size_t k = 0; rc == CTG_OK && k < g->type_count; k++) {
-        const gen_type *t = &g->types[k];
-        size_t n = ctg_network_count(g->net, t->type);
-
-        if (takes_all(g, t)) {
-            rc = select_all(g, t, visit, arg, &index);
-            continue;
-        }
-        for (size_t i = 0; rc == CTG_OK && i < n; i++) {
-            const ctg_net_object *obj = ctg_network_object_at(g->net, t->type, i);
-            bool pass;
-
-            rc = accept(g, t, obj, &pass);
-            if (rc == CTG_OK && pass)
-                rc = visit(g, obj, index++, arg);
-        }
-    }
+    for (size_t k = 0; rc == CTG_OK && k < g->type_count; k++)
+        rc = ctg_gen_select_type(g, k, visit, arg, &index);
     return rc;
+}
+
+bool ctg_gen_takes_all(const gen_ctx *g, size_t k)
+{
+    return takes_all(g, &g->types[k]);
 }
 
 bool ctg_gen_selects_all(const gen_ctx *g)

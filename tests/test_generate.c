@@ -451,6 +451,135 @@ CTG_TEST(generate, parallel)
     expect_pairs(NOPAIR, CTG_GEN_PARALLEL, branches, COUNT_OF(branches), "", 0);
 }
 
+/* A network built in code for the parallel rule against a brute force: 12 substations of two
+ * voltage levels, 3 levels without substation, 300 lines between levels drawn by a fixed
+ * generator (many double circuits, some reversed, some within one substation or one level) and
+ * 40 transformers between the two levels of a substation. */
+static ctg_network *parallel_net(void)
+{
+    ctg_network *net = NULL;
+    ctg_error err;
+    char id[32], v1[32], v2[32];
+    uint32_t r = 12345;
+    int rc = ctg_network_new(&net, "par", NULL, &err);
+
+    for (int i = 0; rc == CTG_OK && i < 27; i++) {
+        ctg_net_spec sub = CTG_NET_SPEC_INIT, vl = CTG_NET_SPEC_INIT;
+
+        snprintf(id, sizeof id, "S%02d", i / 2);
+        snprintf(v1, sizeof v1, "V%02d", i);
+        sub.type = CTG_IDENTIFIABLE_SUBSTATION;
+        sub.id = id;
+        if (i < 24 && i % 2 == 0)
+            rc = ctg_network_add(net, &sub, NULL, &err);
+        vl.type = CTG_IDENTIFIABLE_VOLTAGE_LEVEL;
+        vl.id = v1;
+        vl.substation = i < 24 ? id : NULL;
+        vl.nominal_v = i % 2 ? 225 : 400;
+        if (rc == CTG_OK)
+            rc = ctg_network_add(net, &vl, NULL, &err);
+    }
+    for (int i = 0; rc == CTG_OK && i < 340; i++) {
+        ctg_net_spec b = CTG_NET_SPEC_INIT;
+
+        r = r * 1103515245u + 12345u;
+        snprintf(id, sizeof id, i < 300 ? "L%03d" : "T%02d", i < 300 ? i : i - 300);
+        snprintf(v1, sizeof v1, "V%02u", i < 300 ? (r >> 8) % 27 : (r >> 8) % 12 * 2);
+        snprintf(v2, sizeof v2, "V%02u", i < 300 ? (r >> 20) % 27 : (r >> 8) % 12 * 2 + 1);
+        b.type = i < 300 ? CTG_IDENTIFIABLE_LINE : CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER;
+        b.id = id;
+        b.voltage_levels[0] = v1;
+        b.voltage_levels[1] = v2;
+        rc = ctg_network_add(net, &b, NULL, &err);
+    }
+    if (rc != CTG_OK)
+        ctg_test_report("parallel_net", &err);
+    return net;
+}
+
+/* Whether branches `a` and `b` are parallel, as generate.h says, from their objects. */
+static bool parallel_by_hand(const ctg_net_object *a, const ctg_net_object *b)
+{
+    const ctg_net_object *pa[2], *pb[2];
+
+    for (int s = 0; s < 2; s++) {
+        pa[s] = a->voltage_levels[s]->substation ? a->voltage_levels[s]->substation
+                                                 : a->voltage_levels[s];
+        pb[s] = b->voltage_levels[s]->substation ? b->voltage_levels[s]->substation
+                                                 : b->voltage_levels[s];
+    }
+    if (pa[0] == pa[1] || pb[0] == pb[1]) {
+        if (pa[0] != pa[1] || pb[0] != pb[1] || pa[0] != pb[0])
+            return false;
+        memcpy(pa, a->voltage_levels, sizeof pa);
+        memcpy(pb, b->voltage_levels, sizeof pb);
+    }
+    return (pa[0] == pb[0] && pa[1] == pb[1]) || (pa[0] == pb[1] && pa[1] == pb[0]);
+}
+
+/* The parallel rule over `s` equals the brute force over its N-1 (the selection in order):
+ * groups by their first branch, in each its pairs by first then second member. */
+static void expect_parallel_by_hand(const ctg_network *net, ctg_gen_selection *s)
+{
+    ctg_gen_options o = rule_opts(s, CTG_GEN_N1);
+    ctg_list *n1 = generate(net, &o), *got;
+    const ctg_net_object *obj[400];
+    size_t n, k = 0;
+
+    o.rule = CTG_GEN_PARALLEL;
+    got = generate(net, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(n1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+    n = ctg_list_contingency_count(n1);
+    CU_ASSERT_FATAL(n <= COUNT_OF(obj));
+    for (size_t i = 0; i < n; i++) {
+        const char *id = ctg_list_contingency_at(n1, i)->elements[0].id;
+
+        obj[i] = ctg_network_find(net, id, strlen(id));
+    }
+    for (size_t i = 0; i < n; i++) {
+        bool first = true;
+
+        for (size_t h = 0; h < i && first; h++)
+            first = !parallel_by_hand(obj[h], obj[i]);
+        for (size_t x = i; first && x < n; x++)
+            for (size_t y = x + 1; x == i || parallel_by_hand(obj[i], obj[x]) ? y < n : 0; y++) {
+                char id[64];
+
+                if (!parallel_by_hand(obj[i], obj[y]))
+                    continue;
+                snprintf(id, sizeof id, "N-2_%s+%s", obj[x]->id, obj[y]->id);
+                CU_ASSERT_FATAL(k < ctg_list_contingency_count(got));
+                CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(got, k)->id, id);
+                k++;
+            }
+    }
+    CU_ASSERT_EQUAL(k, ctg_list_contingency_count(got));
+    ctg_list_free(n1);
+    ctg_list_free(got);
+}
+
+CTG_TEST(generate, parallel_by_hand)
+{
+    static const ctg_identifiable_type twt_first[] = {
+        CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER, CTG_IDENTIFIABLE_LINE
+    };
+    ctg_network *net = parallel_net();
+    ctg_gen_selection s = types_sel(twt_first, COUNT_OF(twt_first));
+    ctg_gen_counts c = { CTG_GEN_COUNTS_VERSION, { 0 }, 0, 0, 0 };
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_PARALLEL);
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+    CU_ASSERT_EQUAL(ctg_generate_count(net, &o, &c, &err), CTG_OK);
+    CU_ASSERT(c.contingencies > 100); /* enough double circuits to mean something */
+    CU_ASSERT(c.groups > 30 && c.groups < c.contingencies);
+    expect_parallel_by_hand(net, &s);
+    s.id_regex = "[13579]$|^T"; /* a filtered selection: every other line */
+    expect_parallel_by_hand(net, &s);
+    ctg_network_free(net);
+}
+
 CTG_TEST(generate, common_substation)
 {
     static const ctg_identifiable_type lines[] = { CTG_IDENTIFIABLE_LINE,
