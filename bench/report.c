@@ -238,6 +238,8 @@ void bench_print_tables(const bench_report *rep)
         print_scaling(rep);
     for (size_t i = 0; i < rep->memory_case_count; i++)
         print_memory(&rep->memory[i]);
+    if (rep->threads.done)
+        bench_threads_print(&rep->threads);
     if (rep->network.done)
         bench_net_print(&rep->network);
 }
