@@ -14,8 +14,8 @@
  *
  * A raw newline is outside every string in valid JSON, so a line "  }, {" is a '}', a ',' and a
  * '{', and its indentation says it separates two contingencies. The header (everything before
- * the array's first item) is read as a document of its own, closed by "]\n}", by the sequential
- * reader; the items are cut at such lines into parts, each read by a thread as the items of an
+ * the array's first item, and what follows the last one) is read as a document of its own by the
+ * sequential reader; the items are cut at such lines into parts, each read by a thread as the items of an
  * array, into an arena of its own, and a part must be whole items ending at its last byte.
  * Indentation is only a hint: a cut at another depth leaves a part that is not a run of whole
  * items, which fails to read. Any failure declines, and the caller reads the input again with
@@ -41,7 +41,7 @@
 
 static const char array_open[] = "\n  \"contingencies\" : [ {";
 static const char boundary[] = "\n  }, {";
-static const char header_close[] = "]\n}";
+static const char array_close[] = "\n  } ]";
 
 /* What every part reads with. */
 typedef struct shared {
@@ -80,30 +80,29 @@ static size_t find(const char *d, size_t from, size_t to, const char *pat, size_
     return SIZE_MAX;
 }
 
-static size_t skip_space_back(const char *d, size_t e)
+/* The last `n` bytes at `pat` in d[from, to); SIZE_MAX when absent. */
+static size_t find_last(const char *d, size_t from, size_t to, const char *pat, size_t n)
 {
-    while (e > 0 && (d[e - 1] == ' ' || d[e - 1] == '\n' || d[e - 1] == '\r' || d[e - 1] == '\t'))
-        e--;
-    return e;
+    for (size_t i = to; i - from >= n; i--)
+        if (d[i - n] == pat[0] && memcmp(d + i - n, pat, n) == 0)
+            return i - n;
+    return SIZE_MAX;
 }
 
-/* Where the items are: [*first, *end), from the first item's '{' to the last one's '}' before
- * "]" and "}" end the document. false when the input does not look like that. */
+/* Where the items are: [*first, *end), from the first item's '{' to the last one's '}', at the
+ * line "  } ]" that closes the array (the root's members after it, if any, go to the header).
+ * false when the input does not look like that. */
 static bool find_items(const char *d, size_t len, size_t *first, size_t *end)
 {
-    size_t n = sizeof array_open - 1;
+    size_t n = sizeof array_open - 1, m = sizeof array_close - 1;
     size_t a = find(d, 0, len < HEADER_MAX ? len : HEADER_MAX, array_open, n);
-    size_t e = skip_space_back(d, len);
+    size_t e = find_last(d, len > HEADER_MAX ? len - HEADER_MAX : 0, len, array_close, m);
 
-    if (a == SIZE_MAX || e == 0 || d[e - 1] != '}')
+    if (a == SIZE_MAX || e == SIZE_MAX)
         return false;
-    e = skip_space_back(d, e - 1);
-    if (e == 0 || d[e - 1] != ']')
-        return false;
-    e = skip_space_back(d, e - 1);
     *first = a + n - 1;
-    *end = e;
-    return e > *first && d[e - 1] == '}';
+    *end = e + 4; /* after "\n  }" */
+    return *end > *first;
 }
 
 /* Cuts [first, end) into at most `n` parts at boundary lines, near equal sizes. */
@@ -244,20 +243,21 @@ static void run_parts(part *parts, size_t n)
 
 /* ---- the whole -------------------------------------------------------------------------- */
 
-/* The header as a document of its own: the input up to the first item, then "]\n}". */
-static ctg_list *read_header(const char *d, size_t first, const ctg_read_options *opts,
-                             unsigned arena_flags, size_t *resolves)
+/* The header as a document of its own: the input without its items, [first, end). */
+static ctg_list *read_header(const char *d, size_t len, size_t first, size_t end,
+                             const ctg_read_options *opts, unsigned arena_flags,
+                             size_t *resolves)
 {
     ctg_read_options o = *opts;
     ctg_read_stats stats = { 0, 0, 0 };
-    size_t n = first + sizeof header_close - 1;
+    size_t n = first + (len - end);
     char *doc = ctg_mem_alloc(opts->allocator, n);
     ctg_list *list = NULL;
 
     if (!doc)
         return NULL;
     memcpy(doc, d, first);
-    memcpy(doc + first, header_close, sizeof header_close - 1);
+    memcpy(doc + first, d + end, len - end);
     o.threads = 0;
     o.stats = &stats;
     if (ctg_list_read_buffer_ex(&list, doc, n, &o, NULL, arena_flags) == CTG_OK
@@ -370,7 +370,7 @@ int ctg_read_parallel(ctg_list **out, const char *data, size_t len, const ctg_re
     n = (end - first) / (min_part ? min_part : CTG_SPLIT_MIN_PART);
     n = n < threads ? n : threads;
     n = n < MAX_PARTS ? n : MAX_PARTS;
-    if (n < 2 || !(list = read_header(data, first, opts, arena_flags, &resolves)))
+    if (n < 2 || !(list = read_header(data, len, first, end, opts, arena_flags, &resolves)))
         return CTG_PARALLEL_DECLINED;
     sh.opts = *opts;
     sh.opts.max_depth = (opts->max_depth ? opts->max_depth : CTG_DEFAULT_MAX_DEPTH) - 1;
