@@ -203,7 +203,7 @@ static int read_part(part *p)
         return CTG_ENOMEM;
     /* Sized as the sequential read sizes its stack: pages never touched cost nothing. */
     p->cap = p->len / 2 / sizeof *p->items;
-    p->items = ctg_mem_alloc(sh->opts.allocator, p->cap * sizeof *p->items);
+    p->items = p->cap ? ctg_mem_alloc(sh->opts.allocator, p->cap * sizeof *p->items) : NULL;
     if (!p->items)
         p->cap = 0;
     rc = ctg_reader_init(&fr.json, &src, &sh->opts, p->arena, &err);

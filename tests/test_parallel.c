@@ -2,6 +2,7 @@
 /* The multi-threaded read (ctg_read_options.threads, format/read_parallel.c): it splits what it
  * should, never inside a string, and gives what one thread gives, list or error. */
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,6 +238,90 @@ CTG_TEST(parallel, large_file_splits_with_the_default_threshold)
     ctg_list_free(list);
     CU_ASSERT(ctg_test_same_in_parallel(&src, NULL) == 4);
     ctg_test_scratch_remove(dir);
+    free(doc);
+}
+
+/* The tests' counting allocator behind a lock: the parts call it from several threads. */
+typedef struct locked {
+    pthread_mutex_t lock;
+    ctg_allocator inner;
+} locked;
+
+static void *locked_alloc(void *ctx, size_t size)
+{
+    locked *l = ctx;
+    void *p;
+
+    pthread_mutex_lock(&l->lock);
+    p = l->inner.alloc(l->inner.ctx, size);
+    pthread_mutex_unlock(&l->lock);
+    return p;
+}
+
+static void *locked_resize(void *ctx, void *ptr, size_t old, size_t size)
+{
+    locked *l = ctx;
+    void *p;
+
+    pthread_mutex_lock(&l->lock);
+    p = l->inner.resize(l->inner.ctx, ptr, old, size);
+    pthread_mutex_unlock(&l->lock);
+    return p;
+}
+
+static void locked_release(void *ctx, void *ptr, size_t size)
+{
+    locked *l = ctx;
+
+    pthread_mutex_lock(&l->lock);
+    l->inner.release(l->inner.ctx, ptr, size);
+    pthread_mutex_unlock(&l->lock);
+}
+
+/* Every allocation in turn fails, wherever its thread: the read then gives the one-thread
+ * list (read again by one thread) or CTG_ENOMEM, and every block comes back at its size. */
+CTG_TEST(parallel, allocation_failures_leave_nothing_behind)
+{
+    size_t len, want_len;
+    char *doc = tricky_list(12, &len);
+    ctg_source src = ctg_source_buffer(doc, len);
+    ctg_list *list = NULL;
+    char *want;
+    size_t fail_at, ok = 0;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&list, doc, len, NULL, NULL), CTG_OK);
+    want = ctg_test_write_text(list, &want_len);
+    ctg_list_free(list);
+    for (fail_at = 1; fail_at < 400; fail_at++) {
+        ctg_test_alloc st = { 0 };
+        locked l = { PTHREAD_MUTEX_INITIALIZER, ctg_test_allocator(&st) };
+        ctg_allocator a = { locked_alloc, locked_resize, locked_release, &l };
+        ctg_read_options o = CTG_READ_OPTIONS_INIT;
+        int rc;
+
+        st.fail_at = fail_at;
+        o.threads = 4;
+        o.allocator = &a;
+        list = NULL;
+        rc = ctg_list_read_split(&list, &src, &o, NULL, 1, NULL);
+        CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
+        if (rc == CTG_OK) {
+            size_t n;
+            char *got = ctg_test_write_text(list, &n);
+            CU_ASSERT(got && n == want_len && memcmp(got, want, n) == 0);
+            free(got);
+            ok++;
+        } else {
+            CU_ASSERT_PTR_NULL(list);
+        }
+        ctg_list_free(list);
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+        CU_ASSERT_EQUAL(st.bad_sizes, 0);
+        if (!st.failed)
+            break;
+    }
+    CU_ASSERT(fail_at < 400 && ok > 0);
+    free(want);
     free(doc);
 }
 
