@@ -147,6 +147,29 @@ CTG_TEST(parallel, version_rules_apply_in_every_part)
     free(good);
 }
 
+/* A version after the array: the rules met in the parts are judged with it, as at the end of a
+ * sequential read; BOUNDARY_LINE in a middle part of a 1.0 list is the sequential error. */
+CTG_TEST(parallel, version_after_the_array_judges_every_part)
+{
+    size_t len;
+    char *good = tricky_list(20, &len);
+    char *moved = replace_after(good, "{", "  \"version\" : \"1.1\",\n", "");
+    char *last = replace_after(moved, "c19", "  } ]\n}", "  } ],\n  \"version\" : \"1.0\"\n}");
+    char *bad = replace_after(last, "\"c11", "\"LINE\"", "\"BOUNDARY_LINE\"");
+    ctg_source src = ctg_source_buffer(last, strlen(last));
+    ctg_list *list = NULL;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(ctg_test_same_in_parallel(&src, NULL), 4);
+    CU_ASSERT_EQUAL(ctg_list_read_buffer(&list, bad, strlen(bad), NULL, &err), CTG_ESCHEMA);
+    src = ctg_source_buffer(bad, strlen(bad));
+    CU_ASSERT_EQUAL(ctg_test_same_in_parallel(&src, NULL), 1);
+    free(bad);
+    free(last);
+    free(moved);
+    free(good);
+}
+
 /* Layouts the split cannot vouch for are read by one thread, with the same result: compact,
  * a boundary-looking line at another depth (inside an extension), no items. A root that goes
  * on after the array (its version last: judged for the parts as at the end) still splits. */
