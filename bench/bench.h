@@ -245,6 +245,7 @@ typedef struct bench_threads_report {
     size_t parts;            /* the parts the two-thread read took */
     bool identical;          /* both lists written back to the same bytes */
     size_t written;          /* bytes of each */
+    double load_before, load_after; /* the 1-minute load average around the timed runs */
 } bench_threads_report;
 
 #define BENCH_MAX_MEMORY_CASES 2
@@ -285,6 +286,7 @@ int bench_memory_child(const char *mode, const char *path, const char *count);
  * with the rest; 0 or -1. The ratio is threads=1's median over threads=2's, 0 when not run. */
 int bench_threads_run(bench_report *rep, const bench_gen_case *c, int runs);
 void bench_threads_print(const bench_threads_report *t);
+void bench_threads_print_json(const bench_threads_report *t);
 double bench_threads_ratio(const bench_threads_report *t);
 
 /* The network section: imports, floors and resolves of `c`, then the scaling curve over

@@ -420,6 +420,8 @@ void bench_print_json(const bench_report *rep)
         json_scaling(rep);
     if (rep->memory_case_count > 0)
         json_memory(rep);
+    if (rep->threads.done)
+        bench_threads_print_json(&rep->threads);
     if (rep->network.done)
         bench_net_print_json(&rep->network);
     json_targets(rep);

@@ -9,6 +9,7 @@
 
 #include "bench/bench.h"
 #include "format/read_internal.h"
+#include "format/read_parallel.h"
 
 static double clock_ms(clockid_t id)
 {
@@ -45,7 +46,7 @@ static int read_timed(const bench_bytes *b, unsigned threads, read_times *ms, ct
 
     times_now(&start);
     opts.threads = threads;
-    if (ctg_list_read_split(&list, &src, &opts, &err, 0, parts) != CTG_OK) {
+    if (ctg_list_read_split(&list, &src, &opts, &err, CTG_SPLIT_MIN_PART, parts) != CTG_OK) {
         char line[512];
         ctg_error_format(&err, line, sizeof line);
         fprintf(stderr, "contingency-bench: threads: %s\n", line);
@@ -98,6 +99,21 @@ static void summarize(read_times *r, int n, bench_result out[3])
     }
 }
 
+/* The 1-minute load average, -1 where /proc/loadavg cannot be read: on a shared machine, what
+ * the wall clock figures are worth. */
+static double load_average(void)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    double load = -1;
+
+    if (f != NULL) {
+        if (fscanf(f, "%lf", &load) != 1)
+            load = -1;
+        fclose(f);
+    }
+    return load;
+}
+
 int bench_threads_run(bench_report *rep, const bench_gen_case *c, int runs)
 {
     bench_threads_report *t = &rep->threads;
@@ -112,6 +128,7 @@ int bench_threads_run(bench_report *rep, const bench_gen_case *c, int runs)
     t->bytes = b.len;
     t->runs = runs;
     rc = same_output(&b, t);
+    t->load_before = load_average();
     /* Alternating, each pair in the other order than the last, so that load hits both alike. */
     for (int i = 0; rc == 0 && i < runs; i++) {
         rc = read_timed(&b, i % 2 ? 2 : 1, i % 2 ? &two[i] : &one[i], NULL, NULL);
@@ -119,6 +136,7 @@ int bench_threads_run(bench_report *rep, const bench_gen_case *c, int runs)
             rc = read_timed(&b, i % 2 ? 1 : 2, i % 2 ? &one[i] : &two[i], NULL, NULL);
     }
     bench_bytes_dispose(&b);
+    t->load_after = load_average();
     if (rc != 0)
         return -1;
     for (int k = 0; k < 3; k++)
@@ -152,12 +170,27 @@ void bench_threads_print(const bench_threads_report *t)
                    r->median_ms, r->min_ms, r->max_ms, "ms/op", r->mb_per_s);
         }
     printf("threads=2 vs 1: %.2fx faster by the wall clock (medians; %.2fx minimums), %.2fx by "
-           "the\nlonger thread's CPU time; %.2fx the work; %zu parts; %s\n\n",
+           "the\nlonger thread's CPU time; %.2fx the work; %zu parts; %s\n",
            bench_threads_ratio(t), ratio(t->one[0].min_ms, t->two[0].min_ms),
            ratio(t->one[1].median_ms, t->two[1].median_ms),
            ratio(t->two[2].median_ms, t->one[2].median_ms), t->parts,
            t->identical ? "both lists written back to the same bytes"
                         : "the lists DIFFER when written back");
+    printf("load average (1 min) before and after the runs: %.2f, %.2f\n\n", t->load_before,
+           t->load_after);
+}
+
+void bench_threads_print_json(const bench_threads_report *t)
+{
+    static const char *const keys[3] = { "wall", "path_cpu", "process_cpu" };
+
+    printf(",\"threads\":{\"case\":\"%s\",\"runs\":%d,\"parts\":%zu,\"identical\":%s,",
+           t->name, t->runs, t->parts, t->identical ? "true" : "false");
+    for (int k = 0; k < 3; k++)
+        printf("\"%s_ms\":{\"median\":[%.3f,%.3f],\"min\":[%.3f,%.3f]},", keys[k],
+               t->one[k].median_ms, t->two[k].median_ms, t->one[k].min_ms, t->two[k].min_ms);
+    printf("\"ratio\":%.3f,\"load_before\":%.2f,\"load_after\":%.2f}", bench_threads_ratio(t),
+           t->load_before, t->load_after);
 }
 
 double bench_threads_ratio(const bench_threads_report *t)

@@ -8,8 +8,9 @@
 
 #include "ctg/io.h"
 
-/* The smallest part worth a thread of its own, in bytes, when the caller gives 0. */
-#define CTG_SPLIT_MIN_PART ((size_t)1024 * 1024)
+/* The smallest part worth a thread of its own, in bytes, when the caller gives 0: starting a
+ * thread, reading the header again and stitching cost what reading about 1 MiB does. */
+#define CTG_SPLIT_MIN_PART ((size_t)4 * 1024 * 1024)
 
 /* What ctg_read_parallel returns when it declines: the input is then read by one thread. */
 #define CTG_PARALLEL_DECLINED 1

@@ -237,7 +237,7 @@ format version written, by kind of list (whatever the version of IN):
 printf '%s' "$convert_help" >"$work/convert_help"
 check "convert --help" 0 "@$work/convert_help" "" -- "$cli" convert --help
 
-# -j N: a list read whole (its name after its contingencies: it cannot stream) of over 2 MiB,
+# -j N: a list read whole (its name after its contingencies: it cannot stream) of over 8 MiB,
 # split between its contingencies, gives the bytes one thread gives; bad counts are refused.
 jobs_error="contingency-cli convert: -j needs a number of threads from 1 to 64: 0\n$usage_convert$more_convert"
 check "convert -j 0 is a usage error" 2 "" "$jobs_error" -- "$cli" convert -j 0 "$sample" -
@@ -245,7 +245,7 @@ check "convert --jobs=65 is a usage error" 2 "" \
     "contingency-cli convert: -j needs a number of threads from 1 to 64: 65\n$usage_convert$more_convert" \
     -- "$cli" convert --jobs=65 "$sample" -
 awk 'BEGIN { printf "{\n  \"type\" : \"default\",\n  \"version\" : \"1.1\",\n  \"contingencies\" : [ {\n";
-    for (i = 0; i < 30000; i++) {
+    for (i = 0; i < 90000; i++) {
         if (i) printf "  }, {\n";
         printf "    \"id\" : \"c%d }, {\",\n    \"elements\" : [ {\n      \"id\" : \"L%d\",\n", i, i;
         printf "      \"type\" : \"LINE\"\n    } ]\n";
