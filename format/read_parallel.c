@@ -14,9 +14,10 @@
  *
  * A raw newline is outside every string in valid JSON, so a line "  }, {" is a '}', a ',' and a
  * '{', and its indentation says it separates two contingencies. The header (everything before
- * the array's first item, and what follows the last one) is read as a document of its own by the
- * sequential reader; the items are cut at such lines into parts, each read by a thread as the items of an
- * array, into an arena of its own, and a part must be whole items ending at its last byte.
+ * the array's first item, and what follows the last one) is read as a document of its own by
+ * the sequential reader; the items are cut at such lines into parts, each read by a thread as
+ * the items of an array, into an arena of its own, and a part must be whole items ending at its
+ * last byte.
  * Indentation is only a hint: a cut at another depth leaves a part that is not a run of whole
  * items, which fails to read. Any failure declines, and the caller reads the input again with
  * one thread, so that an error is always the sequential read's. */
