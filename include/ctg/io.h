@@ -110,11 +110,12 @@ typedef struct ctg_read_options {
      * Version 2: threads a whole-list read may use; 0 or 1 = one, the calling thread. A larger
      * number lets ctg_list_read_buffer and ctg_list_read_file split a large uncompressed
      * `default` list in PowSyBl's pretty layout at the lines between its contingencies, in
-     * parts of at least 4 MiB (so from 8 MiB on), and read the parts in parallel. The result is the one a single thread gives, the same list
-     * or the same error: any input the split cannot vouch for (another layout, a compact
-     * file, a part that fails to read) is read again by one thread. Reads with `extensions`
-     * and stream reads use one thread. With more than one, `allocator`'s functions are
-     * called from several threads at once, and a path is read into memory first.
+     * parts of at least 4 MiB (so from 8 MiB on), and read the parts in parallel. The result
+     * is the one a single thread gives, the same list or the same error: any input the split
+     * cannot vouch for (another layout, a compact file, a part that fails to read) is read
+     * again by one thread. Reads with `extensions` and stream reads use one thread. With more
+     * than one, `allocator`'s functions are called from several threads at once, and a path
+     * is read into memory first.
      */
     unsigned threads;
 } ctg_read_options;
