@@ -287,6 +287,20 @@ void ctg_arena_reset(ctg_arena *arena)
     }
 }
 
+void ctg_arena_absorb(ctg_arena *dst, ctg_arena *src)
+{
+    block **tail = &dst->blocks;
+
+    if (src == NULL)
+        return;
+    /* At the end of the list: ctg_arena_reset keeps the first chunk it meets, dst's own. */
+    while (*tail != NULL)
+        tail = &(*tail)->next;
+    *tail = src->blocks;
+    dst->footprint += src->footprint - sizeof *src;
+    ctg_mem_release(&src->alloc, src, sizeof *src);
+}
+
 size_t ctg_arena_footprint(const ctg_arena *arena)
 {
     return arena == NULL ? 0 : arena->footprint;

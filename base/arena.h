@@ -122,6 +122,10 @@ CTG_INTERNAL int ctg_arena_adopt(ctg_arena *arena, void *block, size_t size);
 /* Frees everything allocated so far but keeps the newest chunk for reuse: pointers into the
  * arena become invalid. For readers that reuse one arena per streamed item. */
 CTG_INTERNAL void ctg_arena_reset(ctg_arena *arena);
+/* Moves every block of `src` (made with the same allocator) into `dst`, whose current chunk
+ * stays the one it allocates from, and frees `src`: what a read done in parallel into
+ * one arena per thread hands over to the list's. Accepts a NULL `src`. */
+CTG_INTERNAL void ctg_arena_absorb(ctg_arena *dst, ctg_arena *src);
 /* Bytes the arena holds from its allocator (blocks + adopted), for statistics. */
 CTG_INTERNAL size_t ctg_arena_footprint(const ctg_arena *arena);
 

@@ -248,6 +248,20 @@ typedef struct bench_net_case {
 const bench_net_case *bench_net_cases(size_t *count);
 const bench_net_case *bench_net_case_find(const char *name);
 
+/* The threads section (threads.c): one case read with threads = 1 and 2, by the wall clock. */
+#define BENCH_THREADS_MAX_RUNS 101
+typedef struct bench_threads_report {
+    bool done;
+    const char *name;        /* the case */
+    size_t bytes;
+    int runs;
+    bench_result one[3], two[3]; /* threads = 1, 2: wall, thread CPU, process CPU */
+    size_t parts;            /* the parts the two-thread read took */
+    bool identical;          /* both lists written back to the same bytes */
+    size_t written;          /* bytes of each */
+    double load_before, load_after; /* the 1-minute load average around the timed runs */
+} bench_threads_report;
+
 #define BENCH_MAX_MEMORY_CASES 2
 #define BENCH_MAX_CASES 16
 
@@ -264,6 +278,7 @@ typedef struct bench_report {
     bench_memory_case memory[BENCH_MAX_MEMORY_CASES]; /* in the order measured */
     size_t memory_case_count;                         /* 0: the memory section did not run */
     bench_net_report network;
+    bench_threads_report threads;
 } bench_report;
 
 /* The sections (absent.c, flood.c, scaling.c, memory.c); each returns 0 or -1 after printing
@@ -280,6 +295,13 @@ int bench_scaling_run(bench_report *rep, const size_t *sizes, size_t count, int 
 int bench_memory_run(bench_report *rep, const bench_gen_case *c, bool with_jsonc);
 /* The hidden child mode of the memory section: `--rss-child MODE FILE COUNT`; exit status. */
 int bench_memory_child(const char *mode, const char *path, const char *count);
+
+/* The threads section: `c` read with threads = 1 and 2 in `runs` alternating pairs, printed
+ * with the rest; 0 or -1. The ratio is threads=1's median over threads=2's, 0 when not run. */
+int bench_threads_run(bench_report *rep, const bench_gen_case *c, int runs);
+void bench_threads_print(const bench_threads_report *t);
+void bench_threads_print_json(const bench_threads_report *t);
+double bench_threads_ratio(const bench_threads_report *t);
 
 /* The network section: imports, floors and resolves of `c`, then the scaling curve over
  * networks of `scaling_count` sizes (objects: about 10k, 100k, 1M; --quick: smaller).

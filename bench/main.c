@@ -24,7 +24,8 @@ enum {
     SECTION_FLOODING = 1u << 4,
     SECTION_NETWORK = 1u << 5,
     SECTION_GENERATE = 1u << 6,
-    SECTION_ALL = 0x7Fu,
+    SECTION_THREADS = 1u << 8,
+    SECTION_ALL = 0x7Fu | SECTION_THREADS,
     /* Not in ALL: it writes a 1 GB list and runs the CLI on it for minutes. */
     SECTION_TOOLKIT = 1u << 7
 };
@@ -95,8 +96,8 @@ static void print_help(void)
            "                      (default: b10k, kinds 31; mixed100k, ext100k 21; b1m 3;\n"
            "                      absent, flooding 21; net10k 5)\n"
            "  --cases LIST        comma-separated cases (alone, it runs only the case tables)\n"
-           "  --sections LIST     of cases,absent,scaling,memory,flooding,network,generate\n"
-           "                      (default: all) and toolkit (only when named):\n"
+           "  --sections LIST     of cases,absent,scaling,memory,flooding,threads,network,\n"
+           "                      generate (default: all) and toolkit (only when named):\n"
            "                      contingency-cli's filter, split, merge, validate, stats and\n"
            "                      convert as child processes on a generated list of 1024 MB\n"
            "                      (--quick: 16), --repeat runs (default 3, --quick 1); peak RSS\n"
@@ -171,7 +172,7 @@ static int add_section(bench_options *opts, const char *name)
 {
     static const char *const names[] = { "cases",  "absent",   "scaling",
                                          "memory", "flooding", "network",
-                                         "generate", "toolkit" };
+                                         "generate", "toolkit",  "threads" };
 
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(names[i], name) == 0) {
@@ -438,6 +439,13 @@ static int run_sections(const bench_options *opts, bench_report *rep)
         progress("contingency-bench: %s", "memory");
         if (bench_memory_run(rep, bench_gen_find(opts->quick ? "b10k" : "b1m"), true) != 0 ||
             bench_memory_run(rep, bench_gen_find(opts->quick ? "ext10k" : "ext100k"), true) != 0)
+            return -1;
+    }
+    reset_heap();
+    if (s & SECTION_THREADS) {
+        progress("contingency-bench: %s", "threads");
+        if (bench_threads_run(rep, bench_gen_find(opts->quick ? "b10k" : "b1m"),
+                              opts->repeat ? opts->repeat : opts->quick ? 3 : 7) != 0)
             return -1;
     }
     reset_heap();

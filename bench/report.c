@@ -256,6 +256,8 @@ void bench_print_tables(const bench_report *rep)
         print_scaling(rep);
     for (size_t i = 0; i < rep->memory_case_count; i++)
         print_memory(&rep->memory[i]);
+    if (rep->threads.done)
+        bench_threads_print(&rep->threads);
     if (rep->network.done)
         bench_net_print(&rep->network);
 }
@@ -446,6 +448,8 @@ void bench_print_json(const bench_report *rep)
         json_scaling(rep);
     if (rep->memory_case_count > 0)
         json_memory(rep);
+    if (rep->threads.done)
+        bench_threads_print_json(&rep->threads);
     if (rep->network.done)
         bench_net_print_json(&rep->network);
     json_targets(rep);

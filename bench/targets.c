@@ -239,6 +239,18 @@ static void flood_target(target_list *l, const bench_report *rep)
         f->done ? f->keys : BENCH_KEY_MAX, r, BENCH_KEY_MAX);
 }
 
+static void threads_target(target_list *l, const bench_report *rep)
+{
+    const bench_threads_report *t = &rep->threads;
+    double r = bench_threads_ratio(t);
+    bool b1m = t->done && strcmp(t->name, "b1m") == 0;
+
+    add(l, judge(b1m, r >= 1.6 && t->identical),
+        "%s: threads=2 vs threads=1 whole read, wall-clock medians: %.2fx faster, %s "
+        "(target >= 1.6x on b1m, the same list)", t->done ? t->name : "b1m", r,
+        t->identical ? "the same list" : "NOT the same list");
+}
+
 /* Slowest over fastest MB/s of a curve, over the points of at least `min_size`
  * contingencies; 0 when fewer than two points ran. */
 static double flatness(const bench_report *rep, bool stream, size_t min_size, size_t *points)
@@ -347,6 +359,7 @@ size_t bench_targets(const bench_report *rep, bench_target *out, size_t max)
     extension_memory_target(&l, rep);
     absent_target(&l, rep);
     flood_target(&l, rep);
+    threads_target(&l, rep);
     scaling_targets(&l, rep);
     network_targets(&l, rep);
     network_scaling_targets(&l, rep);

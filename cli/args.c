@@ -33,11 +33,11 @@ static int option_value(const cli_command *cmd, int argc, char **argv, int *i, s
 }
 
 /* The index of the valued option `arg` ("--name" or "--name=VALUE") in `names`, or -1.
- * "-o" is "--output", when the command has it. */
+ * "-o" is "--output" and "-j" is "--jobs", when the command has them. */
 static int value_index(const char *const *names, const char *arg, size_t *name_len)
 {
-    if (strcmp(arg, "-o") == 0) {
-        int i = value_index(names, "--output", name_len);
+    if (strcmp(arg, "-o") == 0 || strcmp(arg, "-j") == 0) {
+        int i = value_index(names, arg[1] == 'o' ? "--output" : "--jobs", name_len);
 
         *name_len = 2;
         return i;
@@ -158,6 +158,21 @@ int cli_report(int rc, const ctg_error *err)
 ctg_source cli_source(const char *path)
 {
     return strcmp(path, "-") == 0 ? ctg_source_fp(stdin) : ctg_source_path(path);
+}
+
+int cli_parse_jobs(const cli_command *cmd, const char *value, unsigned *out)
+{
+    char *end;
+    long n;
+
+    *out = 1;
+    if (value == NULL)
+        return CLI_OK;
+    n = strtol(value, &end, 10);
+    if (end == value || *end != '\0' || n < 1 || n > CLI_MAX_JOBS)
+        return cli_usage_error(cmd, "-j needs a number of threads from 1 to 64", value);
+    *out = (unsigned)n;
+    return CLI_OK;
 }
 
 ctg_read_options cli_read_options(const char *path)

@@ -117,6 +117,11 @@ void cli_signals_bar(bool on_line);
 ctg_source cli_source(const char *path);
 /* The default read options, with "-" named CLI_STDIN_NAME. */
 ctg_read_options cli_read_options(const char *path);
+
+/* The most threads -j takes. */
+#define CLI_MAX_JOBS 64
+/* The value of -j/--jobs (NULL when absent: 1) into *out; CLI_OK, or a usage error printed. */
+int cli_parse_jobs(const cli_command *cmd, const char *value, unsigned *out);
 /* What messages call a path argument: CLI_STDIN_NAME for "-". */
 const char *cli_input_name(const char *path);
 
@@ -156,7 +161,8 @@ void cli_input_close(cli_input *in);
 typedef struct cli_list_job {
     cli_progress progress;
     cli_input in;
-    bool whole; /* not a `default` list with its name first */
+    bool whole;       /* not a `default` list with its name first */
+    unsigned threads; /* -j: ctg_read_options.threads of a list read whole */
 } cli_list_job;
 
 /* Whether the list of the contingency `h` heads can stream: a `default` list at the top, its

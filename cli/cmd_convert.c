@@ -27,9 +27,9 @@ enum {
 };
 
 static const char *const convert_flags[] = { "--compact", "--break-links", "--allow-newer", NULL };
-enum { OPT_FROM, OPT_TO, OPT_DELIMITER, OPT_TO_VERSION, OPT_NAME, OPT_COUNT };
+enum { OPT_FROM, OPT_TO, OPT_DELIMITER, OPT_TO_VERSION, OPT_NAME, OPT_JOBS, OPT_COUNT };
 static const char *const convert_valued[] = { "--from", "--to", "--delimiter", "--to-version",
-                                              "--name", NULL };
+                                              "--name", "--jobs", NULL };
 
 /* What the command line asks for. */
 typedef struct settings {
@@ -39,6 +39,7 @@ typedef struct settings {
     const char *name; /* --name, or NULL */
     unsigned flags;
     const char *to_version; /* or NULL */
+    unsigned threads;       /* -j */
 } settings;
 
 /* ---- the output ----------------------------------------------------------------------- */
@@ -128,6 +129,7 @@ static ctg_read_options read_options(const job *j, unsigned flags)
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
 
     opts.source_name = j->base.in.name;
+    opts.threads = j->base.threads;
     if (flags & FLAG_ALLOW_NEWER)
         opts.flags |= CTG_READ_ALLOW_NEWER;
     return opts;
@@ -260,6 +262,7 @@ static int convert(const settings *s)
     job j;
 
     memset(&j, 0, sizeof j);
+    j.base.threads = s->threads;
     j.sink.format = s->to;
     j.sink.out = s->out;
     j.sink.delim = s->delim;
@@ -342,7 +345,8 @@ int cli_convert(const cli_command *cmd, int argc, char **argv)
     s.flags = args.flags | (args.no_progress ? FLAG_NO_PROGRESS : 0);
     s.name = values[OPT_NAME];
     s.to_version = values[OPT_TO_VERSION];
-    if ((status = check_settings(cmd, &s, values)) != CLI_OK)
+    if ((status = check_settings(cmd, &s, values)) != CLI_OK
+        || (status = cli_parse_jobs(cmd, values[OPT_JOBS], &s.threads)) != CLI_OK)
         return status;
     cli_signals_catch_pipe();
     return convert(&s);

@@ -15,10 +15,11 @@
 #include "cli.h"
 
 enum { FLAG_COMPACT = 1u << 0, FLAG_BREAK_LINKS = 1u << 1 };
-enum { OPT_NETWORK, OPT_REPORT, OPT_REPORT_FORMAT, OPT_COUNT };
+enum { OPT_NETWORK, OPT_REPORT, OPT_REPORT_FORMAT, OPT_JOBS, OPT_COUNT };
 
 static const char *const resolve_flags[] = { "--compact", "--break-links", NULL };
-static const char *const resolve_valued[] = { "--network", "--report", "--report-format", NULL };
+static const char *const resolve_valued[] = { "--network", "--report", "--report-format",
+                                              "--jobs", NULL };
 
 /* ---- the report ----------------------------------------------------------------------- */
 
@@ -245,6 +246,7 @@ static int resolve_whole(job *j)
     int rc = cli_input_finish(&j->base.in, &err);
 
     opts.source_name = j->base.in.name;
+    opts.threads = j->base.threads;
     if (rc == CTG_OK)
         rc = ctg_list_read_buffer(&list, j->base.in.kept, j->base.in.kept_len, &opts, &err);
     if (rc == CTG_OK) {
@@ -305,13 +307,15 @@ static int open_report(job *j, const char *path, const char *format)
     return CLI_OK;
 }
 
-static int resolve(const ctg_network *net, const cli_args *args, const char *const *values)
+static int resolve(const ctg_network *net, const cli_args *args, const char *const *values,
+                   unsigned threads)
 {
     job j;
     ctg_error err;
     int status;
 
     memset(&j, 0, sizeof j);
+    j.base.threads = threads;
     j.net = net;
     j.out = args->pos[1];
     j.wopts = (ctg_write_options)CTG_WRITE_OPTIONS_INIT;
@@ -354,9 +358,10 @@ static const char *check_args(const cli_args *args, const char *const *values, c
 
 int cli_resolve(const cli_command *cmd, int argc, char **argv)
 {
-    const char *values[OPT_COUNT] = { NULL, NULL, NULL }, *problem, *arg;
+    const char *values[OPT_COUNT] = { NULL, NULL, NULL, NULL }, *problem, *arg;
     cli_options opts = { resolve_flags, resolve_valued, values };
     ctg_network *net = NULL;
+    unsigned threads;
     cli_args args;
     int status;
 
@@ -364,10 +369,12 @@ int cli_resolve(const cli_command *cmd, int argc, char **argv)
         return status;
     if ((problem = check_args(&args, values, &arg)) != NULL)
         return cli_usage_error(cmd, problem, arg);
+    if ((status = cli_parse_jobs(cmd, values[OPT_JOBS], &threads)) != CLI_OK)
+        return status;
     cli_signals_catch_pipe();
     status = cli_read_network(&net, values[OPT_NETWORK], !args.no_progress);
     if (status == CLI_OK)
-        status = resolve(net, &args, values);
+        status = resolve(net, &args, values, threads);
     ctg_network_free(net);
     return cli_flush_stdout(status);
 }

@@ -11,6 +11,11 @@
 #define QUIET_OPTIONS                                                                              \
     "  -q, --quiet        nothing but errors: no progress bar\n" NO_PROGRESS_OPTION
 
+/* -j, for the commands that may read a list whole (one that does not stream). */
+#define JOBS_OPTION                                                                                \
+    "  -j, --jobs N       threads for a list read whole (1 to 64; default 1): a large\n"         \
+    "                     `default` list in PowSyBl's layout is read in N parts at once\n"
+
 static const cli_command commands[] = {
     {
         .name = "validate",
@@ -84,6 +89,7 @@ static const cli_command commands[] = {
                    "      --to-version V\n"
                    "                     write JSON at format version V (e.g. 1.0)\n"
                    "      --allow-newer  read a format version newer than this program's\n"
+                   JOBS_OPTION
                    QUIET_OPTIONS,
         .more_help = cli_convert_versions,
         .run = cli_convert,
@@ -332,6 +338,7 @@ static const cli_command commands[] = {
                    "                     text (the default) or json\n"
                    "      --compact      no whitespace at all in OUT\n"
                    "      --break-links  replace an OUT or a report that has other hard links\n"
+                   JOBS_OPTION
                    QUIET_OPTIONS,
         .run = cli_resolve,
     },

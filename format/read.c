@@ -2,8 +2,11 @@
 /* The public read entry points: a whole list, or a stream of contingencies, from memory, a
  * path, a FILE * or a descriptor. */
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ctg/io.h"
 #include "ctg/stream.h"
@@ -11,6 +14,7 @@
 #include "base/error_set.h"
 #include "model/list_impl.h"
 #include "format/read_internal.h"
+#include "format/read_parallel.h"
 #include "format/root.h"
 #include "format/sa_internal.h"
 #include "format/scope.h"
@@ -50,6 +54,8 @@ typedef struct read_job {
     const ctg_visitor *visitor;
     unsigned arena_flags;
     ctg_error *err;
+    size_t min_part; /* a parallel read's smallest part; 0 = CTG_SPLIT_MIN_PART */
+    size_t *parts;   /* NULL, or where to say how many parts were read in parallel */
 } read_job;
 
 /* What a version-2 visitor asks for. A version-1 visitor's struct may end at `payload`: the
@@ -143,6 +149,80 @@ static int read_source(ctg_list **out, const ctg_source *src, const read_job *jo
     return rc;
 }
 
+/* ---- more than one thread (format/read_parallel.c) ------------------------------------- */
+
+/* The threads the options ask for; a version-1 struct has no such field. */
+static unsigned threads_of(const ctg_read_options *o)
+{
+    return o->version >= 2 ? o->threads : 0;
+}
+
+/* The whole regular file at `path`, when it is large enough to split; false otherwise, or on
+ * any failure, which the sequential read of the path then meets and reports itself. */
+static bool load_file(const char *path, const read_job *job, char **data, size_t *len)
+{
+    size_t min = job->min_part ? job->min_part : CTG_SPLIT_MIN_PART, got = 0;
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+
+    if (fd < 0)
+        return false;
+    *data = NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size >= 2 * (uintmax_t)min
+        && (uintmax_t)st.st_size <= SIZE_MAX)
+        *data = ctg_mem_alloc(job->opts->allocator, *len = (size_t)st.st_size);
+    while (*data && got < *len) {
+        ssize_t r = read(fd, *data + got, *len - got);
+        if (r <= 0) {
+            ctg_mem_release(job->opts->allocator, *data, *len);
+            *data = NULL;
+        }
+        got += r > 0 ? (size_t)r : 0;
+    }
+    close(fd);
+    return *data != NULL;
+}
+
+/* A file is read into memory, and read from there by one thread when the split declines, its
+ * errors named by the path as they would be. */
+static int read_path_parallel(ctg_list **out, const ctg_source *src, const read_job *job)
+{
+    ctg_read_options o = *job->opts; /* version 2 or later: it has `threads` */
+    read_job mem = *job;
+    ctg_source buf;
+    char *data;
+    size_t len;
+    int rc;
+
+    if (!load_file(src->path, job, &data, &len))
+        return CTG_PARALLEL_DECLINED;
+    rc = ctg_read_parallel(out, data, len, job->opts, o.threads, job->min_part, job->arena_flags,
+                           job->parts);
+    if (rc == CTG_PARALLEL_DECLINED) {
+        o.source_name = o.source_name ? o.source_name : src->path;
+        mem.opts = &o;
+        buf = ctg_source_buffer(data, len);
+        rc = read_source(out, &buf, &mem);
+    }
+    ctg_mem_release(job->opts->allocator, data, len);
+    return rc;
+}
+
+/* A whole list with more than one thread, when the source is in memory or a file; otherwise,
+ * or when the split declines, with one. */
+static int read_maybe_parallel(ctg_list **out, const ctg_source *src, const read_job *job)
+{
+    unsigned threads = threads_of(job->opts);
+    int rc = CTG_PARALLEL_DECLINED;
+
+    if (threads > 1 && !job->visitor && src->kind == CTG_SOURCE_BUFFER && src->data)
+        rc = ctg_read_parallel(out, src->data, src->len, job->opts, threads, job->min_part,
+                               job->arena_flags, job->parts);
+    else if (threads > 1 && !job->visitor && src->kind == CTG_SOURCE_PATH && src->path)
+        rc = read_path_parallel(out, src, job);
+    return rc == CTG_PARALLEL_DECLINED ? read_source(out, src, job) : rc;
+}
+
 /* A lenient read reports what it skips to the visitor's `error`: without one, skipping would
  * lose errors silently. */
 static bool lenient_possible(const ctg_visitor *v)
@@ -152,11 +232,12 @@ static bool lenient_possible(const ctg_visitor *v)
 
 /* Checks the arguments every entry point shares, then reads. */
 static int read_checked(ctg_list **out, const ctg_source *src, const ctg_visitor *visitor,
-                        const ctg_read_options *opts, ctg_error *err, unsigned arena_flags)
+                        const ctg_read_options *opts, ctg_error *err, const read_job *knobs)
 {
     static const ctg_read_options defaults = CTG_READ_OPTIONS_INIT;
     ctg_error scratch;
-    read_job job = { opts ? opts : &defaults, visitor, arena_flags, err ? err : &scratch };
+    read_job job = { opts ? opts : &defaults, visitor, knobs->arena_flags, err ? err : &scratch,
+                     knobs->min_part, knobs->parts };
 
     if (out)
         *out = NULL;
@@ -179,14 +260,27 @@ static int read_checked(ctg_list **out, const ctg_source *src, const ctg_visitor
         return ctg_error_set_plain(job.err, "<input>", CTG_EINVAL,
                                    "CTG_READ_LENIENT needs a stream read with a version-2 "
                                    "visitor whose error callback is set");
-    return read_source(out, src, &job);
+    return read_maybe_parallel(out, src, &job);
 }
+
+static const read_job plain = { NULL, NULL, 0, NULL, 0, NULL };
 
 int ctg_list_read_buffer_ex(ctg_list **out, const void *data, size_t len,
                             const ctg_read_options *opts, ctg_error *err, unsigned arena_flags)
 {
     ctg_source src = ctg_source_buffer(data, len);
-    return read_checked(out, &src, NULL, opts, err, arena_flags);
+    read_job knobs = { NULL, NULL, arena_flags, NULL, 0, NULL };
+    return read_checked(out, &src, NULL, opts, err, &knobs);
+}
+
+int ctg_list_read_split(ctg_list **out, const ctg_source *src, const ctg_read_options *opts,
+                        ctg_error *err, size_t min_part, size_t *parts)
+{
+    read_job knobs = { NULL, NULL, 0, NULL, min_part ? min_part : 1, parts };
+
+    if (parts)
+        *parts = 1;
+    return read_checked(out, src, NULL, opts, err, &knobs);
 }
 
 int ctg_list_read_buffer(ctg_list **out, const void *data, size_t len, const ctg_read_options *opts,
@@ -198,27 +292,27 @@ int ctg_list_read_buffer(ctg_list **out, const void *data, size_t len, const ctg
 int ctg_list_read_fp(ctg_list **out, FILE *fp, const ctg_read_options *opts, ctg_error *err)
 {
     ctg_source src = ctg_source_fp(fp);
-    return read_checked(out, &src, NULL, opts, err, 0);
+    return read_checked(out, &src, NULL, opts, err, &plain);
 }
 
 int ctg_list_read_fd(ctg_list **out, int fd, const ctg_read_options *opts, ctg_error *err)
 {
     ctg_source src = ctg_source_fd(fd);
-    return read_checked(out, &src, NULL, opts, err, 0);
+    return read_checked(out, &src, NULL, opts, err, &plain);
 }
 
 int ctg_list_read_file(ctg_list **out, const char *path, const ctg_read_options *opts,
                        ctg_error *err)
 {
     ctg_source src = ctg_source_path(path);
-    return read_checked(out, &src, NULL, opts, err, 0);
+    return read_checked(out, &src, NULL, opts, err, &plain);
 }
 
 int ctg_read_stream(const ctg_source *src, const ctg_visitor *visitor, const ctg_read_options *opts,
                     ctg_error *err)
 {
     static const ctg_visitor none = CTG_VISITOR_INIT;
-    return read_checked(NULL, src, visitor ? visitor : &none, opts, err, 0);
+    return read_checked(NULL, src, visitor ? visitor : &none, opts, err, &plain);
 }
 
 ctg_source ctg_source_buffer(const void *data, size_t len)

@@ -1069,6 +1069,13 @@ int ctg_lexer_init(ctg_lexer *lx, const ctg_lex_source *src, const ctg_lex_limit
     return CTG_OK;
 }
 
+void ctg_lexer_enter_array(ctg_lexer *lx)
+{
+    lx->stack_small[0] = 0; /* bit 0 clear: the open container is an array */
+    lx->depth = 1;
+    lx->state = S_ARRAY_FIRST;
+}
+
 void ctg_lexer_dispose(ctg_lexer *lx)
 {
     if (lx == NULL)

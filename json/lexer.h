@@ -129,6 +129,10 @@ typedef struct ctg_lexer {
  * Returns CTG_OK or CTG_ENOMEM. */
 CTG_INTERNAL int ctg_lexer_init(ctg_lexer *lx, const ctg_lex_source *src, const ctg_lex_limits *lim,
                                 const ctg_allocator *a);
+/* For a lexer in memory mode before its first token: reads the input as the items of an array
+ * whose '[' came before it (depth 1, a value or ']' next), for a reader of one part of an
+ * array. The end of the input is then an error unless the caller stops at an item's end. */
+CTG_INTERNAL void ctg_lexer_enter_array(ctg_lexer *lx);
 /* Releases the lexer's buffers. Accepts a zeroed or disposed lexer. */
 CTG_INTERNAL void ctg_lexer_dispose(ctg_lexer *lx);
 

@@ -220,6 +220,8 @@ options:
       --to-version V
                      write JSON at format version V (e.g. 1.0)
       --allow-newer  read a format version newer than this program's
+  -j, --jobs N       threads for a list read whole (1 to 64; default 1): a large
+                     \`default\` list in PowSyBl's layout is read in N parts at once
   -q, --quiet        nothing but errors: no progress bar
       --no-progress  no progress bar
   -h, --help         print this help
@@ -238,6 +240,26 @@ format version written, by kind of list (whatever the version of IN):
 "
 printf '%s' "$convert_help" >"$work/convert_help"
 check "convert --help" 0 "@$work/convert_help" "" -- "$cli" convert --help
+
+# -j N: a list read whole (its name after its contingencies: it cannot stream) of over 8 MiB,
+# split between its contingencies, gives the bytes one thread gives; bad counts are refused.
+jobs_error="contingency-cli convert: -j needs a number of threads from 1 to 64: 0\n$usage_convert$more_convert"
+check "convert -j 0 is a usage error" 2 "" "$jobs_error" -- "$cli" convert -j 0 "$sample" -
+check "convert --jobs=65 is a usage error" 2 "" \
+    "contingency-cli convert: -j needs a number of threads from 1 to 64: 65\n$usage_convert$more_convert" \
+    -- "$cli" convert --jobs=65 "$sample" -
+awk 'BEGIN { printf "{\n  \"type\" : \"default\",\n  \"version\" : \"1.1\",\n  \"contingencies\" : [ {\n";
+    for (i = 0; i < 90000; i++) {
+        if (i) printf "  }, {\n";
+        printf "    \"id\" : \"c%d }, {\",\n    \"elements\" : [ {\n      \"id\" : \"L%d\",\n", i, i;
+        printf "      \"type\" : \"LINE\"\n    } ]\n";
+    }
+    printf "  } ],\n  \"name\" : \"last\"\n}\n" }' >"$work/jobs.json"
+check "convert -j 1 of a list named last" 0 "" "" -- "$cli" convert -q -j 1 "$work/jobs.json" "$work/jobs1.json"
+check "convert -j 2 of it" 0 "" "" -- "$cli" convert -q -j 2 "$work/jobs.json" "$work/jobs2.json"
+check "convert -j 2 gives the bytes of -j 1" 0 "" "" -- cmp "$work/jobs1.json" "$work/jobs2.json"
+check "convert --jobs 4 gives them too" 0 "" "" \
+    -- sh -c "'$cli' convert -q --jobs 4 '$work/jobs.json' - | cmp - '$work/jobs1.json'"
 check "validate --help documents --quiet" 0 "" "" \
     -- sh -c "'$cli' validate --help | grep -q '^  -q, --quiet        nothing for valid files'"
 

@@ -87,6 +87,60 @@ void ctg_test_report(const char *what, const ctg_error *err)
     fprintf(stderr, "\n  %s: %s\n", what, line);
 }
 
+static bool same_error(const ctg_error *a, const ctg_error *b)
+{
+    return a->code == b->code && a->line == b->line && a->column == b->column
+           && a->offset == b->offset && strcmp(a->path, b->path) == 0
+           && strcmp(a->message, b->message) == 0 && strcmp(a->source, b->source) == 0;
+}
+
+static bool same_stats(const ctg_read_stats *a, const ctg_read_stats *b)
+{
+    return a->handler_resolves == b->handler_resolves && a->contingencies == b->contingencies
+           && a->bytes == b->bytes;
+}
+
+size_t ctg_test_same_in_parallel(const ctg_source *src, const ctg_read_options *opts)
+{
+    static const ctg_read_options defaults = CTG_READ_OPTIONS_INIT;
+    ctg_read_options one = opts ? *opts : defaults, four;
+    ctg_read_stats s1 = { 1, 1, 1 }, s4 = { 2, 2, 2 };
+    ctg_list *l1 = NULL, *l4 = NULL;
+    ctg_error e1, e4;
+    size_t parts = 0, n1 = 0, n4 = 0;
+    int rc1, rc4;
+
+    one.version = CTG_READ_OPTIONS_VERSION;
+    one.threads = 1;
+    one.stats = &s1;
+    four = one;
+    four.threads = 4;
+    four.stats = &s4;
+    rc1 = ctg_list_read_split(&l1, src, &one, &e1, 1, NULL);
+    rc4 = ctg_list_read_split(&l4, src, &four, &e4, 1, &parts);
+    CU_ASSERT_EQUAL(rc4, rc1);
+    if (rc1 == CTG_OK && rc4 == CTG_OK) {
+        char *t1 = ctg_test_write_text(l1, &n1), *t4 = ctg_test_write_text(l4, &n4);
+        CU_ASSERT(t1 && t4 && n1 == n4 && memcmp(t1, t4, n1) == 0);
+        CU_ASSERT(same_stats(&s1, &s4));
+        CU_ASSERT_EQUAL(ctg_list_get_kind(l4), ctg_list_get_kind(l1));
+        CU_ASSERT(ctg_list_version(l1) == NULL ? ctg_list_version(l4) == NULL
+                  : ctg_list_version(l4) && !strcmp(ctg_list_version(l1), ctg_list_version(l4)));
+        free(t1);
+        free(t4);
+    } else if (rc1 != CTG_OK && rc4 != CTG_OK) {
+        CU_ASSERT(same_error(&e1, &e4));
+        CU_ASSERT_PTR_NULL(l4);
+        if (!same_error(&e1, &e4)) {
+            ctg_test_report("one thread", &e1);
+            ctg_test_report("four threads", &e4);
+        }
+    }
+    ctg_list_free(l1);
+    ctg_list_free(l4);
+    return parts;
+}
+
 ctg_list *ctg_test_read_path(const char *path, const ctg_read_options *opts)
 {
     ctg_list *list = NULL;

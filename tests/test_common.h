@@ -77,6 +77,12 @@ ctg_list *ctg_test_read_path(const char *path, const ctg_read_options *opts);
  * reported, when the write fails); free() it. */
 char *ctg_test_write_text(const ctg_list *list, size_t *len);
 
+/* Reads `src` (a PATH or BUFFER source) with `opts` (NULL: the defaults) twice, with one thread
+ * and with four in parts as small as the layout allows, and asserts the same outcome: the same
+ * status and counters, and the same pretty output or the same error, field by field. Returns
+ * the number of parts the four-thread read took (1: it read with one). */
+size_t ctg_test_same_in_parallel(const ctg_source *src, const ctg_read_options *opts);
+
 /* How an allocation-failure sweep reads its document. */
 typedef struct ctg_test_sweep_spec {
     unsigned arena_flags;       /* 0 or CTG_ARENA_EXACT (memory reads only) */

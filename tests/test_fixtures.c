@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "ctg/ctg.h"
+#include "ctg/stream.h"
 #include "tests/test_common.h"
 
 /* Every `default` list among the fixtures; the 1.0 one is written as 1.1, which PowSyBl's own
@@ -273,6 +274,24 @@ CTG_SHARED_TEST(fixtures, every_list_round_trips)
         free(expect);
     }
     CU_ASSERT_EQUAL(done, (int)EVERY_COUNT);
+}
+
+/* Every fixture read with one thread and with four (cut at every contingency): the same list,
+ * or the same error. The lists of several contingencies are PowSyBl's layout: they split. */
+CTG_SHARED_TEST(fixtures, every_file_reads_the_same_in_parallel)
+{
+    size_t split = 0;
+
+    for (size_t i = 0; i < EVERY_COUNT; i++) {
+        char path[1024];
+        ctg_source src;
+
+        snprintf(path, sizeof(path), "%s/powsybl/%s", ctg_test_shared_dir(), every_file[i].file);
+        src = ctg_source_path(path);
+        split += ctg_test_same_in_parallel(&src, NULL) > 1;
+    }
+    CU_ASSERT(split >= 5);
+    fprintf(stderr, " (%zu of %zu split) ", split, (size_t)EVERY_COUNT);
 }
 
 #include "test_fixtures.tests.h"

@@ -70,6 +70,7 @@ static bool check_case(const char *name)
     expected e = { 0 };
     ctg_error err, err_mem;
     ctg_list *list = (ctg_list *)1, *list_mem = (ctg_list *)1;
+    ctg_source src;
     size_t len;
     char *bytes;
     int rc, rc_mem, ok;
@@ -81,7 +82,10 @@ static bool check_case(const char *name)
     bytes = ctg_test_slurp(json, &len);
     CU_ASSERT_FATAL(bytes != NULL);
     rc_mem = ctg_list_read_buffer(&list_mem, bytes, len, NULL, &err_mem);
+    src = ctg_source_buffer(bytes, len);
+    ctg_test_same_in_parallel(&src, NULL);
     free(bytes);
+    src = ctg_source_path(json);
     ok = rc != CTG_OK && list == NULL && list_mem == NULL
          && strcmp(ctg_status_name(rc), e.code) == 0 && err.line == e.line
          && err.column == e.column && strcmp(err.path, e.path) == 0
@@ -92,6 +96,8 @@ static bool check_case(const char *name)
          && strcmp(err_mem.message, err.message) == 0 && strcmp(err_mem.source, "<memory>") == 0;
     if (!ok)
         report_mismatch(name, &err, rc);
+    /* And from both with four threads, cut at every contingency the layout allows. */
+    ctg_test_same_in_parallel(&src, NULL);
     ctg_list_free(rc == CTG_OK ? list : NULL);
     ctg_list_free(rc_mem == CTG_OK ? list_mem : NULL);
     return ok;

@@ -13,7 +13,12 @@
  * Then one list, read once, is shared by every thread: each writes it (pretty and compact) and
  * converts it to a json-c tree, its kept extension values included, as the headers promise a
  * list may be read from several threads at once. Exit status 0 when every thread saw the
- * expected bytes, else 1. */
+ * expected bytes, else 1.
+ *
+ * Last, the multi-threaded read (ctg_read_options.threads): the large list in PowSyBl's pretty
+ * layout read by two threads at once, each splitting it into four parts, each part on a thread
+ * of its own, through a counting allocator called from all of them; both lists must write back
+ * the bytes of a one-thread read, and every block come back. */
 
 #include <locale.h>
 #include <pthread.h>
@@ -26,6 +31,8 @@
 #include <json-c/json.h>
 
 #include "ctg/ctg.h"
+#include "ctg/stream.h"
+#include "format/read_internal.h"
 
 #define THREADS 4
 #define ROUNDS 6
@@ -310,6 +317,111 @@ static int run_shared(void)
     return failed;
 }
 
+/* ---- the multi-threaded read --------------------------------------------------------- */
+
+typedef struct counted {
+    pthread_mutex_t lock;
+    long live; /* blocks not yet released */
+} counted;
+
+static void *counted_alloc(void *payload, size_t size)
+{
+    counted *c = payload;
+
+    pthread_mutex_lock(&c->lock);
+    c->live++;
+    pthread_mutex_unlock(&c->lock);
+    return malloc(size);
+}
+
+static void *counted_realloc(void *payload, void *p, size_t old, size_t size)
+{
+    counted *c = payload;
+    void *q;
+
+    (void)old;
+    q = realloc(p, size);
+    if (p == NULL && q != NULL) {
+        pthread_mutex_lock(&c->lock);
+        c->live++;
+        pthread_mutex_unlock(&c->lock);
+    }
+    return q;
+}
+
+static void counted_free(void *payload, void *p, size_t size)
+{
+    counted *c = payload;
+
+    (void)size;
+    if (p == NULL)
+        return;
+    pthread_mutex_lock(&c->lock);
+    c->live--;
+    pthread_mutex_unlock(&c->lock);
+    free(p);
+}
+
+typedef struct split_job {
+    const ctg_buf *doc;
+    const ctg_allocator *alloc;
+    ctg_buf out;
+    size_t parts;
+    int status;
+} split_job;
+
+static void *split_thread(void *arg)
+{
+    split_job *j = arg;
+    ctg_read_options o = CTG_READ_OPTIONS_INIT;
+    ctg_source src = ctg_source_buffer(j->doc->data, j->doc->len);
+    ctg_list *list = NULL;
+    ctg_error err;
+
+    o.threads = 4;
+    o.allocator = j->alloc;
+    j->status = ctg_list_read_split(&list, &src, &o, &err, 1, &j->parts);
+    if (j->status == CTG_OK)
+        j->status = ctg_list_write_buf(&j->out, list, NULL, &err);
+    ctg_list_free(list);
+    return NULL;
+}
+
+/* 1 when a check failed. */
+static int run_split(void)
+{
+    char *doc = big_default();
+    ctg_list *list = NULL;
+    ctg_buf pretty = CTG_BUF_INIT;
+    counted c = { PTHREAD_MUTEX_INITIALIZER, 0 };
+    ctg_allocator a = { counted_alloc, counted_realloc, counted_free, &c };
+    split_job jobs[2];
+    pthread_t tid[2];
+    int failed = 0;
+
+    /* The compact document written back pretty: PowSyBl's layout. */
+    if (doc == NULL || ctg_list_read_buffer(&list, doc, strlen(doc), NULL, NULL) != CTG_OK
+        || ctg_list_write_buf(&pretty, list, NULL, NULL) != CTG_OK)
+        return 1;
+    for (int i = 0; i < 2; i++) {
+        jobs[i] = (split_job){ &pretty, &a, CTG_BUF_INIT, 0, -1 };
+        if (pthread_create(&tid[i], NULL, split_thread, &jobs[i]) != 0)
+            return 1;
+    }
+    for (int i = 0; i < 2; i++) {
+        pthread_join(tid[i], NULL);
+        failed |= jobs[i].status != CTG_OK || jobs[i].parts != 4 || jobs[i].out.len != pretty.len
+                  || memcmp(jobs[i].out.data, pretty.data, pretty.len) != 0;
+        ctg_buf_dispose(&jobs[i].out);
+    }
+    failed |= c.live != 0;
+    printf("split reads: %s (%ld blocks not released)\n", failed ? "FAILED" : "passed", c.live);
+    ctg_buf_dispose(&pretty);
+    ctg_list_free(list);
+    free(doc);
+    return failed;
+}
+
 int main(void)
 {
     const char *tmp = getenv("TMPDIR");
@@ -348,5 +460,6 @@ int main(void)
     rmdir(dir);
     printf("threads: %d passed, %d failed\n", THREADS - failed, failed);
     failed += run_shared();
+    failed += run_split();
     return failed != 0;
 }

@@ -66,7 +66,7 @@ enum {
 };
 
 /** The version of ctg_read_options these headers describe. */
-#define CTG_READ_OPTIONS_VERSION 1
+#define CTG_READ_OPTIONS_VERSION 2
 /** The nesting limit of arrays and objects when ctg_read_options.max_depth is 0. */
 #define CTG_DEFAULT_MAX_DEPTH 64
 /** The largest ctg_read_options.max_depth: a larger one is refused with CTG_EINVAL. Whatever
@@ -88,7 +88,8 @@ typedef struct ctg_read_stats {
 /**
  * Options of a read; start from CTG_READ_OPTIONS_INIT. Borrowed for the call.
  * A zeroed struct (memset, `{0}`, or `{}` in C++) is the defaults too: `version` 0 is read as
- * version 1, and every field's zero means its default. A version newer than the library's, or
+ * version 1, and every field's zero means its default. A version-1 struct may end at
+ * `extensions`: `threads` is read only from version 2 on. A version newer than the library's, or
  * an unknown flag, fails with CTG_EINVAL ("unknown read options version or flags").
  */
 typedef struct ctg_read_options {
@@ -105,11 +106,23 @@ typedef struct ctg_read_options {
     /** Typed extension handlers (extension.h); NULL for none, and then every extension is kept
      *  as JSON text. Borrowed for the call; its handlers must outlive the list. */
     const struct ctg_extension_registry *extensions;
+    /**
+     * Version 2: threads a whole-list read may use; 0 or 1 = one, the calling thread. A larger
+     * number lets ctg_list_read_buffer and ctg_list_read_file split a large uncompressed
+     * `default` list in PowSyBl's pretty layout at the lines between its contingencies, in
+     * parts of at least 4 MiB (so from 8 MiB on), and read the parts in parallel. The result
+     * is the one a single thread gives, the same list or the same error: any input the split
+     * cannot vouch for (another layout, a compact file, a part that fails to read) is read
+     * again by one thread. Reads with `extensions` and stream reads use one thread. With more
+     * than one, `allocator`'s functions are called from several threads at once, and a path
+     * is read into memory first.
+     */
+    unsigned threads;
 } ctg_read_options;
 
 /** The default read options, of the current version. */
 #define CTG_READ_OPTIONS_INIT \
-    { CTG_READ_OPTIONS_VERSION, 0u, CTG_DEFAULT_MAX_DEPTH, 0, 0, NULL, NULL, NULL, NULL }
+    { CTG_READ_OPTIONS_VERSION, 0u, CTG_DEFAULT_MAX_DEPTH, 0, 0, NULL, NULL, NULL, NULL, 0u }
 
 /**
  * Reads a list of any kind from `len` bytes at `data` (need not be NUL-terminated).
