@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_lint_refs.h"
 #include "diag.h"
 #include "hashspill.h"
 #include "pipeline.h"
@@ -799,12 +800,43 @@ int cli_lint_file(const char *path, const cli_lint_config *cfg)
 
 /* ---- the command -------------------------------------------------------------------------- */
 
-enum { OPT_FORMAT, OPT_TARGET, OPT_COUNT };
-static const char *const lint_valued[] = { "--format", "--target", NULL };
+enum {
+    OPT_FORMAT,
+    OPT_TARGET,
+    OPT_REFS /* then the cross-check's files, in LINT_REF_* order */,
+    OPT_COUNT = OPT_REFS + LINT_REF_COUNT
+};
+static const char *const lint_valued[] = { "--format",     "--target",
+                                           "--contingencies", "--actions",
+                                           "--strategies", "--limit-reductions",
+                                           "--monitoring", NULL };
+
+/* The cross-check's files, when any is given: then no FILE, no --target, no stdin but for the
+ * contingency list (the others are read a second time, for the findings' places). */
+static int lint_refs(const cli_command *cmd, const char **values, const cli_args *args,
+                     cli_diag_format format)
+{
+    const char *files[LINT_REF_COUNT];
+
+    if (args->npos != 0)
+        return cli_usage_error(cmd, "the cross-check (--contingencies, --actions...) takes no FILE",
+                               args->pos[0]);
+    if (values[OPT_TARGET] != NULL)
+        return cli_usage_error(cmd, "--target does not apply to the cross-check", NULL);
+    for (int i = 0; i < LINT_REF_COUNT; i++) {
+        files[i] = values[OPT_REFS + i];
+        if (i != LINT_REF_CONTINGENCIES && files[i] && strcmp(files[i], "-") == 0)
+            return cli_usage_error(cmd, "only the contingency list of the cross-check may be stdin",
+                                   lint_valued[OPT_REFS + i]);
+    }
+    if (!files[LINT_REF_STRATEGIES] && !files[LINT_REF_ACTIONS])
+        return cli_usage_error(cmd, "the cross-check needs --strategies or --actions", NULL);
+    return cli_lint_refs(files, format);
+}
 
 int cli_lint(const cli_command *cmd, int argc, char **argv)
 {
-    const char *values[OPT_COUNT] = { NULL, NULL };
+    const char *values[OPT_COUNT] = { NULL };
     cli_options opts = { NULL, lint_valued, values };
     cli_lint_config cfg = { CLI_DIAG_TEXT, false, false, false };
     cli_args args;
@@ -817,6 +849,9 @@ int cli_lint(const cli_command *cmd, int argc, char **argv)
     if (values[OPT_TARGET] != NULL && strcmp(values[OPT_TARGET], "dynaflow") != 0
         && strcmp(values[OPT_TARGET], "powsybl") != 0)
         return cli_usage_error(cmd, "unknown target (powsybl or dynaflow)", values[OPT_TARGET]);
+    for (int i = OPT_REFS; i < OPT_COUNT; i++)
+        if (values[i] != NULL)
+            return lint_refs(cmd, values, &args, cfg.format);
     if (args.npos == 0)
         return cli_usage_error(cmd, "no file given", NULL);
     cfg.dynaflow = values[OPT_TARGET] != NULL && strcmp(values[OPT_TARGET], "dynaflow") == 0;

@@ -186,11 +186,25 @@ static const cli_command commands[] = {
                    "All else is constant memory but one contingency's elements, 24 bytes each.\n"
                    "An invalid file is an error diagnostic (on stderr as text, on stdout as\n"
                    "JSON). Exit status: 0 when every file is clean, 1 for a finding or an\n"
-                   "invalid file, 2 for a usage or I/O error.\n",
+                   "invalid file, 2 for a usage or I/O error.\\n"
+                   "With --contingencies C --actions A --strategies S [--limit-reductions L]\n"
+                   "[--monitoring M] and no FILE: the cross-check of a security analysis's\n"
+                   "inputs, each finding an error (the last a warning) at its place:\n"
+                   "  unknown-contingency  a SPECIFIC context names an id C does not have\n"
+                   "  unknown-action       a stage names an action id A does not have\n"
+                   "  duplicate-stage      a stage id another strategy for the same\n"
+                   "                       contingency has\n"
+                   "  duplicate-action-id  an action id an earlier action of A has\n"
+                   "  unused-action        an action no stage of S names\n"
+                   "A file left out is not checked against; C must be a default list and\n"
+                   "may be \"-\"; the others are read again for the findings' places.\n",
         .options = "      --format FORMAT\n"
                    "                     text (the default) or json\n"
                    "      --target TARGET\n"
                    "                     powsybl (the default) or dynaflow\n"
+                   "      --contingencies C, --actions A, --strategies S,\n"
+                   "      --limit-reductions L, --monitoring M\n"
+                   "                     the cross-check's files (see above)\n"
                    "  -q, --quiet        no progress bar (findings and errors all the same)\n"
                    NO_PROGRESS_OPTION,
         .run = cli_lint,

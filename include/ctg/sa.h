@@ -497,6 +497,68 @@ CTG_API const ctg_action *ctg_sa_action_at(const ctg_sa_doc *doc, size_t i);
  */
 CTG_API int ctg_sa_action_list_add(ctg_sa_doc *doc, const ctg_action *action, ctg_error *err);
 
+/* ---- cross-checks of a security analysis's inputs ---- */
+
+/** What ctg_sa_check finds: references PowSyBl only resolves when the analysis runs. */
+typedef enum ctg_sa_issue {
+    CTG_SA_UNKNOWN_CONTINGENCY = 0, /**< a SPECIFIC context names an id the list does not have */
+    CTG_SA_UNKNOWN_ACTION,          /**< a stage names an action id the action list lacks */
+    CTG_SA_DUPLICATE_STAGE,         /**< a stage id that another strategy for the same
+                                         contingency already has */
+    CTG_SA_DUPLICATE_ACTION,        /**< an action id an earlier action of the list has */
+    CTG_SA_UNUSED_ACTION,           /**< an action no stage names: a warning */
+    CTG_SA_ISSUE_COUNT
+} ctg_sa_issue;
+
+/** One finding, borrowed by the callback until it returns. */
+typedef struct ctg_sa_finding {
+    ctg_sa_issue issue; /**< what it is */
+    bool warning;       /**< true for CTG_SA_UNUSED_ACTION: the analysis runs all the same */
+    ctg_sa_kind document; /**< the document it is in (an action list may be an identifier one) */
+    const char *path;   /**< JSON Pointer of the offending value in that document (ctg_locate
+                             gives its line and column) */
+    const char *message; /**< lower case, no final period, the ids quoted */
+} ctg_sa_finding;
+
+/** Called for each finding; returns 0 to go on, nonzero to stop (CTG_ESTOPPED). */
+typedef int (*ctg_sa_finding_fn)(const ctg_sa_finding *finding, void *payload);
+
+/** The version of ctg_sa_check_set described here. */
+#define CTG_SA_CHECK_SET_VERSION 1u
+
+/** The inputs of one security analysis, each borrowed for the call; NULL: not given, and the
+ *  references into it are not checked. */
+typedef struct ctg_sa_check_set {
+    unsigned version; /**< CTG_SA_CHECK_SET_VERSION */
+    /** The ids of the contingency list (`contingency_count` of them, repeats allowed); NULL:
+     *  contingency ids are not checked. */
+    const char *const *contingency_ids;
+    size_t contingency_count;              /**< ids at `contingency_ids` */
+    const ctg_sa_doc *actions;             /**< an action list (D1 or D1b) */
+    const ctg_sa_doc *strategies;          /**< an operator-strategy list */
+    const ctg_sa_doc *limit_reductions;    /**< a limit-reduction list */
+    const ctg_sa_doc *monitors;            /**< a state-monitor list */
+} ctg_sa_check_set;
+
+/**
+ * Checks the references between the documents of `set`, calling `each` for every finding, in
+ * this order: repeated action ids (in list order); then, strategy by strategy, its SPECIFIC
+ * contingency, its stages' ids (a stage id that an earlier strategy for the same contingency
+ * has; repeats within one strategy are its own) and their action ids; the SPECIFIC contexts of
+ * the limit reductions, then of the monitors; last, when both an action list and strategies
+ * are given, the actions no stage names (warnings). Only the top-level actions of the list
+ * can be named (the actions nested in a MULTIPLE_ACTIONS are not looked at).
+ * @param set        the documents, borrowed; each of the kind its member names.
+ * @param each       called for each finding.
+ * @param payload    passed to `each`.
+ * @param allocator  for the call's own tables (NULL: the default); nothing is kept.
+ * @param err        receives the error on failure (NULL: not reported).
+ * @return CTG_OK (findings or none); CTG_EINVAL for a NULL or unknown-version set, no
+ *         callback, or a document of another kind; CTG_ESTOPPED; CTG_ENOMEM.
+ */
+CTG_API int ctg_sa_check(const ctg_sa_check_set *set, ctg_sa_finding_fn each, void *payload,
+                         const ctg_allocator *allocator, ctg_error *err);
+
 /**
  * Reads a document of `kind` from `len` bytes at `data` (borrowed for the call).
  * With CTG_SA_ANY the kind is recognised from the document: an object root by its members

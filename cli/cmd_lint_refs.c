@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MPL-2.0 */
+/* contingency-cli lint --contingencies C --actions A --strategies S [--limit-reductions L]
+ * [--monitoring M]: the references between a security analysis's inputs that PowSyBl only
+ * resolves when the analysis runs (ctg_sa_check), each finding with its file, line, column
+ * and JSON Pointer: the documents are read whole, checked, and each file that has findings is
+ * scanned once more (ctg_locate) for their places. */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd_lint_refs.h"
+#include "diag.h"
+
+/* A finding kept until its place is known. */
+typedef struct held {
+    ctg_sa_issue issue;
+    bool warning;
+    int doc; /* LINT_REF_* of the file it is in */
+    char *path, *message;
+} held;
+
+typedef struct refs_run {
+    const char *const *files; /* LINT_REF_COUNT, NULL when not given */
+    ctg_sa_doc *docs[LINT_REF_COUNT];
+    char **ids; /* the contingency list's ids */
+    size_t id_count, id_cap;
+    held *found;
+    size_t count, cap;
+    bool oom;
+} refs_run;
+
+static const char *const issue_codes[CTG_SA_ISSUE_COUNT] = {
+    [CTG_SA_UNKNOWN_CONTINGENCY] = "unknown-contingency",
+    [CTG_SA_UNKNOWN_ACTION] = "unknown-action",
+    [CTG_SA_DUPLICATE_STAGE] = "duplicate-stage",
+    [CTG_SA_DUPLICATE_ACTION] = "duplicate-action-id",
+    [CTG_SA_UNUSED_ACTION] = "unused-action",
+};
+
+static const ctg_sa_kind doc_kinds[LINT_REF_COUNT] = {
+    [LINT_REF_ACTIONS] = CTG_SA_ACTION_LIST,
+    [LINT_REF_STRATEGIES] = CTG_SA_OPERATOR_STRATEGIES,
+    [LINT_REF_LIMIT_REDUCTIONS] = CTG_SA_LIMIT_REDUCTIONS,
+    [LINT_REF_MONITORS] = CTG_SA_STATE_MONITORS,
+};
+
+static int keep_id(const ctg_stream_header *list, const ctg_contingency *c, void *payload)
+{
+    refs_run *r = payload;
+
+    (void)list;
+    if (r->id_count == r->id_cap) {
+        size_t cap = r->id_cap ? 2 * r->id_cap : 1024;
+        char **ids = realloc(r->ids, cap * sizeof *ids);
+        if (!ids)
+            return r->oom = true, 1;
+        r->ids = ids;
+        r->id_cap = cap;
+    }
+    if (!(r->ids[r->id_count] = strdup(c->id)))
+        return r->oom = true, 1;
+    r->id_count++;
+    return 0;
+}
+
+/* A list whose contingencies are made by a resolution (criterion and identifier kinds) has
+ * no ids to check against. */
+static int refuse_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
+{
+    (void)h, (void)list, (void)payload;
+    return 1;
+}
+
+static int read_ids(refs_run *r, cli_diag_format format)
+{
+    ctg_visitor v = CTG_VISITOR_INIT;
+    ctg_read_options opts = cli_read_options(r->files[LINT_REF_CONTINGENCIES]);
+    ctg_source src = cli_source(r->files[LINT_REF_CONTINGENCIES]);
+    ctg_error err;
+    int rc;
+
+    v.contingency = keep_id;
+    v.list = refuse_list;
+    v.payload = r;
+    rc = ctg_read_stream(&src, &v, &opts, &err);
+    if (rc == CTG_ESTOPPED && !r->oom) {
+        err.line = err.column = 0; /* about the whole list, not where the read stopped */
+        err.offset = 0;
+        err.path[0] = '\0';
+        snprintf(err.message, sizeof err.message,
+                 "not a default list: its contingencies are known only once resolved against "
+                 "a network (contingency-cli resolve)");
+        rc = CTG_EUNSUPPORTED;
+    } else if (rc == CTG_ESTOPPED) {
+        snprintf(err.message, sizeof err.message, "out of memory");
+        rc = CTG_ENOMEM;
+    }
+    return rc == CTG_OK ? CLI_OK : cli_diag_report(format, rc, &err);
+}
+
+/* Reads file `i` as the kind its option names (an action list may be an identifier one). */
+static int read_doc(refs_run *r, int i, cli_diag_format format)
+{
+    ctg_read_options opts = cli_read_options(r->files[i]);
+    ctg_sa_kind want = doc_kinds[i];
+    ctg_error err;
+    int rc;
+
+    rc = ctg_sa_read_file(&r->docs[i], CTG_SA_ANY, r->files[i], &opts, &err);
+    if (rc == CTG_OK) {
+        ctg_sa_kind got = ctg_sa_doc_kind(r->docs[i]);
+        if (got == want || (want == CTG_SA_ACTION_LIST && got == CTG_SA_IDENTIFIER_ACTION_LIST))
+            return CLI_OK;
+        memset(&err, 0, sizeof err);
+        rc = CTG_ESCHEMA;
+        err.code = CTG_ESCHEMA;
+        err.line = 1;
+        err.column = 1;
+        snprintf(err.source, sizeof err.source, "%s", cli_input_name(r->files[i]));
+        snprintf(err.message, sizeof err.message, "this is %s %s, not %s %s",
+                 ctg_sa_kind_name(got)[0] == 'a' || ctg_sa_kind_name(got)[0] == 'i' ||
+                 ctg_sa_kind_name(got)[0] == 'o' ? "an" : "a", ctg_sa_kind_name(got),
+                 want == CTG_SA_ACTION_LIST || want == CTG_SA_OPERATOR_STRATEGIES ? "an" : "a",
+                 ctg_sa_kind_name(want));
+    }
+    return cli_diag_report(format, rc, &err);
+}
+
+static int hold(const ctg_sa_finding *f, void *payload)
+{
+    refs_run *r = payload;
+    held *h;
+
+    if (r->count == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 64;
+        held *found = realloc(r->found, cap * sizeof *found);
+        if (!found)
+            return r->oom = true, 1;
+        r->found = found;
+        r->cap = cap;
+    }
+    h = &r->found[r->count];
+    h->issue = f->issue;
+    h->warning = f->warning;
+    h->doc = f->document == CTG_SA_OPERATOR_STRATEGIES ? LINT_REF_STRATEGIES
+             : f->document == CTG_SA_LIMIT_REDUCTIONS  ? LINT_REF_LIMIT_REDUCTIONS
+             : f->document == CTG_SA_STATE_MONITORS    ? LINT_REF_MONITORS
+                                                       : LINT_REF_ACTIONS;
+    h->path = strdup(f->path);
+    h->message = strdup(f->message);
+    if (!h->path || !h->message) {
+        free(h->path);
+        free(h->message);
+        return r->oom = true, 1;
+    }
+    r->count++;
+    return 0;
+}
+
+/* Where to look next for a pointer that named nothing, in place: a 1.0 strategy file holds its
+ * one stage's members on the strategy itself (the model names them as stage 0), else the
+ * parent. False at the root. */
+static bool look_elsewhere(char *p)
+{
+    static const char stage0[] = "/conditionalActions/0/";
+    char *at = strstr(p, stage0), *slash;
+
+    if (at && strncmp(p, "/operatorStrategies/", 20) == 0) {
+        memmove(at + 1, at + sizeof stage0 - 1, strlen(at + sizeof stage0 - 1) + 1);
+        return true;
+    }
+    if (!(slash = strrchr(p, '/')))
+        return false;
+    *slash = '\0';
+    return true;
+}
+
+/* Places the findings of file `doc` (their paths become those found), one scan, then more
+ * for those whose pointer named nothing (rare: files of older layouts). */
+static int place(refs_run *r, int doc, ctg_location *at)
+{
+    ctg_read_options opts = cli_read_options(r->files[doc]);
+    ctg_source src;
+    held **mine = malloc((r->count + 1) * sizeof *mine);
+    const char **ptrs = malloc((r->count + 1) * sizeof *ptrs);
+    size_t n = 0;
+    int rc = mine && ptrs ? CTG_OK : CTG_ENOMEM;
+
+    for (size_t i = 0; rc == CTG_OK && i < r->count; i++)
+        if (r->found[i].doc == doc) {
+            mine[n] = &r->found[i];
+            ptrs[n++] = r->found[i].path;
+        }
+    for (bool again = true; rc == CTG_OK && again;) {
+        src = cli_source(r->files[doc]);
+        rc = ctg_locate(&src, ptrs, n, at, &opts, NULL);
+        again = false;
+        for (size_t k = 0; rc == CTG_OK && k < n; k++)
+            if (!at[k].found && look_elsewhere(mine[k]->path))
+                again = true;
+    }
+    free(ptrs);
+    free(mine);
+    return rc;
+}
+
+/* Prints every finding in the order ctg_sa_check gave them, with its place. */
+static int print_all(refs_run *r, cli_diag_format format)
+{
+    ctg_location *at[LINT_REF_COUNT] = { NULL };
+    size_t next[LINT_REF_COUNT] = { 0 };
+    int status = CLI_OK;
+
+    for (int d = 0; d < LINT_REF_COUNT && status == CLI_OK; d++) {
+        if (!r->files[d] || d == LINT_REF_CONTINGENCIES)
+            continue;
+        if (!(at[d] = calloc(r->count + 1, sizeof *at[d])) || place(r, d, at[d]) != CTG_OK)
+            status = CLI_FAILURE;
+    }
+    for (size_t i = 0; i < r->count && status == CLI_OK; i++) {
+        const held *h = &r->found[i];
+        const ctg_location *l = &at[h->doc][next[h->doc]++];
+        cli_diag diag = { cli_input_name(r->files[h->doc]), l->line, l->column, h->path,
+                          issue_codes[h->issue], h->warning ? "warning" : "error", h->message };
+        if (cli_diag_print(stdout, format, &diag) < 0)
+            status = CLI_FAILURE;
+    }
+    for (int d = 0; d < LINT_REF_COUNT; d++)
+        free(at[d]);
+    return status;
+}
+
+static int run_check(refs_run *r, cli_diag_format format)
+{
+    ctg_sa_check_set set = { CTG_SA_CHECK_SET_VERSION, NULL, 0, NULL, NULL, NULL, NULL };
+    ctg_error err;
+    int rc;
+
+    if (r->files[LINT_REF_CONTINGENCIES]) {
+        set.contingency_ids = (const char *const *)r->ids;
+        set.contingency_count = r->id_count;
+        if (!r->ids)
+            set.contingency_ids = (const char *const *)&r->ids; /* an empty list: all unknown */
+    }
+    set.actions = r->docs[LINT_REF_ACTIONS];
+    set.strategies = r->docs[LINT_REF_STRATEGIES];
+    set.limit_reductions = r->docs[LINT_REF_LIMIT_REDUCTIONS];
+    set.monitors = r->docs[LINT_REF_MONITORS];
+    rc = ctg_sa_check(&set, hold, r, NULL, &err);
+    if (rc == CTG_ESTOPPED && r->oom) {
+        snprintf(err.message, sizeof err.message, "out of memory");
+        rc = CTG_ENOMEM;
+    }
+    if (rc != CTG_OK)
+        return cli_diag_report(format, rc, &err);
+    if (print_all(r, format) != CLI_OK) {
+        snprintf(err.message, sizeof err.message, "cannot place the findings");
+        return cli_diag_report(format, CTG_EIO, &err);
+    }
+    return r->count ? CLI_INVALID : CLI_OK;
+}
+
+static void dispose(refs_run *r)
+{
+    for (int d = 0; d < LINT_REF_COUNT; d++)
+        ctg_sa_doc_free(r->docs[d]);
+    for (size_t i = 0; i < r->id_count; i++)
+        free(r->ids[i]);
+    free(r->ids);
+    for (size_t i = 0; i < r->count; i++) {
+        free(r->found[i].path);
+        free(r->found[i].message);
+    }
+    free(r->found);
+}
+
+int cli_lint_refs(const char *const files[LINT_REF_COUNT], cli_diag_format format)
+{
+    refs_run r;
+    int status = CLI_OK;
+
+    memset(&r, 0, sizeof r);
+    r.files = files;
+    if (files[LINT_REF_CONTINGENCIES])
+        status = read_ids(&r, format);
+    for (int d = LINT_REF_ACTIONS; d < LINT_REF_COUNT && status == CLI_OK; d++)
+        if (files[d])
+            status = read_doc(&r, d, format);
+    if (status == CLI_OK)
+        status = run_check(&r, format);
+    dispose(&r);
+    return cli_flush_stdout(status);
+}
