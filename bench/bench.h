@@ -328,4 +328,9 @@ void bench_net_print_json(const bench_net_report *r);
  * of `mb` MB, `runs` times per subcommand; prints its table and targets. 0 or -1. */
 int bench_toolkit_run(const char *cli, size_t mb, int runs);
 
+/* The sa section: an action list and an operator-strategy list of the issue's sizes (a tenth
+ * with `quick`), read and written `runs` times (0: the default) against the memchr floor, a
+ * table printed. 0, or -1 after saying why on stderr. */
+int bench_sa_run(int runs, bool quick);
+
 #endif

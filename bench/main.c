@@ -24,10 +24,11 @@ enum {
     SECTION_FLOODING = 1u << 4,
     SECTION_NETWORK = 1u << 5,
     SECTION_GENERATE = 1u << 6,
-    SECTION_THREADS = 1u << 8,
-    SECTION_ALL = 0x7Fu | SECTION_THREADS,
     /* Not in ALL: it writes a 1 GB list and runs the CLI on it for minutes. */
-    SECTION_TOOLKIT = 1u << 7
+    SECTION_TOOLKIT = 1u << 7,
+    SECTION_THREADS = 1u << 8,
+    SECTION_SA = 1u << 9,
+    SECTION_ALL = 0x7Fu | SECTION_THREADS | SECTION_SA
 };
 
 /* Keys of the flooding section's documents: BENCH_KEY_MAX, or this with --quick. */
@@ -96,8 +97,10 @@ static void print_help(void)
            "                      (default: b10k, kinds 31; mixed100k, ext100k 21; b1m 3;\n"
            "                      absent, flooding 21; net10k 5)\n"
            "  --cases LIST        comma-separated cases (alone, it runs only the case tables)\n"
-           "  --sections LIST     of cases,absent,scaling,memory,flooding,threads,network,\n"
-           "                      generate (default: all) and toolkit (only when named):\n"
+           "  --sections LIST     of cases,absent,scaling,memory,flooding,threads,network,
+"
+           "                      generate,sa (default: all) and toolkit (only when named):
+"
            "                      contingency-cli's filter, split, merge, validate, stats and\n"
            "                      convert as child processes on a generated list of 1024 MB\n"
            "                      (--quick: 16), --repeat runs (default 3, --quick 1); peak RSS\n"
@@ -172,7 +175,7 @@ static int add_section(bench_options *opts, const char *name)
 {
     static const char *const names[] = { "cases",  "absent",   "scaling",
                                          "memory", "flooding", "network",
-                                         "generate", "toolkit",  "threads" };
+                                         "generate", "toolkit",  "threads", "sa" };
 
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(names[i], name) == 0) {
@@ -456,6 +459,12 @@ static int run_sections(const bench_options *opts, bench_report *rep)
         progress("contingency-bench: %s", "generate");
         if (bench_generate_run(opts->net_case ? opts->net_case : default_net_case(opts->quick),
                                opts->repeat, opts->quick) != 0)
+            return -1;
+    }
+    reset_heap();
+    if (s & SECTION_SA) {
+        progress("contingency-bench: %s", "security-analysis documents");
+        if (bench_sa_run(opts->repeat, opts->quick) != 0)
             return -1;
     }
     return 0;
