@@ -118,7 +118,7 @@ static int write_one(const ctg_stream_header *h, const ctg_contingency *c, const
     j->seen_weight += c->element_count;
     j->seen_count++;
     j->in_part++;
-    j->status = pl_out_add(&j->out, c);
+    j->status = pl_out_add(&j->out, h, c);
     return j->status != CLI_OK;
 }
 
