@@ -2025,7 +2025,8 @@ static int report_duplicate(diff *d, int t)
     for (int k = 0; k < 2; k++) {
         int side = k == 0 ? t : 1 - t;
         const rec *r = &d->sp->dup[side];
-        ctg_stream_header h = { (ctg_list_kind)r->kind, NULL, NULL, r->depth, r->list_index };
+        ctg_stream_header h = { (ctg_list_kind)r->kind, NULL, NULL, r->depth, r->list_index,
+                                NULL };
         ctg_stream_place at = { .index = r->index, .id_line = r->line, .id_column = r->column };
 
         if (!d->sp->has_dup[side])

@@ -77,7 +77,7 @@ static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, 
     (void)at;
     j->status = pl_out_open(&j->out, h->name); /* at the first one, kept or not */
     if (j->status == CLI_OK && selected(&j->sel, c)) {
-        j->status = pl_out_add(&j->out, c);
+        j->status = pl_out_add(&j->out, h, c);
         j->kept++;
     }
     return j->status != CLI_OK;

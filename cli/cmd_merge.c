@@ -168,7 +168,7 @@ static int write_one(merge_job *j, const ctg_stream_header *h, const ctg_conting
     }
     j->status = pl_out_open(&j->out, j->name ? j->name : j->first_name ? j->first_name : h->name);
     if (j->status == CLI_OK)
-        j->status = pl_out_add(&j->out, c);
+        j->status = pl_out_add(&j->out, h, c);
     return j->status != CLI_OK;
 }
 

@@ -2,9 +2,11 @@
 /* contingency-cli split IN (--parts N | --size K) OUTPREFIX: cuts a `default` list into parts.
  *
  * Parts keep the input's order and are balanced by element count, which is what the run time
- * of a security analysis follows. --parts N needs the total first: IN is read twice, once to
- * count (extension values skipped) and once to write; stdin is copied to a temporary file for
- * it. --size K decides as it goes, in one read.
+ * of a security analysis follows. --parts N needs the total first: a quick scan of IN counts
+ * it (splitcount.h) and the read that writes checks the count (a wrong one, which the scan
+ * should never give, has the parts written again); where the scan is unsure, a read counts
+ * first (extension values skipped). stdin is copied to a temporary file for it. --size K
+ * decides as it goes, in one read.
  *
  * All or nothing: parts are written in a temporary directory beside OUTPREFIX and renamed
  * into place once all are complete; on a failure the directory and what it holds are
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "pipeline.h"
+#include "splitcount.h"
 
 enum { FLAG_COMPACT = 1u << 0 };
 enum { OPT_PARTS, OPT_SIZE, OPT_COUNT };
@@ -39,6 +42,9 @@ typedef struct split_job {
     size_t in_part; /* contingencies in the current part */
     uint64_t done;  /* weight before the current contingency */
     uint64_t part_weight;
+    bool guessed;         /* total and by_count come from the quick count: checked after */
+    uint64_t seen_weight; /* elements written, for that check */
+    uint64_t seen_count;  /* contingencies written */
     bool compact;
     pl_out out;
     char out_path[4096];
@@ -109,8 +115,10 @@ static int write_one(const ctg_stream_header *h, const ctg_contingency *c, const
         return 1;
     j->done += w;
     j->part_weight += w;
+    j->seen_weight += c->element_count;
+    j->seen_count++;
     j->in_part++;
-    j->status = pl_out_add(&j->out, c);
+    j->status = pl_out_add(&j->out, h, c);
     return j->status != CLI_OK;
 }
 
@@ -135,8 +143,8 @@ static int make_dir(split_job *j)
     return CLI_OK;
 }
 
-/* Removes the temporary directory and the parts in it. */
-static void discard(split_job *j)
+/* Removes the parts written so far; the next part is the first again. */
+static void remove_parts(split_job *j)
 {
     char path[4096];
 
@@ -145,6 +153,14 @@ static void discard(split_job *j)
         if (part_name(j, n, true, path, sizeof path) == 0)
             unlink(path);
     }
+    j->part = j->in_part = 0;
+    j->done = j->part_weight = j->seen_weight = j->seen_count = 0;
+}
+
+/* Removes the temporary directory and the parts in it. */
+static void discard(split_job *j)
+{
+    remove_parts(j);
     rmdir(j->dir);
 }
 
@@ -183,27 +199,61 @@ static int finish_parts(split_job *j, const char *name)
     return j->out.w ? pl_out_close(&j->out) : CLI_OK;
 }
 
+/* The total that --parts balances: the quick count's guess when it has one, else a read that
+ * counts (extension values skipped). */
+static int count_total(split_job *j, pl_read *r, const char *in)
+{
+    uint64_t elements, contingencies;
+    int status;
+
+    if (cli_split_count(in, &elements, &contingencies)) {
+        j->guessed = true;
+        j->by_count = elements == 0;
+        j->total = j->by_count ? contingencies : elements;
+        return CLI_OK;
+    }
+    r->fn = count_one;
+    r->skip_extensions = true;
+    if ((status = pl_read_run(r, in)) != CLI_OK)
+        return status;
+    j->by_count = j->total == 0;
+    j->total = j->by_count ? r->seen : j->total;
+    return CLI_OK;
+}
+
+/* Whether the guessed total was wrong; then it is corrected and the parts are to be written
+ * again. Only an input the quick count misjudged gets here: not one seen yet. */
+static bool guess_missed(split_job *j)
+{
+    bool by_count = j->seen_weight == 0;
+    uint64_t total = by_count ? j->seen_count : j->seen_weight;
+
+    if (!j->guessed || (by_count == j->by_count && total == j->total))
+        return false;
+    j->guessed = false;
+    j->by_count = by_count;
+    j->total = total;
+    remove_parts(j);
+    return true;
+}
+
 static int split_read(split_job *j, const char *in, bool no_progress)
 {
     pl_read r;
-    int status;
+    int status = CLI_OK;
 
     memset(&r, 0, sizeof r);
     r.ctx = j;
     r.no_progress = no_progress;
-    if (j->parts) {
-        r.fn = count_one;
-        r.skip_extensions = true;
-        if ((status = pl_read_run(&r, in)) != CLI_OK)
-            return pl_read_dispose(&r), status;
-        j->by_count = j->total == 0;
-        j->total = j->by_count ? r.seen : j->total;
-    }
-    r.fn = write_one;
-    r.skip_extensions = false;
-    status = pl_read_run(&r, in);
-    if (status == CLI_OK && r.stopped)
-        status = j->status;
+    if (j->parts && (status = count_total(j, &r, in)) != CLI_OK)
+        return pl_read_dispose(&r), status;
+    do {
+        r.fn = write_one;
+        r.skip_extensions = false;
+        status = pl_read_run(&r, in);
+        if (status == CLI_OK && r.stopped)
+            status = j->status;
+    } while (status == CLI_OK && guess_missed(j));
     if (status == CLI_OK)
         status = finish_parts(j, r.name);
     pl_read_dispose(&r);

@@ -219,10 +219,10 @@ int pl_out_open(pl_out *o, const char *name)
     return rc == CTG_OK ? CLI_OK : out_failed(o, rc, &err);
 }
 
-int pl_out_add(pl_out *o, const ctg_contingency *c)
+int pl_out_add(pl_out *o, const ctg_stream_header *h, const ctg_contingency *c)
 {
     ctg_error err;
-    int rc = ctg_stream_writer_add(o->w, c, &err);
+    int rc = ctg_stream_writer_add_read(o->w, h, c, &err);
 
     return rc == CTG_OK ? CLI_OK : out_failed(o, rc, &err);
 }

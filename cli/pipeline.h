@@ -73,7 +73,9 @@ typedef struct pl_out {
 void pl_out_init(pl_out *o, const char *path, bool compact, bool break_links);
 /* Opens the writer of the list `name` unless open. Returns the exit status (reported). */
 int pl_out_open(pl_out *o, const char *name);
-int pl_out_add(pl_out *o, const ctg_contingency *c);
+/* Writes `c`, the contingency a read delivered with header `h` (the read's checks are not
+ * made again: ctg_stream_writer_add_read). */
+int pl_out_add(pl_out *o, const ctg_stream_header *h, const ctg_contingency *c);
 /* Ends the list and puts the file in place. Returns the exit status (reported). */
 int pl_out_close(pl_out *o);
 /* Discards the output: a file OUT is left as it was. */

@@ -325,10 +325,15 @@ static int read_contingency_array(ctg_reader *rd, const ctg_item_sink *sink,
 static int deliver(ctg_reader *rd, const ctg_contingency *c)
 {
     const ctg_visitor *v = ctg_format_of(rd)->visitor;
+    ctg_stream_header *h = &ctg_scope_current(rd)->header;
+    int stop;
 
-    if (v->contingency && v->contingency(&ctg_scope_current(rd)->header, c, v->payload) != 0)
-        return ctg_reader_fail(rd, CTG_ESTOPPED, "stopped by the visitor");
-    return CTG_OK;
+    if (!v->contingency)
+        return CTG_OK;
+    h->delivered = c; /* only while the callback runs (ctg_stream_writer_add_read) */
+    stop = v->contingency(h, c, v->payload);
+    h->delivered = NULL;
+    return stop != 0 ? ctg_reader_fail(rd, CTG_ESTOPPED, "stopped by the visitor") : CTG_OK;
 }
 
 static int stream_item(ctg_reader *rd, void *item, void *ctx)
@@ -343,6 +348,8 @@ static int deliver_v2(ctg_reader *rd, const ctg_contingency *c)
 {
     ctg_format_reader *fr = ctg_format_of(rd);
     const ctg_visitor *v = fr->visitor;
+    ctg_stream_header *h;
+    int stop;
 
     if (fr->skip_item) { /* reported to the visitor's `error` instead */
         fr->skip_item = false;
@@ -352,9 +359,11 @@ static int deliver_v2(ctg_reader *rd, const ctg_contingency *c)
         return deliver(rd, c);
     fr->at.element_lines = fr->element_lines;
     fr->at.element_columns = fr->element_columns;
-    if (v->contingency_at(&ctg_scope_current(rd)->header, c, &fr->at, v->payload) != 0)
-        return ctg_reader_fail(rd, CTG_ESTOPPED, "stopped by the visitor");
-    return CTG_OK;
+    h = &ctg_scope_current(rd)->header;
+    h->delivered = c;
+    stop = v->contingency_at(h, c, &fr->at, v->payload);
+    h->delivered = NULL;
+    return stop != 0 ? ctg_reader_fail(rd, CTG_ESTOPPED, "stopped by the visitor") : CTG_OK;
 }
 
 static int stream_item_v2(ctg_reader *rd, void *item, void *ctx)

@@ -72,7 +72,7 @@ int ctg_scope_push(ctg_reader *rd, ctg_scope *s, size_t index)
     s->version_mark = (ctg_mark){ 0, 0, 0 };
     s->allowed = 0;
     s->deferred = 0;
-    s->header = (ctg_stream_header){ CTG_LIST_DEFAULT, NULL, NULL, depth, index };
+    s->header = (ctg_stream_header){ CTG_LIST_DEFAULT, NULL, NULL, depth, index, NULL };
     fr->scope = s;
     return CTG_OK;
 }

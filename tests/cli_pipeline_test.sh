@@ -98,6 +98,31 @@ check "split stdin --parts 2 (copied, read twice)" 0 "" "" \
     -- sh -c "'$cli' split - --parts 2 '$work/i' <'$sample'"
 check "  merge gives back the input" 0 "@$work/sample.conv" "" \
     -- sh -c "'$cli' merge '$work'/i-*.json -"
+# --parts counts the elements with a quick scan (brackets) that the writing read checks.
+q1='{"id":"q{1","elements":[{"id":"L1","type":"LINE"}]}'
+q2='{"id":"q{2","elements":[{"id":"L2","type":"LINE"}]}'
+q3='{"id":"q3","elements":[{"id":"L3","type":"LINE"}]}'
+q4='{"id":"q4","elements":[{"id":"L4","type":"LINE"}]}'
+printf '%s"q","contingencies":[%s,%s,%s,%s]}' "$head" "$q1" "$q2" "$q3" "$q4" >"$work/q.json"
+check "split --parts 2, braces in ids (the quick count wrong): balanced by the true count" 0 \
+    "$head\"q\",\"contingencies\":[$q1,$q2]}$head\"q\",\"contingencies\":[$q3,$q4]}" "" \
+    -- sh -c "'$cli' split --compact '$work/q.json' --parts 2 '$work/qb' && cat '$work'/qb-*"
+printf '%s"q","contingencies":[%s,%s,%s,%s]}' "$head" "$q3" "$q4" "$q3" "$q4" | gzip >"$work/q.json.gz"
+check "split --parts 2 of a .gz (no quick count)" 0 \
+    "$head\"q\",\"contingencies\":[$q3,$q4]}$head\"q\",\"contingencies\":[$q3,$q4]}" "" \
+    -- sh -c "'$cli' split --compact '$work/q.json.gz' --parts 2 '$work/qz' && cat '$work'/qz-*"
+n0='{"id":"n0","elements":[]}'
+printf '%s"n","contingencies":[%s,%s,%s]}' "$head" "$n0" "$n0" "$n0" >"$work/n.json"
+check "split --parts 3 without elements: by contingency count" 0 \
+    "$head\"n\",\"contingencies\":[$n0]}$head\"n\",\"contingencies\":[$n0]}$head\"n\",\"contingencies\":[$n0]}" "" \
+    -- sh -c "'$cli' split --compact '$work/n.json' --parts 3 '$work/nb' && cat '$work'/nb-*"
+check "split --parts of an invalid list: the reader's error, no part" 1 "" \
+    "$data/cli/unknown-type.json:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n" \
+    -- "$cli" split --parts 2 "$data/cli/unknown-type.json" "$work/badp"
+check "  nothing left" 0 "" "" -- find "$work" -name "badp*"
+check "split --parts 2 with extensions (no quick count): merge gives back the input" 0 \
+    "@$work/ext.conv" "" \
+    -- sh -c "'$cli' split --parts 2 '$ext' '$work/xp' && '$cli' merge '$work'/xp-*.json -"
 check "split with extensions: merge gives back the input" 0 "@$work/ext.conv" "" \
     -- sh -c "'$cli' split --size 1 '$ext' '$work/x' && '$cli' merge '$work'/x-*.json -"
 check "split an empty list: one empty part" 0 "$head\"e\",\"contingencies\":[]}" "" \

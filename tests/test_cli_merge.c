@@ -93,6 +93,34 @@ CTG_TEST(cli_merge, spill_nothing_repeated)
     cli_spill_dispose(&s);
 }
 
+/* Values that share their top bits (one bucket of the sort, sorted by qsort when crowded, by
+ * insertion when not), in a scrambled order and with repeats, in memory and across runs. */
+CTG_TEST(cli_merge, spill_crowded_bucket)
+{
+    const uint64_t top = (uint64_t)0x7fff << 48;
+    uint64_t want[] = { top | 5, top | 500, top | 999 };
+    uint64_t sparse[] = { (uint64_t)3 << 47 | 9, (uint64_t)3 << 47 | 10 };
+
+    for (int spill_runs = 0; spill_runs < 2; spill_runs++) {
+        cli_spill s;
+
+        CU_ASSERT_EQUAL_FATAL(cli_spill_init(&s), 0);
+        for (size_t i = 0; spill_runs && i < CLI_SPILL_RUN; i++)
+            cli_spill_add(&s, distinct(i) >> 1); /* a full run, nothing repeated */
+        for (uint64_t i = 0; i < 1000; i++)
+            cli_spill_add(&s, top | ((i * 7919) % 1000)); /* each of 0..999 once */
+        cli_spill_add(&s, want[2]);
+        cli_spill_add(&s, want[0]);
+        cli_spill_add(&s, want[1]);
+        cli_spill_add(&s, sparse[1]); /* a bucket of two: insertion */
+        cli_spill_add(&s, sparse[0]);
+        CU_ASSERT_EQUAL(s.error, 0);
+        expect_repeated(&s, want, 3);
+        CU_ASSERT_EQUAL(s.runs, (size_t)(spill_runs ? 2 : 0));
+        cli_spill_dispose(&s);
+    }
+}
+
 static const char *key_of(cli_elemset *s, const ctg_element *e, size_t n, size_t *len)
 {
     ctg_contingency c = { "c", NULL, e, n, NULL, 0 };

@@ -609,6 +609,91 @@ CTG_TEST(stream, writer_matches_whole_write)
     free(doc);
 }
 
+/* A read whose visitor writes each contingency with ctg_stream_writer_add_read, and tries a
+ * changed copy of the first with the same header. */
+typedef struct relay {
+    ctg_stream_writer *w;
+    int rc, copy_rc, delivered_ok;
+    ctg_error copy_err;
+} relay;
+
+static int relay_one(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    relay *r = payload;
+
+    r->delivered_ok += h->delivered == c;
+    if (r->copy_rc == -1) {
+        ctg_contingency copy = *c; /* the caller's, with a string the reader would refuse */
+
+        copy.id = "\xff";
+        r->copy_rc = ctg_stream_writer_add_read(r->w, h, &copy, &r->copy_err);
+    }
+    if (r->rc == CTG_OK)
+        r->rc = ctg_stream_writer_add_read(r->w, h, c, NULL);
+    return r->rc != CTG_OK;
+}
+
+/* What a stream read relays through add_read is what a whole write of the list gives; a copy
+ * with a bad string is refused (its checks are not skipped), and writes nothing. */
+static void check_relay(const char *doc, size_t len)
+{
+    size_t count;
+    ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = relay_one };
+    ctg_source src = ctg_source_buffer(doc, len);
+    ctg_buf whole = CTG_BUF_INIT, relayed = CTG_BUF_INIT;
+    ctg_list *list = NULL;
+    relay r = { NULL, CTG_OK, -1, 0, { 0 } };
+
+    v.payload = &r;
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&list, doc, len, NULL, NULL), CTG_OK);
+    count = ctg_list_contingency_count(list);
+    CU_ASSERT_FATAL(count > 0);
+    CU_ASSERT_EQUAL(ctg_list_write_buf(&whole, list, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(
+        ctg_stream_writer_open_buf(&r.w, &relayed, ctg_list_name(list), NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_read_stream(&src, &v, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(r.rc, CTG_OK);
+    CU_ASSERT_EQUAL(r.delivered_ok, count);
+    CU_ASSERT_EQUAL(r.copy_rc, CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(r.copy_err.message,
+                           "a contingency the reader would refuse (a NULL or invalid string, "
+                           "a missing element or extension array)");
+    CU_ASSERT_EQUAL(ctg_stream_writer_close(r.w, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(whole.len, relayed.len);
+    CU_ASSERT(whole.len == relayed.len && memcmp(whole.data, relayed.data, whole.len) == 0);
+    ctg_buf_dispose(&whole);
+    ctg_buf_dispose(&relayed);
+    ctg_list_free(list);
+}
+
+CTG_TEST(stream, writer_add_read_relays_the_reader_s_contingencies)
+{
+    char *doc = make_doc(3000);
+    size_t len, ext_len;
+    char *own = ctg_test_slurp(CTG_TESTDATA("valid/sample.json"), &len);
+    char *ext = ctg_test_slurp(CTG_TESTDATA("valid/extension-types.json"), &ext_len);
+    ctg_contingency plain = { 0 };
+    ctg_stream_header h = { 0 };
+    ctg_stream_writer *w = NULL;
+    ctg_buf buf = CTG_BUF_INIT;
+
+    check_relay(doc, strlen(doc));
+    check_relay(own, len);
+    check_relay(ext, ext_len); /* with extensions: the general case */
+    /* Outside a read: a header that names no contingency, a NULL one, get every check. */
+    CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_buf(&w, &buf, "x", NULL, NULL), CTG_OK);
+    plain.id = "\xc3";
+    CU_ASSERT_EQUAL(ctg_stream_writer_add_read(w, &h, &plain, NULL), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_stream_writer_add_read(w, NULL, &plain, NULL), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_stream_writer_add_read(w, &h, NULL, NULL), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_stream_writer_add_read(NULL, &h, &plain, NULL), CTG_EINVAL);
+    ctg_stream_writer_abort(w);
+    ctg_buf_dispose(&buf);
+    free(ext);
+    free(own);
+    free(doc);
+}
+
 static int count_files_with(const char *prefix)
 {
     FILE *p;

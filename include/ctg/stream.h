@@ -112,6 +112,10 @@ typedef struct ctg_stream_header {
     const char *version;  /**< NULL when absent or not read yet */
     size_t depth;         /**< 0 for the document's root list, 1 for a list nested in it... */
     size_t index;         /**< position among its siblings in a `list` list (0 at the root) */
+    /** While a contingency callback runs, the contingency it is given (the reader's own, its
+     *  strings and kept extension text checked as they were read); NULL otherwise. What
+     *  ctg_stream_writer_add_read compares with. */
+    const struct ctg_contingency *delivered;
 } ctg_stream_header;
 
 /**
@@ -229,6 +233,18 @@ CTG_API int ctg_stream_writer_open_buf(ctg_stream_writer **out, ctg_buf *buf, co
 /** Writes one contingency (borrowed for the call). After a failure, only abort is useful. */
 CTG_API int ctg_stream_writer_add(ctg_stream_writer *w, const ctg_contingency *c,
                                   ctg_error *err);
+
+/**
+ * As ctg_stream_writer_add, from inside a stream read's contingency callback, `h` being the
+ * header the callback was given (borrowed for the call): when `c` is h->delivered, the
+ * reader's own contingency without extensions, the checks the read already made (valid UTF-8
+ * in every string, the ids present, the types known) are not made again. Any other `c` (a
+ * copy, one the caller built or changed) gets every check, as ctg_stream_writer_add does.
+ * The bytes written are the same either way.
+ * @return as ctg_stream_writer_add.
+ */
+CTG_API int ctg_stream_writer_add_read(ctg_stream_writer *w, const ctg_stream_header *h,
+                                       const ctg_contingency *c, ctg_error *err);
 
 /**
  * Ends the list, flushes, and (for a path) renames the temporary file into place; then frees
