@@ -281,6 +281,18 @@ static int stats_one(const char *path, size_t *printed, const cli_args *args,
 
     memset(&s, 0, sizeof(s));
     rc = count_file(path, args, &s, &err);
+    /* Not a list: a security-analysis document, read again as one (not stdin: it cannot be
+     * read twice). Its entry replaces the list's. */
+    if (rc != CTG_OK && !s.oom && strcmp(path, "-") != 0 && cli_maybe_sa(rc, &err)) {
+        const char *sep = *printed == 0 ? "" : format == CLI_DIAG_JSON ? ",\n" : "\n";
+        stats_dispose(&s);
+        memset(&s, 0, sizeof(s));
+        rc = cli_stats_sa(path, format, sep, &err);
+        if (rc == CTG_OK) {
+            ++*printed;
+            return CLI_OK;
+        }
+    }
     if (s.oom) {
         rc = CTG_ENOMEM;
         nomem(&err, name);
