@@ -12,29 +12,41 @@
 #include "diag.h"
 
 /* The JSON names of the types counted, in the order of their enums (sa.h). */
-static const char *const action_types[CTG_ACTION_TYPE_COUNT] = {
-    "SWITCH", "TERMINALS_CONNECTION", "MULTIPLE_ACTIONS", "PHASE_TAP_CHANGER_TAP_POSITION",
-    "RATIO_TAP_CHANGER_TAP_POSITION", "PHASE_TAP_CHANGER_REGULATION",
-    "RATIO_TAP_CHANGER_REGULATION", "LOAD", "BOUNDARY_LINE", "PCT_LOAD_CHANGE", "GENERATOR",
-    "HVDC", "SHUNT_COMPENSATOR_POSITION", "STATIC_VAR_COMPENSATOR",
-    "AREA_INTERCHANGE_TARGET_ACTION"
-};
+static const char *const action_types[CTG_ACTION_TYPE_COUNT] = { "SWITCH",
+                                                                 "TERMINALS_CONNECTION",
+                                                                 "MULTIPLE_ACTIONS",
+                                                                 "PHASE_TAP_CHANGER_TAP_POSITION",
+                                                                 "RATIO_TAP_CHANGER_TAP_POSITION",
+                                                                 "PHASE_TAP_CHANGER_REGULATION",
+                                                                 "RATIO_TAP_CHANGER_REGULATION",
+                                                                 "LOAD",
+                                                                 "BOUNDARY_LINE",
+                                                                 "PCT_LOAD_CHANGE",
+                                                                 "GENERATOR",
+                                                                 "HVDC",
+                                                                 "SHUNT_COMPENSATOR_POSITION",
+                                                                 "STATIC_VAR_COMPENSATOR",
+                                                                 "AREA_INTERCHANGE_TARGET_ACTION" };
 static const char *const condition_types[CTG_CONDITION_TYPE_COUNT] = {
-    "TRUE_CONDITION", "ANY_VIOLATION_CONDITION", "ALL_VIOLATION", "AT_LEAST_ONE_VIOLATION",
-    "INJECTION_THRESHOLD_CONDITION", "BRANCH_THRESHOLD_CONDITION",
-    "THREE_WINDINGS_TRANSFORMER_THRESHOLD_CONDITION", "AC_DC_CONVERTER_THRESHOLD_CONDITION"
+    "TRUE_CONDITION",
+    "ANY_VIOLATION_CONDITION",
+    "ALL_VIOLATION",
+    "AT_LEAST_ONE_VIOLATION",
+    "INJECTION_THRESHOLD_CONDITION",
+    "BRANCH_THRESHOLD_CONDITION",
+    "THREE_WINDINGS_TRANSFORMER_THRESHOLD_CONDITION",
+    "AC_DC_CONVERTER_THRESHOLD_CONDITION"
 };
-static const char *const limit_types[CTG_LIMIT_TYPE_COUNT] = {
-    "ACTIVE_POWER", "APPARENT_POWER", "CURRENT", "VOLTAGE", "VOLTAGE_ANGLE"
-};
-static const char *const context_types[CTG_CONTEXT_TYPE_COUNT] = {
-    "ALL", "NONE", "SPECIFIC", "ONLY_CONTINGENCIES"
-};
+static const char *const limit_types[CTG_LIMIT_TYPE_COUNT] = { "ACTIVE_POWER", "APPARENT_POWER",
+                                                               "CURRENT", "VOLTAGE",
+                                                               "VOLTAGE_ANGLE" };
+static const char *const context_types[CTG_CONTEXT_TYPE_COUNT] = { "ALL", "NONE", "SPECIFIC",
+                                                                   "ONLY_CONTINGENCIES" };
 
 /* Counts of one type per name: `names` has `n` entries. */
 typedef struct per_type {
-    const char *label;       /* the text heading, e.g. "action types" */
-    const char *json;        /* the JSON member, e.g. "actionTypes" */
+    const char *label; /* the text heading, e.g. "action types" */
+    const char *json;  /* the JSON member, e.g. "actionTypes" */
     const char *const *names;
     size_t *counts;
     int n;
@@ -59,8 +71,8 @@ static void add_line(sa_stats *st, const char *label, const char *json, size_t v
     st->lines[st->line_count++] = (count_line){ label, json, value };
 }
 
-static void set_types(sa_stats *st, const char *label, const char *json,
-                      const char *const *names, int n)
+static void set_types(sa_stats *st, const char *label, const char *json, const char *const *names,
+                      int n)
 {
     st->types = (per_type){ label, json, names, st->counts, n };
 }
@@ -157,8 +169,7 @@ static bool strategy_stats(const ctg_sa_doc *doc, sa_stats *st)
     add_line(st, "stages", "stages", stages);
     add_line(st, "action references", "actionReferences", refs);
     add_line(st, "contingencies", "contingencies", ids);
-    set_types(st, "condition types", "conditionTypes", condition_types,
-              CTG_CONDITION_TYPE_COUNT);
+    set_types(st, "condition types", "conditionTypes", condition_types, CTG_CONDITION_TYPE_COUNT);
     return true;
 }
 
@@ -263,12 +274,16 @@ static void print_json(const char *name, const ctg_sa_doc *doc, const sa_stats *
     fputs("}}", stdout);
 }
 
-int cli_stats_sa(const char *path, cli_diag_format format, const char *sep, ctg_error *err)
+int cli_stats_sa(const char *path, const void *data, size_t len, cli_diag_format format,
+                 const char *sep, ctg_error *err)
 {
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_read_options opts = cli_read_options(path);
     ctg_sa_doc *doc = NULL;
     sa_stats st;
-    int rc = ctg_sa_read_file(&doc, CTG_SA_ANY, path, &opts, err);
+    int rc = data ? ctg_sa_read_buffer(&doc, CTG_SA_ANY, data, len, &opts, err)
+                  : ctg_sa_read_file(&doc, CTG_SA_ANY, path, &opts, err);
+
+    path = cli_input_name(path);
 
     if (rc != CTG_OK)
         return rc;

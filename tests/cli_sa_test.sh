@@ -194,6 +194,38 @@ action types:
   PHASE_TAP_CHANGER_TAP_POSITION: 1
   BOUNDARY_LINE: 1
 " "" -- "$cli" stats a.json.gz
+check "stats of stdin: a list, then a document" 0 "file: <stdin>
+list: sample (default, version 1.1)
+contingencies: 5
+elements: 7
+  GENERATOR: 1
+  HVDC_LINE: 1
+  BUSBAR_SECTION: 1
+  LINE: 1
+  TWO_WINDINGS_TRANSFORMER: 1
+  LOAD: 1
+  SWITCH: 1
+largest: N-2_GEN_LOAD (2 elements)
+file: <stdin>
+kind: state-monitor list
+monitors: 2
+contingencies: 1
+branch ids: 3
+voltage level ids: 3
+three-windings transformer ids: 1
+context types:
+  NONE: 1
+  SPECIFIC: 1
+" "" -- sh -c "'$cli' stats - <'$data/valid/sample.json' && '$cli' stats - <sa/monitors-two.json"
+check "stats --format json of gzip on stdin between files" 0 '{"files":[
+{"file":"sa/contexts.json","kind":"contingency-context list","contexts":4,"contingencies":1,"contextTypes":{"ALL":1,"SPECIFIC":2,"ONLY_CONTINGENCIES":1}},
+{"file":"<stdin>","kind":"action list","actions":3,"nestedActions":1,"actionTypes":{"SWITCH":1,"MULTIPLE_ACTIONS":1,"PHASE_TAP_CHANGER_TAP_POSITION":1,"BOUNDARY_LINE":1}},
+{"file":"sa/monitors.json","kind":"state-monitor list","monitors":1,"contingencies":0,"branchIds":2,"voltageLevelIds":0,"threeWindingsTransformerIds":0,"contextTypes":{"ALL":1}}
+]}
+' "" -- sh -c "'$cli' stats --format json sa/contexts.json - sa/monitors.json <a.json.gz"
+check "stats of a bad document from stdin" 1 "" \
+    '<stdin>:1:29: error: /actions/0/switchId: missing required field "switchId"\n' \
+    -- sh -c "'$cli' stats - <bad-action.json"
 check "stats of a bad document, then a good one" 1 "file: sa/contexts.json
 kind: contingency-context list
 contexts: 4
