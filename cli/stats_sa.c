@@ -12,21 +12,23 @@
 #include "diag.h"
 
 /* The JSON names of the types counted, in the order of their enums (sa.h). */
-static const char *const action_types[CTG_ACTION_TYPE_COUNT] = { "SWITCH",
-                                                                 "TERMINALS_CONNECTION",
-                                                                 "MULTIPLE_ACTIONS",
-                                                                 "PHASE_TAP_CHANGER_TAP_POSITION",
-                                                                 "RATIO_TAP_CHANGER_TAP_POSITION",
-                                                                 "PHASE_TAP_CHANGER_REGULATION",
-                                                                 "RATIO_TAP_CHANGER_REGULATION",
-                                                                 "LOAD",
-                                                                 "BOUNDARY_LINE",
-                                                                 "PCT_LOAD_CHANGE",
-                                                                 "GENERATOR",
-                                                                 "HVDC",
-                                                                 "SHUNT_COMPENSATOR_POSITION",
-                                                                 "STATIC_VAR_COMPENSATOR",
-                                                                 "AREA_INTERCHANGE_TARGET_ACTION" };
+static const char *const action_types[CTG_ACTION_TYPE_COUNT] = {
+    "SWITCH",
+    "TERMINALS_CONNECTION",
+    "MULTIPLE_ACTIONS",
+    "PHASE_TAP_CHANGER_TAP_POSITION",
+    "RATIO_TAP_CHANGER_TAP_POSITION",
+    "PHASE_TAP_CHANGER_REGULATION",
+    "RATIO_TAP_CHANGER_REGULATION",
+    "LOAD",
+    "BOUNDARY_LINE",
+    "PCT_LOAD_CHANGE",
+    "GENERATOR",
+    "HVDC",
+    "SHUNT_COMPENSATOR_POSITION",
+    "STATIC_VAR_COMPENSATOR",
+    "AREA_INTERCHANGE_TARGET_ACTION",
+};
 static const char *const condition_types[CTG_CONDITION_TYPE_COUNT] = {
     "TRUE_CONDITION",
     "ANY_VIOLATION_CONDITION",
