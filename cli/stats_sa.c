@@ -230,6 +230,7 @@ static bool sa_count(const ctg_sa_doc *doc, sa_stats *st)
     memset(st, 0, sizeof *st);
     switch (ctg_sa_doc_kind(doc)) {
     case CTG_SA_ACTION_LIST:
+    case CTG_SA_IDENTIFIER_ACTION_LIST: /* not read yet; counted as actions once it is */
         action_stats(doc, st);
         return true;
     case CTG_SA_OPERATOR_STRATEGIES:
@@ -239,7 +240,7 @@ static bool sa_count(const ctg_sa_doc *doc, sa_stats *st)
         return true;
     case CTG_SA_STATE_MONITORS:
         return monitor_stats(doc, st);
-    default:
+    default: /* CTG_SA_CONTINGENCY_CONTEXTS, the only kind left */
         return context_stats(doc, st);
     }
 }
