@@ -171,6 +171,17 @@ bool cli_list_streams(const ctg_stream_header *h);
 /* A ctg_visitor list callback on a cli_list_job: a list holding lists is read whole; stops. */
 int cli_on_nested_list(const ctg_stream_header *h, const ctg_list *list, void *payload);
 
+/* Whether the list reader's error `rc`/`err` says the input is no contingency list but may be
+ * a security-analysis document (ctg/sa.h): an array root, or a root member of one ("this is
+ * an action list"). validate, convert and stats then read it as one. */
+bool cli_maybe_sa(int rc, const ctg_error *err);
+/* stats of the security-analysis document at `path` (stats_sa.c), or in the `len` bytes at
+ * `data` when not NULL (read from `path`, "-" for stdin): its kind and counts, as text or as
+ * stats' JSON entry, printed after `sep` on stdout. Returns the ctg status, `err` filled and
+ * nothing printed on failure. */
+int cli_stats_sa(const char *path, const void *data, size_t len, cli_diag_format format,
+                 const char *sep, ctg_error *err);
+
 /* Where the commands put their temporary files (pipeline.c): $TMPDIR, or /tmp when it is
  * unset or empty. */
 const char *cli_temp_dir(void);

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ctg/sa.h"
+
 #include "cli.h"
 #include "csvio.h"
 
@@ -46,6 +48,7 @@ typedef struct settings {
 
 typedef struct job {
     cli_list_job base; /* first: the visitor's payload */
+    const cli_command *cmd;
     cli_sink sink;
     int write_rc;
     ctg_error write_err;
@@ -190,6 +193,79 @@ static int on_list(const ctg_stream_header *h, const ctg_list *list, void *paylo
     return 1;
 }
 
+/* ---- security-analysis documents (ctg/sa.h) -------------------------------------------- */
+
+/* The option given that only a contingency list takes, or NULL. Known only once IN is read:
+ * its kind decides. */
+static const char *list_only_option(const job *j, unsigned flags)
+{
+    if (j->sink.format == CLI_FORMAT_CSV)
+        return "--to csv";
+    if (j->sink.format == CLI_FORMAT_JSONL)
+        return "--to jsonl";
+    if (j->sink.opts.format_version != NULL)
+        return "--to-version";
+    if (flags & FLAG_COMPACT)
+        return "--compact";
+    if (flags & FLAG_ALLOW_NEWER)
+        return "--allow-newer";
+    return NULL;
+}
+
+/* Writes `doc` to OUT in its kind's layout: gzip for a name ending in ".gz", a file replaced
+ * atomically (cli_textout), so that on any failure OUT is left as it was. */
+static int write_sa(job *j, const ctg_sa_doc *doc, ctg_error *err)
+{
+    ctg_write_options opts = CTG_WRITE_OPTIONS_INIT;
+    ctg_buf buf = CTG_BUF_INIT;
+    cli_textout out;
+    int rc = ctg_sa_write_buf(&buf, doc, &opts, err);
+
+    if (rc == CTG_OK)
+        rc = cli_textout_open(&out, j->sink.out, j->sink.break_links, err);
+    if (rc == CTG_OK) {
+        (void)cli_textout_write(&out, buf.data, buf.len); /* a failure is commit's to report */
+        rc = cli_textout_commit(&out, err);
+    }
+    ctg_buf_dispose(&buf);
+    return rc;
+}
+
+/* "a" or "an" before a kind's name. */
+static const char *article(const char *name)
+{
+    return strchr("aeiou", name[0]) != NULL ? "an" : "a";
+}
+
+/* IN is a security-analysis document: read whole from the kept bytes and the rest (stdin
+ * too), written back at the current version of its kind. */
+static int convert_sa(job *j, unsigned flags)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_sa_doc *doc = NULL;
+    const char *option, *kind;
+    char message[200];
+    ctg_error err;
+    int rc = cli_input_finish(&j->base.in, &err);
+
+    opts.source_name = j->base.in.name;
+    if (rc == CTG_OK)
+        rc = ctg_sa_read_buffer(&doc, CTG_SA_ANY, j->base.in.kept, j->base.in.kept_len, &opts,
+                                &err);
+    if (rc != CTG_OK)
+        return cli_report(rc, &err);
+    if ((option = list_only_option(j, flags)) != NULL) {
+        kind = ctg_sa_kind_name(ctg_sa_doc_kind(doc));
+        snprintf(message, sizeof message, "%s applies to contingency lists only; %s is %s %s",
+                 option, j->base.in.name, article(kind), kind);
+        ctg_sa_doc_free(doc);
+        return cli_usage_error(j->cmd, message, NULL);
+    }
+    rc = write_sa(j, doc, &err);
+    ctg_sa_doc_free(doc);
+    return rc == CTG_OK ? CLI_OK : report_write(j, rc, &err);
+}
+
 /* What the stream read left to do: close the sink, or convert whole, or report. */
 static int finish(job *j, int rc, ctg_error *err, unsigned flags)
 {
@@ -207,6 +283,8 @@ static int finish(job *j, int rc, ctg_error *err, unsigned flags)
     }
     if (rc == CTG_OK || (rc == CTG_ESTOPPED && j->base.whole))
         return convert_whole(j, flags);
+    if (cli_maybe_sa(rc, err))
+        return convert_sa(j, flags);
     return cli_report(rc, err);
 }
 
@@ -257,12 +335,13 @@ static int convert_text(job *j, const settings *s)
     return report_write(j, rc, &err);
 }
 
-static int convert(const settings *s)
+static int convert(const cli_command *cmd, const settings *s)
 {
     job j;
 
     memset(&j, 0, sizeof j);
     j.base.threads = s->threads;
+    j.cmd = cmd;
     j.sink.format = s->to;
     j.sink.out = s->out;
     j.sink.delim = s->delim;
@@ -349,7 +428,7 @@ int cli_convert(const cli_command *cmd, int argc, char **argv)
         || (status = cli_parse_jobs(cmd, values[OPT_JOBS], &s.threads)) != CLI_OK)
         return status;
     cli_signals_catch_pipe();
-    return convert(&s);
+    return convert(cmd, &s);
 }
 
 void cli_convert_versions(FILE *out)
@@ -360,4 +439,11 @@ void cli_convert_versions(FILE *out)
         fprintf(out, "  %-34s %s\n", ctg_list_kind_name((ctg_list_kind)k),
                 version ? version : "none (a bare contingency has no version)");
     }
+    /* The library does not export these: they are those of ctg/sa.h's writer. */
+    fputs("  action list                        1.3\n"
+          "  operator-strategy list             1.2\n"
+          "  limit-reduction list               1.2\n"
+          "  contingency-context list           none (a root array has no version)\n"
+          "  state-monitor list                 none (a root array has no version)\n",
+          out);
 }

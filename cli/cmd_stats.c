@@ -28,13 +28,24 @@ typedef struct stats {
     size_t list_count, list_cap;
     size_t *order;     /* indices into `ended` in document order, once the read is done */
     bool oom;
+    /* stdin: its bytes kept until the first contingency or list shows it is a contingency
+     * list, so that a security-analysis document can be read from them; else NULL */
+    cli_input *in;
 } stats;
+
+/* The input is a contingency list: what was kept of it is not needed. */
+static void seen_list(stats *s)
+{
+    if (s->in != NULL && s->in->keep)
+        cli_input_forget(s->in);
+}
 
 static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
 {
     stats *s = payload;
 
     (void)h;
+    seen_list(s);
     s->contingencies++;
     s->elements += c->element_count;
     for (size_t i = 0; i < c->element_count; i++)
@@ -57,6 +68,7 @@ static int on_list(const ctg_stream_header *h, const ctg_list *list, void *paylo
     stats *s = payload;
 
     (void)list;
+    seen_list(s);
     s->lists[h->kind]++;
     return 0;
 }
@@ -249,6 +261,11 @@ static int count_file(const char *path, const cli_args *args, stats *s, ctg_erro
     ctg_read_options opts = cli_read_options(path);
     int rc;
 
+    if (s->in != NULL) {
+        if ((rc = cli_input_open(s->in, path, NULL, err)) != CTG_OK)
+            return rc;
+        src = ctg_source_callback(cli_input_read, s->in, 0);
+    }
     /* Counting needs no extension value: memory stays flat whatever they hold. */
     opts.flags |= CTG_READ_SKIP_EXTENSION_VALUES;
     cli_progress_init(&s->progress, !args->no_progress,
@@ -269,18 +286,44 @@ static void nomem(ctg_error *err, const char *name)
     snprintf(err->message, sizeof(err->message), "out of memory");
 }
 
+/* The list reader said `path` is no contingency list: counts it as a security-analysis
+ * document (stdin from the bytes kept), its entry printed after those of the `*printed`
+ * files before. Returns the ctg status, `err` filled on failure. */
+static int stats_sa_one(const char *path, stats *s, size_t *printed, cli_diag_format format,
+                        ctg_error *err)
+{
+    const char *sep = *printed == 0 ? "" : format == CLI_DIAG_JSON ? ",\n" : "\n";
+    int rc = s->in ? cli_input_finish(s->in, err) : CTG_OK;
+
+    if (rc == CTG_OK)
+        rc = cli_stats_sa(path, s->in ? s->in->kept : NULL, s->in ? s->in->kept_len : 0,
+                          format, sep, err);
+    if (rc == CTG_OK)
+        ++*printed;
+    return rc;
+}
+
 /* Counts one file and prints its entry after those of the `*printed` files before; returns
  * its exit status. As text, a file that fails has no entry (its error is on stderr). */
 static int stats_one(const char *path, size_t *printed, const cli_args *args,
                      cli_diag_format format)
 {
     const char *name = cli_input_name(path);
+    cli_input in;
     stats s;
     ctg_error err;
     int rc, status = CLI_OK;
+    bool sa = false;
 
     memset(&s, 0, sizeof(s));
+    s.in = strcmp(path, "-") == 0 ? &in : NULL;
     rc = count_file(path, args, &s, &err);
+    if (rc != CTG_OK && !s.oom && cli_maybe_sa(rc, &err)) {
+        sa = true;
+        rc = stats_sa_one(path, &s, printed, format, &err);
+    }
+    if (s.in != NULL)
+        cli_input_close(s.in);
     if (s.oom) {
         rc = CTG_ENOMEM;
         nomem(&err, name);
@@ -288,15 +331,17 @@ static int stats_one(const char *path, size_t *printed, const cli_args *args,
     if (rc != CTG_OK)
         status = cli_report(rc, &err);
     /* JSON: an entry per file, comma-separated; text: a blank line between files. */
-    if (*printed > 0 && (format == CLI_DIAG_JSON || rc == CTG_OK))
+    if (*printed > 0 && (format == CLI_DIAG_JSON || rc == CTG_OK) && !(sa && rc == CTG_OK))
         fputs(format == CLI_DIAG_JSON ? ",\n" : "\n", stdout);
     if (format == CLI_DIAG_JSON && rc != CTG_OK)
         print_json_error(name, &err);
+    else if (sa)
+        ; /* printed by stats_sa_one */
     else if (format == CLI_DIAG_JSON)
         print_json(name, &s);
     else if (rc == CTG_OK)
         print_text(name, &s);
-    if (format == CLI_DIAG_JSON || rc == CTG_OK)
+    if ((format == CLI_DIAG_JSON || rc == CTG_OK) && !(sa && rc == CTG_OK))
         ++*printed;
     stats_dispose(&s);
     return status;

@@ -69,13 +69,6 @@ static int validate_sa(const char *path, const cli_args *args, validate_run *run
     return CLI_OK;
 }
 
-static bool maybe_sa(const char *path, int rc, const ctg_error *err)
-{
-    return rc == CTG_ESCHEMA && strcmp(path, "-") != 0
-           && ((err->path[0] == '\0' && strcmp(err->message, "expected object, got array") == 0)
-               || strncmp(err->message, "this is ", 8) == 0);
-}
-
 /* Reads one file ("-" is stdin); returns its exit status. With several files the progress
  * bar names the one it is reading. */
 static int validate_one(const char *path, const cli_args *args, validate_run *run)
@@ -104,7 +97,7 @@ static int validate_one(const char *path, const cli_args *args, validate_run *ru
         run->cut = true;
         return CLI_INVALID;
     }
-    if (rc != CTG_OK && !run->lenient && maybe_sa(path, rc, &err))
+    if (rc != CTG_OK && !run->lenient && strcmp(path, "-") != 0 && cli_maybe_sa(rc, &err))
         return validate_sa(path, args, run);
     if (rc != CTG_OK) {
         run->errors++;

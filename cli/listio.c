@@ -159,3 +159,10 @@ int cli_list_writer_open(ctg_stream_writer **w, const char *out, const char *nam
         return ctg_stream_writer_open_fp(w, stdout, name, opts, err);
     return ctg_stream_writer_open_path(w, out, name, opts, err);
 }
+
+bool cli_maybe_sa(int rc, const ctg_error *err)
+{
+    return rc == CTG_ESCHEMA
+           && ((err->path[0] == '\0' && strcmp(err->message, "expected object, got array") == 0)
+               || strncmp(err->message, "this is ", 8) == 0);
+}

@@ -209,6 +209,14 @@ extensions. A bad row is \"IN:line:1: error: path: message\".
 default, list and criterion lists 1.0 or 1.1, identifier lists 1.1 to 1.3;
 what that version cannot express is an error naming its first item.
 
+A security-analysis document (action list, operator-strategy list,
+limit-reduction list, contingency-context list, state-monitor list) is
+read whole and written back in PowSyBl's current layout of its kind, an
+older version upgraded (an action list 1.0 as 1.3, a strategy list 1.0 as
+1.2), OUT replaced atomically and .gz compressed as for lists. --to csv or
+jsonl (an OUT.csv, OUT.jsonl), --to-version, --compact and --allow-newer
+apply to contingency lists only: a usage error for these (exit status 2).
+
 options:
       --compact      no whitespace at all
       --break-links  replace a file that has other hard links (they keep
@@ -237,6 +245,11 @@ format version written, by kind of list (whatever the version of IN):
   twoWindingsTransformerCriterion    1.1
   threeWindingsTransformerCriterion  1.1
   contingency                        none (a bare contingency has no version)
+  action list                        1.3
+  operator-strategy list             1.2
+  limit-reduction list               1.2
+  contingency-context list           none (a root array has no version)
+  state-monitor list                 none (a root array has no version)
 "
 printf '%s' "$convert_help" >"$work/convert_help"
 check "convert --help" 0 "@$work/convert_help" "" -- "$cli" convert --help
