@@ -97,10 +97,8 @@ static void print_help(void)
            "                      (default: b10k, kinds 31; mixed100k, ext100k 21; b1m 3;\n"
            "                      absent, flooding 21; net10k 5)\n"
            "  --cases LIST        comma-separated cases (alone, it runs only the case tables)\n"
-           "  --sections LIST     of cases,absent,scaling,memory,flooding,threads,network,
-"
-           "                      generate,sa (default: all) and toolkit (only when named):
-"
+           "  --sections LIST     of cases,absent,scaling,memory,flooding,threads,network,\n"
+           "                      generate,sa (default: all) and toolkit (only when named):\n"
            "                      contingency-cli's filter, split, merge, validate, stats and\n"
            "                      convert as child processes on a generated list of 1024 MB\n"
            "                      (--quick: 16), --repeat runs (default 3, --quick 1); peak RSS\n"
