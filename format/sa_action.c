@@ -415,6 +415,10 @@ typedef struct kept_stack {
      * 0: before the type), the hint of the next member. Actions of one type list their members
      * in one order, so after the first of a type nearly every key is matched in place. */
     unsigned char follow[CTG_ACTION_TYPE_COUNT + 1][K_COUNT];
+    /* The list's version compared with the gates' bounds "1.0" to "1.3" (cmp[d] for "1.d"),
+     * each once: the version is read before the actions and does not change. */
+    signed char cmp[4];
+    bool cmp_known[4];
 } kept_stack;
 
 typedef struct action_read {
@@ -532,6 +536,10 @@ static int gate(action_read *ar, const ctg_mark *mark, const char *key, const ch
                 const char *bound, bool newer)
 {
     ctg_sa_reader *sa = ar->sa;
+    kept_stack *st = sa->state; /* read_action made it */
+    unsigned d = bound[0] == '1' && bound[1] == '.' && bound[2] != '\0' && bound[3] == '\0'
+                     ? (unsigned)(bound[2] - '0')
+                     : 4;
     int c;
 
     if (!sa->version)
@@ -539,7 +547,15 @@ static int gate(action_read *ar, const ctg_mark *mark, const char *key, const ch
                                   "%s needs the list's \"version\" (a string) before "
                                   "\"actions\"",
                                   what);
-    c = ctg_version_compare(sa->version, strlen(sa->version), bound);
+    if (d < 4 && st->cmp_known[d]) {
+        c = st->cmp[d];
+    } else {
+        c = ctg_version_compare(sa->version, strlen(sa->version), bound);
+        if (d < 4) {
+            st->cmp[d] = (signed char)(c < 0 ? -1 : c > 0);
+            st->cmp_known[d] = true;
+        }
+    }
     if (newer ? c >= 0 : c <= 0)
         return CTG_OK;
     return ctg_reader_fail_at(&sa->json, mark, key, CTG_ESCHEMA,
