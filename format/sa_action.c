@@ -244,6 +244,19 @@ static const char *const *enum_names(ctg_action_type t, unsigned f)
     }
 }
 
+/* How many constants enum field `f` has (in an action of any type): every enum has 2 but the
+ * side, which has 3. */
+static unsigned enum_count(unsigned f)
+{
+    return f == CTG_ACTION_F_SIDE ? 3 : 2;
+}
+_Static_assert(sizeof side_names / sizeof *side_names == 4 &&
+                   sizeof phase_mode_names / sizeof *phase_mode_names == 3 &&
+                   sizeof svc_mode_names / sizeof *svc_mode_names == 3 &&
+                   sizeof converter_names / sizeof *converter_names == 3 &&
+                   sizeof q_names / sizeof *q_names == 3,
+               "enum_count must follow the name tables");
+
 static unsigned get_enum(const ctg_action *a, unsigned f)
 {
     unsigned v;
@@ -283,22 +296,16 @@ static const char *check_members(const ctg_action *a, const char **member)
     const type_def *t = &types[a->type];
     unsigned own = type_fields(a->type);
 
-    for (unsigned f = 0; f < CTG_ACTION_F_COUNT; f++) {
-        const char *const *names;
-        unsigned n = 0;
+    /* The members set, lowest first (the order of the fields). */
+    for (unsigned rest = a->set & (BIT(CTG_ACTION_F_COUNT) - 1); rest; rest &= rest - 1) {
+        unsigned f = (unsigned)__builtin_ctz(rest);
 
-        if (!CTG_ACTION_HAS(a, f))
-            continue;
         *member = keys[K_FIELD + f].name;
         if (!(own & BIT(f)))
             return "does not apply to this action type";
         if (fields[f].kind == V_DOUBLE && !isfinite(get_double(a, f)))
             return "must be a finite number";
-        if (fields[f].kind != V_ENUM)
-            continue;
-        for (names = enum_names(a->type, f); names[n]; n++)
-            ;
-        if (get_enum(a, f) >= n)
+        if (fields[f].kind == V_ENUM && get_enum(a, f) >= enum_count(f))
             return "is out of range";
     }
     *member = keys[t->element].name;
@@ -324,10 +331,7 @@ static unsigned missing_field(const ctg_action *a)
     };
     unsigned lack = required[a->type] & ~a->set;
 
-    for (unsigned f = 0; f < CTG_ACTION_F_COUNT; f++)
-        if (lack & BIT(f))
-            return f;
-    return CTG_ACTION_F_COUNT;
+    return lack ? (unsigned)__builtin_ctz(lack) : CTG_ACTION_F_COUNT;
 }
 
 /* The rules between members (spec 2.3). */
@@ -407,6 +411,14 @@ typedef struct value {
 typedef struct kept_stack {
     value *items;
     size_t len, cap;
+    /* follow[r][k]: the key that came after key k last time, in an action of type r - 1 (row
+     * 0: before the type), the hint of the next member. Actions of one type list their members
+     * in one order, so after the first of a type nearly every key is matched in place. */
+    unsigned char follow[CTG_ACTION_TYPE_COUNT + 1][K_COUNT];
+    /* The list's version compared with the gates' bounds "1.0" to "1.3" (cmp[d] for "1.d"),
+     * each once: the version is read before the actions and does not change. */
+    signed char cmp[4];
+    bool cmp_known[4];
 } kept_stack;
 
 typedef struct action_read {
@@ -416,6 +428,7 @@ typedef struct action_read {
     bool typed;
     unsigned element_key; /* the name the element id was given under, or K_COUNT */
     size_t base;          /* this action's first kept member in the stack */
+    uint64_t accepted;    /* once typed: type_keys of the type */
 } action_read;
 
 static kept_stack *stack_of(ctg_sa_reader *sa)
@@ -523,6 +536,10 @@ static int gate(action_read *ar, const ctg_mark *mark, const char *key, const ch
                 const char *bound, bool newer)
 {
     ctg_sa_reader *sa = ar->sa;
+    kept_stack *st = sa->state; /* read_action made it */
+    unsigned d = bound[0] == '1' && bound[1] == '.' && bound[2] != '\0' && bound[3] == '\0'
+                     ? (unsigned)(bound[2] - '0')
+                     : 4;
     int c;
 
     if (!sa->version)
@@ -530,7 +547,15 @@ static int gate(action_read *ar, const ctg_mark *mark, const char *key, const ch
                                   "%s needs the list's \"version\" (a string) before "
                                   "\"actions\"",
                                   what);
-    c = ctg_version_compare(sa->version, strlen(sa->version), bound);
+    if (d < 4 && st->cmp_known[d]) {
+        c = st->cmp[d];
+    } else {
+        c = ctg_version_compare(sa->version, strlen(sa->version), bound);
+        if (d < 4) {
+            st->cmp[d] = (signed char)(c < 0 ? -1 : c > 0);
+            st->cmp_known[d] = true;
+        }
+    }
     if (newer ? c >= 0 : c <= 0)
         return CTG_OK;
     return ctg_reader_fail_at(&sa->json, mark, key, CTG_ESCHEMA,
@@ -595,7 +620,7 @@ static int read_nested(action_read *ar);
 /* Applies member `v` to an action whose type is known. */
 static int apply(action_read *ar, const value *v)
 {
-    if (!(type_keys(ar->a->type) & BIT64(v->key)))
+    if (!(ar->accepted & BIT64(v->key)))
         return ctg_reader_fail_at(&ar->sa->json, &v->key_mark, keys[v->key].name, CTG_ESCHEMA,
                                   "unknown field \"%s\" in a %s action", keys[v->key].name,
                                   types[ar->a->type].name);
@@ -637,6 +662,7 @@ static int read_type(action_read *ar, const value *v)
     }
     ar->a->type = (ctg_action_type)t;
     ar->typed = true;
+    ar->accepted = type_keys(ar->a->type);
     /* The stack exists when anything was kept; applying reads nothing nested. */
     for (size_t i = ar->base; ar->sa->state && i < ((kept_stack *)ar->sa->state)->len; i++) {
         int rc = apply(ar, &((kept_stack *)ar->sa->state)->items[i]);
@@ -734,9 +760,10 @@ static int key_of(const ctg_token *k)
 static int action_members(action_read *ar)
 {
     ctg_reader *rd = &ar->sa->json;
+    unsigned char(*follow)[K_COUNT] = ((kept_stack *)ar->sa->state)->follow;
     ctg_mark marks[K_COUNT];
     uint64_t seen = 0;
-    unsigned next = 0;
+    unsigned next = follow[0][K_TYPE], prev = K_TYPE;
     ctg_lex_member m;
     int rc;
 
@@ -754,11 +781,14 @@ static int action_members(action_read *ar)
                                       ctg_column(marks[i].offset, marks[i].line_start));
         seen |= BIT64(i);
         marks[i] = (ctg_mark){ m.key.offset, m.key.line_start, m.key.line };
-        next = i + 1 < K_COUNT ? (unsigned)i + 1 : 0;
+        if (!m.hinted) /* learn: the row of the type the previous key was read in */
+            follow[ar->typed ? ar->a->type + 1 : 0][prev] = (unsigned char)i;
+        prev = (unsigned)i;
         if (!m.value_ready && (rc = ctg_reader_next(rd)) != CTG_OK)
             return rc;
         if ((rc = action_member(ar, (unsigned)i, &m.key)) != CTG_OK)
             return rc;
+        next = follow[ar->typed ? ar->a->type + 1 : 0][i];
     }
     return rc == CTG_LEX_OTHER ? CTG_OK : rc;
 }
@@ -782,7 +812,7 @@ static int read_action(ctg_reader *rd, void *out)
 {
     ctg_sa_reader *sa = (ctg_sa_reader *)rd;
     action_read ar = { sa, out, ctg_reader_mark(rd), false, K_COUNT,
-                       sa->state ? ((kept_stack *)sa->state)->len : 0 };
+                       sa->state ? ((kept_stack *)sa->state)->len : 0, 0 };
     int rc;
 
     memset(ar.a, 0, sizeof *ar.a);
@@ -790,6 +820,8 @@ static int read_action(ctg_reader *rd, void *out)
     ar.a->interchange_target = NAN;
     if (rd->tok.type != CTG_TOK_OBJECT_BEGIN)
         return ctg_reader_type_error(rd, "object");
+    if (!stack_of(sa)) /* the member loop's hints live there */
+        return ctg_reader_nomem(rd);
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
     rc = action_members(&ar);

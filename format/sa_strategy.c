@@ -273,7 +273,7 @@ static int read_ids(ctg_reader *rd, const char *const **ids, size_t *count)
 
 static int read_filter(ctg_reader *rd, void *out)
 {
-    unsigned v;
+    unsigned v = 0;
     int rc = read_enum(rd, violation_names, CTG_VIOLATION_TYPE_COUNT, "violation type", &v);
 
     if (rc == CTG_OK)
@@ -454,8 +454,17 @@ CTG_HANDLER_DEFINE(static, stage_handler, "strategy-stage", ctg_conditional_acti
 
 /* ---- reading: strategies ------------------------------------------------------------------ */
 
+/* sa->state while the strategies are read: the body, and the gates of spec 3.6 decided once
+ * for the list's version (it comes before the strategies). */
+typedef struct strategies_read {
+    strategy_body body;
+    bool stages_allowed; /* `conditionalActions`: 1.1 or later */
+    bool single_allowed; /* `condition` and `actionIds` of the strategy: 1.0 or earlier */
+} strategies_read;
+
 typedef struct strategy_ctx {
     ctg_operator_strategy *s;
+    const strategies_read *gates;
     const char *version;          /* the list's, a string (checked before the first strategy) */
     bool single;                  /* the 1.0 layout: `condition` + `actionIds` (spec 3.6) */
     ctg_conditional_actions one;  /* its stage */
@@ -466,19 +475,22 @@ typedef struct strategy_ctx {
 static int gate(ctg_reader *rd, const strategy_ctx *sc, unsigned index)
 {
     const char *v = sc->version;
-    size_t n = strlen(v);
+    size_t n;
 
-    if (index == S_STAGES && ctg_version_compare(v, n, "1.1") < 0)
+    if (index == S_STAGES ? sc->gates->stages_allowed
+                          : !(index == S_CONDITION || index == S_ACTION_IDS) ||
+                                sc->gates->single_allowed)
+        return CTG_OK;
+    n = strlen(v);
+    if (index == S_STAGES)
         return ctg_reader_fail(rd, CTG_ESCHEMA,
                                "\"conditionalActions\" needs version 1.1 or later; the list has "
                                "version %.*s",
                                (int)(n > 32 ? 32 : n), v);
-    if ((index == S_CONDITION || index == S_ACTION_IDS) && ctg_version_compare(v, n, "1.0") > 0)
-        return ctg_reader_fail(rd, CTG_ESCHEMA,
-                               "\"%s\" is only allowed up to version 1.0 (later: in "
-                               "\"conditionalActions\"); the list has version %.*s",
-                               strategy_keys[index].name, (int)(n > 32 ? 32 : n), v);
-    return CTG_OK;
+    return ctg_reader_fail(rd, CTG_ESCHEMA,
+                           "\"%s\" is only allowed up to version 1.0 (later: in "
+                           "\"conditionalActions\"); the list has version %.*s",
+                           strategy_keys[index].name, (int)(n > 32 ? 32 : n), v);
 }
 
 static int read_strategy_extensions(ctg_reader *rd, ctg_operator_strategy *s)
@@ -588,6 +600,7 @@ static int read_strategy(ctg_reader *rd, void *out)
         return ctg_reader_fail(rd, CTG_ESCHEMA,
                                "\"version\" must come before the first operator strategy");
     sc.version = sa->version;
+    sc.gates = sa->state;
     sc.single = strcmp(sa->version, "1.1") < 0;
     if ((rc = ctg_read_object(rd, &strategy_def, &sc, &seen)) != CTG_OK)
         return rc;
@@ -617,6 +630,7 @@ static int version_not_text(sa_reader *sa)
 static int strategies_member(ctg_sa_reader *sa, unsigned key)
 {
     ctg_reader *rd = &sa->json;
+    strategies_read *sr;
     strategy_body *body;
     void *items;
     int rc;
@@ -626,13 +640,19 @@ static int strategies_member(ctg_sa_reader *sa, unsigned key)
         return version_not_text(sa);
     if (rd->tok.type != CTG_TOK_ARRAY_BEGIN)
         return ctg_reader_type_error(rd, "array");
-    if (!(body = ctg_arena_calloc(rd->arena, 1, sizeof *body)))
+    if (!(sr = ctg_arena_calloc(rd->arena, 1, sizeof *sr)))
         return ctg_reader_nomem(rd);
+    if (sa->version) { /* without one, the first strategy is refused */
+        size_t n = strlen(sa->version);
+        sr->stages_allowed = ctg_version_compare(sa->version, n, "1.1") >= 0;
+        sr->single_allowed = ctg_version_compare(sa->version, n, "1.0") <= 0;
+    }
+    sa->state = sr;
+    body = &sr->body;
     if ((rc = ctg_read_array(rd, &strategy_handler, &items, &body->count)) != CTG_OK)
         return rc;
     body->items = items;
     body->cap = body->count;
-    sa->state = body;
     return CTG_OK;
 }
 
@@ -642,7 +662,7 @@ static int strategies_finish(ctg_sa_reader *sa, unsigned seen)
         return ctg_reader_missing(&sa->json, &sa->start, "version");
     if (!sa->version)
         return version_not_text(sa);
-    sa->doc->body = sa->state;
+    sa->doc->body = sa->state ? &((strategies_read *)sa->state)->body : NULL;
     return CTG_OK;
 }
 

@@ -2,6 +2,9 @@
 #include "json/emit.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "base/alloc.h"
 #include "base/error_set.h"
@@ -113,6 +116,38 @@ static void surrogate_escapes(char *out, const unsigned char *u)
     }
 }
 
+/* Whether one of the `n` bytes at `u` is 0xF0 or above. Nearly every piece has none (names and
+ * ids are ASCII): checking it whole first, 64 bytes a step, keeps the byte loop of
+ * flush_astral for the pieces that need it. */
+static bool any_lead4(const unsigned char *u, size_t n)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i top = _mm_set1_epi8((char)0xF0);
+
+    for (; n - i >= 64; i += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(u + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(u + i + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(u + i + 32));
+        __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(u + i + 48));
+        /* max(x, 0xF0) == x exactly when x >= 0xF0 (unsigned) */
+        __m128i m = _mm_max_epu8(_mm_max_epu8(a, b), _mm_max_epu8(c, d));
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(m, top), m)) != 0)
+            return true;
+    }
+#endif
+    for (; n - i >= 8; i += 8) {
+        uint64_t w;
+        memcpy(&w, u + i, 8);
+        if (has_lead4(w) != 0)
+            return true;
+    }
+    for (; i < n; i++)
+        if (u[i] >= 0xF0)
+            return true;
+    return false;
+}
+
 /* flush_for with astral escapes: the buffer goes to the sink with each 4-byte sequence
  * replaced. A piece never ends inside a character (put_string slices at character starts, the
  * rest is ASCII), so the buffer is always sent whole. */
@@ -123,6 +158,8 @@ static bool flush_astral(ctg_emitter *e)
     char esc[12];
 
     e->len = 0;
+    if (!any_lead4(u, n))
+        return sink_or_fail(e, e->buf, n) == CTG_OK;
     while (i < n) {
         uint64_t w;
 

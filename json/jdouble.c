@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,7 +11,8 @@
 
 /* Doubles are rare in contingency lists (voltage bounds, thresholds), so this favours being
  * obviously right over speed: the C library's correctly rounded "%.*e" proposes digits, our
- * own locale-independent parser checks that they read back, and the layout is ours. */
+ * own locale-independent parser checks that they read back, and the layout is ours. Action
+ * lists hold one or two per action, nearly all short exact decimals: those take exact_short. */
 
 #define MAX_DIGITS 17
 
@@ -210,6 +212,44 @@ static size_t put_literal(char *out, const char *s)
     return len;
 }
 
+/* The decimal of x > 0 when x is exactly m / 10^k for an integer m < 2^53 and k <= 17 (100.0,
+ * 12.5, 0.25: the values lists and actions hold), else false. That decimal is the one shortest()
+ * finds: any decimal with fewer digits is a multiple of 10^(1-k), so at least 10^-k from x,
+ * more than half an ulp of x (x < 2^53 * 10^-k), and does not read back as x. */
+static bool exact_short(double x, decimal *out)
+{
+    static const double pow10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,
+                                    1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17 };
+    uint64_t pow5 = 1;
+
+    for (int k = 0; k < (int)(sizeof pow10 / sizeof pow10[0]); k++, pow5 *= 5) {
+        double p = x * pow10[k];
+        uint64_t m;
+        char tmp[20];
+        int n = 0;
+
+        if (p >= 9007199254740992.0) /* 2^53 */
+            return false;
+        if (p != (double)(uint64_t)p)
+            continue;
+        m = (uint64_t)p;
+        /* The product may have been rounded: x == m / 10^k holds when m / 5^k is an integer
+         * and that integer times 2^-k (both exact) gives back x. */
+        if (m == 0 || m % pow5 != 0 || ldexp((double)(m / pow5), -k) != x)
+            continue;
+        while (m % 10 == 0) /* k == 0 only: a smaller k would have matched */
+            m /= 10, k--;
+        for (; m > 0; m /= 10)
+            tmp[n++] = (char)('0' + m % 10);
+        out->n = n;
+        out->exp = n - 1 - k;
+        for (int i = 0; i < n; i++)
+            out->d[i] = tmp[n - 1 - i];
+        return true;
+    }
+    return false;
+}
+
 size_t ctg_format_double(double v, char out[CTG_DOUBLE_BUF])
 {
     decimal dec;
@@ -225,7 +265,8 @@ size_t ctg_format_double(double v, char out[CTG_DOUBLE_BUF])
         out[len++] = '-';
         v = -v;
     }
-    shortest(v, &dec);
+    if (!exact_short(v, &dec))
+        shortest(v, &dec);
     if (dec.exp >= -3 && dec.exp < 7)
         len += layout_plain(&dec, out + len);
     else

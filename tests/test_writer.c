@@ -1074,6 +1074,55 @@ static bool check_shortest(double x, locale_t c)
 }
 
 /* Every power of two and its lower neighbour: where the rounding interval is lopsided. */
+/* The fewest digits of "%.*e" that read back as x: the search the formatter makes for any
+ * double, by other means (the C library's printf, the library's parser). */
+static size_t shortest_by_printf(double x, char *digits)
+{
+    char text[64];
+    double back = 0;
+
+    for (int n = 1; n <= 17; n++) {
+        snprintf(text, sizeof text, "%.*e", n - 1, x);
+        for (char *c = text; *c != '\0'; c++)
+            *c = *c == ',' ? '.' : *c; /* printf follows the locale's decimal comma */
+        if (ctg_parse_double(text, strlen(text), &back) && back == x)
+            break;
+    }
+    *strchr(text, 'e') = '\0';
+    return significant_digits(text, digits);
+}
+
+/* Values that are exact short decimals (m / 2^j, m / 10^k read back) take a quicker path than
+ * the digit search: both must give the same digits, in the layout of their range. */
+CTG_TEST(writer, doubles_exact_decimals_match_the_search)
+{
+    uint64_t seed = 0x2545f4914f6cdd1dull;
+    size_t n = 0;
+
+    for (int i = 0; i < 40000; i++) {
+        char out[CTG_DOUBLE_BUF], got[24], want[24];
+        double x, back = 0;
+
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        if (i % 2 == 0) /* dyadic: exact decimals of up to 17 fractional digits */
+            x = ldexp((double)(seed >> (11 + (seed & 31))), -(int)((seed >> 5) % 18));
+        else /* m / 10^k: exact when 5^k divides m's value, else the search's */
+            x = (double)(seed >> (11 + (seed & 31))) / pow(10.0, (double)((seed >> 5) % 18));
+        if (x == 0)
+            continue;
+        ctg_format_double(x, out);
+        significant_digits(out, got);
+        shortest_by_printf(x, want);
+        if (strcmp(got, want) != 0 || !layout_ok(out, x))
+            fprintf(stderr, "\nformat %.17g: got %s, the search gives digits %s\n", x, out, want);
+        CU_ASSERT_STRING_EQUAL(got, want);
+        CU_ASSERT_TRUE(layout_ok(out, x));
+        CU_ASSERT_TRUE(ctg_parse_double(out, strlen(out), &back) && back == x);
+        n++;
+    }
+    CU_ASSERT(n > 39000);
+}
+
 CTG_TEST(writer, doubles_powers_of_two)
 {
     locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
