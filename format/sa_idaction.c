@@ -161,11 +161,18 @@ static int by_key(const void *a, const void *b)
 /* Sorts `n` keys; a key given twice fails at its second place. */
 static int sort_keys(ctg_sa_reader *sa, map_entry *k, size_t n, const char *map)
 {
+    char path[CTG_ERROR_PATH_MAX];
+
     qsort(k, n, sizeof *k, by_key);
     for (size_t i = 1; i < n; i++)
-        if (strcmp(k[i - 1].key, k[i].key) == 0)
-            return ctg_reader_fail_at(&sa->json, &k[i].mark, NULL, CTG_ESCHEMA,
-                                      "duplicate key \"%.64s\" in \"%s\"", k[i].key, map);
+        if (strcmp(k[i - 1].key, k[i].key) == 0) {
+            snprintf(path, sizeof path, "/%s/%.64s", map, k[i].key);
+            return ctg_reader_fail_path(&sa->json, &k[i].mark, path, CTG_ESCHEMA,
+                                        "duplicate key \"%.64s\" (first at line %u, column %u)",
+                                        k[i].key, k[i - 1].mark.line,
+                                        ctg_column(k[i - 1].mark.offset,
+                                                   k[i - 1].mark.line_start));
+        }
     return CTG_OK;
 }
 
@@ -225,10 +232,10 @@ int ctg_sa_idaction_finish(ctg_sa_reader *sa, ctg_sa_action_body *body)
         return rc;
     if (r->id_count != n)
         return ctg_reader_fail_path(&sa->json, &r->builders_mark, "/actionBuilders", CTG_ESCHEMA,
-                                    "\"elementIdentifiers\" has %zu entries and "
+                                    "\"elementIdentifiers\" has %zu key%s and "
                                     "\"actionBuilders\" %zu: the two maps must have the same "
                                     "keys",
-                                    r->id_count, n);
+                                    r->id_count, r->id_count == 1 ? "" : "s", n);
     if ((rc = pair(sa, body, r)) != CTG_OK)
         return rc;
     sa->doc->kind = CTG_SA_IDENTIFIER_ACTION_LIST;
