@@ -175,7 +175,7 @@ CTG_TEST(sa_idaction, hand_made_document_round_trips)
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT_EQUAL(strlen(text), len);
     doc = read_text(text, CTG_SA_ANY);
-    CU_ASSERT_EQUAL(ctg_sa_identified_action_count(doc), 2);
+    CU_ASSERT_EQUAL(ctg_sa_identified_action_count(doc), 3);
     CU_ASSERT(doc && writes_exactly(doc, text));
     ctg_sa_doc_free(doc);
     free(text);
