@@ -60,7 +60,8 @@ static bool room(ctg_arena *arena, void **a, size_t asize, void **b, size_t bsiz
     if (len < *cap)
         return true;
     if (n > SIZE_MAX / asize || n > SIZE_MAX / bsize ||
-        !(na = ctg_arena_alloc(arena, n * asize, 8)) || !(nb = ctg_arena_alloc(arena, n * bsize, 8)))
+        !(na = ctg_arena_alloc(arena, n * asize, 8)) ||
+        !(nb = ctg_arena_alloc(arena, n * bsize, 8)))
         return false;
     if (len) {
         memcpy(na, *a, len * asize);
@@ -170,8 +171,7 @@ static int sort_keys(ctg_sa_reader *sa, map_entry *k, size_t n, const char *map)
             return ctg_reader_fail_path(&sa->json, &k[i].mark, path, CTG_ESCHEMA,
                                         "duplicate key \"%.64s\" (first at line %u, column %u)",
                                         k[i].key, k[i - 1].mark.line,
-                                        ctg_column(k[i - 1].mark.offset,
-                                                   k[i - 1].mark.line_start));
+                                        ctg_column(k[i - 1].mark.offset, k[i - 1].mark.line_start));
         }
     return CTG_OK;
 }
@@ -209,8 +209,8 @@ static int pair(ctg_sa_reader *sa, ctg_sa_action_body *body, reading *r)
 static int wrong_kind(ctg_sa_reader *sa, ctg_sa_kind is)
 {
     return ctg_reader_fail_path(&sa->json, &sa->start, "", CTG_ESCHEMA, "this is %s %s, not %s %s",
-                                ctg_sa_article(is), ctg_sa_kind_name(is),
-                                ctg_sa_article(sa->want), ctg_sa_kind_name(sa->want));
+                                ctg_sa_article(is), ctg_sa_kind_name(is), ctg_sa_article(sa->want),
+                                ctg_sa_kind_name(sa->want));
 }
 
 int ctg_sa_idaction_finish(ctg_sa_reader *sa, ctg_sa_action_body *body)
@@ -300,8 +300,7 @@ static const char *unwritable(const ctg_sa_action_body *body, const by_id *k, ch
 }
 
 /* The entries in the order of a HashMap of their builder ids (spec 1.2). */
-static int hash_order(ctg_arena *arena, by_id *k, size_t n,
-                      const ctg_identified_action ***order)
+static int hash_order(ctg_arena *arena, by_id *k, size_t n, const ctg_identified_action ***order)
 {
     const char **ids = ctg_arena_alloc(arena, n * sizeof *ids, 8);
     const ctg_identified_action **o = ctg_arena_alloc(arena, n * sizeof *o, 8);
@@ -474,8 +473,7 @@ static bool grow(ctg_arena *arena, ctg_sa_action_body *b)
     return true;
 }
 
-int ctg_sa_identified_action_add(ctg_sa_doc *doc, const ctg_identified_action *item,
-                                 ctg_error *err)
+int ctg_sa_identified_action_add(ctg_sa_doc *doc, const ctg_identified_action *item, ctg_error *err)
 {
     char path[CTG_ERROR_PATH_MAX];
     ctg_sa_action_body *b;
@@ -495,7 +493,8 @@ int ctg_sa_identified_action_add(ctg_sa_doc *doc, const ctg_identified_action *i
     }
     if (!b && !(b = doc->body = ctg_arena_calloc(doc->arena, 1, sizeof *b)))
         return ctg_error_set_plain(err, "<builder>", CTG_ENOMEM, "out of memory");
-    if (!grow(doc->arena, b) || !ctg_identifier_copy(doc->arena, &copy.identifier, &item->identifier) ||
+    if (!grow(doc->arena, b) ||
+        !ctg_identifier_copy(doc->arena, &copy.identifier, &item->identifier) ||
         !ctg_sa_action_copy(doc->arena, &copy.builder, &item->builder))
         return ctg_error_set_plain(err, "<builder>", CTG_ENOMEM, "out of memory");
     b->entries[b->entry_count++] = copy;

@@ -70,9 +70,8 @@ CTG_SHARED_TEST(sa_idaction, fixture_is_written_back_byte_for_byte)
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT(len == sizeof fixture - 1 && memcmp(text, fixture, len) == 0);
     CU_ASSERT_EQUAL(ctg_sa_read_buffer(&any, CTG_SA_ANY, text, len, NULL, &err), CTG_OK);
-    CU_ASSERT_EQUAL(ctg_sa_read_buffer(&typed, CTG_SA_IDENTIFIER_ACTION_LIST, text, len, NULL,
-                                       &err),
-                    CTG_OK);
+    CU_ASSERT_EQUAL(
+        ctg_sa_read_buffer(&typed, CTG_SA_IDENTIFIER_ACTION_LIST, text, len, NULL, &err), CTG_OK);
     CU_ASSERT_EQUAL(ctg_sa_doc_kind(any), CTG_SA_IDENTIFIER_ACTION_LIST);
     CU_ASSERT(any && writes_exactly(any, fixture));
     CU_ASSERT(typed && writes_exactly(typed, fixture));
@@ -217,8 +216,8 @@ static void check_unwritable(const char *in, const char *message)
     ctg_sa_doc_free(doc);
 }
 
-#define IDS2                                                                                  \
-    "\"elementIdentifiers\":{\"a\":{\"type\":\"ID_BASED\",\"identifier\":\"x\"},"             \
+#define IDS2                                                                                       \
+    "\"elementIdentifiers\":{\"a\":{\"type\":\"ID_BASED\",\"identifier\":\"x\"},"                  \
     "\"b\":{\"type\":\"ID_BASED\",\"identifier\":\"y\"}}"
 
 CTG_TEST(sa_idaction, what_powsybl_cannot_write_is_refused)
@@ -257,14 +256,15 @@ CTG_TEST(sa_idaction, built_document_writes_the_fixture)
 {
     ctg_sa_doc *doc = NULL;
     ctg_identified_action sw = entry(CTG_ACTION_SWITCH, "switchActionId", "switch 1 id");
-    ctg_identified_action line = entry(CTG_ACTION_TERMINALS_CONNECTION, "lineConnectionActionId",
-                                       NULL);
+    ctg_identified_action line =
+        entry(CTG_ACTION_TERMINALS_CONNECTION, "lineConnectionActionId", NULL);
     char id[] = "switchActionId";
     ctg_error err;
 
     CU_ASSERT_EQUAL_FATAL(ctg_sa_doc_new(&doc, CTG_SA_IDENTIFIER_ACTION_LIST, NULL), CTG_OK);
-    CU_ASSERT(writes_exactly(doc, "{\n  \"version\" : \"1.3\",\n  \"actions\" : [ ],\n"
-                                  "  \"elementIdentifiers\" : { },\n  \"actionBuilders\" : { }\n}"));
+    CU_ASSERT(writes_exactly(doc,
+                             "{\n  \"version\" : \"1.3\",\n  \"actions\" : [ ],\n"
+                             "  \"elementIdentifiers\" : { },\n  \"actionBuilders\" : { }\n}"));
     line.identifier.kind = CTG_IDENTIFIER_VOLTAGE_LEVELS_AND_ORDER;
     line.identifier.voltage_level_id1 = "VLHV1";
     line.identifier.voltage_level_id2 = "VLHV2";
