@@ -431,7 +431,7 @@ const ctg_identified_action *ctg_sa_identified_action_at(const ctg_sa_doc *doc, 
 /* Whether `id` or an identifier in it has a contingencyId, which the reader always refuses. */
 static bool has_contingency_id(const ctg_identifier *id)
 {
-    if (id->contingency_id && id->kind != CTG_IDENTIFIER_SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS)
+    if (id->contingency_id) /* the reader refuses it on every kind, even where unused */
         return true;
     for (size_t i = 0; id->kind == CTG_IDENTIFIER_LIST && i < id->item_count; i++)
         if (has_contingency_id(&id->items[i]))

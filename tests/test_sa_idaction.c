@@ -305,6 +305,13 @@ CTG_TEST(sa_idaction, builder_checks_as_the_reader)
     check_refused(doc, &e, "/elementIdentifiers/1/contingencyId",
                   "\"contingencyId\" needs an identifier-list version of 1.2 or later; an "
                   "action list's identifiers have none");
+    e.identifier.kind = CTG_IDENTIFIER_SUBSTATION_OR_VOLTAGE_LEVEL_EQUIPMENTS;
+    e.identifier.contingency_id = "c"; /* unused by this kind, refused by the reader all the same */
+    check_refused(doc, &e, "/elementIdentifiers/1/contingencyId",
+                  "\"contingencyId\" needs an identifier-list version of 1.2 or later; an "
+                  "action list's identifiers have none");
+    e.identifier.kind = CTG_IDENTIFIER_LIST;
+    e.identifier.contingency_id = NULL;
     items[1].id = NULL;
     check_refused(doc, &e, "/elementIdentifiers/1",
                   "breaks a rule of network-element identifiers (contingency-list spec 4)");

@@ -585,7 +585,8 @@ CTG_API int ctg_sa_read_file(ctg_sa_doc **out, ctg_sa_kind kind, const char *pat
  * @param opts  write options (NULL: defaults); the allocator applies, the flags must be 0.
  * @param err   receives the error on failure (NULL: not reported).
  * @return CTG_OK; CTG_EINVAL for a NULL argument; CTG_EUNSUPPORTED for a kind not written
- *         yet; CTG_ENOMEM.
+ *         yet or an identifier action list PowSyBl cannot write (ctg_sa_identified_action_add
+ *         says which), nothing written; CTG_ENOMEM.
  */
 CTG_API int ctg_sa_write_buf(ctg_buf *buf, const ctg_sa_doc *doc, const ctg_write_options *opts,
                              ctg_error *err);
