@@ -164,6 +164,8 @@ static int sort_keys(ctg_sa_reader *sa, map_entry *k, size_t n, const char *map)
 {
     char path[CTG_ERROR_PATH_MAX];
 
+    if (n < 2)
+        return CTG_OK; /* `k` may be NULL then, which qsort must not get */
     qsort(k, n, sizeof *k, by_key);
     for (size_t i = 1; i < n; i++)
         if (strcmp(k[i - 1].key, k[i].key) == 0) {
