@@ -701,7 +701,7 @@ static int read_type(action_read *ar, const value *v)
     }
     ar->a->type = (ctg_action_type)t;
     ar->typed = true;
-    /* The stack exists when anything was kept; applying reads nothing nested. */
+    /* read_one made the state; applying reads nothing nested. */
     for (size_t i = ar->base; i < ((read_state *)ar->sa->state)->kept.len; i++) {
         int rc = apply(ar, &((read_state *)ar->sa->state)->kept.items[i]);
         if (rc != CTG_OK)
