@@ -104,6 +104,7 @@ typedef struct ident_ctx {
     uint32_t wildcard;       /* its first code point; '?' when absent */
     size_t wildcard_len;     /* its code points */
     ctg_mark identifier_mark, wildcard_mark;
+    bool unversioned;        /* in an identifier action list: no list, no version (SA spec 1.5) */
 } ident_ctx;
 
 /* Whether field `key` is kept: always while the kind is unknown. */
@@ -188,11 +189,15 @@ static int read_types(ctg_reader *rd, ident_ctx *c)
     return CTG_OK;
 }
 
+static const ctg_handler unversioned_handler;
+
 static int read_items(ctg_reader *rd, ident_ctx *c)
 {
+    const ctg_handler *h =
+        c->unversioned ? &unversioned_handler : ctg_reader_handler(rd, CTG_HANDLER_IDENTIFIER);
     void *items;
     size_t count;
-    int rc = ctg_read_array(rd, ctg_reader_handler(rd, CTG_HANDLER_IDENTIFIER), &items, &count);
+    int rc = ctg_read_array(rd, h, &items, &count);
 
     if (rc != CTG_OK || !keeps(c, K_LIST))
         return rc;
@@ -211,6 +216,10 @@ static int identifier_field(ctg_reader *rd, unsigned index, void *ctx)
     case K_TYPE:
         return read_kind(rd, c);
     case K_CONTINGENCY_ID:
+        if (c->unversioned) /* PowSyBl reads these with no version known: never allowed */
+            return ctg_reader_fail(rd, CTG_ESCHEMA,
+                                   "\"contingencyId\" needs an identifier-list version of 1.2 "
+                                   "or later; an action list's identifiers have none");
         if ((rc = ctg_scope_rule(rd, CTG_RULE_CONTINGENCY_ID)) != CTG_OK) /* even when null */
             return rc;
         return read_str(rd, c, index, &o->contingency_id, true);
@@ -324,9 +333,10 @@ static int finish_identifier(ctg_reader *rd, const ident_ctx *c, const ctg_mark 
  * recursion shallow whatever max_depth allows. */
 #define IDENTIFIER_MAX_DEPTH 256
 
-static int read_identifier(ctg_reader *rd, void *out)
+static int read_identifier_as(ctg_reader *rd, void *out, bool unversioned)
 {
-    ident_ctx c = { out, -1, NULL, NULL, CTG_WILDCARD_DEFAULT, 1, { 0, 0, 0 }, { 0, 0, 0 } };
+    ident_ctx c = { out, -1, NULL, NULL, CTG_WILDCARD_DEFAULT, 1, { 0, 0, 0 }, { 0, 0, 0 },
+                    unversioned };
     ctg_mark start = ctg_reader_mark(rd);
     unsigned seen;
     int rc;
@@ -342,7 +352,28 @@ static int read_identifier(ctg_reader *rd, void *out)
     return finish_identifier(rd, &c, &start, seen);
 }
 
+static int read_identifier(ctg_reader *rd, void *out)
+{
+    return read_identifier_as(rd, out, false);
+}
+
+static int read_unversioned(ctg_reader *rd, void *out)
+{
+    return read_identifier_as(rd, out, true);
+}
+
 CTG_HANDLER_DEFINE(, ctg_identifier_handler, "identifier", ctg_identifier, read_identifier);
+/* The items of a LIST identifier of an identifier action list: not in the registry, since no
+ * contingency list reads them. */
+CTG_HANDLER_DEFINE(static, unversioned_handler, "unversioned-identifier", ctg_identifier,
+                   read_unversioned);
+
+int ctg_read_unversioned_identifier(ctg_reader *rd, ctg_identifier *out)
+{
+    if (rd->tok.type != CTG_TOK_OBJECT_BEGIN)
+        return ctg_reader_type_error(rd, "object");
+    return read_unversioned(rd, out);
+}
 
 /* ---- the list -------------------------------------------------------------------------- */
 
@@ -442,6 +473,11 @@ static void write_kind_fields(ctg_emitter *e, const ctg_identifier *id)
         emit_str(e, id->id);
         break;
     }
+}
+
+void ctg_write_identifier(ctg_emitter *e, const ctg_identifier *id)
+{
+    write_identifier(e, id);
 }
 
 static void write_identifier(ctg_emitter *e, const ctg_identifier *id)

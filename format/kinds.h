@@ -88,6 +88,12 @@ int ctg_write_list_of_lists(ctg_emitter *e, const ctg_list *list);
 /* identifier.c */
 int ctg_identifier_list_field(ctg_reader *rd, ctg_list *list, unsigned key);
 int ctg_write_identifier_list(ctg_emitter *e, const ctg_list *list);
+/* The identifiers of identifier action lists (format/sa_idaction.c), which no identifier list
+ * holds: read with rd->tok on the value as in a list, except that "contingencyId" is always
+ * refused, since no identifier-list version is known there (SA spec 1.5); written as in a
+ * list at its current version. */
+int ctg_read_unversioned_identifier(ctg_reader *rd, ctg_identifier *out);
+void ctg_write_identifier(ctg_emitter *e, const ctg_identifier *id);
 /* criterion.c: the six criterion kinds share these. */
 int ctg_criterion_list_field(ctg_reader *rd, ctg_list *list, unsigned key);
 int ctg_criterion_list_finish(ctg_reader *rd, ctg_list *list, const ctg_mark *start,

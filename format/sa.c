@@ -28,7 +28,7 @@
 /* The object kinds, each in its own file; NULL: recognised, not read or written yet. */
 static const ctg_sa_kind_ops *const kind_ops[CTG_SA_KIND_COUNT] = {
     [CTG_SA_ACTION_LIST] = &ctg_sa_action_ops,
-    [CTG_SA_IDENTIFIER_ACTION_LIST] = NULL,
+    [CTG_SA_IDENTIFIER_ACTION_LIST] = &ctg_sa_action_ops, /* D1's ops write both */
     [CTG_SA_OPERATOR_STRATEGIES] = &ctg_sa_strategy_ops,
     [CTG_SA_LIMIT_REDUCTIONS] = &ctg_sa_limit_ops,
 };

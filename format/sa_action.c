@@ -25,12 +25,13 @@
 #define BIT64(i) ((uint64_t)1 << (i))
 #define ACTION_VERSION "1.3"
 
-/* The document's body. */
-typedef struct action_list {
-    ctg_action *items;
-    size_t count;
-    size_t cap; /* builders: items has room for cap */
-} action_list;
+/* The document's body (D1b's entries are format/sa_idaction.c's). */
+typedef ctg_sa_action_body action_list;
+
+/* Actions nest at most this deep in MULTIPLE_ACTIONS (the top level is 0): reading, checking,
+ * copying and writing recurse once per level, and a fixed bound keeps that recursion within a
+ * small thread stack whatever max_depth allows (each level is two levels of JSON). */
+#define ACTION_MAX_NESTING 126
 
 /* Member names: type, id, element ids and legacy names, then one per ctg_action_field. */
 enum {
@@ -391,6 +392,23 @@ static const char *check_action(const ctg_action *a, const char **member)
     return check_rules(a, member);
 }
 
+/* The check of a D1b builder itself (spec 2.5): the members of its type, in range, but none of
+ * the rules of a built action; nested actions are built ones. A BOUNDARY_LINE builder can never
+ * be read (its type is gated by a version builders do not have), so none is built either. */
+static const char *check_builder(const ctg_action *a, const char **member)
+{
+    const char *why;
+
+    *member = "type";
+    if ((unsigned)a->type >= CTG_ACTION_TYPE_COUNT)
+        return "unknown action type";
+    if (a->type == CTG_ACTION_BOUNDARY_LINE)
+        return "type BOUNDARY_LINE needs a version, which the actions of \"actionBuilders\" "
+               "never have";
+    why = check_members(a, member);
+    return why && strcmp(why, "missing required field") != 0 ? why : NULL;
+}
+
 /* ---- reading ------------------------------------------------------------------------------ */
 
 /* One member's value as the reader met it: the current token, or one kept until the type. */
@@ -411,6 +429,27 @@ typedef struct value {
 typedef struct kept_stack {
     value *items;
     size_t len, cap;
+} kept_stack;
+
+/* Where each member of the actions being read began, for the message about a duplicate: a
+ * stack per read as the kept members, so that a level of nesting costs the few members it has
+ * (no array of every name's place on the C stack, which deep nesting would overflow). */
+typedef struct seen_key {
+    unsigned key;
+    ctg_mark mark;
+} seen_key;
+
+typedef struct seen_stack {
+    seen_key *items;
+    size_t len, cap;
+} seen_stack;
+
+/* The per-read state in sa->state. */
+typedef struct read_state {
+    kept_stack kept;
+    seen_stack seen;
+    size_t nesting; /* actions open around the one being read */
+    bool builder;   /* reading D1b's builders: no version is known there (spec 2.5) */
     /* follow[r][k]: the key that came after key k last time, in an action of type r - 1 (row
      * 0: before the type), the hint of the next member. Actions of one type list their members
      * in one order, so after the first of a type nearly every key is matched in place. */
@@ -419,7 +458,7 @@ typedef struct kept_stack {
      * each once: the version is read before the actions and does not change. */
     signed char cmp[4];
     bool cmp_known[4];
-} kept_stack;
+} read_state;
 
 typedef struct action_read {
     ctg_sa_reader *sa;
@@ -428,14 +467,34 @@ typedef struct action_read {
     bool typed;
     unsigned element_key; /* the name the element id was given under, or K_COUNT */
     size_t base;          /* this action's first kept member in the stack */
+    size_t seen_base;     /* its first member in the seen stack */
+    bool builder;         /* a D1b builder: checked as one, not as a built action */
     uint64_t accepted;    /* once typed: type_keys of the type */
 } action_read;
 
-static kept_stack *stack_of(ctg_sa_reader *sa)
+static read_state *state_of(ctg_sa_reader *sa)
 {
     if (!sa->state)
-        sa->state = ctg_arena_calloc(sa->json.arena, 1, sizeof(kept_stack));
+        sa->state = ctg_arena_calloc(sa->json.arena, 1, sizeof(read_state));
     return sa->state;
+}
+
+/* Room for one more item of `size` bytes in the arena-owned stack `*items` (the old block
+ * stays in the arena, at most as big as the new). */
+static bool stack_room(ctg_arena *arena, void **items, size_t len, size_t *cap, size_t size)
+{
+    size_t n = *cap ? *cap * 2 : 16;
+    void *p;
+
+    if (len < *cap)
+        return true;
+    if (n > SIZE_MAX / size || !(p = ctg_arena_alloc(arena, n * size, 8)))
+        return false;
+    if (len)
+        memcpy(p, *items, len * size);
+    *items = p;
+    *cap = n;
+    return true;
 }
 
 static const char *tok_name(ctg_tok t)
@@ -536,12 +595,17 @@ static int gate(action_read *ar, const ctg_mark *mark, const char *key, const ch
                 const char *bound, bool newer)
 {
     ctg_sa_reader *sa = ar->sa;
-    kept_stack *st = sa->state; /* read_action made it */
+    read_state *st = sa->state; /* read_one made it */
     unsigned d = bound[0] == '1' && bound[1] == '.' && bound[2] != '\0' && bound[3] == '\0'
                      ? (unsigned)(bound[2] - '0')
                      : 4;
     int c;
 
+    if (st->builder)
+        return ctg_reader_fail_at(&sa->json, mark, key, CTG_ESCHEMA,
+                                  "%s needs a version, which the actions of \"actionBuilders\" "
+                                  "never have (PowSyBl reads them without one)",
+                                  what);
     if (!sa->version)
         return ctg_reader_fail_at(&sa->json, mark, key, CTG_ESCHEMA,
                                   "%s needs the list's \"version\" (a string) before "
@@ -663,9 +727,9 @@ static int read_type(action_read *ar, const value *v)
     ar->a->type = (ctg_action_type)t;
     ar->typed = true;
     ar->accepted = type_keys(ar->a->type);
-    /* The stack exists when anything was kept; applying reads nothing nested. */
-    for (size_t i = ar->base; ar->sa->state && i < ((kept_stack *)ar->sa->state)->len; i++) {
-        int rc = apply(ar, &((kept_stack *)ar->sa->state)->items[i]);
+    /* read_one made the state; applying reads nothing nested. */
+    for (size_t i = ar->base; i < ((read_state *)ar->sa->state)->kept.len; i++) {
+        int rc = apply(ar, &((read_state *)ar->sa->state)->kept.items[i]);
         if (rc != CTG_OK)
             return rc;
     }
@@ -689,23 +753,11 @@ static value current(ctg_reader *rd, unsigned key, const ctg_token *k)
 static int keep(action_read *ar, value *v)
 {
     ctg_reader *rd = &ar->sa->json;
-    kept_stack *st = stack_of(ar->sa);
+    kept_stack *st = &((read_state *)ar->sa->state)->kept;
     int rc;
 
-    if (!st)
+    if (!stack_room(rd->arena, (void **)&st->items, st->len, &st->cap, sizeof *st->items))
         return ctg_reader_nomem(rd);
-    if (st->len == st->cap) { /* arena-owned: the old block stays, at most as big as the new */
-        size_t cap = st->cap ? st->cap * 2 : K_COUNT;
-        value *items = cap <= SIZE_MAX / sizeof *items
-                           ? ctg_arena_alloc(rd->arena, cap * sizeof *items, 8)
-                           : NULL;
-        if (!items)
-            return ctg_reader_nomem(rd);
-        if (st->len)
-            memcpy(items, st->items, st->len * sizeof *items);
-        st->items = items;
-        st->cap = cap;
-    }
     if (v->type == CTG_TOK_STRING && !(v->str = ctg_arena_strndup_fast(rd->arena, v->str, v->len)))
         return ctg_reader_nomem(rd);
     /* A nested `actions` array was read when met. */
@@ -756,12 +808,37 @@ static int key_of(const ctg_token *k)
     return -1;
 }
 
+/* Key `i` met again at `at`: the message names where it was first. */
+static int duplicate(action_read *ar, unsigned i, const ctg_mark *at)
+{
+    const seen_stack *st = &((read_state *)ar->sa->state)->seen;
+    size_t k = ar->seen_base;
+
+    while (st->items[k].key != i)
+        k++;
+    return ctg_reader_fail_at(&ar->sa->json, at, keys[i].name, CTG_ESCHEMA,
+                              "duplicate key \"%s\" (first at line %u, column %u)", keys[i].name,
+                              st->items[k].mark.line,
+                              ctg_column(st->items[k].mark.offset, st->items[k].mark.line_start));
+}
+
+/* Records where key `i` of the current action is. */
+static int note_key(action_read *ar, unsigned i, const ctg_mark *at)
+{
+    seen_stack *st = &((read_state *)ar->sa->state)->seen;
+
+    if (!stack_room(ar->sa->json.arena, (void **)&st->items, st->len, &st->cap,
+                    sizeof *st->items))
+        return ctg_reader_nomem(&ar->sa->json);
+    st->items[st->len++] = (seen_key){ i, *at };
+    return CTG_OK;
+}
+
 /* The object loop of an action: ctg_read_object's, for more than 32 names. */
 static int action_members(action_read *ar)
 {
     ctg_reader *rd = &ar->sa->json;
-    unsigned char(*follow)[K_COUNT] = ((kept_stack *)ar->sa->state)->follow;
-    ctg_mark marks[K_COUNT];
+    unsigned char(*follow)[K_COUNT] = ((read_state *)ar->sa->state)->follow;
     uint64_t seen = 0;
     unsigned next = follow[0][K_TYPE], prev = K_TYPE;
     ctg_lex_member m;
@@ -770,17 +847,14 @@ static int action_members(action_read *ar)
     while ((rc = ctg_lexer_member(&rd->lex, keys[next].name, keys[next].len, &m, &rd->tok,
                                   rd->err)) == CTG_LEX_KEY) {
         int i = m.hinted ? (int)next : key_of(&m.key);
+        ctg_mark at = { m.key.offset, m.key.line_start, m.key.line };
         if (i < 0)
             return unknown_member(rd, &m.key);
         if (seen & BIT64(i))
-            return ctg_reader_fail_at(rd, &(ctg_mark){ m.key.offset, m.key.line_start,
-                                                       m.key.line },
-                                      keys[i].name, CTG_ESCHEMA,
-                                      "duplicate key \"%s\" (first at line %u, column %u)",
-                                      keys[i].name, marks[i].line,
-                                      ctg_column(marks[i].offset, marks[i].line_start));
+            return duplicate(ar, (unsigned)i, &at);
         seen |= BIT64(i);
-        marks[i] = (ctg_mark){ m.key.offset, m.key.line_start, m.key.line };
+        if ((rc = note_key(ar, (unsigned)i, &at)) != CTG_OK)
+            return rc;
         if (!m.hinted) /* learn: the row of the type the previous key was read in */
             follow[ar->typed ? ar->a->type + 1 : 0][prev] = (unsigned char)i;
         prev = (unsigned)i;
@@ -801,36 +875,50 @@ static int finish_action(action_read *ar)
 
     if (!ar->typed)
         return ctg_reader_missing(rd, &ar->start, "type");
-    if (!(why = check_action(ar->a, &member)))
+    why = ar->builder ? check_builder(ar->a, &member) : check_action(ar->a, &member);
+    if (!why)
         return CTG_OK;
     if (strcmp(why, "missing required field") == 0)
         return ctg_reader_missing(rd, &ar->start, member);
     return ctg_reader_fail_at(rd, &ar->start, member, CTG_ESCHEMA, "%s", why);
 }
 
-static int read_action(ctg_reader *rd, void *out)
+/* An action (`builder`: a D1b builder, checked as one) at rd->tok. */
+static int read_one(ctg_sa_reader *sa, ctg_action *out, bool builder)
 {
-    ctg_sa_reader *sa = (ctg_sa_reader *)rd;
-    action_read ar = { sa, out, ctg_reader_mark(rd), false, K_COUNT,
-                       sa->state ? ((kept_stack *)sa->state)->len : 0, 0 };
+    ctg_reader *rd = &sa->json;
+    read_state *st = state_of(sa);
+    action_read ar = { sa, out, ctg_reader_mark(rd), false, K_COUNT, 0, 0, builder };
     int rc;
 
     memset(ar.a, 0, sizeof *ar.a);
     ar.a->struct_version = CTG_ACTION_STRUCT_VERSION;
     ar.a->interchange_target = NAN;
+    if (!st)
+        return ctg_reader_nomem(rd);
     if (rd->tok.type != CTG_TOK_OBJECT_BEGIN)
         return ctg_reader_type_error(rd, "object");
-    if (!stack_of(sa)) /* the member loop's hints live there */
-        return ctg_reader_nomem(rd);
+    if (st->nesting > ACTION_MAX_NESTING)
+        return ctg_reader_fail(rd, CTG_ELIMIT, "actions nested more than %d deep",
+                               ACTION_MAX_NESTING);
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
+    ar.base = st->kept.len;
+    ar.seen_base = st->seen.len;
+    st->nesting++;
     rc = action_members(&ar);
-    if (sa->state)
-        ((kept_stack *)sa->state)->len = ar.base;
+    st->nesting--;
+    st->kept.len = ar.base;
+    st->seen.len = ar.seen_base;
     if (rc != CTG_OK)
         return rc;
     ctg_reader_pop_frame(rd);
     return finish_action(&ar);
+}
+
+static int read_action(ctg_reader *rd, void *out)
+{
+    return read_one((ctg_sa_reader *)rd, out, false);
 }
 
 CTG_HANDLER_DEFINE(static, action_handler, "sa-action", ctg_action, read_action);
@@ -851,6 +939,19 @@ static action_list *body(ctg_sa_doc *doc)
     return doc->body;
 }
 
+int ctg_sa_read_builder(ctg_sa_reader *sa, ctg_action *out)
+{
+    read_state *st = state_of(sa);
+    int rc;
+
+    if (!st)
+        return ctg_reader_nomem(&sa->json);
+    st->builder = true;
+    rc = read_one(sa, out, true);
+    st->builder = false;
+    return rc;
+}
+
 static int member(ctg_sa_reader *sa, unsigned key)
 {
     ctg_reader *rd = &sa->json;
@@ -858,11 +959,10 @@ static int member(ctg_sa_reader *sa, unsigned key)
     void *items;
     int rc;
 
-    if (sa->want == CTG_SA_IDENTIFIER_ACTION_LIST || key != CTG_SA_ROOT_ACTIONS)
-        return ctg_reader_fail_path(rd, &sa->start, "", CTG_EUNSUPPORTED,
-                                    "identifier action lists are not read yet");
     if (!(l = body(sa->doc)))
         return ctg_reader_nomem(rd);
+    if (key != CTG_SA_ROOT_ACTIONS)
+        return ctg_sa_idaction_member(sa, l, key);
     if (rd->tok.type != CTG_TOK_ARRAY_BEGIN)
         return ctg_reader_type_error(rd, "array");
     if ((rc = ctg_read_array(rd, &action_handler, &items, &l->count)) != CTG_OK)
@@ -889,7 +989,7 @@ static int finish(ctg_sa_reader *sa, unsigned seen)
                                   sa->version, ACTION_VERSION);
     if (!(seen & BIT(CTG_SA_ROOT_ACTIONS)))
         return ctg_reader_missing(rd, &sa->start, "actions");
-    return body(sa->doc) ? CTG_OK : ctg_reader_nomem(rd);
+    return body(sa->doc) ? ctg_sa_idaction_finish(sa, sa->doc->body) : ctg_reader_nomem(rd);
 }
 
 /* ---- writing ------------------------------------------------------------------------------ */
@@ -938,11 +1038,23 @@ static void write_action(ctg_emitter *e, const ctg_action *a)
     ctg_emit_object_end(e);
 }
 
+const char *ctg_sa_action_type_name(ctg_action_type t)
+{
+    return types[t].name;
+}
+
 static void write(ctg_emitter *e, const ctg_sa_doc *doc)
 {
     static const ctg_key version = CTG_KEY("version");
     const action_list *l = doc->body;
+    const ctg_identified_action **order = NULL;
+    bool d1b = doc->kind == CTG_SA_IDENTIFIER_ACTION_LIST;
+    ctg_arena *scratch = NULL;
 
+    if (d1b && ctg_sa_idaction_prepare(e, l, &scratch, &order) != CTG_OK) {
+        ctg_arena_release(scratch);
+        return;
+    }
     ctg_emit_object_begin(e);
     ctg_emit_member_string(e, &version, ACTION_VERSION, sizeof ACTION_VERSION - 1);
     ctg_emit_name_key(e, &keys[K_ACTIONS]);
@@ -950,7 +1062,10 @@ static void write(ctg_emitter *e, const ctg_sa_doc *doc)
     for (size_t i = 0; l && i < l->count; i++)
         write_action(e, &l->items[i]);
     ctg_emit_array_end(e);
+    if (d1b)
+        ctg_sa_idaction_write(e, l, order);
     ctg_emit_object_end(e);
+    ctg_arena_release(scratch);
 }
 
 const ctg_sa_kind_ops ctg_sa_action_ops = { member, finish, write };
@@ -959,7 +1074,10 @@ const ctg_sa_kind_ops ctg_sa_action_ops = { member, finish, write };
 
 size_t ctg_sa_action_count(const ctg_sa_doc *doc)
 {
-    const action_list *l = doc && doc->kind == CTG_SA_ACTION_LIST ? doc->body : NULL;
+    const action_list *l = doc && (doc->kind == CTG_SA_ACTION_LIST ||
+                                   doc->kind == CTG_SA_IDENTIFIER_ACTION_LIST)
+                               ? doc->body
+                               : NULL;
 
     return l ? l->count : 0;
 }
@@ -984,8 +1102,8 @@ static const char *check_tree(const ctg_action *a, char *path, size_t used, size
     }
     if (a->type != CTG_ACTION_MULTIPLE_ACTIONS)
         return NULL;
-    if (depth >= CTG_MAX_DEPTH_LIMIT / 2)
-        return "actions nested too deep";
+    if (a->action_count && depth >= ACTION_MAX_NESTING)
+        return "actions nested too deep"; /* as the reader: ACTION_MAX_NESTING */
     for (size_t i = 0; i < a->action_count; i++) {
         int n = snprintf(path + used, CTG_ERROR_PATH_MAX - used, "/actions/%zu", i);
         size_t u = used + (size_t)n < CTG_ERROR_PATH_MAX ? used + (size_t)n : used;
@@ -994,6 +1112,37 @@ static const char *check_tree(const ctg_action *a, char *path, size_t used, size
     }
     path[used] = '\0';
     return NULL;
+}
+
+const char *ctg_sa_builder_check(const ctg_action *a, char *path, size_t used)
+{
+    const char *member, *why;
+
+    if (a->struct_version != CTG_ACTION_STRUCT_VERSION) {
+        snprintf(path + used, CTG_ERROR_PATH_MAX - used, "/struct_version");
+        return "unknown struct_version";
+    }
+    if ((why = check_builder(a, &member)) != NULL) {
+        snprintf(path + used, CTG_ERROR_PATH_MAX - used, "/%s", member);
+        return why;
+    }
+    if (a->type != CTG_ACTION_MULTIPLE_ACTIONS)
+        return NULL;
+    for (size_t i = 0; i < a->action_count; i++) {
+        int n = snprintf(path + used, CTG_ERROR_PATH_MAX - used, "/actions/%zu", i);
+        size_t u = used + (size_t)n < CTG_ERROR_PATH_MAX ? used + (size_t)n : used;
+        if ((why = check_tree(&a->actions[i], path, u, 1)) != NULL)
+            return why;
+    }
+    path[used] = '\0';
+    return NULL;
+}
+
+static bool copy_action(ctg_arena *arena, ctg_action *out, const ctg_action *a);
+
+bool ctg_sa_action_copy(ctg_arena *arena, ctg_action *out, const ctg_action *a)
+{
+    return copy_action(arena, out, a);
 }
 
 static bool copy_string(ctg_arena *arena, const char **s)
@@ -1054,7 +1203,8 @@ int ctg_sa_action_list_add(ctg_sa_doc *doc, const ctg_action *action, ctg_error 
     int n;
 
     err = err ? err : &scratch;
-    if (!doc || !action || doc->kind != CTG_SA_ACTION_LIST)
+    if (!doc || !action ||
+        (doc->kind != CTG_SA_ACTION_LIST && doc->kind != CTG_SA_IDENTIFIER_ACTION_LIST))
         return ctg_error_set_plain(err, "<builder>", CTG_EINVAL,
                                    "no action, or no action-list document");
     l = doc->body;

@@ -128,4 +128,46 @@ extern const ctg_sa_kind_ops ctg_sa_strategy_ops;
 /* D1: the `actions` member, the checks of spec 2.1 once the root is read, the 1.3 writer. */
 extern const ctg_sa_kind_ops ctg_sa_action_ops;
 
+/* ---- identifier action list (D1b, format/sa_idaction.c) ---- */
+
+/* The body of an action list and of an identifier action list (D1b adds the entries). */
+typedef struct ctg_sa_action_body {
+    ctg_action *items;
+    size_t count;
+    size_t cap; /* builders: items has room for cap */
+    ctg_identified_action *entries; /* D1b, in `actionBuilders` order */
+    size_t entry_count;
+    size_t entry_cap;
+    void *reading; /* sa_idaction.c's, while the root is read */
+} ctg_sa_action_body;
+
+/* The name of action type `t` (spec 2.3), e.g. "SWITCH"; static storage. */
+CTG_INTERNAL const char *ctg_sa_action_type_name(ctg_action_type t);
+/* Reads the builder object at rd->tok (an `actionBuilders` value) into `out`: the action
+ * reader with no version known, so every version-gated name is refused, and without the
+ * checks of a built action (spec 2.5). Handler convention. */
+CTG_INTERNAL int ctg_sa_read_builder(ctg_sa_reader *sa, ctg_action *out);
+/* What the reader would refuse in builder `a` (and its nested actions), or NULL, with the
+ * path of the member at fault appended to `path` (CTG_ERROR_PATH_MAX bytes, `used` of them
+ * used): the reader's check of a builder, for ctg_sa_identified_action_add. */
+CTG_INTERNAL const char *ctg_sa_builder_check(const ctg_action *a, char *path, size_t used);
+/* Deep-copies the checked action `a` into `out` in `arena`; false when out of memory. */
+CTG_INTERNAL bool ctg_sa_action_copy(ctg_arena *arena, ctg_action *out, const ctg_action *a);
+/* sa_action.c hands D1b's root members here, and its finish and write call these. */
+CTG_INTERNAL int ctg_sa_idaction_member(ctg_sa_reader *sa, ctg_sa_action_body *body,
+                                        unsigned key);
+/* After the root: pairs the two maps, or drops them when `actionBuilders` is empty; sets the
+ * document's kind. */
+CTG_INTERNAL int ctg_sa_idaction_finish(ctg_sa_reader *sa, ctg_sa_action_body *body);
+/* Before anything is written: CTG_OK, or the failure recorded in `e` (CTG_EUNSUPPORTED for
+ * what PowSyBl cannot write, CTG_ENOMEM). `*order` receives the entries in write order, held
+ * by `*scratch` (set to an arena of the emitter's allocator when there are entries, else left
+ * alone), which the caller releases after ctg_sa_idaction_write. */
+CTG_INTERNAL int ctg_sa_idaction_prepare(ctg_emitter *e, const ctg_sa_action_body *body,
+                                         ctg_arena **scratch,
+                                         const ctg_identified_action ***order);
+/* Writes `elementIdentifiers` and `actionBuilders` as members of the open root object. */
+CTG_INTERNAL void ctg_sa_idaction_write(ctg_emitter *e, const ctg_sa_action_body *body,
+                                        const ctg_identified_action **order);
+
 #endif

@@ -351,6 +351,14 @@ static bool reserve_identifier(ctg_list *list)
     return true;
 }
 
+bool ctg_identifier_copy(ctg_arena *arena, ctg_identifier *dst, const ctg_identifier *src)
+{
+    bool ok = true;
+
+    copy_identifier(arena, dst, src, &ok);
+    return ok;
+}
+
 int ctg_list_add_identifier(ctg_list *list, const ctg_identifier *id)
 {
     ctg_identifier c;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "ctg/model.h"
+#include "base/arena.h"
 #include "base/utf8.h"
 
 /* An ID_WITH_WILDCARDS identifier holds its wildcard this many times. */
@@ -28,6 +29,10 @@ bool ctg_identifier_kind_from_name(const char *name, size_t len, ctg_identifier_
 /* Whether the identifiers of one `identifier` list (the top level) follow spec 4, nested items
  * included; false for a NULL array with count > 0. */
 bool ctg_identifiers_valid(const ctg_identifier *ids, size_t count);
+
+/* Deep-copies `src` (valid) into `dst` in `arena`, as ctg_list_add_identifier copies it; false
+ * when out of memory (what was copied stays in the arena). */
+bool ctg_identifier_copy(ctg_arena *arena, ctg_identifier *dst, const ctg_identifier *src);
 
 /* Decodes valid UTF-8 (as the lexer hands it out): the number of code points of s[0..len),
  * and the first one in `*first` (0 when empty). */

@@ -41,6 +41,9 @@ check "validate operator strategies" 0 \
     -- "$cli" validate "$data/sa/strategies-conditions.json"
 check "validate action list" 0 "$data/sa/actions-every-type.json: ok (action list)\n" "" \
     -- "$cli" validate "$data/sa/actions-every-type.json"
+check "validate identifier action list" 0 \
+    "$data/sa/idactions-builders.json: ok (identifier action list)\n" "" \
+    -- "$cli" validate "$data/sa/idactions-builders.json"
 check "validate limit reductions" 0 "$data/sa/limit-reductions.json: ok (limit-reduction list)\n" "" \
     -- "$cli" validate "$data/sa/limit-reductions.json"
 check "validate checks every file" 1 "$sample: ok\n$sample: ok\n" "$bad_type" \

@@ -138,9 +138,6 @@ CTG_SHARED_TEST(sa_action, rejected_fixtures_fail_at_their_place)
     /* PowSyBl says line 8, column 3 (the action's end); ctg names the action's start. */
     check_rejected("WrongActionFileTest.json", CTG_ESCHEMA, 3, 17, "/actions/0/relativeValue",
                    "missing required field \"relativeValue\"");
-    /* D1b is not read yet: refused, never half-read. */
-    check_rejected("IdentifierActionListTest.json", CTG_EUNSUPPORTED, 1, 1, "",
-                   "identifier action lists are not read yet");
 }
 
 CTG_SHARED_TEST(sa_action, fixture_values)
@@ -281,9 +278,11 @@ CTG_TEST(sa_action, empty_list_and_kinds)
     static const char text[] = "{\"actions\":[],\"version\":\"\"}"; /* no lower bound */
 
     check_round(text, "{\n  \"version\" : \"1.3\",\n  \"actions\" : [ ]\n}");
+    /* No builders: a plain action list (D1b's own tests are test_sa_idaction.c's). */
     CU_ASSERT_EQUAL(ctg_sa_read_buffer(&doc, CTG_SA_IDENTIFIER_ACTION_LIST, text,
                                        sizeof text - 1, NULL, &err),
-                    CTG_EUNSUPPORTED);
+                    CTG_ESCHEMA);
+    CU_ASSERT_STRING_EQUAL(err.message, "this is an action list, not an identifier action list");
     CU_ASSERT_PTR_NULL(doc);
     CU_ASSERT_EQUAL(ctg_sa_read_buffer(&doc, CTG_SA_OPERATOR_STRATEGIES, text, sizeof text - 1,
                                        NULL, &err),

@@ -14,8 +14,8 @@
  * CTG_SA_LIMIT_REDUCTIONS (read, write and build).
  * CTG_SA_OPERATOR_STRATEGIES: read (versions 1.0-1.2 and later ones), written as 1.2.
  * CTG_SA_ACTION_LIST (read, versions 1.0-1.3; written at 1.3; builders).
- * CTG_SA_IDENTIFIER_ACTION_LIST is recognised but reading or writing it fails with
- * CTG_EUNSUPPORTED ("identifier action lists are not read yet"), never silently.
+ * CTG_SA_IDENTIFIER_ACTION_LIST (read, written as PowSyBl writes it, built; refused with
+ * CTG_EUNSUPPORTED where PowSyBl's own output is not well defined).
  *
  * Threads: a document is only read by the functions taking a `const ctg_sa_doc *`, so several
  * threads may use one at once; ctg_sa_doc_free needs it to itself.
@@ -35,7 +35,7 @@ CTG_BEGIN_DECL
 typedef enum ctg_sa_kind {
     CTG_SA_ANY = 0,                /**< for reading: recognise the kind from the document */
     CTG_SA_ACTION_LIST,            /**< D1 `{version, actions}` */
-    CTG_SA_IDENTIFIER_ACTION_LIST, /**< D1b, D1 + `elementIdentifiers` (not read yet) */
+    CTG_SA_IDENTIFIER_ACTION_LIST, /**< D1b, D1 + `elementIdentifiers` and `actionBuilders` */
     CTG_SA_OPERATOR_STRATEGIES,    /**< D2 `{version, operatorStrategies}` */
     CTG_SA_CONTINGENCY_CONTEXTS,   /**< D3: a root array of contingency contexts */
     CTG_SA_LIMIT_REDUCTIONS,       /**< D4 `{version, limitReductions}` */
@@ -479,7 +479,8 @@ typedef struct ctg_action {
     size_t action_count;                  /**< MULTIPLE_ACTIONS: how many */
 } ctg_action;
 
-/** The actions of a CTG_SA_ACTION_LIST document, in list order (0 for another kind or NULL). */
+/** The actions of a CTG_SA_ACTION_LIST or CTG_SA_IDENTIFIER_ACTION_LIST document, in list
+ *  order (0 for another kind or NULL). */
 CTG_API size_t ctg_sa_action_count(const ctg_sa_doc *doc);
 /** Action `i`, or NULL when out of range; owned by `doc`. */
 CTG_API const ctg_action *ctg_sa_action_at(const ctg_sa_doc *doc, size_t i);
@@ -488,7 +489,8 @@ CTG_API const ctg_action *ctg_sa_action_at(const ctg_sa_doc *doc, size_t i);
  * Appends a deep copy of `action` (nested actions included) to an action list, after checking
  * it as the reader checks a read one (required members, members of its type only, finite
  * numbers, the ranges of spec 2.3), so that the document writes what a read one would.
- * @param doc     a CTG_SA_ACTION_LIST document (ctg_sa_doc_new), changed only on success.
+ * @param doc     a CTG_SA_ACTION_LIST or CTG_SA_IDENTIFIER_ACTION_LIST document
+ *                (ctg_sa_doc_new), changed only on success.
  * @param action  the action, borrowed for the call; struct_version CTG_ACTION_STRUCT_VERSION.
  * @param err     receives the error on failure (NULL: not reported); its path names the
  *                member, e.g. `/actions/0/open`.
@@ -558,12 +560,58 @@ typedef struct ctg_sa_check_set {
  */
 CTG_API int ctg_sa_check(const ctg_sa_check_set *set, ctg_sa_finding_fn each, void *payload,
                          const ctg_allocator *allocator, ctg_error *err);
+/* ---- identifier action list (spec §2.5) ---- */
+
+/**
+ * One entry of an identifier action list: a partial action ("builder") and the network-element
+ * identifier that gives it its element when the list is resolved against a network. The two
+ * maps of the JSON, `elementIdentifiers` and `actionBuilders`, pair their values by key; the
+ * key PowSyBl writes is the builder's id (the key read is not kept). Read: arena-owned by the
+ * document. Given to the builder: borrowed for the call (deep-copied).
+ */
+typedef struct ctg_identified_action {
+    /** `elementIdentifiers` value: CTG §4, without `contingencyId` (never read here). */
+    ctg_identifier identifier;
+    /** `actionBuilders` value: read as an action of its type but not checked as a built one,
+     *  so required members may be missing (`element_id` NULL, `set` without `open`...); `id`
+     *  NULL when absent. The members written are PowSyBl's: `id` and `type`, and for LOAD
+     *  `elementId`, `relativeValue`, `activePowerValue`, `reactivePowerValue` too. */
+    ctg_action builder;
+} ctg_identified_action;
+
+/** The entries of a CTG_SA_IDENTIFIER_ACTION_LIST document, in the order of its
+ *  `actionBuilders` (builders: in the order added); written in Java hash order of the builder
+ *  ids (spec 1.2). 0 for another kind or NULL. The plain `actions` of such a document are
+ *  ctg_sa_action_count/_at's. */
+CTG_API size_t ctg_sa_identified_action_count(const ctg_sa_doc *doc);
+/** Entry `i`, or NULL when out of range; owned by `doc`. */
+CTG_API const ctg_identified_action *ctg_sa_identified_action_at(const ctg_sa_doc *doc,
+                                                                 size_t i);
+
+/**
+ * Appends a deep copy of `item` to an identifier action list, after the checks the reader
+ * makes of one it has read: the identifier follows CTG §4 and has no `contingencyId` (LIST
+ * items included), the builder's members are those of its type with values in range, and it
+ * is not of a type whose builders no reader accepts (BOUNDARY_LINE, gated by a version that
+ * builders never have). Like a read one, a document whose builders lack an id, share an id,
+ * or are tap-changer builders is refused by ctg_sa_write_buf with CTG_EUNSUPPORTED.
+ * @param doc   a CTG_SA_IDENTIFIER_ACTION_LIST document (ctg_sa_doc_new or a read).
+ * @param item  the entry, borrowed for the call; builder.struct_version
+ *              CTG_ACTION_STRUCT_VERSION.
+ * @param err   receives the error (NULL: not reported): source "<builder>", path in the
+ *              document, e.g. "/actionBuilders/3/side".
+ * @return CTG_OK; CTG_EINVAL (a NULL argument, another kind, or a check failed: `doc`
+ *         unchanged); CTG_ENOMEM.
+ */
+CTG_API int ctg_sa_identified_action_add(ctg_sa_doc *doc, const ctg_identified_action *item,
+                                         ctg_error *err);
 
 /**
  * Reads a document of `kind` from `len` bytes at `data` (borrowed for the call).
  * With CTG_SA_ANY the kind is recognised from the document: an object root by its members
  * (`actions`, `operatorStrategies`, `limitReductions`), an array root by its first item
- * (`contextType`: contexts, `contingencyContext`: monitors; `[ ]` reads as contexts).
+ * (`contextType`: contexts, `contingencyContext`: monitors; `[ ]` reads as contexts). An
+ * action list whose `actionBuilders` is a non-empty object is an identifier action list.
  * @param out     receives the new document, owned by the caller (ctg_sa_doc_free); NULL on
  *                failure.
  * @param kind    the kind expected, or CTG_SA_ANY; a document of another kind is rejected
@@ -598,7 +646,8 @@ CTG_API int ctg_sa_read_file(ctg_sa_doc **out, ctg_sa_kind kind, const char *pat
  * @param opts  write options (NULL: defaults); the allocator applies, the flags must be 0.
  * @param err   receives the error on failure (NULL: not reported).
  * @return CTG_OK; CTG_EINVAL for a NULL argument; CTG_EUNSUPPORTED for a kind not written
- *         yet; CTG_ENOMEM.
+ *         yet or an identifier action list PowSyBl cannot write (ctg_sa_identified_action_add
+ *         says which), nothing written; CTG_ENOMEM.
  */
 CTG_API int ctg_sa_write_buf(ctg_buf *buf, const ctg_sa_doc *doc, const ctg_write_options *opts,
                              ctg_error *err);
