@@ -888,7 +888,7 @@ static int read_one(ctg_sa_reader *sa, ctg_action *out, bool builder)
 {
     ctg_reader *rd = &sa->json;
     read_state *st = state_of(sa);
-    action_read ar = { sa, out, ctg_reader_mark(rd), false, K_COUNT, 0, 0, builder };
+    action_read ar = { sa, out, ctg_reader_mark(rd), false, K_COUNT, 0, 0, builder, 0 };
     int rc;
 
     memset(ar.a, 0, sizeof *ar.a);

@@ -43,6 +43,8 @@ check "the .gz is gzip" 0 "@sa/actions-v1.0-as-1.3.json" "" -- gzip -dc a.json.g
 check "the .gz reads back" 0 "@sa/actions-v1.0-as-1.3.json" "" -- "$cli" convert a.json.gz -
 check "a .gz on stdin reads back" 0 "@sa/actions-v1.0-as-1.3.json" "" \
     -- sh -c "'$cli' convert - - <a.json.gz"
+check "convert writes an identifier action list back" 0 "" "" \
+    -- sh -c "'$cli' convert sa/idactions-builders.json id.json && cmp sa/idactions-builders.json id.json"
 check "convert replaces a file" 0 "" "" \
     -- sh -c "echo old >r.json && '$cli' convert sa/strategies-v1.0.json r.json && cmp sa/strategies-v1.0-as-1.2.json r.json"
 
@@ -56,8 +58,8 @@ check "convert of a bad action list" 1 "" \
 check "convert of a bad action list from stdin" 1 "" \
     '<stdin>:1:29: error: /actions/0/switchId: missing required field "switchId"\n' \
     -- sh -c "'$cli' convert - kept.json <bad-action.json"
-check "identifier action lists are refused" 1 "" \
-    'identifier-actions.json:1:1: error: /: identifier action lists are not read yet\n' \
+check "convert of a bad identifier action list" 1 "" \
+    'identifier-actions.json:1:52: error: /elementIdentifiers: expected object for "elementIdentifiers", got array\n' \
     -- "$cli" convert identifier-actions.json kept.json
 check "the output is untouched" 0 "previous\n" "" -- cat kept.json
 check "no temporary file is left" 0 "" "" -- sh -c "ls -A | grep ctg-tmp; true"
