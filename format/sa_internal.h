@@ -27,6 +27,7 @@ struct ctg_sa_doc {
     /* D3 and D5: contexts are kept as the `context` of monitor-sized items. */
     ctg_state_monitor *items;
     size_t count;
+    size_t cap; /* builders: the room at `items` */
     /* D1/D1b, D2, D4: the kind's own root struct, arena-owned (its ops set it in finish). */
     void *body;
 };

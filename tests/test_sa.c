@@ -14,6 +14,7 @@
 #include "ctg/sa.h"
 #include "base/arena.h"
 #include "format/sa_internal.h"
+#include "tests/counting_alloc.h"
 #include "tests/test_common.h"
 
 #define INVALID_DIR CTG_TESTDATA("invalid-sa")
@@ -433,6 +434,110 @@ CTG_TEST(sa, allocation_failure_sweep)
     }
     CU_ASSERT(failed_reads >= 3);
     CU_ASSERT(failed_writes >= 1);
+}
+
+/* The builders of contexts and monitors: what a read of the same text gives, written the same;
+ * each refusal exact, the document unchanged. */
+CTG_TEST(sa, context_and_monitor_builders)
+{
+    static const char monitors_text[] =
+        "[{\"contingencyContext\":{\"contextType\":\"SPECIFIC\",\"contingencyId\":\"c1\"},"
+        "\"branchIds\":[\"b\",\"a\",\"b\"],\"voltageLevelIds\":[],"
+        "\"threeWindingsTransformerIds\":[\"t\"]}]";
+    static const char *const branches[] = { "b", "a", "b" };
+    static const char *const tw[] = { "t" };
+    static const char *const bad_ids[] = { "x", NULL };
+    ctg_state_monitor m = { { CTG_CONTEXT_SPECIFIC, "c1" }, { branches, 3 }, { NULL, 0 },
+                            { tw, 1 } };
+    ctg_contingency_context c = { CTG_CONTEXT_SPECIFIC, NULL };
+    ctg_sa_doc *built = NULL, *read = NULL, *contexts = NULL;
+    ctg_buf a = CTG_BUF_INIT, b = CTG_BUF_INIT;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_sa_doc_new(&built, CTG_SA_STATE_MONITORS, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_sa_monitor_add(built, &m, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_sa_monitor_count(built), 1);
+    CU_ASSERT_EQUAL(ctg_sa_monitor_at(built, 0)->branch_ids.count, 2);
+    CU_ASSERT_EQUAL(ctg_sa_read_buffer(&read, CTG_SA_STATE_MONITORS, monitors_text,
+                                       sizeof monitors_text - 1, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_sa_write_buf(&a, built, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_sa_write_buf(&b, read, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(a.len, b.len);
+    CU_ASSERT(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+    /* Refusals: the document keeps its one monitor. */
+    m.context.contingency_id = NULL;
+    CU_ASSERT_EQUAL(ctg_sa_monitor_add(built, &m, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "a SPECIFIC contingency context needs a contingencyId");
+    CU_ASSERT_STRING_EQUAL(err.path, "/contingencyContext");
+    CU_ASSERT_STRING_EQUAL(err.source, "<builder>");
+    m.context.contingency_id = "c1";
+    m.voltage_level_ids = (ctg_id_set){ bad_ids, 2 };
+    CU_ASSERT_EQUAL(ctg_sa_monitor_add(built, &m, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "an id set with a NULL or non-UTF-8 id, or NULL ids");
+    m.voltage_level_ids = (ctg_id_set){ NULL, 0 };
+    m.context.type = CTG_CONTEXT_TYPE_COUNT;
+    CU_ASSERT_EQUAL(ctg_sa_monitor_add(built, &m, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "unknown contextType");
+    CU_ASSERT_EQUAL(ctg_sa_context_add(built, &c, &err), CTG_EINVAL); /* a monitor list */
+    CU_ASSERT_EQUAL(ctg_sa_monitor_count(built), 1);
+    /* A read document grows past its read items (nine items, then more). */
+    m.context.type = CTG_CONTEXT_ALL;
+    for (int i = 0; i < 9; i++)
+        CU_ASSERT_EQUAL(ctg_sa_monitor_add(read, &m, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_sa_monitor_count(read), 10);
+    CU_ASSERT_EQUAL(ctg_sa_monitor_at(read, 0)->context.type, CTG_CONTEXT_SPECIFIC);
+    CU_ASSERT_EQUAL(ctg_sa_monitor_at(read, 9)->context.type, CTG_CONTEXT_ALL);
+    /* Contexts. */
+    CU_ASSERT_EQUAL_FATAL(ctg_sa_doc_new(&contexts, CTG_SA_CONTINGENCY_CONTEXTS, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_sa_context_add(contexts, &c, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "a SPECIFIC contingency context needs a contingencyId");
+    c.contingency_id = "c\xc3\xa9";
+    CU_ASSERT_EQUAL(ctg_sa_context_add(contexts, &c, &err), CTG_OK);
+    c = (ctg_contingency_context){ CTG_CONTEXT_NONE, NULL };
+    CU_ASSERT_EQUAL(ctg_sa_context_add(contexts, &c, &err), CTG_OK);
+    ctg_buf_dispose(&a);
+    CU_ASSERT_EQUAL(ctg_sa_write_buf(&a, contexts, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(a.len, strlen("[ {\n  \"contextType\" : \"SPECIFIC\",\n  \"contingencyId\" : "
+                                  "\"c\xc3\xa9\"\n}, {\n  \"contextType\" : \"NONE\"\n} ]"));
+    CU_ASSERT_NSTRING_EQUAL(a.data, "[ {\n  \"contextType\" : \"SPECIFIC\",\n  \"contingencyId\" : "
+                                    "\"c\xc3\xa9\"\n}, {\n  \"contextType\" : \"NONE\"\n} ]", a.len);
+    ctg_buf_dispose(&a);
+    ctg_buf_dispose(&b);
+    ctg_sa_doc_free(built);
+    ctg_sa_doc_free(read);
+    ctg_sa_doc_free(contexts);
+}
+
+/* Every allocation of a monitor's build made to fail in turn: CTG_ENOMEM, the document as it
+ * was (its count), nothing leaked once freed. */
+CTG_TEST(sa, monitor_builder_allocation_failures)
+{
+    static const char *const ids[] = { "b1", "b2", "b1" };
+    ctg_state_monitor m = { { CTG_CONTEXT_SPECIFIC, "c" }, { ids, 3 }, { ids, 1 }, { NULL, 0 } };
+    size_t failures = 0;
+
+    for (size_t at = 1;; at++) {
+        ctg_test_alloc st = { 0 };
+        ctg_allocator a = ctg_test_allocator(&st);
+        ctg_sa_doc *doc = NULL;
+        int rc;
+
+        st.fail_at = at;
+        rc = ctg_sa_doc_new(&doc, CTG_SA_STATE_MONITORS, &a);
+        if (rc == CTG_OK)
+            rc = ctg_sa_monitor_add(doc, &m, NULL);
+        if (doc)
+            CU_ASSERT_EQUAL(ctg_sa_monitor_count(doc), rc == CTG_OK ? 1 : 0);
+        ctg_sa_doc_free(doc);
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+        if (!st.failed) {
+            CU_ASSERT_EQUAL(rc, CTG_OK);
+            break;
+        }
+        CU_ASSERT_EQUAL(rc, CTG_ENOMEM);
+        failures++;
+    }
+    CU_ASSERT(failures >= 1);
 }
 
 #include "test_sa.tests.h"

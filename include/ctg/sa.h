@@ -107,6 +107,31 @@ CTG_API size_t ctg_sa_monitor_count(const ctg_sa_doc *doc);
 /** Monitor `i`, or NULL when out of range; owned by `doc`. */
 CTG_API const ctg_state_monitor *ctg_sa_monitor_at(const ctg_sa_doc *doc, size_t i);
 
+/**
+ * Appends a copy of context `c` to a CTG_SA_CONTINGENCY_CONTEXTS document, after the reader's
+ * checks: a type in range, a contingencyId for SPECIFIC, valid UTF-8.
+ * @param doc  the document (ctg_sa_doc_new or a read one).
+ * @param c    the context, borrowed for the call (deep-copied).
+ * @param err  receives the error (NULL: not reported), source "<builder>".
+ * @return CTG_OK; CTG_EINVAL (a NULL argument, another kind, a check failed: `doc` unchanged);
+ *         CTG_ENOMEM (`doc` unchanged).
+ */
+CTG_API int ctg_sa_context_add(ctg_sa_doc *doc, const ctg_contingency_context *c,
+                               ctg_error *err);
+
+/**
+ * Appends a copy of monitor `m` to a CTG_SA_STATE_MONITORS document, after the reader's
+ * checks (its context's as ctg_sa_context_add's; ids non-NULL, valid UTF-8). Each id set is
+ * kept as a read one is: its distinct ids in Java hash order (spec 1.2), whatever order and
+ * repeats `m` has.
+ * @param doc  the document (ctg_sa_doc_new or a read one).
+ * @param m    the monitor, borrowed for the call (deep-copied).
+ * @param err  receives the error (NULL: not reported), source "<builder>".
+ * @return CTG_OK; CTG_EINVAL (a NULL argument, another kind, a check failed: `doc` unchanged);
+ *         CTG_ENOMEM (`doc` unchanged).
+ */
+CTG_API int ctg_sa_monitor_add(ctg_sa_doc *doc, const ctg_state_monitor *m, ctg_error *err);
+
 /* ---- limit-reduction list (spec §5) ---- */
 
 /** Limit types (spec 1.3, PowSyBl's LimitType order); only the first three are reductions'. */
