@@ -379,7 +379,21 @@ static void *read_deep(void *arg)
     return NULL;
 }
 
-/* Reads `levels` of nesting at max_depth 4096 in a thread with a 256 KiB stack. */
+/* A small thread stack: 256 KiB; 4 MiB under AddressSanitizer, whose redzones make every
+ * frame several times larger (what is tested is that the depth is bounded, not ASan's
+ * frame sizes). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SMALL_STACK ((size_t)4 * 1024 * 1024)
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SMALL_STACK ((size_t)4 * 1024 * 1024)
+#endif
+#endif
+#ifndef SMALL_STACK
+#define SMALL_STACK ((size_t)256 * 1024)
+#endif
+
+/* Reads `levels` of nesting at max_depth 4096 in a thread with a small stack. */
 static int read_in_small_stack(size_t levels, ctg_error *err)
 {
     deep_read d = { nested_doc(levels), -1, { 0 } };
@@ -388,7 +402,7 @@ static int read_in_small_stack(size_t levels, ctg_error *err)
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(d.text);
     CU_ASSERT_EQUAL_FATAL(pthread_attr_init(&attr), 0);
-    CU_ASSERT_EQUAL_FATAL(pthread_attr_setstacksize(&attr, 256 * 1024), 0);
+    CU_ASSERT_EQUAL_FATAL(pthread_attr_setstacksize(&attr, SMALL_STACK), 0);
     CU_ASSERT_EQUAL_FATAL(pthread_create(&t, &attr, read_deep, &d), 0);
     pthread_join(t, NULL);
     pthread_attr_destroy(&attr);
