@@ -344,3 +344,35 @@ void ctg_test_each_case(const char *dir, int min, bool (*check)(const char *name
     free(entries);
     CU_ASSERT_EQUAL(matched, n);
 }
+
+ctg_sa_doc *ctg_test_sa_read(const char *text, size_t len, int kind)
+{
+    ctg_sa_doc *doc = NULL;
+    ctg_error err;
+
+    if (ctg_sa_read_buffer(&doc, (ctg_sa_kind)kind, text, len, NULL, &err) != CTG_OK)
+        ctg_test_report("read", &err);
+    return doc;
+}
+
+bool ctg_test_sa_writes(const ctg_sa_doc *doc, const char *expect, size_t len)
+{
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_error err;
+    bool same = doc && ctg_sa_write_buf(&buf, doc, NULL, &err) == CTG_OK && buf.len == len &&
+                memcmp(buf.data, expect, len) == 0;
+
+    if (!same)
+        fprintf(stderr, "\n  written: %.*s\n  expected: %.*s\n", (int)buf.len,
+                buf.data ? buf.data : "", (int)len, expect);
+    ctg_buf_dispose(&buf);
+    return same;
+}
+
+char *ctg_test_sa_fixture(const char *name, size_t *len)
+{
+    char path[1024];
+
+    snprintf(path, sizeof path, "%s/powsybl-sa/%s", ctg_test_shared_dir(), name);
+    return ctg_test_slurp(path, len);
+}

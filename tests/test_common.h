@@ -70,6 +70,16 @@ void ctg_test_scratch_remove(const char *dir);
 /* Prints `err` formatted, after `what`, to stderr: why the assertion that follows fails. */
 void ctg_test_report(const char *what, const ctg_error *err);
 
+/* Reads the `len` bytes at `text` as security-analysis document `kind` (ctg/sa.h); NULL,
+ * after printing the error, when that fails. */
+struct ctg_sa_doc *ctg_test_sa_read(const char *text, size_t len, int kind);
+/* Whether `doc` (NULL: false) is written as exactly the `len` bytes at `expect`; prints what
+ * was written and what was expected when not. */
+bool ctg_test_sa_writes(const struct ctg_sa_doc *doc, const char *expect, size_t len);
+/* The bytes of ../shared/testdata/powsybl-sa/`name` (malloc'd, NUL-terminated; NULL, after
+ * printing why, when unreadable), their number in *len. */
+char *ctg_test_sa_fixture(const char *name, size_t *len);
+
 /* The list in the file at `path` (NULL, reported, when the read fails); `opts` may be NULL. */
 ctg_list *ctg_test_read_path(const char *path, const ctg_read_options *opts);
 

@@ -20,32 +20,6 @@
 #define INVALID_DIR CTG_TESTDATA("invalid-sa")
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Reads `text` as `kind`; NULL (after printing the error) when it fails. */
-static ctg_sa_doc *read_text(const char *text, size_t len, ctg_sa_kind kind)
-{
-    ctg_sa_doc *doc = NULL;
-    ctg_error err;
-    int rc = ctg_sa_read_buffer(&doc, kind, text, len, NULL, &err);
-
-    if (rc != CTG_OK)
-        ctg_test_report("read", &err);
-    return doc;
-}
-
-/* Whether `doc` is written as exactly `len` bytes `expect`. */
-static bool writes_exactly(const ctg_sa_doc *doc, const char *expect, size_t len)
-{
-    ctg_buf buf = CTG_BUF_INIT;
-    ctg_error err;
-    bool same = ctg_sa_write_buf(&buf, doc, NULL, &err) == CTG_OK && buf.len == len &&
-                memcmp(buf.data, expect, len) == 0;
-
-    if (!same)
-        fprintf(stderr, "\n  written: %.*s\n", (int)buf.len, buf.data ? buf.data : "");
-    ctg_buf_dispose(&buf);
-    return same;
-}
-
 /* ---- the shared fixtures (NOTICE.md: both RT) -------------------------------------------- */
 
 static const struct fixture {
@@ -70,12 +44,12 @@ CTG_SHARED_TEST(sa, fixtures_round_trip_byte_for_byte)
         snprintf(path, sizeof path, "%s/powsybl-sa/%s", ctg_test_shared_dir(), fixtures[i].name);
         text = ctg_test_slurp(path, &len);
         CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-        typed = read_text(text, len, fixtures[i].kind);
-        any = read_text(text, len, CTG_SA_ANY);
+        typed = ctg_test_sa_read(text, len, fixtures[i].kind);
+        any = ctg_test_sa_read(text, len, CTG_SA_ANY);
         CU_ASSERT_EQUAL(ctg_sa_doc_kind(any), fixtures[i].kind);
         CU_ASSERT_EQUAL(ctg_sa_context_count(typed) + ctg_sa_monitor_count(typed),
                         fixtures[i].count);
-        if (typed && any && writes_exactly(typed, text, len) && writes_exactly(any, text, len))
+        if (typed && any && ctg_test_sa_writes(typed, text, len) && ctg_test_sa_writes(any, text, len))
             passed++;
         else
             fprintf(stderr, "\n  %s is not written back byte for byte\n", fixtures[i].name);
@@ -98,7 +72,7 @@ CTG_SHARED_TEST(sa, fixture_values)
     snprintf(path, sizeof path, "%s/powsybl-sa/MonitoringFileTest.json", ctg_test_shared_dir());
     text = ctg_test_slurp(path, &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    doc = read_text(text, len, CTG_SA_STATE_MONITORS);
+    doc = ctg_test_sa_read(text, len, CTG_SA_STATE_MONITORS);
     free(text);
     m = ctg_sa_monitor_at(doc, 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -115,7 +89,7 @@ CTG_SHARED_TEST(sa, fixture_values)
     snprintf(path, sizeof path, "%s/powsybl-sa/contingencyContexts.json", ctg_test_shared_dir());
     text = ctg_test_slurp(path, &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    doc = read_text(text, len, CTG_SA_CONTINGENCY_CONTEXTS);
+    doc = ctg_test_sa_read(text, len, CTG_SA_CONTINGENCY_CONTEXTS);
     free(text);
     CU_ASSERT_EQUAL_FATAL(ctg_sa_context_count(doc), 4);
     c = ctg_sa_context_at(doc, 0);
@@ -131,10 +105,10 @@ CTG_SHARED_TEST(sa, fixture_values)
 
 static void check_round(ctg_sa_kind kind, const char *in, const char *out)
 {
-    ctg_sa_doc *doc = read_text(in, strlen(in), kind);
+    ctg_sa_doc *doc = ctg_test_sa_read(in, strlen(in), kind);
 
     CU_ASSERT_PTR_NOT_NULL(doc);
-    CU_ASSERT(doc && writes_exactly(doc, out, strlen(out)));
+    CU_ASSERT(doc && ctg_test_sa_writes(doc, out, strlen(out)));
     ctg_sa_doc_free(doc);
 }
 

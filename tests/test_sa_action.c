@@ -18,29 +18,6 @@
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-static ctg_sa_doc *read_text(const char *text, size_t len, ctg_sa_kind kind)
-{
-    ctg_sa_doc *doc = NULL;
-    ctg_error err;
-
-    if (ctg_sa_read_buffer(&doc, kind, text, len, NULL, &err) != CTG_OK)
-        ctg_test_report("read", &err);
-    return doc;
-}
-
-static bool writes_exactly(const ctg_sa_doc *doc, const char *expect, size_t len)
-{
-    ctg_buf buf = CTG_BUF_INIT;
-    ctg_error err;
-    bool same = ctg_sa_write_buf(&buf, doc, NULL, &err) == CTG_OK && buf.len == len &&
-                memcmp(buf.data, expect, len) == 0;
-
-    if (!same)
-        fprintf(stderr, "\n  written: %.*s\n", (int)buf.len, buf.data ? buf.data : "");
-    ctg_buf_dispose(&buf);
-    return same;
-}
-
 static char *slurp_shared(const char *name, size_t *len)
 {
     char path[1024];
@@ -58,12 +35,12 @@ CTG_SHARED_TEST(sa_action, round_trip_fixture_is_written_back_byte_for_byte)
     ctg_sa_doc *typed, *any;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    typed = read_text(text, len, CTG_SA_ACTION_LIST);
-    any = read_text(text, len, CTG_SA_ANY);
+    typed = ctg_test_sa_read(text, len, CTG_SA_ACTION_LIST);
+    any = ctg_test_sa_read(text, len, CTG_SA_ANY);
     CU_ASSERT_EQUAL(ctg_sa_doc_kind(any), CTG_SA_ACTION_LIST);
     CU_ASSERT_EQUAL(ctg_sa_action_count(typed), 33);
-    CU_ASSERT(typed && writes_exactly(typed, text, len));
-    CU_ASSERT(any && writes_exactly(any, text, len));
+    CU_ASSERT(typed && ctg_test_sa_writes(typed, text, len));
+    CU_ASSERT(any && ctg_test_sa_writes(any, text, len));
     ctg_sa_doc_free(typed);
     ctg_sa_doc_free(any);
     free(text);
@@ -81,9 +58,9 @@ CTG_SHARED_TEST(sa_action, older_versions_are_written_as_1_3)
     for (size_t i = 0; i < COUNT_OF(old); i++) {
         size_t n;
         char *text = slurp_shared(old[i], &n);
-        ctg_sa_doc *doc = text ? read_text(text, n, CTG_SA_ACTION_LIST) : NULL;
+        ctg_sa_doc *doc = text ? ctg_test_sa_read(text, n, CTG_SA_ACTION_LIST) : NULL;
 
-        if (doc && writes_exactly(doc, expect, len))
+        if (doc && ctg_test_sa_writes(doc, expect, len))
             passed++;
         else
             fprintf(stderr, "\n  %s is not written as the 1.3 file\n", old[i]);
@@ -106,9 +83,9 @@ CTG_SHARED_TEST(sa_action, hand_written_fixture_reads)
     ctg_sa_doc *doc;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    doc = read_text(text, len, CTG_SA_ANY);
+    doc = ctg_test_sa_read(text, len, CTG_SA_ANY);
     CU_ASSERT_EQUAL(ctg_sa_action_count(doc), 1);
-    CU_ASSERT(doc && writes_exactly(doc, expect, sizeof expect - 1));
+    CU_ASSERT(doc && ctg_test_sa_writes(doc, expect, sizeof expect - 1));
     ctg_sa_doc_free(doc);
     free(text);
 }
@@ -149,7 +126,7 @@ CTG_SHARED_TEST(sa_action, fixture_values)
     size_t n, seen = 0;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    doc = read_text(text, len, CTG_SA_ACTION_LIST);
+    doc = ctg_test_sa_read(text, len, CTG_SA_ACTION_LIST);
     free(text);
     n = ctg_sa_action_count(doc);
     CU_ASSERT_EQUAL_FATAL(n, 33);
@@ -189,10 +166,10 @@ CTG_SHARED_TEST(sa_action, fixture_values)
 
 static void check_round(const char *in, const char *out)
 {
-    ctg_sa_doc *doc = read_text(in, strlen(in), CTG_SA_ACTION_LIST);
+    ctg_sa_doc *doc = ctg_test_sa_read(in, strlen(in), CTG_SA_ACTION_LIST);
 
     CU_ASSERT_PTR_NOT_NULL(doc);
-    CU_ASSERT(doc && writes_exactly(doc, out, strlen(out)));
+    CU_ASSERT(doc && ctg_test_sa_writes(doc, out, strlen(out)));
     ctg_sa_doc_free(doc);
 }
 
@@ -258,12 +235,12 @@ CTG_TEST(sa_action, every_type_round_trips)
     size_t len, clen;
     char *text = ctg_test_slurp(CTG_TESTDATA("sa/actions-every-type.json"), &len);
     char *compact = ctg_test_slurp(CTG_TESTDATA("sa/actions-compact.json"), &clen);
-    ctg_sa_doc *doc = text ? read_text(text, len, CTG_SA_ACTION_LIST) : NULL;
-    ctg_sa_doc *from = compact ? read_text(compact, clen, CTG_SA_ANY) : NULL;
+    ctg_sa_doc *doc = text ? ctg_test_sa_read(text, len, CTG_SA_ACTION_LIST) : NULL;
+    ctg_sa_doc *from = compact ? ctg_test_sa_read(compact, clen, CTG_SA_ANY) : NULL;
 
     CU_ASSERT_EQUAL(ctg_sa_action_count(doc), 10);
-    CU_ASSERT(doc && writes_exactly(doc, text, len));
-    CU_ASSERT(from && writes_exactly(from, text, len));
+    CU_ASSERT(doc && ctg_test_sa_writes(doc, text, len));
+    CU_ASSERT(from && ctg_test_sa_writes(from, text, len));
     CU_ASSERT(doc && ctg_sa_action_at(doc, 3)->tap_position == -2147483647 - 1);
     ctg_sa_doc_free(doc);
     ctg_sa_doc_free(from);
@@ -324,7 +301,7 @@ CTG_TEST(sa_action, builders_write_what_a_read_document_would)
     ctg_action sw = make(CTG_ACTION_SWITCH, "s", "sw"), nested[2], multi, svc;
 
     CU_ASSERT_EQUAL_FATAL(ctg_sa_doc_new(&doc, CTG_SA_ACTION_LIST, NULL), CTG_OK);
-    CU_ASSERT(writes_exactly(doc, empty, sizeof empty - 1));
+    CU_ASSERT(ctg_test_sa_writes(doc, empty, sizeof empty - 1));
     sw.set = 1u << CTG_ACTION_F_OPEN;
     sw.open = true;
     nested[0] = sw;
@@ -341,7 +318,7 @@ CTG_TEST(sa_action, builders_write_what_a_read_document_would)
     CU_ASSERT_EQUAL(ctg_sa_action_list_add(doc, &multi, &err), CTG_OK);
     CU_ASSERT_EQUAL(ctg_sa_action_list_add(doc, &svc, &err), CTG_OK);
     nested[0].id = "changed after the call";
-    CU_ASSERT(writes_exactly(doc, built, sizeof built - 1));
+    CU_ASSERT(ctg_test_sa_writes(doc, built, sizeof built - 1));
     CU_ASSERT_EQUAL(ctg_sa_action_count(doc), 2);
     ctg_sa_doc_free(doc);
 }

@@ -19,26 +19,12 @@
 
 static ctg_sa_doc *read_text(const char *text, ctg_sa_kind kind)
 {
-    ctg_sa_doc *doc = NULL;
-    ctg_error err;
-
-    if (ctg_sa_read_buffer(&doc, kind, text, strlen(text), NULL, &err) != CTG_OK)
-        ctg_test_report("read", &err);
-    return doc;
+    return ctg_test_sa_read(text, strlen(text), kind);
 }
 
 static bool writes_exactly(const ctg_sa_doc *doc, const char *expect)
 {
-    ctg_buf buf = CTG_BUF_INIT;
-    ctg_error err;
-    size_t len = strlen(expect);
-    bool same = ctg_sa_write_buf(&buf, doc, NULL, &err) == CTG_OK && buf.len == len &&
-                memcmp(buf.data, expect, len) == 0;
-
-    if (!same)
-        fprintf(stderr, "\n  written: %.*s\n", (int)buf.len, buf.data ? buf.data : "");
-    ctg_buf_dispose(&buf);
-    return same;
+    return ctg_test_sa_writes(doc, expect, strlen(expect));
 }
 
 /* The fixture's content (NOTICE.md: RT), for the hand-made documents too. */

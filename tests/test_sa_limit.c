@@ -18,37 +18,6 @@
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-static char *slurp_shared(const char *name, size_t *len)
-{
-    char path[1024];
-
-    snprintf(path, sizeof path, "%s/powsybl-sa/%s", ctg_test_shared_dir(), name);
-    return ctg_test_slurp(path, len);
-}
-
-static ctg_sa_doc *read_text(const char *text, size_t len, ctg_sa_kind kind)
-{
-    ctg_sa_doc *doc = NULL;
-    ctg_error err;
-
-    if (ctg_sa_read_buffer(&doc, kind, text, len, NULL, &err) != CTG_OK)
-        ctg_test_report("read", &err);
-    return doc;
-}
-
-static bool writes_exactly(const ctg_sa_doc *doc, const char *expect, size_t len)
-{
-    ctg_buf buf = CTG_BUF_INIT;
-    ctg_error err;
-    bool same = doc && ctg_sa_write_buf(&buf, doc, NULL, &err) == CTG_OK && buf.len == len &&
-                memcmp(buf.data, expect, len) == 0;
-
-    if (!same)
-        fprintf(stderr, "\n  written: %.*s\n", (int)buf.len, buf.data ? buf.data : "");
-    ctg_buf_dispose(&buf);
-    return same;
-}
-
 /* ---- the shared fixtures (NOTICE.md) ------------------------------------------------------ */
 
 /* RT: `in` == `out`; W: `in` (R) is written as `out`. */
@@ -67,16 +36,16 @@ CTG_SHARED_TEST(sa_limit, documents_written_back_byte_for_byte)
 
     for (size_t i = 0; i < COUNT_OF(documents); i++) {
         size_t len, out_len;
-        char *in = slurp_shared(documents[i].in, &len);
-        char *out = slurp_shared(documents[i].out, &out_len);
+        char *in = ctg_test_sa_fixture(documents[i].in, &len);
+        char *out = ctg_test_sa_fixture(documents[i].out, &out_len);
         ctg_sa_doc *typed, *any;
 
         CU_ASSERT_FATAL(in && out);
-        typed = read_text(in, len, CTG_SA_LIMIT_REDUCTIONS);
-        any = read_text(in, len, CTG_SA_ANY);
+        typed = ctg_test_sa_read(in, len, CTG_SA_LIMIT_REDUCTIONS);
+        any = ctg_test_sa_read(in, len, CTG_SA_ANY);
         CU_ASSERT_EQUAL(ctg_sa_doc_kind(any), CTG_SA_LIMIT_REDUCTIONS);
         CU_ASSERT_EQUAL(ctg_sa_limit_reduction_count(typed), documents[i].count);
-        if (writes_exactly(typed, out, out_len) && writes_exactly(any, out, out_len))
+        if (ctg_test_sa_writes(typed, out, out_len) && ctg_test_sa_writes(any, out, out_len))
             passed++;
         else
             fprintf(stderr, "\n  %s is not written as %s\n", documents[i].in, documents[i].out);
@@ -113,8 +82,8 @@ CTG_SHARED_TEST(sa_limit, criterion_arrays_written_back_byte_for_byte)
 
     for (size_t i = 0; i < COUNT_OF(arrays); i++) {
         size_t len, out_len;
-        char *in = slurp_shared(arrays[i].in, &len);
-        char *out = slurp_shared(arrays[i].out ? arrays[i].out : arrays[i].in, &out_len);
+        char *in = ctg_test_sa_fixture(arrays[i].in, &len);
+        char *out = ctg_test_sa_fixture(arrays[i].out ? arrays[i].out : arrays[i].in, &out_len);
         ctg_buf buf = CTG_BUF_INIT;
         ctg_error err;
         int rc;
@@ -138,13 +107,13 @@ CTG_SHARED_TEST(sa_limit, criterion_arrays_written_back_byte_for_byte)
 CTG_SHARED_TEST(sa_limit, fixture_values)
 {
     size_t len;
-    char *text = slurp_shared("LimitReductionsV1.1.json", &len);
+    char *text = ctg_test_sa_fixture("LimitReductionsV1.1.json", &len);
     ctg_sa_doc *doc;
     const ctg_limit_reduction *r;
     const ctg_element_criterion *c;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    doc = read_text(text, len, CTG_SA_LIMIT_REDUCTIONS);
+    doc = ctg_test_sa_read(text, len, CTG_SA_LIMIT_REDUCTIONS);
     free(text);
     CU_ASSERT_EQUAL_FATAL(ctg_sa_limit_reduction_count(doc), 5);
     r = ctg_sa_limit_reduction_at(doc, 0);
@@ -188,10 +157,10 @@ CTG_SHARED_TEST(sa_limit, fixture_values)
 
 static void check_round(const char *in, const char *out)
 {
-    ctg_sa_doc *doc = read_text(in, strlen(in), CTG_SA_ANY);
+    ctg_sa_doc *doc = ctg_test_sa_read(in, strlen(in), CTG_SA_ANY);
 
     CU_ASSERT_PTR_NOT_NULL(doc);
-    CU_ASSERT(writes_exactly(doc, out, strlen(out)));
+    CU_ASSERT(ctg_test_sa_writes(doc, out, strlen(out)));
     ctg_sa_doc_free(doc);
 }
 
@@ -273,14 +242,14 @@ CTG_TEST(sa_limit, hand_made_files_round_trip)
         snprintf(path, sizeof path, "%s/%s", CTG_TESTDATA("sa"), files[i]);
         text = ctg_test_slurp(path, &len);
         CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-        doc = read_text(text, len, CTG_SA_LIMIT_REDUCTIONS);
+        doc = ctg_test_sa_read(text, len, CTG_SA_LIMIT_REDUCTIONS);
         if (i == 0) {
-            CU_ASSERT(writes_exactly(doc, text, len));
+            CU_ASSERT(ctg_test_sa_writes(doc, text, len));
             CU_ASSERT_EQUAL(ctg_sa_limit_reduction_count(doc), 2);
         } else {
             static const char empty[] =
                 "{\n  \"version\" : \"1.2\",\n  \"limitReductions\" : [ ]\n}";
-            CU_ASSERT(writes_exactly(doc, empty, sizeof empty - 1));
+            CU_ASSERT(ctg_test_sa_writes(doc, empty, sizeof empty - 1));
         }
         ctg_sa_doc_free(doc);
         free(text);
@@ -345,9 +314,9 @@ CTG_TEST(sa_limit, built_document_writes_what_a_read_one_does)
     CU_ASSERT_EQUAL_FATAL(ctg_sa_doc_new(&doc, CTG_SA_LIMIT_REDUCTIONS, NULL), CTG_OK);
     CU_ASSERT_EQUAL(ctg_sa_limit_reduction_count(doc), 0);
     CU_ASSERT_EQUAL(ctg_sa_limit_reductions_add(doc, &r, &err), CTG_OK);
-    CU_ASSERT(writes_exactly(doc, built_text, sizeof built_text - 1));
-    read = read_text(built_text, sizeof built_text - 1, CTG_SA_LIMIT_REDUCTIONS);
-    CU_ASSERT(writes_exactly(read, built_text, sizeof built_text - 1));
+    CU_ASSERT(ctg_test_sa_writes(doc, built_text, sizeof built_text - 1));
+    read = ctg_test_sa_read(built_text, sizeof built_text - 1, CTG_SA_LIMIT_REDUCTIONS);
+    CU_ASSERT(ctg_test_sa_writes(read, built_text, sizeof built_text - 1));
     /* Deep copies: the caller's arrays are not the document's. */
     CU_ASSERT_PTR_NOT_EQUAL(ctg_sa_limit_reduction_at(doc, 0)->equipment, el);
     CU_ASSERT_STRING_EQUAL(ctg_sa_limit_reduction_at(doc, 0)->equipment[1].identifiers[0], "l1");

@@ -18,38 +18,6 @@
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define SA_DATA CTG_TESTDATA("sa")
 
-static ctg_sa_doc *read_text(const char *text, size_t len, ctg_sa_kind kind)
-{
-    ctg_sa_doc *doc = NULL;
-    ctg_error err;
-
-    if (ctg_sa_read_buffer(&doc, kind, text, len, NULL, &err) != CTG_OK)
-        ctg_test_report("read", &err);
-    return doc;
-}
-
-static bool writes_exactly(const ctg_sa_doc *doc, const char *expect, size_t len)
-{
-    ctg_buf buf = CTG_BUF_INIT;
-    ctg_error err;
-    bool same = ctg_sa_write_buf(&buf, doc, NULL, &err) == CTG_OK && buf.len == len &&
-                memcmp(buf.data, expect, len) == 0;
-
-    if (!same)
-        fprintf(stderr, "\n  written: %.*s\n  expected: %.*s\n", (int)buf.len,
-                buf.data ? buf.data : "", (int)len, expect);
-    ctg_buf_dispose(&buf);
-    return same;
-}
-
-static char *fixture(const char *name, size_t *len)
-{
-    char path[1024];
-
-    snprintf(path, sizeof path, "%s/powsybl-sa/%s", ctg_test_shared_dir(), name);
-    return ctg_test_slurp(path, len);
-}
-
 /* `text` with every `from` replaced by `to`, malloc'd; *len in and out. */
 static char *replace_all(const char *text, size_t *len, const char *from, const char *to)
 {
@@ -90,15 +58,15 @@ CTG_SHARED_TEST(sa_strategy, fixtures_written_back_byte_for_byte)
 
     for (size_t i = 0; i < COUNT_OF(files); i++) {
         size_t len;
-        char *text = fixture(files[i].name, &len);
+        char *text = ctg_test_sa_fixture(files[i].name, &len);
         ctg_sa_doc *typed, *any;
 
         CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-        typed = read_text(text, len, CTG_SA_OPERATOR_STRATEGIES);
-        any = read_text(text, len, CTG_SA_ANY);
+        typed = ctg_test_sa_read(text, len, CTG_SA_OPERATOR_STRATEGIES);
+        any = ctg_test_sa_read(text, len, CTG_SA_ANY);
         CU_ASSERT_EQUAL(ctg_sa_doc_kind(any), CTG_SA_OPERATOR_STRATEGIES);
         CU_ASSERT_EQUAL(ctg_sa_strategy_count(typed), files[i].count);
-        if (typed && any && writes_exactly(typed, text, len) && writes_exactly(any, text, len))
+        if (typed && any && ctg_test_sa_writes(typed, text, len) && ctg_test_sa_writes(any, text, len))
             passed++;
         else
             fprintf(stderr, "\n  %s is not written back byte for byte\n", files[i].name);
@@ -116,21 +84,21 @@ CTG_SHARED_TEST(sa_strategy, old_versions_upgraded_as_powsybl_does)
 {
     size_t len10, len11, len;
     char *v12, *v12d;
-    char *v10 = fixture("OperatorStrategyFileTestV1.0.json", &len10);
-    char *v11 = fixture("OperatorStrategyFileTestV1.1.json", &len11);
+    char *v10 = ctg_test_sa_fixture("OperatorStrategyFileTestV1.0.json", &len10);
+    char *v11 = ctg_test_sa_fixture("OperatorStrategyFileTestV1.1.json", &len11);
     ctg_sa_doc *d10, *d11;
 
     CU_ASSERT_PTR_NOT_NULL_FATAL(v10);
     CU_ASSERT_PTR_NOT_NULL_FATAL(v11);
-    d10 = read_text(v10, len10, CTG_SA_ANY);
-    d11 = read_text(v11, len11, CTG_SA_OPERATOR_STRATEGIES);
+    d10 = ctg_test_sa_read(v10, len10, CTG_SA_ANY);
+    d11 = ctg_test_sa_read(v11, len11, CTG_SA_OPERATOR_STRATEGIES);
     CU_ASSERT_EQUAL(ctg_sa_strategy_count(d10), 6);
     CU_ASSERT_EQUAL(ctg_sa_strategy_count(d11), 6);
     len = len11;
     v12 = replace_all(v11, &len, "\"version\" : \"1.1\"", "\"version\" : \"1.2\"");
-    CU_ASSERT(d11 && writes_exactly(d11, v12, len));
+    CU_ASSERT(d11 && ctg_test_sa_writes(d11, v12, len));
     v12d = replace_all(v12, &len, "\"stage1\"", "\"default\"");
-    CU_ASSERT(d10 && writes_exactly(d10, v12d, len));
+    CU_ASSERT(d10 && ctg_test_sa_writes(d10, v12d, len));
     free(v12);
     free(v12d);
     CU_ASSERT_STRING_EQUAL(ctg_sa_strategy_at(d10, 0)->stages[0].id, "default");
@@ -153,8 +121,8 @@ static void check_threshold(const ctg_condition *c, ctg_condition_type type, con
 CTG_SHARED_TEST(sa_strategy, fixture_values)
 {
     size_t len;
-    char *text = fixture("contingency-api_OperatorStrategyFileTest.json", &len);
-    ctg_sa_doc *doc = read_text(text, len, CTG_SA_OPERATOR_STRATEGIES);
+    char *text = ctg_test_sa_fixture("contingency-api_OperatorStrategyFileTest.json", &len);
+    ctg_sa_doc *doc = ctg_test_sa_read(text, len, CTG_SA_OPERATOR_STRATEGIES);
     const ctg_operator_strategy *s;
     const ctg_conditional_actions *a;
 
@@ -193,8 +161,8 @@ CTG_SHARED_TEST(sa_strategy, fixture_values)
     CU_ASSERT_EQUAL(s->extension_count, 0);
     ctg_sa_doc_free(doc);
 
-    text = fixture("OperatorStrategyFileExtensionsTest.json", &len);
-    doc = read_text(text, len, CTG_SA_ANY);
+    text = ctg_test_sa_fixture("OperatorStrategyFileExtensionsTest.json", &len);
+    doc = ctg_test_sa_read(text, len, CTG_SA_ANY);
     free(text);
     s = ctg_sa_strategy_at(doc, 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -211,10 +179,10 @@ CTG_SHARED_TEST(sa_strategy, fixture_values)
 
 static void check_round(const char *in, const char *out)
 {
-    ctg_sa_doc *doc = read_text(in, strlen(in), CTG_SA_OPERATOR_STRATEGIES);
+    ctg_sa_doc *doc = ctg_test_sa_read(in, strlen(in), CTG_SA_OPERATOR_STRATEGIES);
 
     CU_ASSERT_PTR_NOT_NULL(doc);
-    CU_ASSERT(doc && writes_exactly(doc, out, strlen(out)));
+    CU_ASSERT(doc && ctg_test_sa_writes(doc, out, strlen(out)));
     ctg_sa_doc_free(doc);
 }
 
@@ -240,9 +208,9 @@ CTG_TEST(sa_strategy, hand_made_files_round_trip)
         snprintf(path, sizeof path, "%s/%s", SA_DATA, names[i]);
         text = ctg_test_slurp(path, &len);
         CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-        doc = read_text(text, len, CTG_SA_ANY);
+        doc = ctg_test_sa_read(text, len, CTG_SA_ANY);
         CU_ASSERT_EQUAL(ctg_sa_doc_kind(doc), CTG_SA_OPERATOR_STRATEGIES);
-        if (!doc || !writes_exactly(doc, text, len))
+        if (!doc || !ctg_test_sa_writes(doc, text, len))
             CU_FAIL("not written back byte for byte");
         ctg_sa_doc_free(doc);
         free(text);
@@ -313,7 +281,7 @@ CTG_TEST(sa_strategy, versions_pick_the_layout)
                  "{\"version\":\"%s\",\"operatorStrategies\":[{\"id\":\"x\",\"contingencyId\":"
                  "\"c\",%s}]}",
                  ok[i].version, ok[i].single ? single : multi);
-        doc = read_text(text, strlen(text), CTG_SA_OPERATOR_STRATEGIES);
+        doc = ctg_test_sa_read(text, strlen(text), CTG_SA_OPERATOR_STRATEGIES);
         CU_ASSERT_EQUAL(ctg_sa_strategy_count(doc), 1);
         if (doc)
             CU_ASSERT_STRING_EQUAL(ctg_sa_strategy_at(doc, 0)->stages[0].id,
@@ -395,14 +363,14 @@ CTG_TEST(sa_strategy, builder_writes_what_a_read_would)
 
     CU_ASSERT_EQUAL_FATAL(ctg_sa_doc_new(&doc, CTG_SA_OPERATOR_STRATEGIES, NULL), CTG_OK);
     CU_ASSERT_EQUAL(ctg_sa_strategy_count(doc), 0);
-    CU_ASSERT(writes_exactly(doc, empty_text, sizeof empty_text - 1));
+    CU_ASSERT(ctg_test_sa_writes(doc, empty_text, sizeof empty_text - 1));
     CU_ASSERT_EQUAL(ctg_sa_strategies_add_strategy(doc, &s, &err), CTG_OK);
     stage.id = "changed"; /* copied: the document does not see it */
     CU_ASSERT_EQUAL(ctg_sa_strategy_count(doc), 1);
     CU_ASSERT_STRING_EQUAL(ctg_sa_strategy_at(doc, 0)->stages[0].id, "st");
-    CU_ASSERT(writes_exactly(doc, built_text, sizeof built_text - 1));
-    back = read_text(built_text, sizeof built_text - 1, CTG_SA_OPERATOR_STRATEGIES);
-    CU_ASSERT(back && writes_exactly(back, built_text, sizeof built_text - 1));
+    CU_ASSERT(ctg_test_sa_writes(doc, built_text, sizeof built_text - 1));
+    back = ctg_test_sa_read(built_text, sizeof built_text - 1, CTG_SA_OPERATOR_STRATEGIES);
+    CU_ASSERT(back && ctg_test_sa_writes(back, built_text, sizeof built_text - 1));
     ctg_sa_doc_free(back);
     /* Many: the array grows and keeps every item. */
     stage.id = "st";
@@ -428,7 +396,7 @@ static void check_refused(const ctg_operator_strategy *s, const char *path, cons
     CU_ASSERT_STRING_EQUAL(err.message, msg);
     CU_ASSERT_STRING_EQUAL(err.source, "<builder>");
     CU_ASSERT_EQUAL(ctg_sa_strategy_count(doc), 1);
-    CU_ASSERT(writes_exactly(doc, built_text, sizeof built_text - 1));
+    CU_ASSERT(ctg_test_sa_writes(doc, built_text, sizeof built_text - 1));
     ctg_sa_doc_free(doc);
 }
 
