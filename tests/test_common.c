@@ -376,3 +376,56 @@ char *ctg_test_sa_fixture(const char *name, size_t *len)
     snprintf(path, sizeof path, "%s/powsybl-sa/%s", ctg_test_shared_dir(), name);
     return ctg_test_slurp(path, len);
 }
+
+/* One round of ctg_test_sa_sweep under `a`; whether it is the last (nothing failed). */
+static bool sa_sweep_round(const char *doc, size_t len, int kind, int (*build)(ctg_sa_doc *),
+                           ctg_test_alloc *st, ctg_allocator *a, size_t failed[3])
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
+    ctg_sa_doc *d = NULL, *b = NULL;
+    ctg_buf buf = CTG_BUF_INIT;
+    ctg_error err;
+    int rc;
+
+    opts.allocator = wopts.allocator = buf.allocator = a;
+    rc = ctg_sa_read_buffer(&d, CTG_SA_ANY, doc, len, &opts, &err);
+    if (rc != CTG_OK) {
+        CU_ASSERT_EQUAL(rc, CTG_ENOMEM);
+        CU_ASSERT_PTR_NULL(d);
+        CU_ASSERT_EQUAL(st->live_bytes, 0);
+        failed[0]++;
+        return false;
+    }
+    rc = ctg_sa_write_buf(&buf, d, &wopts, &err);
+    CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
+    failed[1] += rc != CTG_OK;
+    ctg_buf_dispose(&buf);
+    ctg_sa_doc_free(d);
+    if (!st->failed && build) {
+        rc = ctg_sa_doc_new(&b, (ctg_sa_kind)kind, a);
+        if (rc == CTG_OK)
+            rc = build(b);
+        CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
+        failed[2] += rc != CTG_OK;
+        ctg_sa_doc_free(b);
+    }
+    CU_ASSERT_EQUAL(st->live_bytes, 0);
+    CU_ASSERT_EQUAL(st->bad_sizes, 0);
+    return !st->failed;
+}
+
+void ctg_test_sa_sweep(const char *doc, size_t len, int kind, int (*build)(ctg_sa_doc *),
+                       size_t failed[3])
+{
+    failed[0] = failed[1] = failed[2] = 0;
+    for (size_t at = 1;; at++) {
+        ctg_test_alloc st = { 0 };
+        ctg_allocator a;
+
+        st.fail_at = at;
+        a = ctg_test_allocator(&st);
+        if (sa_sweep_round(doc, len, kind, build, &st, &a, failed))
+            break;
+    }
+}

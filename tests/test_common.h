@@ -79,6 +79,13 @@ bool ctg_test_sa_writes(const struct ctg_sa_doc *doc, const char *expect, size_t
 /* The bytes of ../shared/testdata/powsybl-sa/`name` (malloc'd, NUL-terminated; NULL, after
  * printing why, when unreadable), their number in *len. */
 char *ctg_test_sa_fixture(const char *name, size_t *len);
+/* The allocation-failure sweep of a security-analysis kind: every allocation made to fail in
+ * turn over one read of the `len` bytes at `doc`, its write, then (once neither failed) a
+ * build by `build` into a new document of `kind`; each failure is CTG_ENOMEM, with no
+ * document handed back and nothing left allocated. failed[0..2] receive the numbers of failed
+ * reads, writes and builds, for the caller's checks. */
+void ctg_test_sa_sweep(const char *doc, size_t len, int kind, int (*build)(struct ctg_sa_doc *),
+                       size_t failed[3]);
 
 /* The list in the file at `path` (NULL, reported, when the read fails); `opts` may be NULL. */
 ctg_list *ctg_test_read_path(const char *path, const ctg_read_options *opts);

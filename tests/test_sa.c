@@ -370,44 +370,11 @@ CTG_TEST(sa, allocation_failure_sweep)
         "\"threeWindingsTransformerIds\":[]},"
         "{\"contingencyContext\":{\"contextType\":\"ALL\"},\"branchIds\":[],"
         "\"voltageLevelIds\":[],\"threeWindingsTransformerIds\":[\"t1\",\"t2\"]}]";
-    size_t failed_reads = 0, failed_writes = 0;
+    size_t failed[3];
 
-    for (size_t at = 1;; at++) {
-        ctg_test_alloc st = { 0 };
-        ctg_allocator a;
-        ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-        ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
-        ctg_sa_doc *d = NULL;
-        ctg_buf buf = CTG_BUF_INIT;
-        ctg_error err;
-        int rc;
-
-        st.fail_at = at;
-        a = ctg_test_allocator(&st);
-        opts.allocator = &a;
-        rc = ctg_sa_read_buffer(&d, CTG_SA_ANY, doc, sizeof doc - 1, &opts, &err);
-        if (rc != CTG_OK) {
-            CU_ASSERT_EQUAL(rc, CTG_ENOMEM);
-            CU_ASSERT_PTR_NULL(d);
-            CU_ASSERT_EQUAL(st.live_bytes, 0);
-            failed_reads++;
-            continue;
-        }
-        wopts.allocator = &a;
-        buf.allocator = &a;
-        rc = ctg_sa_write_buf(&buf, d, &wopts, &err);
-        CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
-        if (rc != CTG_OK)
-            failed_writes++;
-        ctg_buf_dispose(&buf);
-        ctg_sa_doc_free(d);
-        CU_ASSERT_EQUAL(st.live_bytes, 0);
-        CU_ASSERT_EQUAL(st.bad_sizes, 0);
-        if (!st.failed)
-            break;
-    }
-    CU_ASSERT(failed_reads >= 3);
-    CU_ASSERT(failed_writes >= 1);
+    ctg_test_sa_sweep(doc, sizeof doc - 1, CTG_SA_STATE_MONITORS, NULL, failed);
+    CU_ASSERT(failed[0] >= 3);
+    CU_ASSERT(failed[1] >= 1);
 }
 
 /* The builders of contexts and monitors: what a read of the same text gives, written the same;

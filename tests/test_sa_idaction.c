@@ -458,52 +458,13 @@ static int build_some(ctg_sa_doc *doc)
 
 CTG_TEST(sa_idaction, allocation_failure_sweep)
 {
-    size_t failed_reads = 0, failed_writes = 0, failed_builds = 0;
+    size_t failed[3];
 
-    for (size_t at = 1;; at++) {
-        ctg_test_alloc st = { 0 };
-        ctg_allocator a;
-        ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-        ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
-        ctg_sa_doc *d = NULL, *b = NULL;
-        ctg_buf buf = CTG_BUF_INIT;
-        ctg_error err;
-        int rc;
-
-        st.fail_at = at;
-        a = ctg_test_allocator(&st);
-        opts.allocator = &a;
-        rc = ctg_sa_read_buffer(&d, CTG_SA_ANY, sweep_doc, sizeof sweep_doc - 1, &opts, &err);
-        if (rc != CTG_OK) {
-            CU_ASSERT_EQUAL_FATAL(rc, CTG_ENOMEM);
-            CU_ASSERT_PTR_NULL(d);
-            CU_ASSERT_EQUAL(st.live_bytes, 0);
-            failed_reads++;
-            continue;
-        }
-        wopts.allocator = &a;
-        buf.allocator = &a;
-        rc = ctg_sa_write_buf(&buf, d, &wopts, &err);
-        CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
-        failed_writes += rc != CTG_OK;
-        ctg_buf_dispose(&buf);
-        ctg_sa_doc_free(d);
-        if (st.failed)
-            continue;
-        rc = ctg_sa_doc_new(&b, CTG_SA_IDENTIFIER_ACTION_LIST, &a);
-        if (rc == CTG_OK)
-            rc = build_some(b);
-        CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
-        failed_builds += rc != CTG_OK;
-        ctg_sa_doc_free(b);
-        CU_ASSERT_EQUAL(st.live_bytes, 0);
-        CU_ASSERT_EQUAL(st.bad_sizes, 0);
-        if (!st.failed)
-            break;
-    }
-    CU_ASSERT(failed_reads >= 3);
-    CU_ASSERT(failed_writes >= 2); /* the emitter's buffer and the write order's scratch */
-    CU_ASSERT(failed_builds >= 1);
+    ctg_test_sa_sweep(sweep_doc, sizeof sweep_doc - 1, CTG_SA_IDENTIFIER_ACTION_LIST, build_some,
+                      failed);
+    CU_ASSERT(failed[0] >= 3);
+    CU_ASSERT(failed[1] >= 2); /* the emitter's buffer and the write order's scratch */
+    CU_ASSERT(failed[2] >= 1);
 }
 
 #include "test_sa_idaction.tests.h"

@@ -385,60 +385,30 @@ CTG_TEST(sa_limit, builder_refuses_what_the_reader_refuses)
 
 /* ---- allocation failures -------------------------------------------------------------------- */
 
+/* The sweep's build: one reduction, kept only when it all went in. */
+static int build_one_reduction(ctg_sa_doc *doc)
+{
+    ctg_limit_reduction r;
+    ctg_criterion country;
+    ctg_element_criterion el[2];
+    ctg_duration_criterion dc;
+    int rc;
+
+    sample(&r, &country, el, &dc);
+    rc = ctg_sa_limit_reductions_add(doc, &r, NULL);
+    CU_ASSERT_EQUAL(ctg_sa_limit_reduction_count(doc), rc == CTG_OK ? 1 : 0);
+    return rc;
+}
+
 CTG_TEST(sa_limit, allocation_failure_sweep)
 {
-    size_t failed_reads = 0, failed_writes = 0, failed_builds = 0;
+    size_t failed[3];
 
-    for (size_t at = 1;; at++) {
-        ctg_test_alloc st = { 0 };
-        ctg_allocator a;
-        ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-        ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
-        ctg_sa_doc *d = NULL, *b = NULL;
-        ctg_buf buf = CTG_BUF_INIT;
-        ctg_limit_reduction r;
-        ctg_criterion country;
-        ctg_element_criterion el[2];
-        ctg_duration_criterion dc;
-        ctg_error err;
-        int rc;
-
-        st.fail_at = at;
-        a = ctg_test_allocator(&st);
-        opts.allocator = &a;
-        rc = ctg_sa_read_buffer(&d, CTG_SA_ANY, built_text, sizeof built_text - 1, &opts, &err);
-        if (rc != CTG_OK) {
-            CU_ASSERT_EQUAL(rc, CTG_ENOMEM);
-            CU_ASSERT_PTR_NULL(d);
-            CU_ASSERT_EQUAL(st.live_bytes, 0);
-            failed_reads++;
-            continue;
-        }
-        wopts.allocator = &a;
-        buf.allocator = &a;
-        rc = ctg_sa_write_buf(&buf, d, &wopts, &err);
-        CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
-        failed_writes += rc != CTG_OK;
-        sample(&r, &country, el, &dc);
-        if (ctg_sa_doc_new(&b, CTG_SA_LIMIT_REDUCTIONS, &a) == CTG_OK) {
-            rc = ctg_sa_limit_reductions_add(b, &r, &err);
-            CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
-            CU_ASSERT_EQUAL(ctg_sa_limit_reduction_count(b), rc == CTG_OK ? 1 : 0);
-            failed_builds += rc != CTG_OK;
-        } else {
-            failed_builds++;
-        }
-        ctg_sa_doc_free(b);
-        ctg_buf_dispose(&buf);
-        ctg_sa_doc_free(d);
-        CU_ASSERT_EQUAL(st.live_bytes, 0);
-        CU_ASSERT_EQUAL(st.bad_sizes, 0);
-        if (!st.failed)
-            break;
-    }
-    CU_ASSERT(failed_reads >= 3);
-    CU_ASSERT(failed_writes >= 1);
-    CU_ASSERT(failed_builds >= 1);
+    ctg_test_sa_sweep(built_text, sizeof built_text - 1, CTG_SA_LIMIT_REDUCTIONS,
+                      build_one_reduction, failed);
+    CU_ASSERT(failed[0] >= 3);
+    CU_ASSERT(failed[1] >= 1);
+    CU_ASSERT(failed[2] >= 1);
 }
 
 #include "test_sa_limit.tests.h"

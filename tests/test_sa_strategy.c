@@ -464,6 +464,17 @@ CTG_TEST(sa_strategy, builder_refuses_what_the_reader_refuses)
 
 /* Every allocation of a read, a write and a build made to fail in turn: CTG_ENOMEM, nothing
  * left. */
+/* The sweep's build: one strategy, kept only when it all went in. */
+static int build_one_strategy(ctg_sa_doc *doc)
+{
+    ctg_conditional_actions stage = built_stage();
+    ctg_operator_strategy s = built_strategy(&stage, 1);
+    int rc = ctg_sa_strategies_add_strategy(doc, &s, NULL);
+
+    CU_ASSERT_EQUAL(ctg_sa_strategy_count(doc), rc == CTG_OK ? 1 : 0);
+    return rc;
+}
+
 CTG_TEST(sa_strategy, allocation_failure_sweep)
 {
     static const char doc[] =
@@ -472,50 +483,13 @@ CTG_TEST(sa_strategy, allocation_failure_sweep)
         "[\"v1\",\"v2\"]},\"actionIds\":[\"a\",\"b\"],\"extensions\":{\"e\":{\"k\":[1]}}},"
         "{\"id\":\"y\",\"contingencyId\":\"c\",\"condition\":{\"type\":\"TRUE_CONDITION\"},"
         "\"actionIds\":[]}]}";
-    size_t failed_reads = 0, failed_writes = 0, failed_builds = 0;
+    size_t failed[3];
 
-    for (size_t at = 1;; at++) {
-        ctg_test_alloc st = { 0 };
-        ctg_allocator a;
-        ctg_read_options opts = CTG_READ_OPTIONS_INIT;
-        ctg_write_options wopts = CTG_WRITE_OPTIONS_INIT;
-        ctg_conditional_actions stage = built_stage();
-        ctg_operator_strategy s = built_strategy(&stage, 1);
-        ctg_sa_doc *d = NULL;
-        ctg_buf buf = CTG_BUF_INIT;
-        ctg_error err;
-        int rc;
-
-        st.fail_at = at;
-        a = ctg_test_allocator(&st);
-        opts.allocator = &a;
-        rc = ctg_sa_read_buffer(&d, CTG_SA_ANY, doc, sizeof doc - 1, &opts, &err);
-        if (rc != CTG_OK) {
-            CU_ASSERT_EQUAL(rc, CTG_ENOMEM);
-            CU_ASSERT_PTR_NULL(d);
-            CU_ASSERT_EQUAL(st.live_bytes, 0);
-            failed_reads++;
-            continue;
-        }
-        rc = ctg_sa_strategies_add_strategy(d, &s, &err);
-        CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
-        CU_ASSERT_EQUAL(ctg_sa_strategy_count(d), rc == CTG_OK ? 3 : 2);
-        failed_builds += rc != CTG_OK;
-        wopts.allocator = &a;
-        buf.allocator = &a;
-        rc = ctg_sa_write_buf(&buf, d, &wopts, &err);
-        CU_ASSERT(rc == CTG_OK || rc == CTG_ENOMEM);
-        failed_writes += rc != CTG_OK;
-        ctg_buf_dispose(&buf);
-        ctg_sa_doc_free(d);
-        CU_ASSERT_EQUAL(st.live_bytes, 0);
-        CU_ASSERT_EQUAL(st.bad_sizes, 0);
-        if (!st.failed)
-            break;
-    }
-    CU_ASSERT(failed_reads >= 3);
-    CU_ASSERT(failed_builds >= 1);
-    CU_ASSERT(failed_writes >= 1);
+    ctg_test_sa_sweep(doc, sizeof doc - 1, CTG_SA_OPERATOR_STRATEGIES, build_one_strategy,
+                      failed);
+    CU_ASSERT(failed[0] >= 3);
+    CU_ASSERT(failed[1] >= 1);
+    CU_ASSERT(failed[2] >= 1);
 }
 
 #include "test_sa_strategy.tests.h"
