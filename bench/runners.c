@@ -338,7 +338,9 @@ static int check_jsonc_dom_map(bench_input *in)
 
 /* ---- the peers: yajl's SAX and simdjson's On-Demand into the same structs ------------------ */
 
-/* What a peer's map gave: its list kept in `*keep` (or freed), or why it failed. */
+#if defined(CTG_BENCH_YAJL) || defined(CTG_BENCH_SIMDJSON)
+/* What a peer's map gave: its list kept in `*keep` (or freed), or why it failed. Only built
+ * with a peer (a build without either, the 32-bit one, would find it unused). */
 static int peer_done(bench_input *in, bench_peer *p, int ok, const char *who, ctg_list **keep)
 {
     int rc = ok ? BENCH_OK
@@ -354,6 +356,7 @@ static int peer_done(bench_input *in, bench_peer *p, int ok, const char *who, ct
     bench_peer_dispose(p);
     return rc;
 }
+#endif
 
 static int yajl_once(bench_input *in, ctg_list **keep)
 {
