@@ -710,7 +710,11 @@ CTG_TEST(reader, in_situ_reads_the_same_list)
     char *doc = make_list(5000);
     size_t len;
 
+    static const char bom[] = "\xEF\xBB\xBF{\"type\":\"default\",\"name\":\"a\\\"b\",\"contingencies\":"
+                              "[{\"id\":\"\\u00e9t\xC3\xA9\",\"name\":\"x\"}]}";
+
     CU_ASSERT_EQUAL(ctg_test_same_in_situ(sample, sizeof(sample) - 1, NULL), 3);
+    CU_ASSERT_EQUAL(ctg_test_same_in_situ(bom, sizeof(bom) - 1, NULL), 2); /* offsets count it */
     CU_ASSERT_EQUAL(ctg_test_same_in_situ(doc, strlen(doc), NULL), 5000);
     free(doc);
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
