@@ -106,8 +106,8 @@ static int generate_pair(bench_bytes *half, bench_bytes *full, size_t n, unsigne
 static int time_variants(bench_absent_report *r, bench_bytes *absent, bench_bytes *present)
 {
     static const bench_runner pair[] = {
-        { "name-absent", "", false, run_absent, NULL },
-        { "name-present", "", false, run_present, NULL },
+        { "name-absent", "", false, run_absent, NULL, NULL },
+        { "name-present", "", false, run_present, NULL, NULL },
     };
     bench_gen_case c = bench_gen_branches("absent", r->contingencies, 0);
     bench_result res[2];

@@ -33,6 +33,9 @@ typedef struct bench_input {
     size_t resolves_nocache;
     bool resolves_known;
     size_t written;          /* bytes of the last write: writers' MB/s count them */
+    /* The in-situ reader's writable copy of `bytes`, which its reset refreshes before each run;
+     * empty in a --process child, whose one run rewrites `bytes` itself. */
+    bench_bytes situ;
     char why[BENCH_WHY_MAX]; /* why the last run failed or is unsupported */
 } bench_input;
 
@@ -45,6 +48,9 @@ typedef struct bench_runner {
     /* Run once before timing: checks the result (counts, bytes) and prepares what later
      * runners use. NULL: one plain run. */
     int (*check)(bench_input *in);
+    /* Run before each timed run, untimed: restores what a run used up (NULL: nothing). A
+     * --process child makes its one run without it. */
+    int (*reset)(bench_input *in);
 } bench_runner;
 
 /* The runners, in report order; their number in `*count`. ctg-read comes first. */
@@ -179,7 +185,7 @@ typedef struct bench_memory_result {
     long long ru_maxrss; /* bytes: from wait4, which counts the parent's RSS at spawn too */
 } bench_memory_result;
 
-#define BENCH_MAX_MEMORY 4
+#define BENCH_MAX_MEMORY 5
 
 /* The children of one memory case: the file they read and what each peaked at. */
 typedef struct bench_memory_case {

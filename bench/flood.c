@@ -97,8 +97,8 @@ static int generate_docs(bench_bytes docs[2], size_t count)
 static int time_docs(bench_flood_report *r, bench_bytes docs[2])
 {
     static const bench_runner pair[] = {
-        { "colliding", "", false, run_colliding, NULL },
-        { "random", "", false, run_random, NULL },
+        { "colliding", "", false, run_colliding, NULL, NULL },
+        { "random", "", false, run_random, NULL, NULL },
     };
     bench_gen_case c = bench_gen_branches("flooding", 1, 0); /* names the failures */
     bench_result res[2];

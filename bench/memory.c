@@ -33,6 +33,7 @@ static const struct {
 } child_modes[] = {
     { "baseline", "a process that starts and exits" },
     { "full", "ctg_list_read_file: the whole list in memory" },
+    { "in-situ", "the file read into memory, then ctg_list_read_in_situ: file and list" },
     { "stream", "ctg_read_stream from the path, a visitor that counts" },
     { "jsonc", "json_object_from_file: json-c's DOM, for context" },
 };
@@ -56,6 +57,33 @@ static int child_full(const char *path, size_t count)
     got = ctg_list_contingency_count(list);
     ctg_list_free(list);
     return got == count ? 0 : 1;
+}
+
+/* The file in one block of its size, as a user of the in-situ read holds it, then the list
+ * whose strings stay in that block. */
+static int child_in_situ(const char *path, size_t count)
+{
+    FILE *fp = fopen(path, "rb");
+    ctg_list *list = NULL;
+    char *data = NULL;
+    long size = -1;
+    size_t got = 0;
+    int rc = 1;
+
+    if (fp != NULL && fseek(fp, 0, SEEK_END) == 0 && (size = ftell(fp)) >= 0
+        && fseek(fp, 0, SEEK_SET) == 0 && (data = malloc((size_t)size + 1)) != NULL
+        && fread(data, 1, (size_t)size, fp) == (size_t)size
+        && ctg_list_read_in_situ(&list, data, (size_t)size, NULL, NULL) == CTG_OK) {
+        got = ctg_list_contingency_count(list);
+        rc = got == count ? 0 : 1;
+    }
+    if (rc != 0)
+        fprintf(stderr, "contingency-bench: rss child: in-situ read of %s failed\n", path);
+    ctg_list_free(list);
+    free(data);
+    if (fp != NULL)
+        fclose(fp);
+    return rc;
 }
 
 static int count_one(const ctg_stream_header *list, const ctg_contingency *c, void *payload)
@@ -120,6 +148,8 @@ int bench_memory_child(const char *mode, const char *path, const char *count)
         rc = 0;
     else if (strcmp(mode, "full") == 0)
         rc = child_full(path, n);
+    else if (strcmp(mode, "in-situ") == 0)
+        rc = child_in_situ(path, n);
     else if (strcmp(mode, "stream") == 0)
         rc = child_stream(path, n);
     else if (strcmp(mode, "jsonc") == 0)

@@ -84,6 +84,7 @@ static long long peak_rss_of(const bench_report *rep, const bench_case_report *c
                              const char *runner)
 {
     static const char *const pairs[][2] = { { "ctg-read", "full" },
+                                            { "ctg-read-in-situ", "in-situ" },
                                             { "ctg-stream", "stream" },
                                             { "jsonc-dom-parse-free", "jsonc" } };
 

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -133,6 +134,73 @@ static int check_ctg_read(bench_input *in)
     return check_counts(in, in->list, "ctg read");
 }
 
+/* ---- the in-situ read: it rewrites what it reads ------------------------------------------ */
+
+static int compare_bytes(bench_input *in, const char *who, const ctg_buf *got, const char *want,
+                         size_t want_len);
+
+/* A fresh writable copy of the input for the next run (untimed). */
+static int reset_ctg_read_in_situ(bench_input *in)
+{
+    if (in->situ.cap < in->bytes.len) {
+        bench_bytes_dispose(&in->situ);
+        in->situ.data = malloc(in->bytes.len ? in->bytes.len : 1);
+        if (in->situ.data == NULL)
+            return bench_why(in, BENCH_FAIL, "in situ: out of memory for the copy");
+        in->situ.cap = in->bytes.len;
+    }
+    memcpy(in->situ.data, in->bytes.data, in->bytes.len);
+    in->situ.len = in->bytes.len;
+    return BENCH_OK;
+}
+
+/* One in-situ read of the copy, or in a --process child (no copy) of the bytes themselves, and
+ * the list freed before its buffer is written again. */
+static int read_in_situ(bench_input *in, ctg_list **keep)
+{
+    bench_bytes *b = in->situ.data != NULL ? &in->situ : &in->bytes;
+    ctg_list *list = NULL;
+    ctg_error err;
+
+    if (ctg_list_read_in_situ(&list, b->data, b->len, NULL, &err) != CTG_OK)
+        return why_ctg(in, "ctg in-situ read", &err);
+    if (keep != NULL) {
+        *keep = list;
+        return BENCH_OK;
+    }
+    sink = ctg_list_contingency_count(list);
+    ctg_list_free(list);
+    return BENCH_OK;
+}
+
+static int run_ctg_read_in_situ(bench_input *in)
+{
+    return read_in_situ(in, NULL);
+}
+
+/* The counts, and the list written as ctg-read's is (its check ran first). */
+static int check_ctg_read_in_situ(bench_input *in)
+{
+    ctg_buf mine = CTG_BUF_INIT, theirs = CTG_BUF_INIT;
+    ctg_list *list = NULL;
+    int rc = reset_ctg_read_in_situ(in);
+
+    if (rc == BENCH_OK)
+        rc = read_in_situ(in, &list);
+    if (rc == BENCH_OK)
+        rc = check_counts(in, list, "ctg in-situ read");
+    if (rc == BENCH_OK && (in->list == NULL || ctg_list_write_buf(&mine, list, NULL, NULL) != CTG_OK
+                           || ctg_list_write_buf(&theirs, in->list, NULL, NULL) != CTG_OK))
+        rc = bench_why(in, BENCH_FAIL, "ctg in-situ read: no ctg-read list, or a write failed");
+    if (rc == BENCH_OK)
+        rc = compare_bytes(in, "ctg in-situ read (written, against ctg-read's list)", &mine,
+                           theirs.data, theirs.len);
+    ctg_list_free(list);
+    ctg_buf_dispose(&mine);
+    ctg_buf_dispose(&theirs);
+    return rc;
+}
+
 static int check_ctg_read_nocache(bench_input *in)
 {
     ctg_read_stats stats;
@@ -222,8 +290,6 @@ static int check_ctg_stream(bench_input *in)
                      t.whole_lists, in->gen->extensions);
 }
 
-static int compare_bytes(bench_input *in, const char *who, const ctg_buf *got, const char *want,
-                         size_t want_len);
 
 /* ---- json-c ------------------------------------------------------------------------------ */
 
@@ -582,29 +648,32 @@ static int run_jsonc_write(bench_input *in)
 }
 
 static const bench_runner runners[] = {
-    { "ctg-read", "ctg_list_read_buffer + ctg_list_free", false, run_ctg_read, check_ctg_read },
-    { "ctg-read-nocache", "the same with CTG_READ_NO_CACHE", false, run_ctg_read_nocache,
-      check_ctg_read_nocache },
+    { "ctg-read", "ctg_list_read_buffer + ctg_list_free", false, run_ctg_read, check_ctg_read,
+      NULL },
+    { "ctg-read-in-situ", "ctg_list_read_in_situ + ctg_list_free, on a copy refreshed untimed",
+      false, run_ctg_read_in_situ, check_ctg_read_in_situ, reset_ctg_read_in_situ },
+    { "ctg-read-nocache", "ctg-read with CTG_READ_NO_CACHE", false, run_ctg_read_nocache,
+      check_ctg_read_nocache, NULL },
     { "ctg-stream", "ctg_read_stream from memory, a visitor that counts", false, run_ctg_stream,
-      check_ctg_stream },
+      check_ctg_stream, NULL },
     { "jsonc-dom-parse-free", "json_tokener_parse_ex + json_object_put", false,
-      run_jsonc_parse_free, check_jsonc_parse_free },
+      run_jsonc_parse_free, check_jsonc_parse_free, NULL },
     { "jsonc-dom-map", "json-c DOM walked into ctg structs by the public builders, all freed",
-      false, run_jsonc_dom_map, check_jsonc_dom_map },
+      false, run_jsonc_dom_map, check_jsonc_dom_map, NULL },
     { "yajl-sax-map", "yajl's SAX callbacks into the same ctg structs (built with libyajl-dev)",
-      false, run_yajl_map, check_yajl_map },
+      false, run_yajl_map, check_yajl_map, NULL },
     { "simdjson-ondemand-map",
       "simdjson On-Demand into the same ctg structs (built with libsimdjson-dev)", false,
-      run_simdjson_map, check_simdjson_map },
-    { "memchr-floor", "one memchr pass counting '\"'", false, run_memchr_floor, NULL },
+      run_simdjson_map, check_simdjson_map, NULL },
+    { "memchr-floor", "one memchr pass counting '\"'", false, run_memchr_floor, NULL, NULL },
     { "ctg-write", "ctg_list_write_buf (pretty) into a cleared buffer", true, run_ctg_write,
-      check_ctg_write },
+      check_ctg_write, NULL },
     { "ctg-write-compact", "the same with CTG_WRITE_COMPACT", true, run_ctg_write_compact,
-      check_ctg_write_compact },
+      check_ctg_write_compact, NULL },
     { "ctg-stream-write", "ctg_stream_writer_open_buf + one add per contingency + close", true,
-      run_ctg_stream_write, check_ctg_stream_write },
+      run_ctg_stream_write, check_ctg_stream_write, NULL },
     { "jsonc-dom-write", "json_object_to_json_string_ext (PRETTY | SPACED) of the DOM", true,
-      run_jsonc_write, NULL },
+      run_jsonc_write, NULL, NULL },
 };
 
 const bench_runner *bench_runners(size_t *count)

@@ -56,6 +56,7 @@ typedef struct read_job {
     ctg_error *err;
     size_t min_part; /* a parallel read's smallest part; 0 = CTG_SPLIT_MIN_PART */
     size_t *parts;   /* NULL, or where to say how many parts were read in parallel */
+    char *in_place;  /* an in-situ read's buffer (the source's bytes, writable), or NULL */
 } read_job;
 
 /* What a version-2 visitor asks for. A version-1 visitor's struct may end at `payload`: the
@@ -84,6 +85,9 @@ static int run_reader(ctg_format_reader *fr, const read_job *job, ctg_input *in,
     if (rc != CTG_OK)
         return ctg_error_set_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
     fr->ext.registry = job->opts->extensions;
+    /* Only the caller's own bytes: a gzip input is decompressed into a buffer of ours. */
+    if (job->in_place && ctg_input_lex_source(in)->data == job->in_place)
+        rd->in_place = job->in_place;
     if (job->visitor) {
         set_visitor(fr, job, in);
         fr->item_arena = ctg_arena_new_ex(job->opts->allocator, job->arena_flags);
@@ -209,10 +213,11 @@ static int read_path_parallel(ctg_list **out, const ctg_source *src, const read_
 }
 
 /* A whole list with more than one thread, when the source is in memory or a file; otherwise,
- * or when the split declines, with one. */
+ * or when the split declines, with one. An in-situ read uses one: a declined split reads the
+ * input again, and the parts would have rewritten it. */
 static int read_maybe_parallel(ctg_list **out, const ctg_source *src, const read_job *job)
 {
-    unsigned threads = threads_of(job->opts);
+    unsigned threads = job->in_place ? 1 : threads_of(job->opts);
     int rc = CTG_PARALLEL_DECLINED;
 
     if (threads > 1 && !job->visitor && src->kind == CTG_SOURCE_BUFFER && src->data)
@@ -237,7 +242,7 @@ static int read_checked(ctg_list **out, const ctg_source *src, const ctg_visitor
     static const ctg_read_options defaults = CTG_READ_OPTIONS_INIT;
     ctg_error scratch;
     read_job job = { opts ? opts : &defaults, visitor, knobs->arena_flags, err ? err : &scratch,
-                     knobs->min_part, knobs->parts };
+                     knobs->min_part, knobs->parts, knobs->in_place };
 
     if (out)
         *out = NULL;
@@ -263,20 +268,34 @@ static int read_checked(ctg_list **out, const ctg_source *src, const ctg_visitor
     return read_maybe_parallel(out, src, &job);
 }
 
-static const read_job plain = { NULL, NULL, 0, NULL, 0, NULL };
+static const read_job plain = { NULL, NULL, 0, NULL, 0, NULL, NULL };
 
 int ctg_list_read_buffer_ex(ctg_list **out, const void *data, size_t len,
                             const ctg_read_options *opts, ctg_error *err, unsigned arena_flags)
 {
     ctg_source src = ctg_source_buffer(data, len);
-    read_job knobs = { NULL, NULL, arena_flags, NULL, 0, NULL };
+    read_job knobs = { NULL, NULL, arena_flags, NULL, 0, NULL, NULL };
     return read_checked(out, &src, NULL, opts, err, &knobs);
+}
+
+int ctg_list_read_in_situ_ex(ctg_list **out, char *data, size_t len, const ctg_read_options *opts,
+                             ctg_error *err, unsigned arena_flags)
+{
+    ctg_source src = ctg_source_buffer(data, len);
+    read_job knobs = { NULL, NULL, arena_flags, NULL, 0, NULL, data };
+    return read_checked(out, &src, NULL, opts, err, &knobs);
+}
+
+int ctg_list_read_in_situ(ctg_list **out, char *data, size_t len, const ctg_read_options *opts,
+                          ctg_error *err)
+{
+    return ctg_list_read_in_situ_ex(out, data, len, opts, err, 0);
 }
 
 int ctg_list_read_split(ctg_list **out, const ctg_source *src, const ctg_read_options *opts,
                         ctg_error *err, size_t min_part, size_t *parts)
 {
-    read_job knobs = { NULL, NULL, 0, NULL, min_part ? min_part : 1, parts };
+    read_job knobs = { NULL, NULL, 0, NULL, min_part ? min_part : 1, parts, NULL };
 
     if (parts)
         *parts = 1;

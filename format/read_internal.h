@@ -12,6 +12,10 @@
 int ctg_list_read_buffer_ex(ctg_list **out, const void *data, size_t len,
                             const ctg_read_options *opts, ctg_error *err, unsigned arena_flags);
 
+/* As ctg_list_read_in_situ, with the list's arena created with `arena_flags`. */
+int ctg_list_read_in_situ_ex(ctg_list **out, char *data, size_t len, const ctg_read_options *opts,
+                             ctg_error *err, unsigned arena_flags);
+
 /* As ctg_list_read_file and ctg_list_read_buffer (`src` a PATH or BUFFER source, else read by
  * one thread), with ctg_read_options.threads cutting parts as small as `min_part` bytes
  * (0 = 1): tests take the parallel path on small inputs with it. `parts` (may be NULL) is set

@@ -196,6 +196,20 @@ int ctg_reader_grow_frames(ctg_reader *rd)
 
 /* ---- strings --------------------------------------------------------------------------- */
 
+/* The current string, decoded, over its own raw text in the input: a decoded string is never
+ * longer than its text (an escape of 2, 6 or 12 bytes gives at most 1, 3 or 4), so it and its
+ * NUL end at the closing quote at the latest, a byte the lexer has gone past. Only that text
+ * is written: a key before it and whatever follows are left for the lexer as they were. */
+static char *string_in_place(ctg_reader *rd)
+{
+    char *s = rd->in_place + rd->tok.offset + 1; /* memory mode: offsets index the input */
+
+    if (rd->tok.str != s) /* it had escapes: decoded in the lexer's scratch */
+        memcpy(s, rd->tok.str, rd->tok.len);
+    s[rd->tok.len] = '\0';
+    return s;
+}
+
 int ctg_read_string(ctg_reader *rd, const char **out, const char *key)
 {
     char *s;
@@ -204,6 +218,10 @@ int ctg_read_string(ctg_reader *rd, const char **out, const char *key)
         return ctg_reader_type_error(rd, "string");
     if (rd->tok.has_nul)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "\"%s\" must not contain U+0000", key);
+    if (rd->in_place) {
+        *out = string_in_place(rd);
+        return CTG_OK;
+    }
     s = ctg_arena_strndup_fast(rd->arena, rd->tok.str, rd->tok.len);
     if (!s)
         return ctg_reader_nomem(rd);

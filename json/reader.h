@@ -61,6 +61,9 @@ struct ctg_reader {
     size_t resolves;               /* handler look-ups made by this read */
     size_t contingencies;          /* contingencies read */
     bool failed;                   /* an error with a path was reported (not the lexer's) */
+    /* An in-situ read (ctg_list_read_in_situ): the lexer's memory-mode input, writable, where
+     * ctg_read_string leaves its strings; NULL: they are copied into the arena. */
+    char *in_place;
     /* The shared array reader stacks finished items here until their array closes. */
     unsigned char *stack;
     size_t stack_len;
@@ -157,8 +160,9 @@ typedef struct ctg_item_sink {
 CTG_INTERNAL int ctg_read_array_to(ctg_reader *rd, const ctg_handler *h, const ctg_item_sink *sink,
                       size_t *count);
 
-/* Copies the current string token into the arena. `key` names the field for errors; U+0000
- * inside the string is rejected. */
+/* Copies the current string token into the arena, or in an in-situ read leaves it in the
+ * input (rd->in_place). `key` names the field for errors; U+0000 inside the string is
+ * rejected. */
 CTG_INTERNAL int ctg_read_string(ctg_reader *rd, const char **out, const char *key);
 /* As ctg_read_string, but null gives NULL. */
 CTG_INTERNAL int ctg_read_opt_string(ctg_reader *rd, const char **out, const char *key);

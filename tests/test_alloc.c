@@ -971,4 +971,133 @@ CTG_TEST(alloc, random_failures_every_reader_and_writer)
     printf("\n  %zu runs, %zu seeds per rate", runs, seed_count());
 }
 
+/* ---- in-situ reads --------------------------------------------------------------------- */
+
+/* Allocator calls and peak bytes of one read of `doc` (copied first, since an in-situ read
+ * rewrites it), its strings copied or left in situ. */
+static void read_cost(const char *doc, bool in_situ, unsigned arena_flags, size_t *allocs,
+                      size_t *peak)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    size_t len = strlen(doc);
+    char *buf = malloc(len);
+    ctg_list *list = NULL;
+
+    CU_ASSERT_FATAL(buf != NULL);
+    memcpy(buf, doc, len);
+    opts.allocator = &a;
+    CU_ASSERT_EQUAL(in_situ ? ctg_list_read_in_situ_ex(&list, buf, len, &opts, NULL, arena_flags)
+                            : ctg_list_read_buffer_ex(&list, buf, len, &opts, NULL, arena_flags),
+                    CTG_OK);
+    ctg_list_free(list);
+    free(buf);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+    *allocs = st.allocs;
+    *peak = st.peak_bytes;
+}
+
+/* What an exact arena's block costs beyond the bytes asked for: its header. */
+static size_t exact_block_overhead(void)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_arena *arena = ctg_arena_new_ex(&a, CTG_ARENA_EXACT);
+    size_t before;
+
+    CU_ASSERT_FATAL(arena != NULL);
+    before = st.live_bytes;
+    CU_ASSERT(ctg_arena_strndup(arena, "x", 1) != NULL);
+    before = st.live_bytes - before - 2;
+    ctg_arena_release(arena);
+    return before;
+}
+
+/* In an exact arena a string is one call of its length + 1 and a block header: in situ, a list
+ * of n contingencies with a name and a side each makes 4 n + 2 calls fewer (the version, the
+ * list's name, and per contingency its id, name, element id and side) and needs exactly their
+ * bytes and headers less. */
+CTG_TEST(alloc, in_situ_read_copies_no_string)
+{
+    char *doc = make_doc(100, 1);
+    size_t copied, situ, copied_peak, situ_peak, text = 4 + 2; /* "1.1", "l" */
+
+    for (size_t i = 0; i < 100; i++) /* "c<i>", "n", "L<i>", "VL", each with its NUL */
+        text += 2 * ((size_t)snprintf(NULL, 0, "%zu", i) + 2) + 2 + 3;
+    read_cost(doc, false, CTG_ARENA_EXACT, &copied, &copied_peak);
+    read_cost(doc, true, CTG_ARENA_EXACT, &situ, &situ_peak);
+    CU_ASSERT_EQUAL(copied - situ, 4 * 100 + 2);
+    CU_ASSERT_EQUAL(copied_peak - situ_peak, text + (4 * 100 + 2) * exact_block_overhead());
+    free(doc);
+}
+
+/* With the arena's chunks, as users read: fewer chunks for 20,000 contingencies. */
+CTG_TEST(alloc, in_situ_read_takes_fewer_chunks)
+{
+    char *doc = make_doc(20000, 1);
+    size_t copied, situ, copied_peak, situ_peak;
+
+    read_cost(doc, false, 0, &copied, &copied_peak);
+    read_cost(doc, true, 0, &situ, &situ_peak);
+    CU_ASSERT(situ < copied);
+    CU_ASSERT(situ_peak < copied_peak);
+    fprintf(stderr, " (%zu calls, %zu bytes copied; %zu, %zu in situ) ", copied, copied_peak,
+            situ, situ_peak);
+    free(doc);
+}
+
+/* A failure at any allocation of an in-situ read is a clean CTG_ENOMEM that leaks nothing. */
+CTG_TEST(alloc, in_situ_failure_sweep)
+{
+    char *doc = make_doc(30, 1);
+    size_t len = strlen(doc), n;
+    char *buf = malloc(len);
+    int rc = CTG_ENOMEM;
+
+    CU_ASSERT_FATAL(buf != NULL);
+    for (n = 1; rc == CTG_ENOMEM; n++) {
+        ctg_test_alloc st = { 0 };
+        ctg_allocator a = ctg_test_allocator(&st);
+        ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+        ctg_list *list = NULL;
+
+        memcpy(buf, doc, len);
+        st.fail_at = n;
+        opts.allocator = &a;
+        rc = ctg_list_read_in_situ_ex(&list, buf, len, &opts, NULL, CTG_ARENA_EXACT);
+        CU_ASSERT(rc == CTG_ENOMEM ? list == NULL : rc == CTG_OK && list != NULL);
+        ctg_list_free(list);
+        CU_ASSERT_EQUAL(st.live_bytes, 0);
+    }
+    CU_ASSERT_EQUAL(rc, CTG_OK);
+    CU_ASSERT(n > 30);
+    free(buf);
+    free(doc);
+}
+
+/* A gzip buffer is decompressed into memory of the library's: read as a copy would read it,
+ * and left as it was. */
+CTG_TEST(alloc, in_situ_read_of_gzip_copies)
+{
+    char *doc = make_doc(50, 1), *gz, *keep;
+    size_t len = 0;
+    ctg_list *list = NULL;
+
+    gz = gzip_of(doc, strlen(doc), &len);
+    CU_ASSERT_FATAL(gz != NULL);
+    keep = malloc(len);
+    CU_ASSERT_FATAL(keep != NULL);
+    memcpy(keep, gz, len);
+    CU_ASSERT_EQUAL(ctg_test_same_in_situ(gz, len, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_in_situ(&list, gz, len, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(memcmp(gz, keep, len), 0);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(list), 50);
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(list, 49)->id, "c49");
+    ctg_list_free(list);
+    free(keep);
+    free(gz);
+    free(doc);
+}
+
 #include "test_alloc.tests.h"

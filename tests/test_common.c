@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,78 @@ size_t ctg_test_same_in_parallel(const ctg_source *src, const ctg_read_options *
     ctg_list_free(l1);
     ctg_list_free(l4);
     return parts;
+}
+
+static bool inside(const char *s, const char *buf, size_t len)
+{
+    return s && (uintptr_t)s >= (uintptr_t)buf && (uintptr_t)s < (uintptr_t)buf + len;
+}
+
+/* The contingency ids and names of `list` and its children that lie in buf[0..len). */
+static size_t borrowed(const ctg_list *list, const char *buf, size_t len)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < ctg_list_contingency_count(list); i++) {
+        const ctg_contingency *c = ctg_list_contingency_at(list, i);
+        n += inside(c->id, buf, len) + inside(c->name, buf, len);
+    }
+    for (size_t i = 0; i < ctg_list_child_count(list); i++)
+        n += borrowed(ctg_list_child_at(list, i), buf, len);
+    return n;
+}
+
+/* The outcome of two reads of the same bytes, one of them in situ, compared. */
+static void same_lists(const ctg_list *a, const ctg_list *b, const ctg_read_stats *sa,
+                       const ctg_read_stats *sb)
+{
+    size_t na = 0, nb = 0;
+    char *ta = ctg_test_write_text(a, &na), *tb = ctg_test_write_text(b, &nb);
+
+    CU_ASSERT(ta && tb && na == nb && memcmp(ta, tb, na) == 0);
+    CU_ASSERT(same_stats(sa, sb));
+    CU_ASSERT_EQUAL(ctg_list_get_kind(b), ctg_list_get_kind(a));
+    CU_ASSERT_STRING_EQUAL(ctg_list_name(b), ctg_list_name(a));
+    CU_ASSERT(ctg_list_version(a) == NULL ? ctg_list_version(b) == NULL
+              : ctg_list_version(b) && !strcmp(ctg_list_version(a), ctg_list_version(b)));
+    free(ta);
+    free(tb);
+}
+
+size_t ctg_test_same_in_situ(const char *doc, size_t len, const ctg_read_options *opts)
+{
+    static const ctg_read_options defaults = CTG_READ_OPTIONS_INIT;
+    ctg_read_options copy = opts ? *opts : defaults, situ;
+    ctg_read_stats s1 = { 1, 1, 1 }, s2 = { 2, 2, 2 };
+    ctg_list *l1 = NULL, *l2 = (ctg_list *)&copy;
+    char *buf = malloc(len ? len : 1);
+    ctg_error e1, e2;
+    size_t n = 0;
+    int rc1, rc2;
+
+    CU_ASSERT_FATAL(buf != NULL);
+    memcpy(buf, doc, len);
+    copy.stats = &s1;
+    situ = copy;
+    situ.stats = &s2;
+    rc1 = ctg_list_read_buffer(&l1, doc, len, &copy, &e1);
+    rc2 = ctg_list_read_in_situ(&l2, buf, len, &situ, &e2);
+    CU_ASSERT_EQUAL(rc2, rc1);
+    if (rc1 == CTG_OK && rc2 == CTG_OK) {
+        same_lists(l1, l2, &s1, &s2);
+        n = borrowed(l2, buf, len);
+    } else if (rc1 != CTG_OK && rc2 != CTG_OK) {
+        CU_ASSERT(same_error(&e1, &e2));
+        CU_ASSERT_PTR_NULL(l2);
+        if (!same_error(&e1, &e2)) {
+            ctg_test_report("copied", &e1);
+            ctg_test_report("in situ", &e2);
+        }
+    }
+    ctg_list_free(l1);
+    ctg_list_free(rc2 == CTG_OK ? l2 : NULL);
+    free(buf); /* after the list that borrows it */
+    return n;
 }
 
 ctg_list *ctg_test_read_path(const char *path, const ctg_read_options *opts)

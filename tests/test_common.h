@@ -100,6 +100,13 @@ char *ctg_test_write_text(const ctg_list *list, size_t *len);
  * the number of parts the four-thread read took (1: it read with one). */
 size_t ctg_test_same_in_parallel(const ctg_source *src, const ctg_read_options *opts);
 
+/* Reads the `len` bytes at `doc` with `opts` (NULL: the defaults) twice, with
+ * ctg_list_read_buffer and with ctg_list_read_in_situ on a writable copy, and asserts the same
+ * outcome: the same status and counters, and the same pretty output, version and kind, or the
+ * same error, field by field. Returns the number of the in-situ list's contingency ids and
+ * names (its children's included) that lie inside the copy: 0 for a failed read. */
+size_t ctg_test_same_in_situ(const char *doc, size_t len, const ctg_read_options *opts);
+
 /* How an allocation-failure sweep reads its document. */
 typedef struct ctg_test_sweep_spec {
     unsigned arena_flags;       /* 0 or CTG_ARENA_EXACT (memory reads only) */

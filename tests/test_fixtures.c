@@ -3,6 +3,7 @@
  * same bytes, is the independent oracle for what the reader put in the structs. */
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,11 @@ CTG_SHARED_TEST(fixtures, compact_layout_round_trips)
         CU_ASSERT_EQUAL(ctg_list_write_buf(&compact, list, &wo, NULL), CTG_OK);
         CU_ASSERT_PTR_NULL(memchr(compact.data, '\n', compact.len));
         CU_ASSERT_EQUAL(ctg_list_read_buffer(&again, compact.data, compact.len, NULL, NULL), CTG_OK);
+        CU_ASSERT(again && write_equals(again, 0, expect, len));
+        ctg_list_free(again);
+        again = NULL; /* and in situ, the compact text rewritten by the read */
+        CU_ASSERT_EQUAL(ctg_list_read_in_situ(&again, compact.data, compact.len, NULL, NULL),
+                        CTG_OK);
         CU_ASSERT(again && write_equals(again, 0, expect, len));
         ctg_list_free(again);
         ctg_list_free(list);
@@ -236,24 +242,40 @@ CTG_SHARED_TEST(fixtures, table_covers_the_folder)
     free(entries);
 }
 
+/* Reads fixture i of every_file from its path, or in situ from a copy in *buf (free it after
+ * the list). */
+static int read_every(size_t i, bool in_situ, ctg_list **list, ctg_error *err, char **buf)
+{
+    char path[1024];
+    size_t len;
+
+    snprintf(path, sizeof(path), "%s/powsybl/%s", ctg_test_shared_dir(), every_file[i].file);
+    *buf = NULL;
+    if (!in_situ)
+        return ctg_list_read_file(list, path, NULL, err);
+    *buf = ctg_test_slurp(path, &len);
+    CU_ASSERT_FATAL(*buf != NULL);
+    ctg_test_same_in_situ(*buf, len, NULL); /* before the read rewrites it */
+    return ctg_list_read_in_situ(list, *buf, len, NULL, err);
+}
+
 /* Every contingency list and contingency is written back byte for byte (operator strategies
  * and contexts are other formats: a list reader must refuse them). */
-CTG_SHARED_TEST(fixtures, every_list_round_trips)
+static void every_list_round_trips_when(bool in_situ)
 {
     int done = 0;
 
     for (size_t i = 0; i < EVERY_COUNT; i++) {
         const char *as = every_file[i].written_as;
         ctg_list *list = NULL;
-        char path[1024];
         ctg_error err;
-        int rc;
+        char *buf;
+        int rc = read_every(i, in_situ, &list, &err, &buf);
 
-        snprintf(path, sizeof(path), "%s/powsybl/%s", ctg_test_shared_dir(), every_file[i].file);
-        rc = ctg_list_read_file(&list, path, NULL, &err);
         if (as && (as[0] == '\0' || as[0] == '-')) {
             CU_ASSERT(rc == CTG_ESCHEMA || rc == CTG_EUNSUPPORTED);
             CU_ASSERT_PTR_NULL(list);
+            free(buf);
             done++;
             continue;
         }
@@ -271,9 +293,21 @@ CTG_SHARED_TEST(fixtures, every_list_round_trips)
         else
             done++;
         ctg_list_free(list);
+        free(buf); /* after the list that borrows it */
         free(expect);
     }
     CU_ASSERT_EQUAL(done, (int)EVERY_COUNT);
+}
+
+CTG_SHARED_TEST(fixtures, every_list_round_trips)
+{
+    every_list_round_trips_when(false);
+}
+
+/* The same, each read in situ: its strings left in the bytes read. */
+CTG_SHARED_TEST(fixtures, every_list_round_trips_in_situ)
+{
+    every_list_round_trips_when(true);
 }
 
 /* Every fixture read with one thread and with four (cut at every contingency): the same list,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* Table-driven invalid inputs: testdata/invalid/<case>.json with <case>.expected holding
  * "line:column path CODE" on its first line and the exact message on its second. Each case is
- * read from its path (refill mode) and from memory, and both must fail identically. */
+ * read from its path (refill mode), from memory and in situ, and all must fail identically. */
 
 #include <limits.h>
 #include <math.h>
@@ -82,6 +82,7 @@ static bool check_case(const char *name)
     bytes = ctg_test_slurp(json, &len);
     CU_ASSERT_FATAL(bytes != NULL);
     rc_mem = ctg_list_read_buffer(&list_mem, bytes, len, NULL, &err_mem);
+    ctg_test_same_in_situ(bytes, len, NULL); /* the same error in situ */
     src = ctg_source_buffer(bytes, len);
     ctg_test_same_in_parallel(&src, NULL);
     free(bytes);

@@ -651,4 +651,111 @@ CTG_TEST(reader, element_array_at_the_end_of_the_item_stack)
     }
 }
 
+/* ---- in-situ reads --------------------------------------------------------------------- */
+
+/* Compact, with escapes next to keys and structure: the strings end up in the buffer, and
+ * only the raw text of values (between and on their quotes) is rewritten; keys, structure
+ * and every other byte stay as they were. */
+CTG_TEST(reader, in_situ_rewrites_only_value_strings)
+{
+    static const char doc[] =
+        "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"a\\\"b\\u00e9\",\"contingencies\":"
+        "[{\"id\":\"c\\\\1\",\"name\":\"\\ud83d\\ude00\",\"elements\":[{\"id\":\"L1\","
+        "\"type\":\"LINE\",\"voltageLevelId\":\"\\n\"}]},{\"id\":\"\",\"elements\":[]}]}";
+    size_t len = sizeof(doc) - 1;
+    char *buf = malloc(len);
+    const ctg_contingency *c;
+    ctg_list *list = NULL;
+    bool in_value = false, in_string = false;
+
+    CU_ASSERT_FATAL(buf != NULL);
+    memcpy(buf, doc, len);
+    CU_ASSERT_EQUAL(ctg_test_same_in_situ(doc, len, NULL), 3);
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_in_situ(&list, buf, len, NULL, NULL), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(ctg_list_name(list), "a\"b\xC3\xA9");
+    CU_ASSERT_PTR_EQUAL(ctg_list_name(list), buf + (strstr(doc, "a\\\"b") - doc));
+    CU_ASSERT_EQUAL(buf[strstr(doc, "L1") - doc + 2], '\0'); /* over its closing quote */
+    c = ctg_list_contingency_at(list, 0);
+    CU_ASSERT_STRING_EQUAL(c->id, "c\\1");
+    CU_ASSERT_STRING_EQUAL(c->name, "\xF0\x9F\x98\x80");
+    CU_ASSERT_STRING_EQUAL(c->elements[0].id, "L1");
+    CU_ASSERT_STRING_EQUAL(c->elements[0].voltage_level_id, "\n");
+    CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(list, 1)->id, "");
+    for (size_t i = 0; i < len; i++) { /* the original's strings: keys, then values */
+        bool quote = doc[i] == '"' && (i == 0 || doc[i - 1] != '\\' || doc[i - 2] == '\\');
+        if (quote && in_string) {
+            CU_ASSERT(in_value || buf[i] == '"');
+            in_string = false;
+        } else if (quote) {
+            in_string = true;
+            in_value = doc[i - 1] == ':';
+            CU_ASSERT_EQUAL(buf[i], '"');
+        } else if (!in_string || !in_value) {
+            CU_ASSERT_EQUAL(buf[i], doc[i]);
+        }
+    }
+    ctg_list_free(list);
+    free(buf);
+}
+
+/* Every valid document, pretty and compact, and a long generated list: the same list in situ,
+ * its ids in the buffer. */
+CTG_TEST(reader, in_situ_reads_the_same_list)
+{
+    static const char *const files[] = { "valid/sample.json", "valid/boundary-v1_0.json",
+                                         "valid/criterion-mixed.json",
+                                         "valid/extension-types.json",
+                                         "valid/identifier-v1_0.json",
+                                         "valid/nested-lists.json" };
+    char *doc = make_list(5000);
+    size_t len;
+
+    static const char bom[] = "\xEF\xBB\xBF{\"type\":\"default\",\"name\":\"a\\\"b\",\"contingencies\":"
+                              "[{\"id\":\"\\u00e9t\xC3\xA9\",\"name\":\"x\"}]}";
+
+    CU_ASSERT_EQUAL(ctg_test_same_in_situ(sample, sizeof(sample) - 1, NULL), 3);
+    CU_ASSERT_EQUAL(ctg_test_same_in_situ(bom, sizeof(bom) - 1, NULL), 2); /* offsets count it */
+    CU_ASSERT_EQUAL(ctg_test_same_in_situ(doc, strlen(doc), NULL), 5000);
+    free(doc);
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        char path[512];
+
+        snprintf(path, sizeof path, "%s/%s", CTG_TESTDATA_DIR, files[i]);
+        doc = ctg_test_slurp(path, &len);
+        CU_ASSERT_FATAL(doc != NULL);
+        ctg_test_same_in_situ(doc, len, NULL);
+        free(doc);
+    }
+}
+
+/* threads = 4 on an input large enough to split: one thread reads it in situ, the same list. */
+CTG_TEST(reader, in_situ_reads_with_one_thread)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    char *doc = make_list(80000); /* over 8 MiB */
+    size_t len = strlen(doc);
+
+    CU_ASSERT_FATAL(len > 2 * (size_t)4 * 1024 * 1024);
+    opts.threads = 4;
+    CU_ASSERT_EQUAL(ctg_test_same_in_situ(doc, len, &opts), 80000);
+    free(doc);
+}
+
+/* The arguments are checked as ctg_list_read_buffer checks them. */
+CTG_TEST(reader, in_situ_arguments)
+{
+    char doc[] = "{\"type\":\"default\",\"name\":\"l\"}";
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_list *list = (ctg_list *)1;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(ctg_list_read_in_situ(NULL, doc, sizeof(doc) - 1, NULL, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "no place for the list (out is NULL)");
+    CU_ASSERT_EQUAL(ctg_list_read_in_situ(&list, NULL, 0, NULL, &err), CTG_ESYNTAX);
+    CU_ASSERT_PTR_NULL(list);
+    opts.flags = 1u << 30;
+    CU_ASSERT_EQUAL(ctg_list_read_in_situ(&list, doc, sizeof(doc) - 1, &opts, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(doc, "{\"type\":\"default\",\"name\":\"l\"}");
+}
+
 #include "test_reader.tests.h"

@@ -150,6 +150,25 @@ CTG_API int ctg_list_read_fd(ctg_list **out, int fd, const ctg_read_options *opt
                              ctg_error *err);
 
 /**
+ * As ctg_list_read_buffer, reading in place: the strings of the list (ids, names, voltage
+ * level ids, the version, the strings of identifiers and criteria) are unescaped inside
+ * `data` and NUL-terminated there, each over its own closing quote or a byte of its own
+ * escapes, instead of being copied into the list's memory. Object keys and extension values
+ * are still copied. The list it gives, or the error, is the one ctg_list_read_buffer gives
+ * for the same bytes.
+ *
+ * Lifetime: the list borrows `data`. The buffer must outlive the list (until ctg_list_free)
+ * and must not be modified while the list lives; after the call it no longer holds the
+ * document. On failure nothing is left allocated, but `data` may have been rewritten in part.
+ * A gzip buffer is decompressed and read as ctg_list_read_buffer reads it: then `data` is
+ * neither rewritten nor borrowed. The read uses one thread, whatever ctg_read_options.threads
+ * says: a parallel read that declines reads the input again, which a rewrite would spoil.
+ * @param data  the input, `len` bytes, writable; owned by the caller, borrowed by the list.
+ */
+CTG_API int ctg_list_read_in_situ(ctg_list **out, char *data, size_t len,
+                                  const ctg_read_options *opts, ctg_error *err);
+
+/**
  * The format version the writers write for a list of `kind`: every list is written at the
  * newest version this library knows for its kind ("1.1" for `default`, "1.3" for
  * `identifier`, ...), whatever version it was read at.
