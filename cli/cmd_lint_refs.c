@@ -119,9 +119,7 @@ static int read_doc(refs_run *r, int i, cli_diag_format format)
         err.column = 1;
         snprintf(err.source, sizeof err.source, "%s", cli_input_name(r->files[i]));
         snprintf(err.message, sizeof err.message, "this is %s %s, not %s %s",
-                 ctg_sa_kind_name(got)[0] == 'a' || ctg_sa_kind_name(got)[0] == 'i' ||
-                 ctg_sa_kind_name(got)[0] == 'o' ? "an" : "a", ctg_sa_kind_name(got),
-                 want == CTG_SA_ACTION_LIST || want == CTG_SA_OPERATOR_STRATEGIES ? "an" : "a",
+                 ctg_sa_kind_article(got), ctg_sa_kind_name(got), ctg_sa_kind_article(want),
                  ctg_sa_kind_name(want));
     }
     return cli_diag_report(format, rc, &err);

@@ -154,6 +154,11 @@ static const type_def types[CTG_ACTION_TYPE_COUNT] = {
                                              { F(INTERCHANGE_TARGET), END }, 0 },
 };
 
+const char *ctg_action_type_name(ctg_action_type type)
+{
+    return (unsigned)type < CTG_ACTION_TYPE_COUNT ? types[type].name : NULL;
+}
+
 /* The ctg_action_field bits of type `t`. */
 static unsigned type_fields(ctg_action_type t)
 {

@@ -84,8 +84,9 @@ CTG_INTERNAL int ctg_sa_hash_order(ctg_arena *arena, const char **ids, size_t *c
  * message to say what the document is. Position and path are kept. */
 CTG_INTERNAL void ctg_sa_explain_list_error(ctg_error *err);
 
-/* "a" or "an", the article of ctg_sa_kind_name(kind), for messages. */
-CTG_INTERNAL const char *ctg_sa_article(ctg_sa_kind kind);
+/* The `contextType` names in enum order, for the readers of both context layouts (format/sa.c
+ * and the flattened one of format/sa_strategy.c); ctg_context_type_name gives one. */
+extern const char *const ctg_sa_context_type_names[CTG_CONTEXT_TYPE_COUNT];
 
 /* A contingency context object (spec 1.4), rd->tok on its '{' (handler convention). */
 CTG_INTERNAL int ctg_sa_read_context(ctg_reader *rd, ctg_contingency_context *c);
