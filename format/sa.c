@@ -466,13 +466,14 @@ static int read_root(sa_reader *sa, ctg_sa_doc *doc, ctg_sa_kind want)
                                        : ctg_reader_fail(rd, CTG_ESYNTAX, "trailing content");
 }
 
-static int run(ctg_sa_doc *doc, ctg_input *in, ctg_sa_kind want, const ctg_read_options *opts,
-               ctg_error *err)
+static int run(ctg_sa_doc *doc, const ctg_source *src, ctg_input *in, ctg_sa_kind want,
+               const ctg_read_options *opts, ctg_error *err)
 {
     sa_reader sa;
     int rc;
 
     memset(&sa, 0, sizeof sa);
+    sa.src = ctg_input_rereadable(in) ? src : NULL;
     rc = ctg_reader_init(&sa.json, ctg_input_lex_source(in), opts, doc->arena, err);
     if (rc == CTG_OK) {
         /* An action takes 176 bytes for about 140 of PowSyBl's layout: the item stack of an
@@ -513,7 +514,7 @@ static int read_source(ctg_sa_doc **out, ctg_sa_kind want, const ctg_source *src
             err, opts->source_name ? opts->source_name : ctg_source_name(src, own, sizeof own), rc,
             NULL);
     }
-    rc = run(doc, in, want, opts, err);
+    rc = run(doc, src, in, want, opts, err);
     ctg_input_close(in);
     if (rc != CTG_OK) {
         ctg_arena_release(arena);
@@ -555,6 +556,51 @@ int ctg_sa_read_file(ctg_sa_doc **out, ctg_sa_kind kind, const char *path,
 {
     ctg_source src = ctg_source_path(path);
     return read_checked(out, kind, &src, opts, err);
+}
+
+/* ---- places found again ------------------------------------------------------------------- */
+
+/* With `lx` at the start of the input: the first member named `name` of the object at offset
+ * `at`, into *out. */
+static bool scan_for_key(ctg_lexer *lx, size_t at, const char *name, ctg_mark *out)
+{
+    size_t n = strlen(name);
+    ctg_token t;
+    ctg_error e;
+
+    do
+        if (ctg_lexer_next(lx, &t, &e) != CTG_OK || t.type == CTG_TOK_EOF || t.offset > at)
+            return false;
+    while (t.offset != at || t.type != CTG_TOK_OBJECT_BEGIN);
+    while (ctg_lexer_next(lx, &t, &e) == CTG_OK && t.type == CTG_TOK_KEY) {
+        if (t.len == n && memcmp(t.str, name, n) == 0) {
+            *out = (ctg_mark){ t.offset, t.line_start, t.line };
+            return true;
+        }
+        if (ctg_lexer_skip_next(lx, &t, &e) != CTG_OK)
+            return false;
+    }
+    return false;
+}
+
+bool ctg_sa_find_key(const ctg_sa_reader *sa, const ctg_mark *object, const char *name,
+                     ctg_mark *out)
+{
+    const ctg_lexer *read = &sa->json.lex;
+    ctg_input *in = NULL;
+    ctg_lexer lx;
+    ctg_error e;
+    bool found = false;
+
+    if (read->src.refill != NULL &&
+        (!sa->src || ctg_input_open(&in, sa->src, read->alloc, &e) != CTG_OK))
+        return false;
+    if (ctg_lexer_init(&lx, in ? ctg_input_lex_source(in) : &read->src, &read->lim,
+                       read->alloc) == CTG_OK)
+        found = scan_for_key(&lx, object->offset, name, out);
+    ctg_lexer_dispose(&lx);
+    ctg_input_close(in);
+    return found;
 }
 
 /* ---- the model's views -------------------------------------------------------------------- */
