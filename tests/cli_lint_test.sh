@@ -203,7 +203,7 @@ else
     echo "SKIP: no /dev/full here: a full stdout is not checked"
 fi
 try="Try 'contingency-cli lint --help' for more information.\n"
-usage='usage: contingency-cli lint [--format FORMAT] [--target TARGET] [OPTION...] FILE...\n'
+usage='usage: contingency-cli lint [--format FORMAT] [--target TARGET] [OPTION...] (FILE... | [--contingencies C] [--actions A] [--strategies S] [--limit-reductions L] [--monitoring M])\n'
 check "no file: usage error" 2 "" "contingency-cli lint: no file given\n$usage$try" -- "$cli" lint
 check "unknown format" 2 "" "contingency-cli lint: unknown format (text or json): xml\n$usage$try" \
     -- "$cli" lint --format xml clean.json
