@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MPL-2.0
-# convert and stats of the security-analysis documents (action lists, operator strategies,
+# convert, stats and validate of the security-analysis documents (action lists, operator strategies,
 # limit reductions, contingency contexts, state monitors) end to end: exact output bytes, the
 # upgrade of an old version to the current one, gzip, stdin, atomic output on errors, and the
 # usage errors of the options that only contingency lists take.
@@ -244,6 +244,30 @@ check "stats --format json of a bad document" 1 '{"files":[
 ]}
 ' 'bad-action.json:1:29: error: /actions/0/switchId: missing required field "switchId"\n' \
     -- "$cli" stats --format json bad-action.json
+
+# ---- validate -----------------------------------------------------------------------------
+
+# From stdin as from a file: every kind, gzip, with files around it, JSON and errors.
+for pair in "actions-every-type:action list" "idactions-builders:identifier action list" \
+    "strategies-conditions:operator-strategy list" "limits-roundtrip:limit-reduction list" \
+    "contexts:contingency-context list" "monitors-two:state-monitor list"; do
+    f=${pair%%:*} kind=${pair#*:}
+    check "validate $f from stdin" 0 "<stdin>: ok ($kind)\n" "" \
+        -- sh -c "'$cli' validate - <sa/$f.json"
+done
+check "validate gzip from stdin between files" 0 \
+    "sa/contexts.json: ok (contingency-context list)\n<stdin>: ok (action list)\n$data/valid/sample.json: ok\n" \
+    "" -- sh -c "'$cli' validate sa/contexts.json - '$data/valid/sample.json' <a.json.gz"
+check "validate a contingency list from stdin" 0 "<stdin>: ok\n" "" \
+    -- sh -c "'$cli' validate - <'$data/valid/sample.json'"
+check "validate --format json from stdin" 0 "" "" \
+    -- sh -c "'$cli' validate --format json - <sa/monitors-two.json"
+check "validate a bad document from stdin" 1 "" \
+    '<stdin>:1:29: error: /actions/0/switchId: missing required field "switchId"\n' \
+    -- sh -c "'$cli' validate - <bad-action.json"
+check "validate --format json of a bad document from stdin" 1 \
+    '{"file":"<stdin>","line":1,"column":29,"path":"/actions/0/switchId","code":"schema","severity":"error","message":"missing required field \\"switchId\\""}\n' \
+    "" -- sh -c "'$cli' validate --format json - <bad-action.json"
 
 echo "$((count - failures)) of $count security-analysis CLI checks passed"
 [ "$failures" -eq 0 ]
