@@ -193,6 +193,24 @@ char *cli_temp_template(const char *prefix);
  * how a pipe that must be read twice is spooled to a file). Returns 0, or -1 with errno set. */
 int cli_copy_fd(int from, int to);
 
+/* What cli_spool did. */
+typedef enum cli_spool_result {
+    CLI_SPOOL_OK,
+    CLI_SPOOL_NOMEM,
+    CLI_SPOOL_CREATE,
+    CLI_SPOOL_COPY
+} cli_spool_result;
+
+/* Copies descriptor `fd` to its end into a new temporary file "PREFIX-XXXXXX" in
+ * cli_temp_dir(), which a signal removes (slot `slot` of cli_signals_temp_file_at): how an
+ * input that cannot be read twice (stdin, a pipe) is read again. CLI_SPOOL_OK: `*path` (owned)
+ * names the copy, for cli_spool_remove. On failure errno is set: CLI_SPOOL_NOMEM and
+ * CLI_SPOOL_CREATE leave `*path` NULL; CLI_SPOOL_COPY (reading `fd`, writing or closing the
+ * copy) leaves it naming the copy, for the message, to be given to cli_spool_remove too. */
+cli_spool_result cli_spool(int fd, const char *prefix, int slot, char **path);
+/* Removes the copy `path` (NULL: none) and its signal slot `slot`, and frees `path`. */
+void cli_spool_remove(char *path, int slot);
+
 /* Flushes stdout, so that a full disk or a closed pipe is reported, not lost at exit. */
 int cli_stdout_flushed(ctg_error *err);
 /* Writes `list` whole to `out` ("-" is stdout, flushed; a file is replaced atomically). */

@@ -1306,13 +1306,8 @@ static void diff_dispose(diff *d)
     cli_elemset_dispose(&d->set);
     cli_elemset_dispose(&d->set2);
     ctg_list_free(d->kept_s);
-    for (int side = 0; side < 2; side++) {
-        if (d->spool[side] != NULL) {
-            unlink(d->spool[side]);
-            cli_signals_temp_file_at(side, NULL);
-            free(d->spool[side]);
-        }
-    }
+    for (int side = 0; side < 2; side++)
+        cli_spool_remove(d->spool[side], side);
     spill_free(d->sp);
 }
 
@@ -2088,22 +2083,22 @@ static int spool_side(diff *d, int side)
 {
     const char *path = d->path[side];
     bool in_stdin = strcmp(path, "-") == 0;
-    int in, out, failed;
+    int in = in_stdin ? STDIN_FILENO : open(path, O_RDONLY), saved;
+    cli_spool_result r;
 
-    if ((d->spool[side] = cli_temp_template("ctg-diff")) == NULL)
-        return fail_nomem(d), report(d, d->rc, &d->err);
-    if ((out = mkstemp(d->spool[side])) < 0) {
-        free(d->spool[side]), d->spool[side] = NULL;
-        return report_errno(d, path, "cannot create a copy in $TMPDIR");
-    }
-    cli_signals_temp_file_at(side, d->spool[side]);
-    in = in_stdin ? STDIN_FILENO : open(path, O_RDONLY);
-    failed = in < 0 ? -1 : cli_copy_fd(in, out);
-    if (in >= 0 && !in_stdin)
+    if (in < 0)
+        return report_errno(d, path, "cannot open");
+    r = cli_spool(in, "ctg-diff", side, &d->spool[side]);
+    saved = errno;
+    if (!in_stdin)
         close(in);
-    if (close(out) != 0 || failed != 0)
-        return report_errno(d, path, in < 0 ? "cannot open" : "cannot copy");
-    return CLI_OK;
+    errno = saved;
+    if (r == CLI_SPOOL_NOMEM)
+        return fail_nomem(d), report(d, d->rc, &d->err);
+    if (r == CLI_SPOOL_CREATE)
+        return report_errno(d, path, "cannot create a copy in $TMPDIR");
+    /* A copy that failed is removed with the others, by diff_dispose. */
+    return r == CLI_SPOOL_COPY ? report_errno(d, path, "cannot copy") : CLI_OK;
 }
 
 /* The bytes of input the in-memory path would take: gzip counted 16 times, its usual ratio

@@ -3,7 +3,7 @@
  * [--monitoring M]: the references between a security analysis's inputs that PowSyBl only
  * resolves when the analysis runs (ctg_sa_check), each finding with its file, line, column
  * and JSON Pointer: the documents are read whole, checked, and each file that has findings is
- * scanned once more (ctg_locate) for their places. */
+ * scanned once more (ctg_locate) for their places: one scan each, whatever the fallbacks. */
 
 #include <stdlib.h>
 #include <string.h>
@@ -119,9 +119,7 @@ static int read_doc(refs_run *r, int i, cli_diag_format format)
         err.column = 1;
         snprintf(err.source, sizeof err.source, "%s", cli_input_name(r->files[i]));
         snprintf(err.message, sizeof err.message, "this is %s %s, not %s %s",
-                 ctg_sa_kind_name(got)[0] == 'a' || ctg_sa_kind_name(got)[0] == 'i' ||
-                 ctg_sa_kind_name(got)[0] == 'o' ? "an" : "a", ctg_sa_kind_name(got),
-                 want == CTG_SA_ACTION_LIST || want == CTG_SA_OPERATOR_STRATEGIES ? "an" : "a",
+                 ctg_sa_kind_article(got), ctg_sa_kind_name(got), ctg_sa_kind_article(want),
                  ctg_sa_kind_name(want));
     }
     return cli_diag_report(format, rc, &err);
@@ -176,32 +174,115 @@ static bool look_elsewhere(char *p)
     return true;
 }
 
-/* Places the findings of file `doc` (their paths become those found), one scan, then more
- * for those whose pointer named nothing (rare: files of older layouts). */
+/* The pointers to look for, in turn, for a finding at `path`: itself, then each place
+ * look_elsewhere gives, down to the root; `*n` of them (malloc'd), NULL when out of memory. */
+static char **candidates_of(const char *path, size_t *n)
+{
+    char *p = strdup(path), **all = NULL;
+    size_t count = 0;
+
+    while (p) {
+        char **grown = realloc(all, (count + 1) * sizeof *all);
+        if (!grown)
+            break;
+        all = grown;
+        if (!(all[count] = strdup(p)))
+            break;
+        count++;
+        if (!look_elsewhere(p)) {
+            free(p);
+            *n = count;
+            return all;
+        }
+    }
+    free(p);
+    while (count)
+        free(all[--count]);
+    free(all);
+    *n = 0;
+    return NULL;
+}
+
+/* The findings of one file and every pointer each may be found at, for one ctg_locate. */
+typedef struct placing {
+    held **mine;          /* the file's findings, in order */
+    char ***cands;        /* per finding: its candidates_of */
+    size_t *ns;           /* per finding: how many */
+    size_t n;             /* findings */
+    const char **ptrs;    /* every candidate, finding after finding */
+    ctg_location *places; /* where each of `ptrs` is */
+    size_t total;         /* candidates */
+} placing;
+
+static bool gather(placing *p, refs_run *r, int doc)
+{
+    size_t room = r->count + 1;
+
+    if (!(p->mine = malloc(room * sizeof *p->mine)) || !(p->cands = calloc(room, sizeof *p->cands))
+        || !(p->ns = calloc(room, sizeof *p->ns)))
+        return false;
+    for (size_t i = 0; i < r->count; i++) {
+        if (r->found[i].doc != doc)
+            continue;
+        p->mine[p->n] = &r->found[i];
+        if (!(p->cands[p->n] = candidates_of(r->found[i].path, &p->ns[p->n])))
+            return false;
+        p->total += p->ns[p->n++];
+    }
+    if (!(p->ptrs = malloc((p->total + 1) * sizeof *p->ptrs))
+        || !(p->places = calloc(p->total + 1, sizeof *p->places)))
+        return false;
+    for (size_t i = 0, j = 0; i < p->n; i++)
+        for (size_t k = 0; k < p->ns[i]; k++)
+            p->ptrs[j++] = p->cands[i][k];
+    return true;
+}
+
+/* Finding `h`, whose candidates `c[0..n)` are at `places`: the first found becomes its path
+ * and place (the last, the root, when none is). */
+static void pick(held *h, char **c, const ctg_location *places, size_t n, ctg_location *at)
+{
+    size_t k = 0;
+
+    while (k + 1 < n && !places[k].found)
+        k++;
+    free(h->path);
+    h->path = c[k];
+    c[k] = NULL;
+    *at = places[k];
+}
+
+static void release(placing *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        for (size_t k = 0; k < p->ns[i]; k++)
+            free(p->cands[i][k]);
+        free(p->cands[i]);
+    }
+    free(p->places);
+    free(p->ptrs);
+    free(p->ns);
+    free(p->cands);
+    free(p->mine);
+}
+
+/* Places the findings of file `doc` (their paths become those found) in one scan of it, none
+ * when it has none: each finding with every pointer it may fall back on (a file of an older
+ * layout holds some members elsewhere, see look_elsewhere), the first found winning. */
 static int place(refs_run *r, int doc, ctg_location *at)
 {
     ctg_read_options opts = cli_read_options(r->files[doc]);
-    ctg_source src;
-    held **mine = malloc((r->count + 1) * sizeof *mine);
-    const char **ptrs = malloc((r->count + 1) * sizeof *ptrs);
-    size_t n = 0;
-    int rc = mine && ptrs ? CTG_OK : CTG_ENOMEM;
+    ctg_source src = cli_source(r->files[doc]);
+    placing p;
+    int rc;
 
-    for (size_t i = 0; rc == CTG_OK && i < r->count; i++)
-        if (r->found[i].doc == doc) {
-            mine[n] = &r->found[i];
-            ptrs[n++] = r->found[i].path;
-        }
-    for (bool again = true; rc == CTG_OK && again;) {
-        src = cli_source(r->files[doc]);
-        rc = ctg_locate(&src, ptrs, n, at, &opts, NULL);
-        again = false;
-        for (size_t k = 0; rc == CTG_OK && k < n; k++)
-            if (!at[k].found && look_elsewhere(mine[k]->path))
-                again = true;
-    }
-    free(ptrs);
-    free(mine);
+    memset(&p, 0, sizeof p);
+    rc = gather(&p, r, doc) ? CTG_OK : CTG_ENOMEM;
+    if (rc == CTG_OK && p.n)
+        rc = ctg_locate(&src, p.ptrs, p.total, p.places, &opts, NULL);
+    for (size_t i = 0, first = 0; rc == CTG_OK && i < p.n; first += p.ns[i++])
+        pick(p.mine[i], p.cands[i], p.places + first, p.ns[i], &at[i]);
+    release(&p);
     return rc;
 }
 

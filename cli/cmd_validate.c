@@ -26,6 +26,9 @@ typedef struct validate_run {
 typedef struct validate_file {
     cli_progress progress;
     validate_run *run;
+    /* stdin: its bytes kept until a contingency or a list shows it is a contingency list, so
+     * that a security-analysis document can be read from them; else NULL */
+    cli_input *in;
 } validate_file;
 
 static bool limit_reached(const validate_run *run)
@@ -46,17 +49,41 @@ static int on_error(const ctg_error *err, void *payload)
     return limit_reached(f->run);
 }
 
-/* A file that is no contingency list may be a security-analysis document (ctg/sa.h): an array
- * root, or a root member of one. Read again as that (not for stdin, which cannot be re-read);
- * its verdict replaces the list reader's: its exit status. */
-static int validate_sa(const char *path, const cli_args *args, validate_run *run)
+/* The input is a contingency list: what was kept of stdin is not needed. */
+static int seen_list(void *payload)
 {
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    validate_file *f = payload;
+
+    if (f->in != NULL && f->in->keep)
+        cli_input_forget(f->in);
+    return 0;
+}
+
+static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
+{
+    (void)h, (void)c;
+    return seen_list(payload);
+}
+
+static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
+{
+    (void)h, (void)list;
+    return seen_list(payload);
+}
+
+/* A file that is no contingency list may be a security-analysis document (ctg/sa.h): an array
+ * root, or a root member of one. Read again as that (stdin, `in`, from the bytes kept and the
+ * rest of it); its verdict replaces the list reader's: its exit status. */
+static int validate_sa(const char *path, cli_input *in, const cli_args *args, validate_run *run)
+{
+    ctg_read_options opts = cli_read_options(path);
     ctg_sa_doc *doc = NULL;
     ctg_error err;
-    int rc;
+    int rc = in ? cli_input_finish(in, &err) : CTG_OK;
 
-    rc = ctg_sa_read_file(&doc, CTG_SA_ANY, path, &opts, &err);
+    if (rc == CTG_OK)
+        rc = in ? ctg_sa_read_buffer(&doc, CTG_SA_ANY, in->kept, in->kept_len, &opts, &err)
+                : ctg_sa_read_file(&doc, CTG_SA_ANY, path, &opts, &err);
     if (rc != CTG_OK) {
         run->errors++;
         return cli_diag_report(run->format, rc, &err);
@@ -69,39 +96,58 @@ static int validate_sa(const char *path, const cli_args *args, validate_run *run
     return CLI_OK;
 }
 
-/* Reads one file ("-" is stdin); returns its exit status. With several files the progress
- * bar names the one it is reading. */
-static int validate_one(const char *path, const cli_args *args, validate_run *run)
+/* Reads one file; returns the ctg status, `err` filled on failure. Stdin (not with
+ * --lenient, where no security-analysis document is looked for) is read through `in`,
+ * keeping its bytes until it shows it is a contingency list. */
+static int read_one(const char *path, const cli_args *args, validate_file *f, cli_input *in,
+                    ctg_error *err)
 {
     ctg_source src = cli_source(path);
     ctg_read_options opts = cli_read_options(path);
-    validate_file f = { .run = run };
     ctg_visitor v = { .version = CTG_VISITOR_VERSION,
                       .progress = cli_progress_update,
                       .error = on_error,
-                      .payload = &f };
-    size_t before = run->errors;
-    ctg_error err;
+                      .payload = f };
     int rc;
 
+    if (strcmp(path, "-") == 0 && !f->run->lenient) {
+        if ((rc = cli_input_open(in, path, NULL, err)) != CTG_OK)
+            return rc;
+        f->in = in;
+        src = ctg_source_callback(cli_input_read, in, 0);
+        v.contingency = on_contingency;
+        v.list = on_list;
+    }
     /* Extension values are checked, not kept: constant memory whatever they hold. */
     opts.flags |= CTG_READ_SKIP_EXTENSION_VALUES;
-    if (run->lenient)
+    if (f->run->lenient)
         opts.flags |= CTG_READ_LENIENT;
-    cli_progress_init(&f.progress, !args->no_progress,
+    cli_progress_init(&f->progress, !args->no_progress,
                       args->npos > 1 ? cli_input_name(path) : NULL);
-    rc = ctg_read_stream(&src, &v, &opts, &err);
-    cli_progress_done(&f.progress);
+    rc = ctg_read_stream(&src, &v, &opts, err);
+    cli_progress_done(&f->progress);
+    return rc;
+}
+
+/* The verdict on `path`, whose read returned `rc` (`err`), the run's errors having been
+ * `before` at its start: its exit status. */
+static int verdict(const char *path, const cli_args *args, validate_file *f, int rc,
+                   const ctg_error *err, size_t before)
+{
+    validate_run *run = f->run;
+    /* Stdin can be read as a security-analysis document while all its bytes are kept. */
+    bool rereadable = f->in ? f->in->keep : strcmp(path, "-") != 0;
+
     /* Stopped by on_error: the limit is reached, every error already printed. */
     if (rc == CTG_ESTOPPED) {
         run->cut = true;
         return CLI_INVALID;
     }
-    if (rc != CTG_OK && !run->lenient && strcmp(path, "-") != 0 && cli_maybe_sa(rc, &err))
-        return validate_sa(path, args, run);
+    if (rc != CTG_OK && !run->lenient && rereadable && cli_maybe_sa(rc, err))
+        return validate_sa(path, f->in, args, run);
     if (rc != CTG_OK) {
         run->errors++;
-        return cli_diag_report(run->format, rc, &err);
+        return cli_diag_report(run->format, rc, err);
     }
     if (run->errors > before)
         return CLI_INVALID;
@@ -110,6 +156,22 @@ static int validate_one(const char *path, const cli_args *args, validate_run *ru
         fputs(": ok\n", stdout);
     }
     return CLI_OK;
+}
+
+/* Reads one file ("-" is stdin); returns its exit status. With several files the progress
+ * bar names the one it is reading. */
+static int validate_one(const char *path, const cli_args *args, validate_run *run)
+{
+    validate_file f = { .run = run };
+    size_t before = run->errors;
+    cli_input in;
+    ctg_error err;
+    int rc = read_one(path, args, &f, &in, &err);
+    int status = verdict(path, args, &f, rc, &err, before);
+
+    if (f.in != NULL)
+        cli_input_close(f.in);
+    return status;
 }
 
 /* --max-errors N: a decimal count, 0 for no limit. */

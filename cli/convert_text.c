@@ -665,31 +665,24 @@ static int flat_check(const char *path, const char *source, char delim, bool pro
  * (owned), removed if a signal ends us (slot 1: slot 0 is the output's). */
 static int spool_fd(int fd, const char *source, char **path, ctg_error *err)
 {
-    const char *dir = cli_temp_dir();
-    int to, failed, saved;
+    char what[CTG_ERROR_MESSAGE_MAX];
+    cli_spool_result r = cli_spool(fd, "ctg-csv", 1, path);
+    int saved = errno;
 
-    if ((*path = cli_temp_template("ctg-csv")) == NULL)
+    switch (r) {
+    case CLI_SPOOL_OK:
+        return CTG_OK;
+    case CLI_SPOOL_NOMEM:
         return cli_fail_at(err, CTG_ENOMEM, source, 0, 0, "", "out of memory");
-    if ((to = mkstemp(*path)) < 0) {
-        char what[CTG_ERROR_MESSAGE_MAX];
-        saved = errno;
-        snprintf(what, sizeof what, "cannot copy it to a temporary file in %.150s", dir);
-        free(*path);
-        *path = NULL;
+    case CLI_SPOOL_CREATE:
+        snprintf(what, sizeof what, "cannot copy it to a temporary file in %.150s",
+                 cli_temp_dir());
         return cli_io_failure(err, source, what, saved);
-    }
-    cli_signals_temp_file_at(1, *path);
-    failed = cli_copy_fd(fd, to);
-    saved = errno;
-    if (close(to) != 0 || failed) {
-        unlink(*path);
-        cli_signals_temp_file_at(1, NULL);
-        free(*path);
+    default:
+        cli_spool_remove(*path, 1);
         *path = NULL;
-        return cli_io_failure(err, source, "cannot copy it to a temporary file",
-                              failed ? saved : errno);
+        return cli_io_failure(err, source, "cannot copy it to a temporary file", saved);
     }
-    return CTG_OK;
 }
 
 /* An input that cannot be read twice (stdin, a pipe, a FIFO, a device) is copied to a
@@ -713,14 +706,6 @@ static int spool_unless_file(const char *path, const char *source, char **spool,
     return rc;
 }
 
-static void spool_remove(char *path)
-{
-    if (path == NULL)
-        return;
-    unlink(path);
-    cli_signals_temp_file_at(1, NULL);
-    free(path);
-}
 
 /* The second pass: writes each run as it ends. */
 static int flat_write(const char *path, const char *source, char delim, bool progress,
@@ -758,7 +743,7 @@ int cli_convert_csv(const char *path, char delim, bool progress, cli_sink *s, co
         rc = csv_grouped(path, source, delim, progress, s, name, err);
     else if (rc == CTG_OK)
         rc = flat_write(path, source, delim, progress, s, name, err);
-    spool_remove(spool);
+    cli_spool_remove(spool, 1);
     return rc;
 }
 

@@ -31,7 +31,10 @@ static const cli_command commands[] = {
                    "syntax, and errors outside a contingency (the list's own fields, identifier\n"
                    "and criterion lists) still stop the read of that file. Exit status 1 if\n"
                    "any error. On a terminal, a read that lasts over half a second shows a\n"
-                   "progress bar on stderr, which names the file when there are several.\n",
+                   "progress bar on stderr, which names the file when there are several.\n"
+                   "A security-analysis document is checked as what it is (\"FILE: ok (KIND)\"),\n"
+                   "stdin's too, whose bytes are kept until it shows a contingency (not with\n"
+                   "--lenient).\n",
         .options = "      --lenient      report every error a file has where its structure\n"
                    "                     allows going on, skipping the bad contingencies\n"
                    "      --max-errors N\n"
@@ -174,7 +177,9 @@ static const cli_command commands[] = {
     },
     {
         .name = "lint",
-        .args = "[--format FORMAT] [--target TARGET] [OPTION...] FILE...",
+        /* One line: the completion takes a command's options from the first of its usage. */
+        .args = "[--format FORMAT] [--target TARGET] [OPTION...] (FILE... | [--contingencies C] "
+                "[--actions A] [--strategies S] [--limit-reductions L] [--monitoring M])",
         .summary = "flag what is valid but almost certainly a mistake",
         .details = "Reads each FILE (\"-\" is stdin; gzip is read as such) as it streams and\n"
                    "prints on stdout one diagnostic per finding, \"FILE:line:column: warning:\n"
@@ -210,7 +215,7 @@ static const cli_command commands[] = {
                    "All else is constant memory but one contingency's elements, 24 bytes each.\n"
                    "An invalid file is an error diagnostic (on stderr as text, on stdout as\n"
                    "JSON). Exit status: 0 when every file is clean, 1 for a finding or an\n"
-                   "invalid file, 2 for a usage or I/O error.\\n"
+                   "invalid file, 2 for a usage or I/O error.\n"
                    "With --contingencies C --actions A --strategies S [--limit-reductions L]\n"
                    "[--monitoring M] and no FILE: the cross-check of a security analysis's\n"
                    "inputs, each finding an error (the last a warning) at its place:\n"

@@ -285,36 +285,64 @@ int cli_copy_fd(int from, int to)
     return 0;
 }
 
-int pl_spool_stdin(char **path)
+cli_spool_result cli_spool(int fd, const char *prefix, int slot, char **path)
 {
-    int fd, failed;
+    int to, failed, saved;
 
-    *path = cli_temp_template("ctg-stdin");
-    if (*path == NULL)
-        return pl_fail(CLI_FAILURE, CLI_STDIN_NAME, "", "out of memory");
-    fd = mkstemp(*path);
-    if (fd < 0) {
-        pl_fail(CLI_FAILURE, *path, "", "cannot create a copy of stdin: %s", strerror(errno));
+    if ((*path = cli_temp_template(prefix)) == NULL) {
+        errno = ENOMEM;
+        return CLI_SPOOL_NOMEM;
+    }
+    if ((to = mkstemp(*path)) < 0) {
+        saved = errno;
         free(*path);
-        return *path = NULL, CLI_FAILURE;
+        *path = NULL;
+        errno = saved;
+        return CLI_SPOOL_CREATE;
     }
-    cli_signals_temp_file_at(1, *path);
-    failed = cli_copy_fd(STDIN_FILENO, fd);
-    if (close(fd) != 0 || failed) {
-        pl_fail(CLI_FAILURE, *path, "", "cannot copy stdin: %s", strerror(errno));
-        pl_spool_remove(*path);
-        return *path = NULL, CLI_FAILURE;
+    cli_signals_temp_file_at(slot, *path);
+    failed = cli_copy_fd(fd, to);
+    saved = errno;
+    if (close(to) != 0 && !failed) {
+        failed = -1;
+        saved = errno;
     }
-    return CLI_OK;
+    errno = saved;
+    return failed ? CLI_SPOOL_COPY : CLI_SPOOL_OK;
 }
 
-void pl_spool_remove(char *path)
+void cli_spool_remove(char *path, int slot)
 {
     if (path == NULL)
         return;
     unlink(path);
-    cli_signals_temp_file_at(1, NULL);
+    cli_signals_temp_file_at(slot, NULL);
     free(path);
+}
+
+int pl_spool_stdin(char **path)
+{
+    int status;
+
+    switch (cli_spool(STDIN_FILENO, "ctg-stdin", 1, path)) {
+    case CLI_SPOOL_OK:
+        return CLI_OK;
+    case CLI_SPOOL_NOMEM:
+        return pl_fail(CLI_FAILURE, CLI_STDIN_NAME, "", "out of memory");
+    case CLI_SPOOL_CREATE:
+        return pl_fail(CLI_FAILURE, CLI_STDIN_NAME, "", "cannot create a copy of stdin in %s: %s",
+                       cli_temp_dir(), strerror(errno));
+    default:
+        status = pl_fail(CLI_FAILURE, *path, "", "cannot copy stdin: %s", strerror(errno));
+        pl_spool_remove(*path);
+        *path = NULL;
+        return status;
+    }
+}
+
+void pl_spool_remove(char *path)
+{
+    cli_spool_remove(path, 1);
 }
 
 bool pl_parse_count(const cli_command *cmd, const char *name, const char *text, size_t min,

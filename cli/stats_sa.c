@@ -11,45 +11,28 @@
 #include "cli.h"
 #include "diag.h"
 
-/* The JSON names of the types counted, in the order of their enums (sa.h). */
-static const char *const action_types[CTG_ACTION_TYPE_COUNT] = {
-    "SWITCH",
-    "TERMINALS_CONNECTION",
-    "MULTIPLE_ACTIONS",
-    "PHASE_TAP_CHANGER_TAP_POSITION",
-    "RATIO_TAP_CHANGER_TAP_POSITION",
-    "PHASE_TAP_CHANGER_REGULATION",
-    "RATIO_TAP_CHANGER_REGULATION",
-    "LOAD",
-    "BOUNDARY_LINE",
-    "PCT_LOAD_CHANGE",
-    "GENERATOR",
-    "HVDC",
-    "SHUNT_COMPENSATOR_POSITION",
-    "STATIC_VAR_COMPENSATOR",
-    "AREA_INTERCHANGE_TARGET_ACTION",
-};
-static const char *const condition_types[CTG_CONDITION_TYPE_COUNT] = {
-    "TRUE_CONDITION",
-    "ANY_VIOLATION_CONDITION",
-    "ALL_VIOLATION",
-    "AT_LEAST_ONE_VIOLATION",
-    "INJECTION_THRESHOLD_CONDITION",
-    "BRANCH_THRESHOLD_CONDITION",
-    "THREE_WINDINGS_TRANSFORMER_THRESHOLD_CONDITION",
-    "AC_DC_CONVERTER_THRESHOLD_CONDITION"
-};
-static const char *const limit_types[CTG_LIMIT_TYPE_COUNT] = { "ACTIVE_POWER", "APPARENT_POWER",
-                                                               "CURRENT", "VOLTAGE",
-                                                               "VOLTAGE_ANGLE" };
-static const char *const context_types[CTG_CONTEXT_TYPE_COUNT] = { "ALL", "NONE", "SPECIFIC",
-                                                                   "ONLY_CONTINGENCIES" };
+/* The types counted: each set's JSON names come from the library (ctg/sa.h). */
+typedef enum type_set { TYPES_ACTION, TYPES_CONDITION, TYPES_LIMIT, TYPES_CONTEXT } type_set;
 
-/* Counts of one type per name: `names` has `n` entries. */
+static const char *type_name(type_set set, int t)
+{
+    switch (set) {
+    case TYPES_ACTION:
+        return ctg_action_type_name((ctg_action_type)t);
+    case TYPES_CONDITION:
+        return ctg_condition_type_name((ctg_condition_type)t);
+    case TYPES_LIMIT:
+        return ctg_limit_type_name((ctg_limit_type)t);
+    default:
+        return ctg_context_type_name((ctg_context_type)t);
+    }
+}
+
+/* Counts of one type per name: set `set` has `n` types. */
 typedef struct per_type {
     const char *label; /* the text heading, e.g. "action types" */
     const char *json;  /* the JSON member, e.g. "actionTypes" */
-    const char *const *names;
+    type_set set;
     size_t *counts;
     int n;
 } per_type;
@@ -73,10 +56,9 @@ static void add_line(sa_stats *st, const char *label, const char *json, size_t v
     st->lines[st->line_count++] = (count_line){ label, json, value };
 }
 
-static void set_types(sa_stats *st, const char *label, const char *json, const char *const *names,
-                      int n)
+static void set_types(sa_stats *st, const char *label, const char *json, type_set set, int n)
 {
-    st->types = (per_type){ label, json, names, st->counts, n };
+    st->types = (per_type){ label, json, set, st->counts, n };
 }
 
 /* Every action of `a[0..n)` and the actions nested in them, per type; returns how many. */
@@ -100,7 +82,7 @@ static void action_stats(const ctg_sa_doc *doc, sa_stats *st)
         all += count_actions(ctg_sa_action_at(doc, i), 1, st->counts);
     add_line(st, "actions", "actions", n);
     add_line(st, "nested actions", "nestedActions", all - n);
-    set_types(st, "action types", "actionTypes", action_types, CTG_ACTION_TYPE_COUNT);
+    set_types(st, "action types", "actionTypes", TYPES_ACTION, CTG_ACTION_TYPE_COUNT);
 }
 
 static int compare_ids(const void *a, const void *b)
@@ -171,7 +153,7 @@ static bool strategy_stats(const ctg_sa_doc *doc, sa_stats *st)
     add_line(st, "stages", "stages", stages);
     add_line(st, "action references", "actionReferences", refs);
     add_line(st, "contingencies", "contingencies", ids);
-    set_types(st, "condition types", "conditionTypes", condition_types, CTG_CONDITION_TYPE_COUNT);
+    set_types(st, "condition types", "conditionTypes", TYPES_CONDITION, CTG_CONDITION_TYPE_COUNT);
     return true;
 }
 
@@ -188,7 +170,7 @@ static void reduction_stats(const ctg_sa_doc *doc, sa_stats *st)
     add_line(st, "reductions", "reductions", n);
     add_line(st, "network-element criteria", "equipmentCriteria", equipment);
     add_line(st, "duration criteria", "durationCriteria", durations);
-    set_types(st, "limit types", "limitTypes", limit_types, CTG_LIMIT_TYPE_COUNT);
+    set_types(st, "limit types", "limitTypes", TYPES_LIMIT, CTG_LIMIT_TYPE_COUNT);
 }
 
 static bool monitor_stats(const ctg_sa_doc *doc, sa_stats *st)
@@ -208,7 +190,7 @@ static bool monitor_stats(const ctg_sa_doc *doc, sa_stats *st)
     add_line(st, "branch ids", "branchIds", branches);
     add_line(st, "voltage level ids", "voltageLevelIds", vls);
     add_line(st, "three-windings transformer ids", "threeWindingsTransformerIds", t3s);
-    set_types(st, "context types", "contextTypes", context_types, CTG_CONTEXT_TYPE_COUNT);
+    set_types(st, "context types", "contextTypes", TYPES_CONTEXT, CTG_CONTEXT_TYPE_COUNT);
     return true;
 }
 
@@ -220,7 +202,7 @@ static bool context_stats(const ctg_sa_doc *doc, sa_stats *st)
         return false;
     add_line(st, "contexts", "contexts", n);
     add_line(st, "contingencies", "contingencies", ids);
-    set_types(st, "context types", "contextTypes", context_types, CTG_CONTEXT_TYPE_COUNT);
+    set_types(st, "context types", "contextTypes", TYPES_CONTEXT, CTG_CONTEXT_TYPE_COUNT);
     return true;
 }
 
@@ -255,7 +237,7 @@ static void print_text(const char *name, const ctg_sa_doc *doc, const sa_stats *
     printf("%s:\n", st->types.label);
     for (int t = 0; t < st->types.n; t++)
         if (st->counts[t])
-            printf("  %s: %zu\n", st->types.names[t], st->counts[t]);
+            printf("  %s: %zu\n", type_name(st->types.set, t), st->counts[t]);
 }
 
 static void print_json(const char *name, const ctg_sa_doc *doc, const sa_stats *st)
@@ -271,7 +253,7 @@ static void print_json(const char *name, const ctg_sa_doc *doc, const sa_stats *
     for (int t = 0; t < st->types.n; t++) {
         if (!st->counts[t])
             continue;
-        printf("%s\"%s\":%zu", first ? "" : ",", st->types.names[t], st->counts[t]);
+        printf("%s\"%s\":%zu", first ? "" : ",", type_name(st->types.set, t), st->counts[t]);
         first = false;
     }
     fputs("}}", stdout);

@@ -43,8 +43,10 @@ static const char *const kind_names[CTG_SA_KIND_COUNT] = {
     [CTG_SA_STATE_MONITORS] = "state-monitor list",
 };
 
-const char *ctg_sa_article(ctg_sa_kind kind)
+const char *ctg_sa_kind_article(ctg_sa_kind kind)
 {
+    if ((unsigned)kind >= CTG_SA_KIND_COUNT)
+        return NULL;
     return kind_names[kind][0] == 'a' || kind_names[kind][0] == 'i' || kind_names[kind][0] == 'o'
                ? "an"
                : "a";
@@ -55,8 +57,14 @@ const char *ctg_sa_kind_name(ctg_sa_kind kind)
     return (unsigned)kind < CTG_SA_KIND_COUNT ? kind_names[kind] : NULL;
 }
 
-static const char *const context_type_names[CTG_CONTEXT_TYPE_COUNT] = { "ALL", "NONE", "SPECIFIC",
-                                                                        "ONLY_CONTINGENCIES" };
+const char *const ctg_sa_context_type_names[CTG_CONTEXT_TYPE_COUNT] = {
+    "ALL", "NONE", "SPECIFIC", "ONLY_CONTINGENCIES"
+};
+
+const char *ctg_context_type_name(ctg_context_type type)
+{
+    return (unsigned)type < CTG_CONTEXT_TYPE_COUNT ? ctg_sa_context_type_names[type] : NULL;
+}
 
 /* ---- Java hash order (spec 1.2) ---------------------------------------------------------- */
 
@@ -159,7 +167,7 @@ void ctg_sa_explain_list_error(ctg_error *err)
         if (strcmp(err->path, roots[i].path) == 0) {
             snprintf(err->message, sizeof err->message,
                      "this is %s %s, not a contingency list (read it with ctg_sa_read_*)",
-                     ctg_sa_article(roots[i].kind), kind_names[roots[i].kind]);
+                     ctg_sa_kind_article(roots[i].kind), kind_names[roots[i].kind]);
             return;
         }
 }
@@ -190,8 +198,8 @@ static int read_context_field(ctg_reader *rd, unsigned index, ctg_contingency_co
     if (rd->tok.type != CTG_TOK_STRING)
         return ctg_reader_type_error(rd, "string");
     for (unsigned t = 0; t < CTG_CONTEXT_TYPE_COUNT; t++)
-        if (strlen(context_type_names[t]) == rd->tok.len &&
-            memcmp(context_type_names[t], rd->tok.str, rd->tok.len) == 0) {
+        if (strlen(ctg_sa_context_type_names[t]) == rd->tok.len &&
+            memcmp(ctg_sa_context_type_names[t], rd->tok.str, rd->tok.len) == 0) {
             c->type = (ctg_context_type)t;
             return CTG_OK;
         }
@@ -368,13 +376,13 @@ static int root_field(ctg_reader *rd, unsigned key, void *ctx)
         return read_version(sa);
     if (sa->kind == CTG_SA_ANY && !as_wanted)
         return ctg_reader_fail_path(rd, &sa->start, "", CTG_ESCHEMA, "this is %s %s, not %s %s",
-                                    ctg_sa_article(of), kind_names[of], ctg_sa_article(sa->want),
-                                    kind_names[sa->want]);
+                                    ctg_sa_kind_article(of), kind_names[of],
+                                    ctg_sa_kind_article(sa->want), kind_names[sa->want]);
     if (sa->kind == CTG_SA_ANY)
         sa->kind = of;
     if (of != sa->kind)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "unknown field \"%s\" in %s %s",
-                               root_keys[key].name, ctg_sa_article(sa->kind),
+                               root_keys[key].name, ctg_sa_kind_article(sa->kind),
                                kind_names[sa->kind]);
     if (!kind_ops[of])
         return ctg_reader_fail_path(rd, &sa->start, "", CTG_EUNSUPPORTED,
@@ -408,7 +416,7 @@ static int read_object_root(sa_reader *sa, ctg_sa_kind want)
 
     if (want == CTG_SA_CONTINGENCY_CONTEXTS || want == CTG_SA_STATE_MONITORS)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "%s %s is a JSON array, got an object",
-                               ctg_sa_article(want), kind_names[want]);
+                               ctg_sa_kind_article(want), kind_names[want]);
     if ((rc = ctg_read_object(rd, &root_def, NULL, &seen)) != CTG_OK)
         return explain_unknown_root(sa, rc);
     if (sa->kind == CTG_SA_ANY)
@@ -427,7 +435,7 @@ static int read_array_root(sa_reader *sa, ctg_sa_doc *doc, ctg_sa_kind want)
 
     if (want != CTG_SA_ANY && want != CTG_SA_CONTINGENCY_CONTEXTS && want != CTG_SA_STATE_MONITORS)
         return ctg_reader_fail(rd, CTG_ESCHEMA, "%s %s is a JSON object, got an array",
-                               ctg_sa_article(want), kind_names[want]);
+                               ctg_sa_kind_article(want), kind_names[want]);
     sa->kind = want;
     if ((rc = ctg_read_array(rd, &item_handler, &items, &doc->count)) != CTG_OK)
         return rc;
@@ -458,13 +466,14 @@ static int read_root(sa_reader *sa, ctg_sa_doc *doc, ctg_sa_kind want)
                                        : ctg_reader_fail(rd, CTG_ESYNTAX, "trailing content");
 }
 
-static int run(ctg_sa_doc *doc, ctg_input *in, ctg_sa_kind want, const ctg_read_options *opts,
-               ctg_error *err)
+static int run(ctg_sa_doc *doc, const ctg_source *src, ctg_input *in, ctg_sa_kind want,
+               const ctg_read_options *opts, ctg_error *err)
 {
     sa_reader sa;
     int rc;
 
     memset(&sa, 0, sizeof sa);
+    sa.src = ctg_input_rereadable(in) ? src : NULL;
     rc = ctg_reader_init(&sa.json, ctg_input_lex_source(in), opts, doc->arena, err);
     if (rc == CTG_OK) {
         /* An action takes 176 bytes for about 140 of PowSyBl's layout: the item stack of an
@@ -505,7 +514,7 @@ static int read_source(ctg_sa_doc **out, ctg_sa_kind want, const ctg_source *src
             err, opts->source_name ? opts->source_name : ctg_source_name(src, own, sizeof own), rc,
             NULL);
     }
-    rc = run(doc, in, want, opts, err);
+    rc = run(doc, src, in, want, opts, err);
     ctg_input_close(in);
     if (rc != CTG_OK) {
         ctg_arena_release(arena);
@@ -547,6 +556,51 @@ int ctg_sa_read_file(ctg_sa_doc **out, ctg_sa_kind kind, const char *path,
 {
     ctg_source src = ctg_source_path(path);
     return read_checked(out, kind, &src, opts, err);
+}
+
+/* ---- places found again ------------------------------------------------------------------- */
+
+/* With `lx` at the start of the input: the first member named `name` of the object at offset
+ * `at`, into *out. */
+static bool scan_for_key(ctg_lexer *lx, size_t at, const char *name, ctg_mark *out)
+{
+    size_t n = strlen(name);
+    ctg_token t;
+    ctg_error e;
+
+    do
+        if (ctg_lexer_next(lx, &t, &e) != CTG_OK || t.type == CTG_TOK_EOF || t.offset > at)
+            return false;
+    while (t.offset != at || t.type != CTG_TOK_OBJECT_BEGIN);
+    while (ctg_lexer_next(lx, &t, &e) == CTG_OK && t.type == CTG_TOK_KEY) {
+        if (t.len == n && memcmp(t.str, name, n) == 0) {
+            *out = (ctg_mark){ t.offset, t.line_start, t.line };
+            return true;
+        }
+        if (ctg_lexer_skip_next(lx, &t, &e) != CTG_OK)
+            return false;
+    }
+    return false;
+}
+
+bool ctg_sa_find_key(const ctg_sa_reader *sa, const ctg_mark *object, const char *name,
+                     ctg_mark *out)
+{
+    const ctg_lexer *read = &sa->json.lex;
+    ctg_input *in = NULL;
+    ctg_lexer lx;
+    ctg_error e;
+    bool found = false;
+
+    if (read->src.refill != NULL &&
+        (!sa->src || ctg_input_open(&in, sa->src, read->alloc, &e) != CTG_OK))
+        return false;
+    if (ctg_lexer_init(&lx, in ? ctg_input_lex_source(in) : &read->src, &read->lim,
+                       read->alloc) == CTG_OK)
+        found = scan_for_key(&lx, object->offset, name, out);
+    ctg_lexer_dispose(&lx);
+    ctg_input_close(in);
+    return found;
 }
 
 /* ---- the model's views -------------------------------------------------------------------- */
@@ -608,7 +662,7 @@ const ctg_state_monitor *ctg_sa_monitor_at(const ctg_sa_doc *doc, size_t i)
 
 void ctg_sa_write_context(ctg_emitter *e, const ctg_contingency_context *c)
 {
-    const char *t = context_type_names[c->type];
+    const char *t = ctg_sa_context_type_names[c->type];
 
     ctg_emit_object_begin(e);
     ctg_emit_member_string(e, &item_keys[K_CONTEXT_TYPE], t, strlen(t));

@@ -154,6 +154,11 @@ static const type_def types[CTG_ACTION_TYPE_COUNT] = {
                                              { F(INTERCHANGE_TARGET), END }, 0 },
 };
 
+const char *ctg_action_type_name(ctg_action_type type)
+{
+    return (unsigned)type < CTG_ACTION_TYPE_COUNT ? types[type].name : NULL;
+}
+
 /* The ctg_action_field bits of type `t`. */
 static unsigned type_fields(ctg_action_type t)
 {
@@ -431,9 +436,11 @@ typedef struct kept_stack {
     size_t len, cap;
 } kept_stack;
 
-/* Where each member of the actions being read began, for the message about a duplicate: a
- * stack per read as the kept members, so that a level of nesting costs the few members it has
- * (no array of every name's place on the C stack, which deep nesting would overflow). */
+/* Where each member of the actions being read began, for the message about a duplicate, kept
+ * only when the input cannot be read again to find it (a pipe named by its path; see
+ * ctg_sa_find_key): a stack per read as the kept members, so that a level of nesting costs the
+ * few members it has (no array of every name's place on the C stack, which deep nesting would
+ * overflow). */
 typedef struct seen_key {
     unsigned key;
     ctg_mark mark;
@@ -448,6 +455,7 @@ typedef struct seen_stack {
 typedef struct read_state {
     kept_stack kept;
     seen_stack seen;
+    bool record;    /* fill `seen`: the input cannot be read again for a duplicate's place */
     size_t nesting; /* actions open around the one being read */
     bool builder;   /* reading D1b's builders: no version is known there (spec 2.5) */
     /* follow[r][k]: the key that came after key k last time, in an action of type r - 1 (row
@@ -474,8 +482,10 @@ typedef struct action_read {
 
 static read_state *state_of(ctg_sa_reader *sa)
 {
-    if (!sa->state)
-        sa->state = ctg_arena_calloc(sa->json.arena, 1, sizeof(read_state));
+    read_state *st;
+
+    if (!sa->state && (st = sa->state = ctg_arena_calloc(sa->json.arena, 1, sizeof *st)))
+        st->record = sa->json.lex.src.refill != NULL && !sa->src;
     return sa->state;
 }
 
@@ -808,18 +818,25 @@ static int key_of(const ctg_token *k)
     return -1;
 }
 
-/* Key `i` met again at `at`: the message names where it was first. */
+/* Key `i` met again at `at`: the message names where it was first, kept or found again (and
+ * left out in the rare case that neither can be: out of memory, or the file changed). */
 static int duplicate(action_read *ar, unsigned i, const ctg_mark *at)
 {
-    const seen_stack *st = &((read_state *)ar->sa->state)->seen;
+    const read_state *st = ar->sa->state;
     size_t k = ar->seen_base;
+    ctg_mark first;
 
-    while (st->items[k].key != i)
-        k++;
+    if (st->record) {
+        while (st->seen.items[k].key != i)
+            k++;
+        first = st->seen.items[k].mark;
+    } else if (!ctg_sa_find_key(ar->sa, &ar->start, keys[i].name, &first)) {
+        return ctg_reader_fail_at(&ar->sa->json, at, keys[i].name, CTG_ESCHEMA,
+                                  "duplicate key \"%s\"", keys[i].name);
+    }
     return ctg_reader_fail_at(&ar->sa->json, at, keys[i].name, CTG_ESCHEMA,
                               "duplicate key \"%s\" (first at line %u, column %u)", keys[i].name,
-                              st->items[k].mark.line,
-                              ctg_column(st->items[k].mark.offset, st->items[k].mark.line_start));
+                              first.line, ctg_column(first.offset, first.line_start));
 }
 
 /* Records where key `i` of the current action is. */
@@ -839,6 +856,7 @@ static int action_members(action_read *ar)
 {
     ctg_reader *rd = &ar->sa->json;
     unsigned char(*follow)[K_COUNT] = ((read_state *)ar->sa->state)->follow;
+    bool record = ((read_state *)ar->sa->state)->record;
     uint64_t seen = 0;
     unsigned next = follow[0][K_TYPE], prev = K_TYPE;
     ctg_lex_member m;
@@ -853,7 +871,7 @@ static int action_members(action_read *ar)
         if (seen & BIT64(i))
             return duplicate(ar, (unsigned)i, &at);
         seen |= BIT64(i);
-        if ((rc = note_key(ar, (unsigned)i, &at)) != CTG_OK)
+        if (record && (rc = note_key(ar, (unsigned)i, &at)) != CTG_OK)
             return rc;
         if (!m.hinted) /* learn: the row of the type the previous key was read in */
             follow[ar->typed ? ar->a->type + 1 : 0][prev] = (unsigned char)i;

@@ -4,9 +4,9 @@
  * security analysis runs (and then fails on, or silently ignores), checked after the reads.
  *
  * One keyed string set (json/keyset.h) holds the contingency ids, the action ids and the
- * (contingency, stage id) pairs of the strategies, each in its own group; a look-up adds and
- * takes back, which the set's last-in-first-out removal allows. */
+ * (contingency, stage id) pairs of the strategies, each in its own group. */
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,22 +38,12 @@ static int found(checker *ck, ctg_sa_issue issue, ctg_sa_kind document)
     return ck->each(&f, ck->payload) == 0 ? CTG_OK : CTG_ESTOPPED;
 }
 
-/* 1 when the set holds the `n` bytes at `str` in `group` (*entry: its index), 0 when not,
- * CTG_ENOMEM; the set is left as it was. */
-static int lookup(checker *ck, uint32_t group, const char *str, size_t n, size_t *entry)
+/* The index of the entry of `group` holding `str`, or SIZE_MAX when there is none. */
+static size_t lookup(checker *ck, uint32_t group, const char *str)
 {
-    static const ctg_mark nowhere = { 0, 0, 0 };
-    const ctg_keyset_entry *first;
-    size_t before = ck->ids.count;
-    int rc = ctg_keyset_add(&ck->ids, group, str, n, &nowhere, &first);
+    const ctg_keyset_entry *e = ctg_keyset_find(&ck->ids, group, str, strlen(str));
 
-    if (rc == 1) {
-        *entry = (size_t)(first - ck->ids.items);
-        return 1;
-    }
-    if (rc == CTG_OK)
-        ctg_keyset_truncate(&ck->ids, before);
-    return rc;
+    return e ? (size_t)(e - ck->ids.items) : SIZE_MAX;
 }
 
 /* Adds the `n` bytes at `str` to `group`: CTG_OK, 1 when there already (*entry: that one's
@@ -114,14 +104,10 @@ static int add_actions(checker *ck)
 /* A SPECIFIC context's contingency, at `path` (already in ck->path) of `document`. */
 static int check_context(checker *ck, const ctg_contingency_context *c, ctg_sa_kind document)
 {
-    size_t entry;
-    int rc;
-
     if (!ck->set->contingency_ids || c->type != CTG_CONTEXT_SPECIFIC || !c->contingency_id)
         return CTG_OK;
-    rc = lookup(ck, G_CONTINGENCY, c->contingency_id, strlen(c->contingency_id), &entry);
-    if (rc != 0)
-        return rc == 1 ? CTG_OK : rc;
+    if (lookup(ck, G_CONTINGENCY, c->contingency_id) != SIZE_MAX)
+        return CTG_OK;
     snprintf(ck->message, sizeof ck->message, "no contingency \"%.100s\" in the contingency list",
              c->contingency_id);
     return found(ck, CTG_SA_UNKNOWN_CONTINGENCY, document);
@@ -130,19 +116,15 @@ static int check_context(checker *ck, const ctg_contingency_context *c, ctg_sa_k
 static int check_action_ref(checker *ck, const char *id, size_t s, size_t j, size_t k)
 {
     size_t entry;
-    int rc;
 
     if (!ck->set->actions)
         return CTG_OK;
-    rc = lookup(ck, G_ACTION, id, strlen(id), &entry);
-    if (rc == 1) {
+    if ((entry = lookup(ck, G_ACTION, id)) != SIZE_MAX) {
         ck->used[ck->action_of[entry]] = true;
         return CTG_OK;
     }
-    if (rc != 0)
-        return rc;
-    snprintf(ck->path, sizeof ck->path, "/operatorStrategies/%zu/conditionalActions/%zu/actionIds/%zu",
-             s, j, k);
+    snprintf(ck->path, sizeof ck->path,
+             "/operatorStrategies/%zu/conditionalActions/%zu/actionIds/%zu", s, j, k);
     snprintf(ck->message, sizeof ck->message, "no action \"%.100s\" in the action list", id);
     return found(ck, CTG_SA_UNKNOWN_ACTION, CTG_SA_OPERATOR_STRATEGIES);
 }

@@ -211,8 +211,8 @@ static int pair(ctg_sa_reader *sa, ctg_sa_action_body *body, reading *r)
 static int wrong_kind(ctg_sa_reader *sa, ctg_sa_kind is)
 {
     return ctg_reader_fail_path(&sa->json, &sa->start, "", CTG_ESCHEMA, "this is %s %s, not %s %s",
-                                ctg_sa_article(is), ctg_sa_kind_name(is), ctg_sa_article(sa->want),
-                                ctg_sa_kind_name(sa->want));
+                                ctg_sa_kind_article(is), ctg_sa_kind_name(is),
+                                ctg_sa_kind_article(sa->want), ctg_sa_kind_name(sa->want));
 }
 
 int ctg_sa_idaction_finish(ctg_sa_reader *sa, ctg_sa_action_body *body)

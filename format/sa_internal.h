@@ -18,6 +18,7 @@
 #include "base/internal.h"
 #include "ctg/error.h"
 #include "ctg/sa.h"
+#include "ctg/stream.h"
 #include "json/emit.h"
 #include "json/reader.h"
 
@@ -60,6 +61,9 @@ typedef struct ctg_sa_reader {
     ctg_tok version_type;       /* the JSON type it had */
     ctg_mark version_mark;     /* where its value began */
     void *state;               /* the kind's reading state: its ops' to set and use */
+    /* The source being read when opening it again gives the same bytes, else NULL: an error
+     * path may read it once more for a place it did not keep (ctg_sa_find_key). */
+    const ctg_source *src;
 } ctg_sa_reader;
 
 /* What one object kind adds to format/sa.c. */
@@ -84,8 +88,16 @@ CTG_INTERNAL int ctg_sa_hash_order(ctg_arena *arena, const char **ids, size_t *c
  * message to say what the document is. Position and path are kept. */
 CTG_INTERNAL void ctg_sa_explain_list_error(ctg_error *err);
 
-/* "a" or "an", the article of ctg_sa_kind_name(kind), for messages. */
-CTG_INTERNAL const char *ctg_sa_article(ctg_sa_kind kind);
+/* The `contextType` names in enum order, for the readers of both context layouts (format/sa.c
+ * and the flattened one of format/sa_strategy.c); ctg_context_type_name gives one. */
+extern const char *const ctg_sa_context_type_names[CTG_CONTEXT_TYPE_COUNT];
+
+/* For an error path: where the first member named `name` of the object whose '{' is at
+ * `object` begins, found by lexing the input again (from memory, or by opening sa->src again),
+ * so that readers need not keep every member's place. False when the input cannot be read
+ * again (sa->src NULL outside memory), is out of memory or no longer holds that member. */
+CTG_INTERNAL bool ctg_sa_find_key(const ctg_sa_reader *sa, const ctg_mark *object,
+                                  const char *name, ctg_mark *out);
 
 /* A contingency context object (spec 1.4), rd->tok on its '{' (handler convention). */
 CTG_INTERNAL int ctg_sa_read_context(ctg_reader *rd, ctg_contingency_context *c);

@@ -31,6 +31,11 @@ static const char *const limit_type_names[CTG_LIMIT_TYPE_COUNT] = { "ACTIVE_POWE
                                                                     "APPARENT_POWER", "CURRENT",
                                                                     "VOLTAGE", "VOLTAGE_ANGLE" };
 
+const char *ctg_limit_type_name(ctg_limit_type type)
+{
+    return (unsigned)type < CTG_LIMIT_TYPE_COUNT ? limit_type_names[type] : NULL;
+}
+
 static const char *const element_names[CTG_ECRIT_TYPE_COUNT] = {
     "lineCriterion",
     "tieLineCriterion",

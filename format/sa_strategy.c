@@ -60,10 +60,10 @@ static const char *const comparison_names[CTG_COMPARISON_TYPE_COUNT] = {
 
 static const char *const side_names[CTG_CONDITION_SIDE_COUNT] = { "ONE", "TWO", "THREE" };
 
-/* The flattened context of a strategy has its own reader (strict valueOf, spec 3.2), so the
- * nested-object helpers of format/sa.c do not apply; the names are the same. */
-static const char *const context_names[CTG_CONTEXT_TYPE_COUNT] = { "ALL", "NONE", "SPECIFIC",
-                                                                   "ONLY_CONTINGENCIES" };
+const char *ctg_condition_type_name(ctg_condition_type type)
+{
+    return (unsigned)type < CTG_CONDITION_TYPE_COUNT ? condition_names[type] : NULL;
+}
 
 /* ---- keys --------------------------------------------------------------------------------- */
 
@@ -519,7 +519,8 @@ static int strategy_field(ctg_reader *rd, unsigned index, void *ctx)
     case S_ID:
         return ctg_read_string(rd, &s->id, "id");
     case S_CONTEXT_TYPE:
-        rc = read_enum(rd, context_names, CTG_CONTEXT_TYPE_COUNT, "contingencyContextType", &v);
+        rc = read_enum(rd, ctg_sa_context_type_names, CTG_CONTEXT_TYPE_COUNT,
+                       "contingencyContextType", &v);
         s->context.type = (ctg_context_type)v;
         return rc;
     case S_CONTINGENCY_ID:
@@ -734,7 +735,7 @@ static void write_stage(ctg_emitter *e, const ctg_conditional_actions *a)
 
 static void write_strategy(ctg_emitter *e, const ctg_operator_strategy *s)
 {
-    const char *t = context_names[s->context.type];
+    const char *t = ctg_sa_context_type_names[s->context.type];
     ctg_contingency holder = { 0 };
 
     ctg_emit_object_begin(e);

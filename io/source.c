@@ -393,6 +393,15 @@ size_t ctg_input_size_hint(const ctg_input *in)
     return in->gz ? 0 : in->lex.refill ? in->total : in->mem_len;
 }
 
+bool ctg_input_rereadable(const ctg_input *in)
+{
+    struct stat st;
+
+    if (in->mem)
+        return true;
+    return in->path && in->fd >= 0 && fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 void ctg_input_set_progress(ctg_input *in, const ctg_visitor *v)
 {
     in->visitor = v;

@@ -34,6 +34,9 @@ CTG_INTERNAL const ctg_lex_source *ctg_input_lex_source(const ctg_input *in);
 CTG_INTERNAL const char *ctg_input_name(const ctg_input *in);
 /* The size of the input when known in advance (a regular file, uncompressed), else 0. */
 CTG_INTERNAL size_t ctg_input_size_hint(const ctg_input *in);
+/* Whether opening the source of `in` again gives the same bytes: memory, and a path that names
+ * a regular file (not a pipe or a device, whose bytes a second open would not see again). */
+CTG_INTERNAL bool ctg_input_rereadable(const ctg_input *in);
 /* Reports progress to `v` after each refill (NULL: no reports). */
 CTG_INTERNAL void ctg_input_set_progress(ctg_input *in, const ctg_visitor *v);
 

@@ -221,6 +221,13 @@ int ctg_keyset_add(ctg_keyset *s, uint32_t group, const char *str, size_t n,
     return CTG_OK;
 }
 
+const ctg_keyset_entry *ctg_keyset_find(ctg_keyset *s, uint32_t group, const char *str, size_t n)
+{
+    const uint32_t *slot = find(s, hash_of(group, str, n), group, str, n);
+
+    return *slot != 0 ? &s->items[*slot - 1] : NULL;
+}
+
 void ctg_keyset_truncate(ctg_keyset *s, size_t count)
 {
     while (s->count > count) {

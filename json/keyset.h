@@ -53,6 +53,11 @@ CTG_INTERNAL void ctg_keyset_dispose(ctg_keyset *s);
 CTG_INTERNAL int ctg_keyset_add(ctg_keyset *s, uint32_t group, const char *str, size_t n,
                                 const ctg_mark *mark, const ctg_keyset_entry **first);
 
+/* The entry of `group` holding the `n` bytes at `str` (borrowed until the set changes), NULL
+ * when there is none; the set is not changed beyond its probe count. */
+CTG_INTERNAL const ctg_keyset_entry *ctg_keyset_find(ctg_keyset *s, uint32_t group,
+                                                     const char *str, size_t n);
+
 /* Removes the entries added after the first `count`, last first. */
 CTG_INTERNAL void ctg_keyset_truncate(ctg_keyset *s, size_t count);
 

@@ -16,7 +16,7 @@ cp "$data"/*.json . || exit 2
 
 . "$here/cli_check.sh"
 
-usage='usage: contingency-cli lint [--format FORMAT] [--target TARGET] [OPTION...] FILE...\nTry '"'"'contingency-cli lint --help'"'"' for more information.\n'
+usage='usage: contingency-cli lint [--format FORMAT] [--target TARGET] [OPTION...] (FILE... | [--contingencies C] [--actions A] [--strategies S] [--limit-reductions L] [--monitoring M])\nTry '"'"'contingency-cli lint --help'"'"' for more information.\n'
 
 check "every finding, in the documented order" 1 \
     'strategies.json:6:23: error: /operatorStrategies/0/contingencyId: no contingency "c2" in the contingency list
@@ -32,6 +32,25 @@ check "a 1.0 strategy file: the stage's ids are on the strategy" 1 \
 actions.json:10:12: warning: /actions/1/id: action "a2" is used by no operator strategy\n' "" \
     -- "$cli" lint --contingencies contingencies.json --actions actions.json \
     --strategies strategies-1.0.json
+
+# Each file is opened once to be read and at most once more to place its findings, however
+# many fallbacks a finding needs (a 1.0 file needs two); a file without findings only once.
+# Counted with strace, when it runs here.
+sed 's/"c3"/"c1"/' limits.json >limits-clean.json
+opens() {
+    strace -f -e trace=open,openat -o opens.txt "$cli" lint --contingencies contingencies.json \
+        --actions actions.json --strategies strategies-1.0.json \
+        --limit-reductions limits-clean.json >/dev/null 2>&1
+    for f in contingencies.json actions.json strategies-1.0.json limits-clean.json; do
+        printf '%s %s\n' "$f" "$(grep -c "\"$f\"" opens.txt)"
+    done
+}
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+    check "one scan of each file for the places" 0 \
+        'contingencies.json 1\nactions.json 2\nstrategies-1.0.json 2\nlimits-clean.json 1\n' "" -- opens
+else
+    echo "SKIP: one scan of each file for the places (no usable strace)"
+fi
 
 check "json, the contingency list on stdin" 1 \
     '{"file":"strategies.json","line":6,"column":23,"path":"/operatorStrategies/0/contingencyId","code":"unknown-contingency","severity":"error","message":"no contingency \\"c2\\" in the contingency list"}\n' "" \
@@ -63,6 +82,11 @@ check "stdin only for the contingency list" 2 "" \
 check "nothing to check against" 2 "" \
     "contingency-cli lint: the cross-check needs --strategies or --actions\n$usage" \
     -- "$cli" lint --contingencies contingencies.json
+
+# The usage line (where the completion takes a command's options from) names them.
+check "the usage names the cross-check's options" 0 \
+    '--contingencies\n--actions\n--strategies\n--limit-reductions\n--monitoring\n' "" \
+    -- sh -c "'$cli' lint --help | sed -n '1s/^usage: //p' | grep -o -- '--[a-z][a-z-]*' | tail -n 5"
 
 echo "$((count - failures)) of $count lint cross-check checks passed"
 [ "$failures" -eq 0 ]

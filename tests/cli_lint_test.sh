@@ -203,7 +203,7 @@ else
     echo "SKIP: no /dev/full here: a full stdout is not checked"
 fi
 try="Try 'contingency-cli lint --help' for more information.\n"
-usage='usage: contingency-cli lint [--format FORMAT] [--target TARGET] [OPTION...] FILE...\n'
+usage='usage: contingency-cli lint [--format FORMAT] [--target TARGET] [OPTION...] (FILE... | [--contingencies C] [--actions A] [--strategies S] [--limit-reductions L] [--monitoring M])\n'
 check "no file: usage error" 2 "" "contingency-cli lint: no file given\n$usage$try" -- "$cli" lint
 check "unknown format" 2 "" "contingency-cli lint: unknown format (text or json): xml\n$usage$try" \
     -- "$cli" lint --format xml clean.json
@@ -244,6 +244,9 @@ check "spilled, .gz on stdin" 1 "$spill_stdin\n" "" \
 mkdir -p tmp
 check "spilled, on stdin: its copy in \$TMPDIR is removed" 0 "" "" \
     -- sh -c "TMPDIR=tmp CTG_TEST_LINT_ID_BUDGET=1 '$cli' lint - <spill.json >/dev/null; ls tmp"
+check "stdin cannot be copied: the error names \$TMPDIR" 2 "" \
+    "<stdin>: error: cannot create a copy of stdin in none: No such file or directory\n" \
+    -- sh -c "TMPDIR=none '$cli' lint - <spill.json"
 check "spilled, validate --strict: the same findings" 1 "${spill_out}clean.json: ok\n" "" \
     -- env CTG_TEST_LINT_ID_BUDGET=2 "$cli" validate --strict spill.json clean.json
 # The kind is said once, before the table fills: not again by the confirmation read.

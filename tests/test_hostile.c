@@ -236,6 +236,38 @@ static size_t probes_for(const char *keys, size_t count)
     return probes;
 }
 
+/* A find sees what was added, in its own group only, through growth and after a truncate,
+ * and adds nothing. */
+CTG_TEST(hostile, keyset_find)
+{
+    static const ctg_mark m = { 0, 0, 0 };
+    const ctg_keyset_entry *first;
+    ctg_keyset set;
+    char key[16];
+
+    ctg_keyset_init(&set, NULL);
+    CU_ASSERT_PTR_NULL(ctg_keyset_find(&set, 0, "", 0));
+    for (int i = 0; i < 40; i++) {
+        int n = snprintf(key, sizeof key, "k%d", i);
+        CU_ASSERT_EQUAL(ctg_keyset_add(&set, (uint32_t)(i % 2), key, (size_t)n, &m, &first),
+                        CTG_OK);
+    }
+    for (int i = 0; i < 40; i++) {
+        int n = snprintf(key, sizeof key, "k%d", i);
+        const ctg_keyset_entry *e = ctg_keyset_find(&set, (uint32_t)(i % 2), key, (size_t)n);
+        CU_ASSERT_PTR_EQUAL(e, &set.items[i]);
+        CU_ASSERT_PTR_NULL(ctg_keyset_find(&set, (uint32_t)(1 - i % 2), key, (size_t)n));
+    }
+    CU_ASSERT_PTR_NULL(ctg_keyset_find(&set, 0, "k40", 3));
+    CU_ASSERT_PTR_NULL(ctg_keyset_find(&set, 0, "k", 1));
+    CU_ASSERT_EQUAL(set.count, 40);
+    ctg_keyset_truncate(&set, 10);
+    CU_ASSERT_PTR_EQUAL(ctg_keyset_find(&set, 1, "k9", 2), &set.items[9]);
+    CU_ASSERT_PTR_NULL(ctg_keyset_find(&set, 0, "k10", 3));
+    CU_ASSERT_EQUAL(set.count, 10);
+    ctg_keyset_dispose(&set);
+}
+
 /* 65 536 keys that all collide in the old table's FNV-1a cost what random keys cost. */
 CTG_TEST(hostile, colliding_keys_cost_what_random_keys_cost)
 {

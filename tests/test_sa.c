@@ -333,6 +333,59 @@ CTG_TEST(sa, bad_arguments_and_names)
     CU_ASSERT_PTR_NULL(ctg_sa_kind_name(CTG_SA_KIND_COUNT));
 }
 
+/* Every name of every type, exactly, in enum order, and NULL past the end (and below 0). */
+CTG_TEST(sa, type_names)
+{
+    static const char *const kinds[] = { "security-analysis document", "action list",
+                                         "identifier action list", "operator-strategy list",
+                                         "contingency-context list", "limit-reduction list",
+                                         "state-monitor list" };
+    static const char *const articles[] = { "a", "an", "an", "an", "a", "a", "a" };
+    static const char *const contexts[] = { "ALL", "NONE", "SPECIFIC", "ONLY_CONTINGENCIES" };
+    static const char *const limits[] = { "ACTIVE_POWER", "APPARENT_POWER", "CURRENT", "VOLTAGE",
+                                          "VOLTAGE_ANGLE" };
+    static const char *const conditions[] = {
+        "TRUE_CONDITION", "ANY_VIOLATION_CONDITION", "ALL_VIOLATION", "AT_LEAST_ONE_VIOLATION",
+        "INJECTION_THRESHOLD_CONDITION", "BRANCH_THRESHOLD_CONDITION",
+        "THREE_WINDINGS_TRANSFORMER_THRESHOLD_CONDITION", "AC_DC_CONVERTER_THRESHOLD_CONDITION"
+    };
+    static const char *const actions[] = {
+        "SWITCH", "TERMINALS_CONNECTION", "MULTIPLE_ACTIONS", "PHASE_TAP_CHANGER_TAP_POSITION",
+        "RATIO_TAP_CHANGER_TAP_POSITION", "PHASE_TAP_CHANGER_REGULATION",
+        "RATIO_TAP_CHANGER_REGULATION", "LOAD", "BOUNDARY_LINE", "PCT_LOAD_CHANGE", "GENERATOR",
+        "HVDC", "SHUNT_COMPENSATOR_POSITION", "STATIC_VAR_COMPENSATOR",
+        "AREA_INTERCHANGE_TARGET_ACTION"
+    };
+
+    CU_ASSERT_EQUAL(sizeof kinds / sizeof *kinds, CTG_SA_KIND_COUNT);
+    CU_ASSERT_EQUAL(sizeof contexts / sizeof *contexts, CTG_CONTEXT_TYPE_COUNT);
+    CU_ASSERT_EQUAL(sizeof limits / sizeof *limits, CTG_LIMIT_TYPE_COUNT);
+    CU_ASSERT_EQUAL(sizeof conditions / sizeof *conditions, CTG_CONDITION_TYPE_COUNT);
+    CU_ASSERT_EQUAL(sizeof actions / sizeof *actions, CTG_ACTION_TYPE_COUNT);
+    for (int i = 0; i < CTG_SA_KIND_COUNT; i++) {
+        CU_ASSERT_STRING_EQUAL(ctg_sa_kind_name((ctg_sa_kind)i), kinds[i]);
+        CU_ASSERT_STRING_EQUAL(ctg_sa_kind_article((ctg_sa_kind)i), articles[i]);
+    }
+    for (int i = 0; i < CTG_CONTEXT_TYPE_COUNT; i++)
+        CU_ASSERT_STRING_EQUAL(ctg_context_type_name((ctg_context_type)i), contexts[i]);
+    for (int i = 0; i < CTG_LIMIT_TYPE_COUNT; i++)
+        CU_ASSERT_STRING_EQUAL(ctg_limit_type_name((ctg_limit_type)i), limits[i]);
+    for (int i = 0; i < CTG_CONDITION_TYPE_COUNT; i++)
+        CU_ASSERT_STRING_EQUAL(ctg_condition_type_name((ctg_condition_type)i), conditions[i]);
+    for (int i = 0; i < CTG_ACTION_TYPE_COUNT; i++)
+        CU_ASSERT_STRING_EQUAL(ctg_action_type_name((ctg_action_type)i), actions[i]);
+    CU_ASSERT_PTR_NULL(ctg_sa_kind_article(CTG_SA_KIND_COUNT));
+    CU_ASSERT_PTR_NULL(ctg_sa_kind_article((ctg_sa_kind)-1));
+    CU_ASSERT_PTR_NULL(ctg_context_type_name(CTG_CONTEXT_TYPE_COUNT));
+    CU_ASSERT_PTR_NULL(ctg_context_type_name((ctg_context_type)-1));
+    CU_ASSERT_PTR_NULL(ctg_limit_type_name(CTG_LIMIT_TYPE_COUNT));
+    CU_ASSERT_PTR_NULL(ctg_limit_type_name((ctg_limit_type)-1));
+    CU_ASSERT_PTR_NULL(ctg_condition_type_name(CTG_CONDITION_TYPE_COUNT));
+    CU_ASSERT_PTR_NULL(ctg_condition_type_name((ctg_condition_type)-1));
+    CU_ASSERT_PTR_NULL(ctg_action_type_name(CTG_ACTION_TYPE_COUNT));
+    CU_ASSERT_PTR_NULL(ctg_action_type_name((ctg_action_type)-1));
+}
+
 /* An empty document of each kind: nothing in it, and written as PowSyBl writes an empty one. */
 CTG_TEST(sa, new_documents)
 {

@@ -4,10 +4,16 @@
  * anywhere in an action, defaults and legacy names, the builders, and the allocation-failure
  * sweep. The invalid cases are testdata/invalid-sa/actions-*, walked by the sa suite. */
 
+#include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include <CUnit/CUnit.h>
 
@@ -413,6 +419,165 @@ CTG_TEST(sa_action, allocation_failure_sweep)
     CU_ASSERT(failed[0] >= 3);
     CU_ASSERT(failed[1] >= 1);
     CU_ASSERT(failed[2] >= 1);
+}
+
+/* ---- a duplicate member's first place, found again -------------------------------------- */
+
+/* An action list whose one action holds more than the lexer's 64 KiB window of nested actions
+ * before it repeats its `id` (given first in escaped form): from a file, the first `id` is out
+ * of the window when the second is met. `nested`: the repeat is in the last nested action
+ * instead. */
+static char *long_action(bool nested, size_t *len)
+{
+    ctg_test_text t = { NULL, 0, 0 };
+    static const char head[] = "{\n  \"version\" : \"1.3\",\n  \"actions\" : [ {\n"
+                               "    \"type\" : \"MULTIPLE_ACTIONS\",\n    \"\\u0069d\" : \"m\",\n"
+                               "    \"actions\" : [ ";
+    static const char inner_end[] = " ]\n  } ]\n}\n";
+    static const char outer_end[] = " ],\n    \"id\" : \"again\"\n  } ]\n}\n";
+    const char *tail;
+    char item[160];
+
+    ctg_test_text_add(&t, head, sizeof head - 1);
+    for (int i = 0; i < 1200; i++) {
+        int n = snprintf(item, sizeof item,
+                         "{\n      \"type\" : \"SWITCH\",\n      \"id\" : \"s%04d\",\n"
+                         "      \"switchId\" : \"SW%04d\",\n      \"open\" : true%s\n    }, ",
+                         i, i, nested && i == 1199 ? ",\n      \"id\" : \"again\"" : "");
+        ctg_test_text_add(&t, item, (size_t)n);
+    }
+    t.len -= 2; /* the last ", " */
+    tail = nested ? inner_end : outer_end;
+    ctg_test_text_add(&t, tail, strlen(tail));
+    *len = t.len;
+    return t.data;
+}
+
+/* `text` gzip-compressed (malloc); NULL on failure. */
+static char *gzip_text(const char *text, size_t len, size_t *out_len)
+{
+    uLongf cap = compressBound((uLong)len) + 32;
+    char *out = malloc(cap);
+    z_stream zs;
+
+    memset(&zs, 0, sizeof zs);
+    if (!out || deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(out);
+        return NULL;
+    }
+    zs.next_in = (Bytef *)(uintptr_t)text;
+    zs.avail_in = (uInt)len;
+    zs.next_out = (Bytef *)out;
+    zs.avail_out = (uInt)cap;
+    if (deflate(&zs, Z_FINISH) != Z_STREAM_END) {
+        deflateEnd(&zs);
+        free(out);
+        return NULL;
+    }
+    *out_len = zs.total_out;
+    deflateEnd(&zs);
+    return out;
+}
+
+static void put_bytes(const char *path, const char *bytes, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(fwrite(bytes, 1, len, f), len);
+    fclose(f);
+}
+
+typedef struct fifo_writer {
+    const char *path, *text;
+    size_t len;
+} fifo_writer;
+
+static void *write_fifo(void *arg)
+{
+    const fifo_writer *w = arg;
+    int fd = open(w->path, O_WRONLY);
+
+    if (fd >= 0) {
+        for (size_t off = 0; off < w->len;) {
+            ssize_t n = write(fd, w->text + off, w->len - off);
+            if (n <= 0)
+                break;
+            off += (size_t)n;
+        }
+        close(fd);
+    }
+    return NULL;
+}
+
+/* The error of reading `path` (a FIFO fed `text` when `fifo`). */
+static void read_path(const char *path, const char *text, size_t len, bool fifo, ctg_error *err)
+{
+    fifo_writer w = { path, text, len };
+    ctg_sa_doc *doc = NULL;
+    pthread_t th;
+
+    if (fifo)
+        CU_ASSERT_EQUAL_FATAL(pthread_create(&th, NULL, write_fifo, &w), 0);
+    CU_ASSERT_EQUAL(ctg_sa_read_file(&doc, CTG_SA_ACTION_LIST, path, NULL, err), CTG_ESCHEMA);
+    if (fifo)
+        pthread_join(th, NULL);
+    CU_ASSERT_PTR_NULL(doc);
+}
+
+static void same_error(const ctg_error *e, unsigned line, unsigned column, const char *path,
+                       const char *message)
+{
+    CU_ASSERT_EQUAL(e->line, line);
+    CU_ASSERT_EQUAL(e->column, column);
+    CU_ASSERT_STRING_EQUAL(e->path, path);
+    CU_ASSERT_STRING_EQUAL(e->message, message);
+    if (e->line != line || e->column != column || strcmp(e->message, message) != 0)
+        fprintf(stderr, "\n  got %u:%u %s %s\n", e->line, e->column, e->path, e->message);
+}
+
+/* The place of the first of two equal members, the same from memory, gzip memory, a file, a
+ * gzip file (read again to find it) and a FIFO (which cannot be, so the reader kept it). */
+static void check_long_duplicate(bool nested, unsigned line, unsigned column, const char *path,
+                                 const char *message)
+{
+    char dir[256], file[300], gz[300], fifo[300];
+    size_t len = 0, gz_len = 0;
+    char *text = long_action(nested, &len), *packed = gzip_text(text, len, &gz_len);
+    ctg_sa_doc *doc = NULL;
+    ctg_error err;
+
+    CU_ASSERT_FATAL(text != NULL && packed != NULL && len > 96 * 1024);
+    CU_ASSERT_EQUAL(ctg_sa_read_buffer(&doc, CTG_SA_ACTION_LIST, text, len, NULL, &err),
+                    CTG_ESCHEMA);
+    same_error(&err, line, column, path, message);
+    CU_ASSERT_EQUAL(ctg_sa_read_buffer(&doc, CTG_SA_ACTION_LIST, packed, gz_len, NULL, &err),
+                    CTG_ESCHEMA);
+    same_error(&err, line, column, path, message);
+    ctg_test_scratch_make(dir, sizeof dir, "sa-dup");
+    snprintf(file, sizeof file, "%s/a.json", dir);
+    snprintf(gz, sizeof gz, "%s/a.json.gz", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    put_bytes(file, text, len);
+    read_path(file, text, len, false, &err);
+    same_error(&err, line, column, path, message);
+    put_bytes(gz, packed, gz_len);
+    read_path(gz, text, len, false, &err);
+    same_error(&err, line, column, path, message);
+    CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+    read_path(fifo, text, len, true, &err);
+    same_error(&err, line, column, path, message);
+    ctg_test_scratch_remove(dir);
+    free(packed);
+    free(text);
+}
+
+CTG_TEST(sa_action, duplicate_found_again_past_the_window)
+{
+    check_long_duplicate(false, 6007, 5, "/actions/0/id",
+                         "duplicate key \"id\" (first at line 5, column 5)");
+    check_long_duplicate(true, 6006, 7, "/actions/0/actions/1199/id",
+                         "duplicate key \"id\" (first at line 6003, column 7)");
 }
 
 #include "test_sa_action.tests.h"

@@ -47,6 +47,10 @@ typedef enum ctg_sa_kind {
  *  Static storage. */
 CTG_API const char *ctg_sa_kind_name(ctg_sa_kind kind);
 
+/** "a" or "an", the article that goes before ctg_sa_kind_name(kind) in a sentence; NULL when
+ *  out of range. Static storage. */
+CTG_API const char *ctg_sa_kind_article(ctg_sa_kind kind);
+
 /** Contingency context types (spec 1.3, in PowSyBl's declaration order). */
 typedef enum ctg_context_type {
     CTG_CONTEXT_ALL = 0,            /**< the pre-contingency state and every contingency */
@@ -55,6 +59,10 @@ typedef enum ctg_context_type {
     CTG_CONTEXT_ONLY_CONTINGENCIES, /**< every contingency, not the pre-contingency state */
     CTG_CONTEXT_TYPE_COUNT
 } ctg_context_type;
+
+/** The JSON name of context type `type` (`contextType`), e.g. "SPECIFIC"; NULL when out of
+ *  range. Static storage. */
+CTG_API const char *ctg_context_type_name(ctg_context_type type);
 
 /** A contingency context (spec 1.4). */
 typedef struct ctg_contingency_context {
@@ -143,6 +151,10 @@ typedef enum ctg_limit_type {
     CTG_LIMIT_VOLTAGE_ANGLE, /**< never accepted in a limit reduction */
     CTG_LIMIT_TYPE_COUNT
 } ctg_limit_type;
+
+/** The JSON name of limit type `type` (`limitType`), e.g. "CURRENT"; NULL when out of range.
+ *  Static storage. */
+CTG_API const char *ctg_limit_type_name(ctg_limit_type type);
 
 /** The kinds of network-element criterion (spec 5.3), in the spec's table order. */
 typedef enum ctg_element_criterion_type {
@@ -248,6 +260,10 @@ typedef enum ctg_condition_type {
     CTG_CONDITION_AC_DC_CONVERTER_THRESHOLD, /**< `AC_DC_CONVERTER_THRESHOLD_CONDITION` */
     CTG_CONDITION_TYPE_COUNT
 } ctg_condition_type;
+
+/** The JSON `type` of condition type `type`, e.g. "TRUE_CONDITION"; NULL when out of range.
+ *  Static storage. */
+CTG_API const char *ctg_condition_type_name(ctg_condition_type type);
 
 /** LimitViolationType (spec 1.3, PowSyBl's declaration order): a condition's `filters`. */
 typedef enum ctg_violation_type {
@@ -384,6 +400,10 @@ typedef enum ctg_action_type {
     CTG_ACTION_AREA_INTERCHANGE_TARGET,        /**< `AREA_INTERCHANGE_TARGET_ACTION`, `areaId` */
     CTG_ACTION_TYPE_COUNT
 } ctg_action_type;
+
+/** The JSON `type` of action type `type` as written, e.g. "BOUNDARY_LINE" (never the legacy
+ *  "DANGLING_LINE"); NULL when out of range. Static storage. */
+CTG_API const char *ctg_action_type_name(ctg_action_type type);
 
 /** ThreeSides (spec 1.3): the `side` of an action. */
 typedef enum ctg_action_side {
