@@ -86,6 +86,7 @@ typedef struct jx_read {
     size_t next_progress;  /* lexer offset of the next progress report */
     ctg_nb_graph graph;    /* the node-breaker levels' nodes and switches */
     const jx_items *items; /* what the items of the array being read are */
+    ctg_key_sieve leaf;    /* the members of a leaf element that are skipped unseen */
 } jx_read;
 
 /* What the enclosing elements give the one being read. */
@@ -173,6 +174,10 @@ extern const char *const jx_key_names[JK_COUNT];
 
 /* The key of the `n` bytes at `s`, JK_OTHER for any other member. */
 jx_key jx_key_of(const char *s, size_t n);
+
+/* Fills `sv` to pass over every member that is no jx_key, none longer than `max_name_len` (whose
+ * error the member loop gives). */
+void jx_leaf_sieve(ctg_key_sieve *sv, size_t max_name_len);
 
 typedef struct jx_el {
     const jx_kind *k;

@@ -146,6 +146,21 @@ jx_key jx_key_of(const char *s, size_t n)
     return n <= 8 ? key_short(s, n) : key_long(s, n);
 }
 
+void jx_leaf_sieve(ctg_key_sieve *sv, size_t max_name_len)
+{
+    memset(sv, 0, sizeof(*sv));
+    sv->max_len = max_name_len;
+    for (size_t k = JK_OTHER + 1; k < JK_COUNT; k++) {
+        const char *name = jx_key_names[k];
+        size_t n = strlen(name);
+        /* A key the sieve cannot tell apart by its length and first letter is always kept. */
+        if (n < 64 && name[0] >= 'a' && name[0] <= 'z')
+            sv->keep[n] |= 1u << (name[0] - 'a');
+        else
+            sv->max_len = 0;
+    }
+}
+
 /* ---- values ---------------------------------------------------------------------------- */
 
 /* An id, or a reference to an object far away in the document (a bus is near: no need), looked
@@ -453,8 +468,11 @@ int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope)
     jx_el_init(&el, k, scope, ctg_reader_mark(rd));
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
-    while ((rc = ctg_lexer_member(&rd->lex, el.seen ? NULL : "id", el.seen ? 0 : 2, &m, &rd->tok,
-                                  rd->err)) == CTG_LEX_KEY) {
+    /* A leaf element (no container) skips every member that is no key of ours (see
+     * skipped_member), so the lexer may skip them without handing them over. */
+    while ((rc = ctg_lexer_member_sifted(&rd->lex, el.seen ? NULL : "id", el.seen ? 0 : 2,
+                                         el.in == 0 ? &x->leaf : NULL, &m, &rd->tok, rd->err)) ==
+           CTG_LEX_KEY) {
         if ((rc = member(x, &el, &m)) != CTG_OK)
             return rc;
         ctg_reader_top_frame(rd)->key = NULL;

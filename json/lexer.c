@@ -1126,6 +1126,20 @@ static inline const char *colon_on_line(const char *p, const char *end)
     return p < end && *p == ':' ? p + 1 : NULL;
 }
 
+/* A key's closing quote to just past its ':', on one line, with *value the first byte after
+ * the blanks that follow: `" : v`, as PowSyBl writes a member, settled in one test. NULL: not
+ * that shape. */
+static inline const char *colon_and_value(const char *p, const char *end, const char **value)
+{
+    if (end - p >= 4 && p[0] == ' ' && p[1] == ':' && p[2] == ' ' && (unsigned char)p[3] > ' ') {
+        *value = p + 3;
+        return p + 2;
+    }
+    if ((p = colon_on_line(p, end)) != NULL)
+        *value = blanks(p, end);
+    return p;
+}
+
 /* The plain string at `quote`, whole in the window and within max_string_len, as `t`.
  * false (nothing touched) when it needs the general path. */
 static inline bool plain_string(const ctg_lexer *lx, ctg_token *t, const char *quote)
@@ -1254,15 +1268,69 @@ static int as_member(ctg_lex_member *m, const ctg_token *val, int rc)
     return CTG_LEX_KEY;
 }
 
-/* The common case: a plain key (often the hint) and its ':' on one line, then, when it follows
- * on the same line, a plain string value. */
-int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_lex_member *m,
-                     ctg_token *val, ctg_error *err)
+/* The member value at `p` (in the window) when it is a boolean or an integer small_integer
+ * takes, read as lex_token would read it; lx->state is the caller's. false: nothing changed. */
+static inline bool scalar(ctg_lexer *lx, ctg_token *t, const char *p)
 {
-    int st = lx->state;
+    size_t left = (size_t)(lx->end - p);
+
+    if (*p == 't' && left >= 4 && memcmp(p, "true", 4) == 0) {
+        t->type = CTG_TOK_TRUE;
+        lx->cur = p + 4;
+    } else if (*p == 'f' && left >= 5 && memcmp(p, "false", 5) == 0) {
+        t->type = CTG_TOK_FALSE;
+        lx->cur = p + 5;
+    } else if ((unsigned char)(*p - '0') >= 10 || !small_integer(lx, t, p)) {
+        return false;
+    }
+    mark_token(lx, t, p);
+    return true;
+}
+
+static inline const char *number_end(const ctg_lexer *lx, const char *p);
+static inline const char *string_end(const ctg_lexer *lx, const char *quote);
+
+/* The value of a member the sieve passes over, lx->cur just past its ':', `p` after the blanks
+ * that follow: skipped as ctg_lexer_skip_next skips it, a plain string or a number on the
+ * colon's line in place. */
+static HOT_INLINE int sift(ctg_lexer *lx, ctg_token *val, ctg_error *err, const char *p)
+{
+    const char *q = NULL;
+
+    if (p != lx->end)
+        q = *p == '"' ? string_end(lx, p)
+            : *p == '-' || (unsigned char)(*p - '0') < 10 ? number_end(lx, p)
+                                                           : NULL;
+    if (q == NULL)
+        return ctg_lexer_skip_next(lx, val, err);
+    val->type = *p == '"' ? CTG_TOK_STRING : CTG_TOK_NUMBER;
+    mark_token(lx, val, p);
+    lx->cur = q;
+    lx->state = S_OBJECT_AFTER;
+    return CTG_OK;
+}
+
+/* Whether the sieve passes over the member whose key is `key`. */
+static inline bool sifted(const ctg_key_sieve *sv, const ctg_token *key)
+{
+    unsigned letter = (unsigned char)key->str[0] - (unsigned)'a';
+
+    return key->len < 64 && key->len <= sv->max_len && letter < 26
+           && !((sv->keep[key->len] >> letter) & 1u);
+}
+
+/* The common case: a plain key (often the hint) and its ':' on one line, then, when it follows
+ * on the same line, a plain string value. With a sieve, the members it passes over are skipped
+ * here, each as ctg_lexer_skip_next would skip its value. */
+static HOT_INLINE int member(ctg_lexer *lx, const char *hint, size_t hint_len,
+                             const ctg_key_sieve *sv, ctg_lex_member *m, ctg_token *val,
+                             ctg_error *err)
+{
+    int st = lx->state, rc;
     ctg_token *key = &m->key;
     const char *p, *colon;
 
+again:
     if (st != S_OBJECT_AFTER && st != S_OBJECT_FIRST)
         return as_member(m, val, ctg_lexer_next(lx, val, err));
     p = before_token(lx, &st);
@@ -1278,23 +1346,42 @@ int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_lex_m
         m->hinted = false;
     else
         goto general;
-    if ((colon = colon_on_line(key->str + key->len + 1, lx->end)) == NULL)
+    if ((colon = colon_and_value(key->str + key->len + 1, lx->end, &p)) == NULL)
         goto general;
     key->type = CTG_TOK_KEY;
     lx->state = S_AFTER_COLON;
     lx->cur = colon;
-    p = blanks(colon, lx->end);
-    if (p == lx->end || *p != '"' || !plain_string(lx, val, p)) {
+    if (sv != NULL && sifted(sv, key)) {
+        if ((rc = sift(lx, val, err, p)) != CTG_OK)
+            return rc;
+        st = lx->state;
+        goto again;
+    }
+    if (p != lx->end && *p == '"' && plain_string(lx, val, p)) {
+        val->type = CTG_TOK_STRING;
+        lx->cur = val->str + val->len + 1;
+    } else if (sv == NULL || p == lx->end || !scalar(lx, val, p)) {
         m->value_ready = false;
         return CTG_LEX_KEY;
     }
-    val->type = CTG_TOK_STRING;
     lx->state = S_OBJECT_AFTER;
-    lx->cur = val->str + val->len + 1;
     m->value_ready = true;
     return CTG_LEX_KEY;
 general:
     return as_member(m, val, next_from(lx, val, err, p, st));
+}
+
+int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_lex_member *m,
+                     ctg_token *val, ctg_error *err)
+{
+    return member(lx, hint, hint_len, NULL, m, val, err);
+}
+
+int ctg_lexer_member_sifted(ctg_lexer *lx, const char *hint, size_t hint_len,
+                            const ctg_key_sieve *sv, ctg_lex_member *m, ctg_token *val,
+                            ctg_error *err)
+{
+    return member(lx, hint, hint_len, sv, m, val, err);
 }
 
 /* ---- skipping -------------------------------------------------------------------------- */

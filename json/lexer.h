@@ -166,6 +166,22 @@ typedef struct ctg_lex_member {
 CTG_INTERNAL int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len,
                                   ctg_lex_member *m, ctg_token *val, ctg_error *err);
 
+/* The members ctg_lexer_member_sifted passes over: those whose key, plain and on one line with
+ * its ':', is shorter than 64 bytes and than max_len + 1, starts with a lowercase letter c and
+ * has bit (c - 'a') of keep[its length] clear. */
+typedef struct ctg_key_sieve {
+    uint32_t keep[64];
+    size_t max_len;
+} ctg_key_sieve;
+
+/* ctg_lexer_member, but the members `sv` passes over are skipped as ctg_lexer_skip_next skips a
+ * value (the same tokens, the same errors), and the next member or token is read instead; and
+ * m->value_ready is also set when the value is a boolean or a non-negative integer of at most
+ * 15 digits, then in `val` as ctg_lexer_next reads it. */
+CTG_INTERNAL int ctg_lexer_member_sifted(ctg_lexer *lx, const char *hint, size_t hint_len,
+                                         const ctg_key_sieve *sv, ctg_lex_member *m, ctg_token *val,
+                                         ctg_error *err);
+
 /* With `tok` the first token of a value, consumes the rest of that value (nested containers
  * included), leaving `tok` on its last token. It accepts and rejects exactly what reading the
  * value with ctg_lexer_next would, with the same errors, but does not decode what it skips:

@@ -383,6 +383,17 @@ CTG_TEST(jiidm, string_and_name_limits)
     CU_ASSERT_EQUAL(ctg_test_read_net(&net, small_net, &o, &err), CTG_ELIMIT);
     CU_ASSERT_STRING_EQUAL(err.message, "member name longer than 16 bytes");
     CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/voltageLevels/0");
+    /* In a leaf element too, where members that are no key of ours are skipped unseen:
+     * "reactiveCapabilityCurve" has 23 bytes. */
+    o.max_name_len = 22;
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, small_net, &o, &err), CTG_ELIMIT);
+    CU_ASSERT_STRING_EQUAL(err.message, "member name longer than 22 bytes");
+    CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/voltageLevels/0/generators/0");
+    /* At the current token, the value before the key, as for any member. */
+    CU_ASSERT_EQUAL(err.offset, (size_t)(strstr(small_net, "\"B2\",\"reactive") - small_net));
+    o.max_name_len = 23;
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, small_net, &o, &err), CTG_OK);
+    ctg_network_free(net);
 }
 
 /* small_net with `member` put first in its load (or, `in_vl`, in its voltage level). */

@@ -131,12 +131,14 @@ static void lex_into(text *t, ctg_lexer *lx, int *status)
 }
 
 /* One token through the reader's hot-path calls, ctg_lexer_item and ctg_lexer_member (with a
- * rotating key hint), in turn with ctg_lexer_next; a value read with its key waits in *pending. */
+ * rotating key hint), and ctg_lexer_member_sifted with a sieve that passes over nothing, in turn
+ * with ctg_lexer_next; a value read with its key waits in *pending. */
 static int next_fast(ctg_lexer *lx, ctg_token *tok, ctg_token *pending, bool *has_pending,
                      unsigned *turn, ctg_error *err)
 {
     static const char *const hints[] = { "id", "type", NULL, "a", "k" };
     const char *hint = hints[*turn % 5];
+    ctg_key_sieve keep_all;
     ctg_lex_member m;
     int n;
 
@@ -145,13 +147,18 @@ static int next_fast(ctg_lexer *lx, ctg_token *tok, ctg_token *pending, bool *ha
         *has_pending = false;
         return CTG_OK;
     }
-    switch ((*turn)++ % 3) {
+    memset(&keep_all, 0xFF, sizeof keep_all);
+    switch ((*turn)++ % 4) {
     case 0:
         return ctg_lexer_next(lx, tok, err);
     case 1:
         return ctg_lexer_item(lx, tok, err);
     default:
-        n = ctg_lexer_member(lx, hint, hint ? strlen(hint) : 0, &m, pending, err);
+        if (*turn % 4 == 0) /* this turn was 3 */
+            n = ctg_lexer_member_sifted(lx, hint, hint ? strlen(hint) : 0, &keep_all, &m, pending,
+                                        err);
+        else
+            n = ctg_lexer_member(lx, hint, hint ? strlen(hint) : 0, &m, pending, err);
         if (n < 0)
             return n;
         CU_ASSERT(n == CTG_LEX_KEY || n == CTG_LEX_OTHER);
@@ -231,11 +238,30 @@ size_t ctg_test_last_offset(void)
     return last_offset;
 }
 
+/* A step of CTG_TEST_SKIP_SIFTED: the members whose key starts with 'k' are kept, the hint "a"
+ * (which the sieve passes over) is matched in place. */
+static int sifted_step(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
+{
+    ctg_key_sieve sv;
+    ctg_lex_member m;
+    int rc;
+
+    for (size_t i = 0; i < sizeof(sv.keep) / sizeof(sv.keep[0]); i++)
+        sv.keep[i] = 1u << ('k' - 'a');
+    sv.max_len = SIZE_MAX;
+    rc = ctg_lexer_member_sifted(lx, "a", 1, &sv, &m, tok, err);
+    if (rc == CTG_LEX_KEY)
+        *tok = m.key;
+    return rc < 0 ? rc : CTG_OK;
+}
+
 /* One step of a skipping run: see ctg_test_skip_end. */
 static int skip_step(ctg_lexer *lx, ctg_token *tok, ctg_error *err, int pattern, bool *skip)
 {
     int rc;
 
+    if (pattern == CTG_TEST_SKIP_SIFTED)
+        return sifted_step(lx, tok, err);
     if (*skip)
         rc = ctg_lexer_skip_next(lx, tok, err);
     else if ((rc = ctg_lexer_next(lx, tok, err)) == CTG_OK && pattern == CTG_TEST_SKIP_CONTAINERS)
@@ -339,7 +365,7 @@ static char *digest_lim(const char *json, const ctg_lex_limits *lim)
         free(r);
         /* The reader's hot-path calls give the same tokens and end, whichever token each of
          * them meets (the first chunk size stands for memory mode here). */
-        for (unsigned turn = 0; turn < 3; turn++) {
+        for (unsigned turn = 0; turn < 4; turn++) {
             size_t chunk = i == 0 ? 0 : chunks[i];
             r = digest_run(json, len, chunk, lim, (int)turn, &rc2);
             CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -1657,6 +1683,71 @@ CTG_TEST(lexer, member_result)
     CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
     CU_ASSERT_EQUAL(ctg_lexer_member(&lx, "id", 2, &m, &val, &err), CTG_LEX_OTHER);
     CU_ASSERT_EQUAL(val.type, CTG_TOK_OBJECT_END);
+    ctg_lexer_dispose(&lx);
+}
+
+/* ctg_lexer_member_sifted, case by case: the members its sieve passes over (by length and first
+ * letter, up to max_len) are skipped whatever their value, the others returned, with a boolean
+ * or a short non-negative integer read with its key. */
+CTG_TEST(lexer, member_sifted)
+{
+    static const char doc[] =
+        "{\"p\" : 1.5, \"kind\" : \"A\", \"x\" : {\"k\" : [1, {}]}, \"k\" : 12, "
+        "\"q\" :\n -3e2, \"k\" : true, \"r\" : null, \"k\" : false, \"k\" : -1,"
+        " \"rr\" : 7, \"k\" : 1234567890123456, \"k\" : \"s\", \"zzz\" : 0}";
+    ctg_lex_source src = { doc, sizeof(doc) - 1, NULL, NULL };
+    ctg_key_sieve sv;
+    ctg_lex_member m;
+    ctg_lexer lx;
+    ctg_token val;
+    ctg_error err;
+
+    memset(&sv, 0, sizeof sv);
+    sv.keep[1] = 1u << ('k' - 'a'); /* "k" is kept, "p", "q", "x", "r" are not */
+    sv.keep[3] = 1u << ('z' - 'a'); /* "zzz" is kept */
+    sv.max_len = 1;                 /* "kind", "rr" and "zzz" are too long to be passed over */
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, "p", 1, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.len == 4 && memcmp(m.key.str, "kind", 4) == 0 && m.value_ready);
+    CU_ASSERT(val.type == CTG_TOK_STRING && val.len == 1 && val.offset == 21);
+    /* "x" and its object skipped: a short integer comes with its key. */
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.len == 1 && m.key.str[0] == 'k' && m.key.offset == 49 && m.value_ready);
+    CU_ASSERT(val.type == CTG_TOK_NUMBER && val.number == 12 && val.is_integer);
+    CU_ASSERT(val.raw_len == 2 && memcmp(val.raw, "12", 2) == 0 && val.offset == 55);
+    /* "q", its value on the next line, skipped: the line is counted. */
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.value_ready && val.type == CTG_TOK_TRUE && val.line == 2 && m.key.line == 2);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.value_ready && val.type == CTG_TOK_FALSE);
+    /* A negative number is the next call's. */
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(!m.value_ready);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT(val.type == CTG_TOK_NUMBER && val.number == -1);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.len == 2 && m.value_ready && val.number == 7);
+    /* 16 digits: beyond small_integer, the next call's too. */
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(!m.value_ready);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT(val.type == CTG_TOK_NUMBER && val.raw_len == 16);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.value_ready && val.type == CTG_TOK_STRING);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.len == 3 && m.value_ready && val.type == CTG_TOK_NUMBER && val.number == 0);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_OTHER);
+    CU_ASSERT_EQUAL(val.type, CTG_TOK_OBJECT_END);
+    ctg_lexer_dispose(&lx);
+    /* An error in a skipped value: ctg_lexer_skip_next's, at the same byte. */
+    src.data = "{\"p\" : 1.}";
+    src.len = strlen(src.data);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(err.offset, 9);
+    CU_ASSERT_STRING_EQUAL(err.message, "expected a digit after '.' in number");
     ctg_lexer_dispose(&lx);
 }
 

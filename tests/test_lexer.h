@@ -22,11 +22,13 @@ size_t ctg_test_last_offset(void);
 
 /* How ctg_test_skip_end skips: the root value whole with ctg_lexer_skip_next; every value
  * after a key with ctg_lexer_skip_next; every container, opened by ctg_lexer_next, with
- * ctg_lexer_skip_value. */
+ * ctg_lexer_skip_value; every token through ctg_lexer_member_sifted, whose sieve passes over
+ * every member but those whose key starts with 'k'. */
 enum {
     CTG_TEST_SKIP_ROOT,
     CTG_TEST_SKIP_AFTER_KEYS,
     CTG_TEST_SKIP_CONTAINERS,
+    CTG_TEST_SKIP_SIFTED,
     CTG_TEST_SKIP_PATTERNS
 };
 
