@@ -82,6 +82,14 @@ int ctg_gen_format_check(gen_ctx *g, const char *format, bool pair)
     g->prefix_id = rc == CTG_OK && n == 2 && g->segs[0].text != NULL &&
                    (g->segs[1].field == F_ID || g->segs[1].field == F_ID1);
     g->prefix_len = g->prefix_id ? g->segs[0].len : 0;
+    for (size_t i = 0; rc == CTG_OK && pair && i < n; i++) {
+        const gen_seg *s = &g->segs[i];
+        const char *rule = ctg_gen_rule_name(g->opts->rule);
+
+        g->pair_fixed += s->text != NULL ? s->len : s->field == F_RULE && rule ? strlen(rule) : 0;
+        g->id1_count += s->field == F_ID1;
+        g->id2_count += s->field == F_ID2;
+    }
     return rc;
 }
 
@@ -196,6 +204,70 @@ int ctg_gen_emit(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b)
     c.id = g->rs.text;
     c.elements = g->rs.elems;
     c.element_count = b != NULL ? 2 : 1;
+    if (g->emit(&c, g->payload) != 0)
+        return ctg_error_set(g->rs.err, CTG_ESTOPPED, NULL, "", "stopped by the callback at "
+                             "\"%.64s\"", c.id);
+    g->emitted++;
+    return CTG_OK;
+}
+
+int ctg_gen_member(gen_ctx *g, const ctg_net_object *obj, gen_member *m)
+{
+    m->obj = obj;
+    m->id_len = strlen(obj->id);
+    return ctg_rs_map(&g->rs, obj, &m->elem);
+}
+
+/* The value of a pair format's placeholder `f` and its length. */
+static const char *member_value(const gen_ctx *g, field f, const gen_member *a,
+                                const gen_member *b, size_t *len)
+{
+    const char *v;
+
+    if (f == F_ID1 || f == F_ID2) {
+        *len = f == F_ID1 ? a->id_len : b->id_len;
+        return f == F_ID1 ? a->obj->id : b->obj->id;
+    }
+    v = value_of(g, f, a->obj, b->obj);
+    *len = strlen(v);
+    return v;
+}
+
+/* The id of a pair of members: its length known beforehand from theirs, no strlen per pair. */
+static int format_members(gen_ctx *g, const gen_member *a, const gen_member *b)
+{
+    size_t total = g->pair_fixed + g->id1_count * a->id_len + g->id2_count * b->id_len;
+    char *out = g->rs.text;
+
+    if (total + 1 > g->rs.text_cap) /* the slow path grows the buffer, once in a while */
+        return format_slow(g, a->obj, b->obj);
+    for (size_t i = 0; i < g->seg_count; i++) {
+        const gen_seg *s = &g->segs[i];
+        size_t len = s->len;
+        const char *v = s->text != NULL ? s->text : member_value(g, (field)s->field, a, b, &len);
+
+        memcpy(out, v, len);
+        out += len;
+    }
+    *out = '\0';
+    g->rs.text_len = total;
+    return CTG_OK;
+}
+
+int ctg_gen_emit_members(gen_ctx *g, const gen_member *a, const gen_member *b)
+{
+    ctg_element e[2];
+    ctg_contingency c;
+    int rc = format_members(g, a, b);
+
+    if (rc != CTG_OK)
+        return rc;
+    e[0] = a->elem;
+    e[1] = b->elem;
+    memset(&c, 0, sizeof c);
+    c.id = g->rs.text;
+    c.elements = e;
+    c.element_count = 2;
     if (g->emit(&c, g->payload) != 0)
         return ctg_error_set(g->rs.err, CTG_ESTOPPED, NULL, "", "stopped by the callback at "
                              "\"%.64s\"", c.id);

@@ -53,6 +53,9 @@ typedef struct gen_ctx {
      * then the literal's bytes (kept in g->rs.text between contingencies) and the id's. */
     bool prefix_id;
     size_t prefix_len;
+    /* A pair format's length but for its ids ({id1} and {id2} appearing id1_count and
+     * id2_count times): a pair's id length is known from its members' without a strlen. */
+    size_t pair_fixed, id1_count, id2_count;
     uint64_t max;
     ctg_gen_emit_fn emit; /* NULL: counting */
     void *payload;
@@ -115,6 +118,17 @@ int ctg_gen_topo_link(ctg_gen_topology *t, const ctg_net_object *busbar,
 void ctg_gen_topo_finish(ctg_gen_topology *t);
 /* The busbar rule over the selection, emitted (`emit`) or counted. */
 int ctg_gen_busbar(gen_ctx *g, bool emit, uint64_t *count, uint64_t *groups);
+/* One member of a pair rule's group: its object, its element and the length of its id, found
+ * once for all its pairs. */
+typedef struct gen_member {
+    const ctg_net_object *obj;
+    ctg_element elem;
+    size_t id_len;
+} gen_member;
+/* `m` for `obj` (ctg_rs_map's errors). */
+int ctg_gen_member(gen_ctx *g, const ctg_net_object *obj, gen_member *m);
+/* ctg_gen_emit_pair of two members. */
+int ctg_gen_emit_members(gen_ctx *g, const gen_member *a, const gen_member *b);
 /* ctg_gen_emit of a pair whose elements are mapped already. */
 int ctg_gen_emit_pair(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b,
                       const ctg_element *ea, const ctg_element *eb);

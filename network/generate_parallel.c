@@ -60,16 +60,14 @@ static uint32_t place_of(const keys *k, uint32_t vl)
 }
 
 /* Adds the branch of type_index `i` of the type being read, when both its ends are in a
- * voltage level. */
-static void add(keys *k, uint32_t i)
+ * voltage level, as candidate `c`; false when it is not one. (next and lead are set for
+ * every candidate at once by reserve.) */
+static inline bool add_at(const keys *k, const uint32_t *lv, uint32_t i, size_t c)
 {
-    const uint32_t *lv = k->levels + (size_t)i * k->stride;
     uint32_t v1 = lv[0], v2 = lv[1], a, b;
-    gen_par *p = k->p;
-    size_t c = p->n;
 
     if (v1 == CTG_NET_SCAN_NONE || v2 == CTG_NET_SCAN_NONE)
-        return;
+        return false;
     a = place_of(k, v1);
     b = place_of(k, v2);
     if (a == b) {
@@ -78,11 +76,28 @@ static void add(keys *k, uint32_t i)
     }
     k->lo[c] = a < b ? a : b;
     k->hi[c] = a < b ? b : a;
-    k->count[k->lo[c]]++;
-    p->tix[c] = i;
-    p->next[c] = NONE;
-    p->lead[c] = 0;
-    p->n = c + 1;
+    k->count[a < b ? a : b]++;
+    k->p->tix[c] = i;
+    return true;
+}
+
+static void add(keys *k, uint32_t i)
+{
+    gen_par *p = k->p;
+
+    p->n += add_at(k, k->levels + (size_t)i * k->stride, i, p->n);
+}
+
+/* Every branch of the type being read, `n` of them: add's loop with the count kept local,
+ * which a store through the candidates' arrays would make the compiler reload each time. */
+static void add_all(keys *k, size_t n)
+{
+    const uint32_t *lv = k->levels;
+    size_t c = k->p->n;
+
+    for (size_t i = 0; i < n; i++, lv += k->stride)
+        c += add_at(k, lv, (uint32_t)i, c);
+    k->p->n = c;
 }
 
 static int add_one(gen_ctx *g, const ctg_net_object *obj, size_t index, void *arg)
@@ -125,8 +140,7 @@ static int branch_type(gen_ctx *g, keys *k, size_t t, uint64_t *sel)
     if (k->levels == NULL || k->vls == NULL) /* no object, or none with an end */
         return other_type(g, t, sel);
     if (ctg_gen_takes_all(g, t)) {
-        for (size_t i = 0; i < n; i++)
-            add(k, (uint32_t)i);
+        add_all(k, n);
         index = n;
     } else {
         rc = ctg_gen_select_type(g, t, add_one, k, &index);
@@ -161,47 +175,52 @@ static int reserve(gen_ctx *g, gen_par *p, keys *k, size_t cap)
     k->lo = k->count + places;
     k->hi = k->lo + cap;
     k->order = k->hi + cap;
+    memset(p->next, 0xff, cap * sizeof *p->next); /* every candidate alone, no lead */
+    memset(p->lead, 0, cap);
     memset(k->slots, 0xff, places * sizeof *k->slots); /* every stamp NONE */
     memset(k->count, 0, places * sizeof *k->count);
     return CTG_OK;
 }
 
-/* Candidate `c` with lower place `a` into the group of its key, the slot of its higher place. */
-static void link(gen_par *p, par_slot *s, uint32_t a, uint32_t c)
-{
-    if (s->stamp != a) {
-        *s = (par_slot){ a, c, c, 1 };
-        return;
-    }
-    p->next[s->tail] = c;
-    s->tail = c;
-    p->pairs += s->size;
-    if (s->size++ == 1) {
-        p->lead[s->head] = 1;
-        p->groups++;
-    }
-}
-
 /* The counting sort by lower place (stable: each place's candidates stay in selection order),
- * then every candidate linked into its group: a group's members in selection order, its lead
- * the first. */
+ * then every candidate linked into its group, the slot of its higher place: a group's members
+ * in selection order, its lead the first. The loop keeps its counts and arrays in locals, as
+ * the byte stores into `lead` would make the compiler reload them through p and k. */
 static void group(gen_par *p, keys *k)
 {
-    uint32_t sum = 0;
+    const uint32_t *lo = k->lo, *hi = k->hi;
+    uint32_t *order = k->order, *count = k->count, *next = p->next, sum = 0;
+    uint8_t *lead = p->lead;
+    par_slot *slots = k->slots;
+    uint64_t pairs = 0, groups = 0;
+    size_t n = p->n;
 
     for (uint32_t a = 0; a < k->places; a++) {
-        uint32_t n = k->count[a];
+        uint32_t m = count[a];
 
-        k->count[a] = sum;
-        sum += n;
+        count[a] = sum;
+        sum += m;
     }
-    for (size_t c = 0; c < p->n; c++)
-        k->order[k->count[k->lo[c]]++] = (uint32_t)c;
-    for (size_t i = 0; i < p->n; i++) {
-        uint32_t c = k->order[i];
+    for (size_t c = 0; c < n; c++)
+        order[count[lo[c]]++] = (uint32_t)c;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = order[i];
+        par_slot *s = &slots[hi[c]];
 
-        link(p, &k->slots[k->hi[c]], k->lo[c], c);
+        if (s->stamp != lo[c]) {
+            *s = (par_slot){ lo[c], c, c, 1 };
+            continue;
+        }
+        next[s->tail] = c;
+        s->tail = c;
+        pairs += s->size;
+        if (s->size++ == 1) {
+            lead[s->head] = 1;
+            groups++;
+        }
     }
+    p->pairs = pairs;
+    p->groups = groups;
 }
 
 /* The candidates of the selection, type after type, into p and k. */
@@ -265,42 +284,61 @@ static const ctg_net_object *member(const gen_ctx *g, const gen_par *p, uint32_t
 
 /* The emission reads the objects of the groups and their ids, scattered over the network's
  * memory: two cache misses per member, waited for one after the other, took most of a run.
- * The groups are emitted in batches of up to BATCH members, whose objects are located and
- * prefetched first, then (once they are in the cache) their ids, so that a batch's misses
- * overlap. A larger group is a batch of its own, read without prefetching. */
+ * The groups are emitted in batches of up to BATCH members, in a pipeline of two: a batch's
+ * objects are prefetched as its groups are added, their ids when it is full, and its pairs
+ * are written once the next batch is full, so that the misses of a batch overlap each other
+ * and the writing of the batch before. Each member's element and id length are found once,
+ * not once per pair. A larger group is emitted alone (after the batches), read without
+ * prefetching. */
 #define BATCH 32
 
 typedef struct par_batch {
     const ctg_net_object *objs[BATCH];
-    ctg_element elems[BATCH];
+    gen_member mems[BATCH];
     uint32_t ends[BATCH]; /* where each group of the batch ends in objs */
     size_t n, groups;
 } par_batch;
 
-/* The pairs of the group at objs[first, end): by first member, then second. */
-static int emit_run(gen_ctx *g, const ctg_net_object *const *objs, const ctg_element *elems,
-                    size_t first, size_t end)
+/* The two batches: `prev`'s ids prefetched, waiting to be written; `cur` being filled. */
+typedef struct par_pipe {
+    par_batch b[2];
+    par_batch *prev, *cur;
+} par_pipe;
+
+/* The pairs of the group at mems[first, end): by first member, then second. */
+static int emit_run(gen_ctx *g, const gen_member *mems, size_t first, size_t end)
 {
     int rc = CTG_OK;
 
     for (size_t x = first; rc == CTG_OK && x < end; x++)
         for (size_t y = x + 1; rc == CTG_OK && y < end; y++)
-            rc = ctg_gen_emit_pair(g, objs[x], objs[y], &elems[x], &elems[y]);
+            rc = ctg_gen_emit_members(g, &mems[x], &mems[y]);
     return rc;
 }
 
-static int flush(gen_ctx *g, par_batch *b)
+/* The pairs of batch `b`, whose ids were prefetched; `b` left empty. */
+static int emit_batch(gen_ctx *g, par_batch *b)
 {
     int rc = CTG_OK;
 
-    for (size_t i = 0; i < b->n; i++)
-        CTG_RS_PREFETCH(b->objs[i]->id);
     for (size_t i = 0; rc == CTG_OK && i < b->n; i++)
-        rc = ctg_rs_map(&g->rs, b->objs[i], &b->elems[i]);
+        rc = ctg_gen_member(g, b->objs[i], &b->mems[i]);
     for (size_t k = 0, first = 0; rc == CTG_OK && k < b->groups; first = b->ends[k++])
-        rc = emit_run(g, b->objs, b->elems, first, b->ends[k]);
+        rc = emit_run(g, b->mems, first, b->ends[k]);
     b->n = b->groups = 0;
     return rc;
+}
+
+/* One step of the pipeline: the ids of `cur` prefetched, `prev` written, `cur` the new prev. */
+static int advance(gen_ctx *g, par_pipe *q)
+{
+    par_batch *t = q->prev;
+
+    for (size_t i = 0; i < q->cur->n; i++)
+        CTG_RS_PREFETCH(q->cur->objs[i]->id);
+    q->prev = q->cur;
+    q->cur = t;
+    return emit_batch(g, t);
 }
 
 /* A group too large for a batch: its members read as they come. */
@@ -309,51 +347,55 @@ static int emit_large(gen_ctx *g, const gen_par *p, uint32_t lead)
     int rc = CTG_OK;
 
     for (uint32_t x = lead; rc == CTG_OK && x != NONE; x = p->next[x]) {
-        const ctg_net_object *a = member(g, p, x), *b;
-        ctg_element ea, eb;
+        gen_member a, b;
 
-        rc = ctg_rs_map(&g->rs, a, &ea);
+        rc = ctg_gen_member(g, member(g, p, x), &a);
         for (uint32_t y = p->next[x]; rc == CTG_OK && y != NONE; y = p->next[y]) {
-            b = member(g, p, y);
-            rc = ctg_rs_map(&g->rs, b, &eb);
+            rc = ctg_gen_member(g, member(g, p, y), &b);
             if (rc == CTG_OK)
-                rc = ctg_gen_emit_pair(g, a, b, &ea, &eb);
+                rc = ctg_gen_emit_members(g, &a, &b);
         }
     }
     return rc;
 }
 
-/* The group led by `lead` into the batch, the batch emitted first when the group would not
- * fit, the group alone when it is larger than a batch. */
-static int add_group(gen_ctx *g, const gen_par *p, par_batch *b, uint32_t lead)
+/* The group led by `lead` into the current batch, the pipeline advanced first when the group
+ * would not fit; a group larger than a batch emitted alone once both batches are. */
+static int add_group(gen_ctx *g, const gen_par *p, par_pipe *q, uint32_t lead)
 {
     size_t size = 0;
     int rc = CTG_OK;
 
     for (uint32_t x = lead; x != NONE && size <= BATCH; x = p->next[x])
         size++;
-    if (b->n + size > BATCH)
-        rc = flush(g, b);
+    if (q->cur->n + size > BATCH || size > BATCH)
+        rc = advance(g, q);
+    if (rc == CTG_OK && size > BATCH)
+        rc = advance(g, q);
     if (rc != CTG_OK || size > BATCH)
         return rc == CTG_OK ? emit_large(g, p, lead) : rc;
     for (uint32_t x = lead; x != NONE; x = p->next[x]) {
-        b->objs[b->n] = member(g, p, x);
-        CTG_RS_PREFETCH(b->objs[b->n++]);
+        q->cur->objs[q->cur->n] = member(g, p, x);
+        CTG_RS_PREFETCH(q->cur->objs[q->cur->n++]);
     }
-    b->ends[b->groups++] = (uint32_t)b->n;
+    q->cur->ends[q->cur->groups++] = (uint32_t)q->cur->n;
     return CTG_OK;
 }
 
 int ctg_gen_parallel_emit(gen_ctx *g, const gen_par *p)
 {
-    par_batch b;
+    par_pipe q;
     int rc = CTG_OK;
 
-    b.n = b.groups = 0;
+    q.b[0].n = q.b[0].groups = q.b[1].n = q.b[1].groups = 0;
+    q.prev = &q.b[0];
+    q.cur = &q.b[1];
     for (size_t c = 0; rc == CTG_OK && c < p->n; c++)
         if (p->lead[c])
-            rc = add_group(g, p, &b, (uint32_t)c);
-    return rc == CTG_OK ? flush(g, &b) : rc;
+            rc = add_group(g, p, &q, (uint32_t)c);
+    if (rc == CTG_OK)
+        rc = advance(g, &q);
+    return rc == CTG_OK ? advance(g, &q) : rc;
 }
 
 void ctg_gen_parallel_release(gen_ctx *g, gen_par *p)
