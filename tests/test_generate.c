@@ -453,9 +453,9 @@ CTG_TEST(generate, parallel)
 
 /* A network built in code for the parallel rule against a brute force: 12 substations of two
  * voltage levels, 3 levels without substation, 300 lines between levels drawn by a fixed
- * generator (many double circuits, some reversed, some within one substation or one level) and
- * 40 transformers between the two levels of a substation. */
-static ctg_network *parallel_net(void)
+ * generator among the first `spread` levels (many double circuits, some reversed, some within
+ * one substation or one level) and 40 transformers between the two levels of a substation. */
+static ctg_network *parallel_net(unsigned spread)
 {
     ctg_network *net = NULL;
     ctg_error err;
@@ -484,8 +484,8 @@ static ctg_network *parallel_net(void)
 
         r = r * 1103515245u + 12345u;
         snprintf(id, sizeof id, i < 300 ? "L%03d" : "T%02d", i < 300 ? i : i - 300);
-        snprintf(v1, sizeof v1, "V%02u", i < 300 ? (r >> 8) % 27 : (r >> 8) % 12 * 2);
-        snprintf(v2, sizeof v2, "V%02u", i < 300 ? (r >> 20) % 27 : (r >> 8) % 12 * 2 + 1);
+        snprintf(v1, sizeof v1, "V%02u", i < 300 ? (r >> 8) % spread : (r >> 8) % 12 * 2);
+        snprintf(v2, sizeof v2, "V%02u", i < 300 ? (r >> 20) % spread : (r >> 8) % 12 * 2 + 1);
         b.type = i < 300 ? CTG_IDENTIFIABLE_LINE : CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER;
         b.id = id;
         b.voltage_levels[0] = v1;
@@ -564,7 +564,7 @@ CTG_TEST(generate, parallel_by_hand)
     static const ctg_identifiable_type twt_first[] = {
         CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER, CTG_IDENTIFIABLE_LINE
     };
-    ctg_network *net = parallel_net();
+    ctg_network *net = parallel_net(27);
     ctg_gen_selection s = types_sel(twt_first, COUNT_OF(twt_first));
     ctg_gen_counts c = { CTG_GEN_COUNTS_VERSION, { 0 }, 0, 0, 0 };
     ctg_gen_options o = rule_opts(&s, CTG_GEN_PARALLEL);
@@ -576,6 +576,23 @@ CTG_TEST(generate, parallel_by_hand)
     CU_ASSERT(c.groups > 30 && c.groups < c.contingencies);
     expect_parallel_by_hand(net, &s);
     s.id_regex = "[13579]$|^T"; /* a filtered selection: every other line */
+    expect_parallel_by_hand(net, &s);
+    ctg_network_free(net);
+}
+
+/* Lines among four levels of two substations: groups of some 75 and 150 lines, larger than
+ * the batches the rule emits its groups in, besides the transformers' small groups. */
+CTG_TEST(generate, parallel_large_groups)
+{
+    ctg_network *net = parallel_net(4);
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_counts c = { CTG_GEN_COUNTS_VERSION, { 0 }, 0, 0, 0 };
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_PARALLEL);
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+    CU_ASSERT_EQUAL(ctg_generate_count(net, &o, &c, &err), CTG_OK);
+    CU_ASSERT(c.contingencies > 10000);
     expect_parallel_by_hand(net, &s);
     ctg_network_free(net);
 }
