@@ -5,10 +5,13 @@
 /* 64-bit file offsets on 32-bit systems too: without them open() refuses a file of 2 GiB or
  * more (EOVERFLOW), fstat() cannot size it and write() stops at 2 GiB. Before any header. */
 #define _FILE_OFFSET_BITS 64
+/* fallocate() */
+#define _GNU_SOURCE
 
 #include "io/output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +26,15 @@
  * the calls 4 times fewer than the emitter's 64 KiB default and still fits a core's L2 cache,
  * from which the kernel copies it into the page cache. */
 #define DIRECT_PIECE_SIZE ((size_t)256 * 1024)
+
+/* A temporary file that grows past PREALLOC_AFTER bytes gets its blocks PREALLOC_STEP at a
+ * time ahead of the writes (on ext4 only: output_file.c), and is cut to its size before the
+ * fsync. Without it, ext4's delayed allocation reserves each page's block as it is written and
+ * allocates them at the fsync: 1 GB written in 256 KiB pieces cost 0.32 s of system time, 0.25
+ * s with this, and the kernel's own threads did not take up the difference. Small files are
+ * left alone: for them the two calls would cost more than they save. */
+#define PREALLOC_AFTER ((uint64_t)16 * 1024 * 1024)
+#define PREALLOC_STEP ((uint64_t)64 * 1024 * 1024)
 
 _Static_assert(sizeof(off_t) == 8, "64-bit file offsets (_FILE_OFFSET_BITS)");
 
@@ -113,6 +125,22 @@ static int fd_write(int fd, const char *data, size_t len, ctg_error *err)
     return CTG_OK;
 }
 
+/* Allocates the next step of a big temporary file before `len` more bytes go past its end.
+ * Best effort: a file system without fallocate, or a full disk, gives up here, and a write
+ * past the end reports what matters. */
+static void preallocate(ctg_output *o, size_t len)
+{
+    uint64_t end = o->written + len, from = o->reserved > o->written ? o->reserved : o->written;
+
+    if (end <= o->reserved || end < PREALLOC_AFTER)
+        return;
+    if (fallocate(o->fd, 0, (off_t)from, (off_t)PREALLOC_STEP) != 0) {
+        o->preallocate = false;
+        return;
+    }
+    o->reserved = from + PREALLOC_STEP;
+}
+
 static int raw_write(ctg_output *o, const char *data, size_t len, ctg_error *err)
 {
     if (o->buf)
@@ -123,7 +151,19 @@ static int raw_write(ctg_output *o, const char *data, size_t len, ctg_error *err
             return ctg_output_io_failure(err, "cannot write");
         return CTG_OK;
     }
+    if (o->preallocate) {
+        preallocate(o, len);
+        o->written += len;
+    }
     return fd_write(o->fd, data, len, err);
+}
+
+/* A preallocated file is cut to what was written. */
+static int trim(ctg_output *o, ctg_error *w)
+{
+    if (o->reserved <= o->written || ftruncate(o->fd, (off_t)o->written) == 0)
+        return CTG_OK;
+    return ctg_output_io_failure(w, "cannot write");
 }
 
 /* ---- gzip ------------------------------------------------------------------------------- */
@@ -297,6 +337,8 @@ int ctg_output_commit(ctg_output *o, ctg_error *w)
 {
     int rc = o->gz ? gz_write(o, "", 0, Z_FINISH, w) : CTG_OK;
 
+    if (rc == CTG_OK)
+        rc = trim(o, w);
     if (rc == CTG_OK && o->buf)
         rc = buf_write(o->buf, "", 0, w); /* the room for the NUL, if nothing was written */
     if (rc != CTG_OK) {

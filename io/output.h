@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "base/internal.h"
 #include "ctg/io.h"
@@ -33,6 +34,9 @@ typedef struct ctg_output {
     bool sync;   /* direct: fsync at the commit (a block device) */
     void (*temp_file)(const char *path, void *payload); /* ctg_write_options.temp_file */
     void *temp_payload;
+    bool preallocate;  /* a temporary file: its blocks are allocated ahead (output.c) */
+    uint64_t written;  /* bytes written to the temporary file so far */
+    uint64_t reserved; /* its size as fallocate made it, ahead of `written` */
     bool gz;
     bool z_ready;
     z_stream zs;

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <CUnit/CUnit.h>
@@ -685,6 +686,50 @@ CTG_TEST(output, version_1_options)
     CU_ASSERT_STRING_EQUAL(err.message, "unknown write flag");
     ctg_buf_dispose(&buf);
     free(v1);
+    ctg_list_free(list);
+}
+
+/* ---- a big file, allocated ahead on ext4 ---------------------------------------------- */
+
+/* Past its first 16 MiB, a temporary file on ext4 is allocated 64 MiB at a time ahead of the
+ * writes (output.c), then cut to what was written before the rename: the file has exactly the
+ * list's bytes, and no block beyond them. */
+CTG_TEST(output, big_file_allocated_ahead_then_cut)
+{
+    ctg_list *list = make_list(300000); /* about 27 MB */
+    ctg_stream_writer *w = NULL;
+    char dir[64], path[128], *want = expected(list), *got;
+    size_t len = 0, n = ctg_list_contingency_count(list);
+    struct statfs sf;
+    struct stat st;
+    int rc = CTG_OK;
+
+    scratch_make(dir, sizeof dir);
+    if (statfs(dir, &sf) != 0 || sf.f_type != 0xEF53) {
+        printf("\n  skipped: the working directory is not on ext4");
+        goto done;
+    }
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_path(&w, path, "out", NULL, NULL), CTG_OK);
+    for (size_t i = 0; rc == CTG_OK && i < n; i++)
+        rc = ctg_stream_writer_add(w, ctg_list_contingency_at(list, i), NULL);
+    CU_ASSERT_EQUAL_FATAL(rc, CTG_OK);
+    /* Before the close: the file reaches 64 MiB past where the 16 MiB were crossed. */
+    CU_ASSERT_EQUAL_FATAL(stat(ctg_stream_writer_temp_path(w), &st), 0);
+    CU_ASSERT(st.st_size > (off_t)80 * 1024 * 1024 - 256 * 1024);
+    CU_ASSERT(strlen(want) > 24 * 1024 * 1024 && strlen(want) < 40 * 1024 * 1024);
+    CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_close(w, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+    CU_ASSERT_EQUAL((size_t)st.st_size, strlen(want));
+    CU_ASSERT((size_t)st.st_blocks * 512 <= strlen(want) + 64 * 1024); /* no block left over */
+    got = ctg_test_slurp(path, &len);
+    CU_ASSERT(len == strlen(want) && memcmp(got, want, len) == 0);
+    free(got);
+    CU_ASSERT_EQUAL(temp_files(dir), 0);
+    unlink(path);
+done:
+    ctg_test_scratch_remove(dir);
+    free(want);
     ctg_list_free(list);
 }
 
