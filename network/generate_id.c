@@ -254,36 +254,12 @@ static int format_members(gen_ctx *g, const gen_member *a, const gen_member *b)
     return CTG_OK;
 }
 
-int ctg_gen_emit_members(gen_ctx *g, const gen_member *a, const gen_member *b)
+/* Hands the pair whose id is in g->rs.text to the callback. */
+static int emit_two(gen_ctx *g, const ctg_element *ea, const ctg_element *eb)
 {
     ctg_element e[2];
     ctg_contingency c;
-    int rc = format_members(g, a, b);
 
-    if (rc != CTG_OK)
-        return rc;
-    e[0] = a->elem;
-    e[1] = b->elem;
-    memset(&c, 0, sizeof c);
-    c.id = g->rs.text;
-    c.elements = e;
-    c.element_count = 2;
-    if (g->emit(&c, g->payload) != 0)
-        return ctg_error_set(g->rs.err, CTG_ESTOPPED, NULL, "", "stopped by the callback at "
-                             "\"%.64s\"", c.id);
-    g->emitted++;
-    return CTG_OK;
-}
-
-int ctg_gen_emit_pair(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b,
-                      const ctg_element *ea, const ctg_element *eb)
-{
-    ctg_element e[2];
-    ctg_contingency c;
-    int rc = ctg_gen_format(g, a, b);
-
-    if (rc != CTG_OK)
-        return rc;
     e[0] = *ea;
     e[1] = *eb;
     memset(&c, 0, sizeof c);
@@ -295,6 +271,21 @@ int ctg_gen_emit_pair(gen_ctx *g, const ctg_net_object *a, const ctg_net_object 
                              "\"%.64s\"", c.id);
     g->emitted++;
     return CTG_OK;
+}
+
+int ctg_gen_emit_members(gen_ctx *g, const gen_member *a, const gen_member *b)
+{
+    int rc = format_members(g, a, b);
+
+    return rc != CTG_OK ? rc : emit_two(g, &a->elem, &b->elem);
+}
+
+int ctg_gen_emit_pair(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b,
+                      const ctg_element *ea, const ctg_element *eb)
+{
+    int rc = ctg_gen_format(g, a, b);
+
+    return rc != CTG_OK ? rc : emit_two(g, ea, eb);
 }
 
 int ctg_gen_emit_set(gen_ctx *g, const ctg_net_object *busbar, const ctg_net_object *const *objs,

@@ -559,19 +559,28 @@ static void expect_parallel_by_hand(const ctg_network *net, ctg_gen_selection *s
     ctg_list_free(got);
 }
 
+/* parallel_net(spread) with the parallel rule's counts over `s` in *c. */
+static ctg_network *parallel_counted(unsigned spread, const ctg_gen_selection *s,
+                                     ctg_gen_counts *c)
+{
+    ctg_network *net = parallel_net(spread);
+    ctg_gen_options o = rule_opts(s, CTG_GEN_PARALLEL);
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+    CU_ASSERT_EQUAL(ctg_generate_count(net, &o, c, &err), CTG_OK);
+    return net;
+}
+
 CTG_TEST(generate, parallel_by_hand)
 {
     static const ctg_identifiable_type twt_first[] = {
         CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER, CTG_IDENTIFIABLE_LINE
     };
-    ctg_network *net = parallel_net(27);
     ctg_gen_selection s = types_sel(twt_first, COUNT_OF(twt_first));
     ctg_gen_counts c = { CTG_GEN_COUNTS_VERSION, { 0 }, 0, 0, 0 };
-    ctg_gen_options o = rule_opts(&s, CTG_GEN_PARALLEL);
-    ctg_error err;
+    ctg_network *net = parallel_counted(27, &s, &c);
 
-    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
-    CU_ASSERT_EQUAL(ctg_generate_count(net, &o, &c, &err), CTG_OK);
     CU_ASSERT(c.contingencies > 100); /* enough double circuits to mean something */
     CU_ASSERT(c.groups > 30 && c.groups < c.contingencies);
     expect_parallel_by_hand(net, &s);
@@ -584,14 +593,10 @@ CTG_TEST(generate, parallel_by_hand)
  * the batches the rule emits its groups in, besides the transformers' small groups. */
 CTG_TEST(generate, parallel_large_groups)
 {
-    ctg_network *net = parallel_net(4);
     ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
     ctg_gen_counts c = { CTG_GEN_COUNTS_VERSION, { 0 }, 0, 0, 0 };
-    ctg_gen_options o = rule_opts(&s, CTG_GEN_PARALLEL);
-    ctg_error err;
+    ctg_network *net = parallel_counted(4, &s, &c);
 
-    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
-    CU_ASSERT_EQUAL(ctg_generate_count(net, &o, &c, &err), CTG_OK);
     CU_ASSERT(c.contingencies > 10000);
     expect_parallel_by_hand(net, &s);
     ctg_network_free(net);
