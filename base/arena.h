@@ -3,7 +3,8 @@
 #define CTG_BASE_ARENA_H
 
 /* Private: a chunked bump allocator that owns everything reachable from a list.
- * Chunks grow geometrically (4 KiB up to 1 MiB); one ctg_arena_release frees them all.
+ * Chunks grow geometrically (4 KiB up to 8 MiB: from 4 MiB on they ask for huge pages, see
+ * base/pages.h); one ctg_arena_release frees them all.
  * With CTG_DEBUG_ARENA defined, every request gets an allocation of its own, so ASan and
  * valgrind see each object's bounds. */
 
@@ -36,8 +37,10 @@
 
 typedef struct ctg_arena ctg_arena;
 
-/* The free space of the current chunk, [cur, end): the first member of every arena, so that
- * the fast paths below are inlined into the reader. NULL/NULL in exact mode. */
+/* The open free space of the current chunk, [cur, end): the first member of every arena, so
+ * that the fast paths below are inlined into the reader. NULL/NULL in exact mode. A chunk opens
+ * in steps whose pages are populated as the step opens (arena.c), so `end` may stop short of
+ * the chunk's end: the slow paths open more. */
 typedef struct ctg_arena_bump {
     char *cur;
     char *end;
