@@ -16,7 +16,10 @@
  * a node allocated in the arena itself. */
 
 #define CHUNK_MIN ((size_t)4 * 1024)
-#define CHUNK_MAX ((size_t)8 * 1024 * 1024)
+#define CHUNK_MAX ((size_t)1024 * 1024)
+/* The largest chunk of an arena told to expect much (ctg_arena_expect): 4 MiB and more ask for
+ * huge pages, of which an unaligned 8 MiB chunk holds three. */
+#define CHUNK_BIG ((size_t)8 * 1024 * 1024)
 #define MAX_ALIGN ((size_t)alignof(max_align_t))
 /* The bump pointer gets a chunk's bytes in steps this large, each one's pages populated by one
  * system call (base/pages.h): a fresh process pays a fault per page otherwise, and a step is
@@ -47,6 +50,7 @@ struct ctg_arena {
     ctg_allocator alloc;
     block *blocks;
     size_t next_chunk; /* size of the next chunk's data */
+    size_t chunk_max;  /* what next_chunk grows to */
     size_t footprint;
     char *limit;       /* the current chunk's end; bump.end is where its open part ends */
     bool exact;        /* CTG_ARENA_EXACT: one allocation per request */
@@ -68,6 +72,7 @@ ctg_arena *ctg_arena_new_ex(const ctg_allocator *a, unsigned flags)
     if (a != NULL)
         arena->alloc = *a;
     arena->next_chunk = CHUNK_MIN;
+    arena->chunk_max = CHUNK_MAX;
     arena->footprint = sizeof *arena;
     arena->exact = ((flags | FORCED_FLAGS) & CTG_ARENA_EXACT) != 0;
     return arena;
@@ -150,8 +155,11 @@ static bool new_chunk(ctg_arena *arena)
     arena->limit = arena->bump.cur + arena->next_chunk;
     ctg_pages_huge(arena->bump.cur, arena->limit);
     CTG_ARENA_POISON(arena->bump.cur, arena->next_chunk);
-    if (arena->next_chunk < CHUNK_MAX)
+    if (arena->next_chunk < arena->chunk_max) {
         arena->next_chunk *= 2;
+        if (arena->next_chunk > arena->chunk_max)
+            arena->next_chunk = arena->chunk_max;
+    }
     return true;
 }
 
@@ -345,6 +353,16 @@ void ctg_arena_absorb(ctg_arena *dst, ctg_arena *src)
     *tail = src->blocks;
     dst->footprint += src->footprint - sizeof *src;
     ctg_mem_release(&src->alloc, src, sizeof *src);
+}
+
+void ctg_arena_expect(ctg_arena *arena, size_t total)
+{
+    /* Half: a large read ends in a large chunk, but in one of at least three (its unused end,
+     * never written, costs address space only). */
+    size_t max = total / 2 < CHUNK_BIG ? total / 2 : CHUNK_BIG;
+
+    if (max > arena->chunk_max)
+        arena->chunk_max = max;
 }
 
 size_t ctg_arena_footprint(const ctg_arena *arena)

@@ -45,6 +45,8 @@ void ctg_reader_reserve(ctg_reader *rd, size_t input_size)
      * reservation that are never touched cost nothing. */
     size_t want = input_size / 2;
 
+    /* A list's arena takes about half the input too. */
+    ctg_arena_expect(rd->arena, want);
     if (want > RESERVE_MAX)
         want = RESERVE_MAX;
     if (want <= rd->stack_cap || want < ADOPT_MIN_BYTES)
