@@ -8,6 +8,7 @@
 
 #include "ctg/error.h"
 #include "base/alloc.h"
+#include "base/pages.h"
 
 /* Every block the arena holds from its allocator (chunks, large requests, adopted blocks)
  * is one node of a singly linked list, released in one pass by ctg_arena_release. Chunks and
@@ -16,7 +17,14 @@
 
 #define CHUNK_MIN ((size_t)4 * 1024)
 #define CHUNK_MAX ((size_t)1024 * 1024)
+/* The largest chunk of an arena told to expect much (ctg_arena_expect): 4 MiB and more ask for
+ * huge pages, of which an unaligned 8 MiB chunk holds three. */
+#define CHUNK_BIG ((size_t)8 * 1024 * 1024)
 #define MAX_ALIGN ((size_t)alignof(max_align_t))
+/* The bump pointer gets a chunk's bytes in steps this large, each one's pages populated by one
+ * system call (base/pages.h): a fresh process pays a fault per page otherwise, and a step is
+ * small enough that little of the last chunk is populated for nothing. */
+#define OPEN_STEP ((size_t)128 * 1024)
 
 #ifdef CTG_DEBUG_ARENA
 #define FORCED_FLAGS CTG_ARENA_EXACT
@@ -42,8 +50,11 @@ struct ctg_arena {
     ctg_allocator alloc;
     block *blocks;
     size_t next_chunk; /* size of the next chunk's data */
+    size_t chunk_max;  /* what next_chunk grows to */
     size_t footprint;
+    char *limit;       /* the current chunk's end; bump.end is where its open part ends */
     bool exact;        /* CTG_ARENA_EXACT: one allocation per request */
+    bool no_populate;  /* the system cannot populate pages: chunks open whole */
 };
 
 ctg_arena *ctg_arena_new(const ctg_allocator *a)
@@ -61,6 +72,7 @@ ctg_arena *ctg_arena_new_ex(const ctg_allocator *a, unsigned flags)
     if (a != NULL)
         arena->alloc = *a;
     arena->next_chunk = CHUNK_MIN;
+    arena->chunk_max = CHUNK_MAX;
     arena->footprint = sizeof *arena;
     arena->exact = ((flags | FORCED_FLAGS) & CTG_ARENA_EXACT) != 0;
     return arena;
@@ -139,11 +151,15 @@ static bool new_chunk(ctg_arena *arena)
     h->b.next = arena->blocks;
     arena->blocks = &h->b;
     arena->footprint += total;
-    arena->bump.cur = (char *)(h + 1);
-    arena->bump.end = arena->bump.cur + arena->next_chunk;
+    arena->bump.cur = arena->bump.end = (char *)(h + 1);
+    arena->limit = arena->bump.cur + arena->next_chunk;
+    ctg_pages_huge(arena->bump.cur, arena->limit);
     CTG_ARENA_POISON(arena->bump.cur, arena->next_chunk);
-    if (arena->next_chunk < CHUNK_MAX)
+    if (arena->next_chunk < arena->chunk_max) {
         arena->next_chunk *= 2;
+        if (arena->next_chunk > arena->chunk_max)
+            arena->next_chunk = arena->chunk_max;
+    }
     return true;
 }
 
@@ -163,6 +179,43 @@ static void *bump(ctg_arena *arena, size_t size, size_t align)
     return (void *)p;
 }
 
+/* Opens the current chunk up to `need` (<= its end) and on to the next multiple of OPEN_STEP,
+ * populating the pages of what it opens: steps end on page boundaries, so no page is left
+ * between two of them. */
+static void open_to(ctg_arena *arena, uintptr_t need)
+{
+    char *from = arena->bump.end, *to;
+    uintptr_t step_end;
+
+    if (need <= (uintptr_t)from)
+        return;
+    if (arena->no_populate) {
+        arena->bump.end = arena->limit;
+        return;
+    }
+    step_end = (need + OPEN_STEP - 1) & ~(uintptr_t)(OPEN_STEP - 1);
+    to = step_end < (uintptr_t)arena->limit ? (char *)step_end : arena->limit;
+    if (!ctg_pages_populate(from, to)) {
+        arena->no_populate = true;
+        to = arena->limit;
+    }
+    arena->bump.end = to;
+}
+
+/* bump, after opening as much of the current chunk as the request needs. */
+static void *bump_open(ctg_arena *arena, size_t size, size_t align)
+{
+    uintptr_t p;
+
+    if (arena->bump.cur == NULL)
+        return NULL;
+    p = ((uintptr_t)arena->bump.cur + (align - 1)) & ~(uintptr_t)(align - 1);
+    if (p > (uintptr_t)arena->limit || (uintptr_t)arena->limit - p < size)
+        return NULL;
+    open_to(arena, p + size);
+    return bump(arena, size, align);
+}
+
 void *ctg_arena_alloc(ctg_arena *arena, size_t size, size_t align)
 {
     void *p;
@@ -175,7 +228,7 @@ void *ctg_arena_alloc(ctg_arena *arena, size_t size, size_t align)
      * and a test can count requests. */
     if (arena->exact)
         return own_block(arena, size, align);
-    p = bump(arena, size, align);
+    p = bump_open(arena, size, align);
     if (p != NULL)
         return p;
     /* A large request would waste most of a fresh chunk: give it a block of its own. */
@@ -183,7 +236,7 @@ void *ctg_arena_alloc(ctg_arena *arena, size_t size, size_t align)
         return own_block(arena, size, align);
     if (!new_chunk(arena))
         return NULL;
-    return bump(arena, size, align);
+    return bump_open(arena, size, align);
 }
 
 void *ctg_arena_calloc(ctg_arena *arena, size_t count, size_t size)
@@ -280,10 +333,11 @@ void ctg_arena_reset(ctg_arena *arena)
     if (keep != NULL) {
         keep->next = NULL;
         arena->bump.cur = (char *)((block_header *)keep->base + 1);
-        arena->bump.end = (char *)keep->base + keep->size;
+        /* Open whole: its pages were written before, as far as they were used. */
+        arena->bump.end = arena->limit = (char *)keep->base + keep->size;
         CTG_ARENA_POISON(arena->bump.cur, (size_t)(arena->bump.end - arena->bump.cur));
     } else {
-        arena->bump.cur = arena->bump.end = NULL;
+        arena->bump.cur = arena->bump.end = arena->limit = NULL;
     }
 }
 
@@ -299,6 +353,16 @@ void ctg_arena_absorb(ctg_arena *dst, ctg_arena *src)
     *tail = src->blocks;
     dst->footprint += src->footprint - sizeof *src;
     ctg_mem_release(&src->alloc, src, sizeof *src);
+}
+
+void ctg_arena_expect(ctg_arena *arena, size_t total)
+{
+    /* Half: a large read ends in a large chunk, but in one of at least three (its unused end,
+     * never written, costs address space only). */
+    size_t max = total / 2 < CHUNK_BIG ? total / 2 : CHUNK_BIG;
+
+    if (max > arena->chunk_max)
+        arena->chunk_max = max;
 }
 
 size_t ctg_arena_footprint(const ctg_arena *arena)

@@ -3,7 +3,8 @@
 #define CTG_BASE_ARENA_H
 
 /* Private: a chunked bump allocator that owns everything reachable from a list.
- * Chunks grow geometrically (4 KiB up to 1 MiB); one ctg_arena_release frees them all.
+ * Chunks grow geometrically (4 KiB up to 1 MiB, or up to 8 MiB after ctg_arena_expect: from
+ * 4 MiB on they ask for huge pages, see base/pages.h); one ctg_arena_release frees them all.
  * With CTG_DEBUG_ARENA defined, every request gets an allocation of its own, so ASan and
  * valgrind see each object's bounds. */
 
@@ -36,8 +37,10 @@
 
 typedef struct ctg_arena ctg_arena;
 
-/* The free space of the current chunk, [cur, end): the first member of every arena, so that
- * the fast paths below are inlined into the reader. NULL/NULL in exact mode. */
+/* The open free space of the current chunk, [cur, end): the first member of every arena, so
+ * that the fast paths below are inlined into the reader. NULL/NULL in exact mode. A chunk opens
+ * in steps whose pages are populated as the step opens (arena.c), so `end` may stop short of
+ * the chunk's end: the slow paths open more. */
 typedef struct ctg_arena_bump {
     char *cur;
     char *end;
@@ -126,6 +129,10 @@ CTG_INTERNAL void ctg_arena_reset(ctg_arena *arena);
  * stays the one it allocates from, and frees `src`: what a read done in parallel into
  * one arena per thread hands over to the list's. Accepts a NULL `src`. */
 CTG_INTERNAL void ctg_arena_absorb(ctg_arena *dst, ctg_arena *src);
+/* Tells the arena that about `total` bytes will be allocated (a large read): its chunks may
+ * then grow past 1 MiB, to half of `total` and at most 8 MiB, fewer and large enough for
+ * huge pages. Only ever raises the limit. */
+CTG_INTERNAL void ctg_arena_expect(ctg_arena *arena, size_t total);
 /* Bytes the arena holds from its allocator (blocks + adopted), for statistics. */
 CTG_INTERNAL size_t ctg_arena_footprint(const ctg_arena *arena);
 

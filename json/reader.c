@@ -10,6 +10,7 @@
 
 #include "base/alloc.h"
 #include "base/error_set.h"
+#include "base/pages.h"
 
 /* Array items are plain structs of pointers and sizes, at most this aligned (checked for
  * each handler by CTG_HANDLER_DEFINE); arrays of them are word-copied when their size allows. */
@@ -44,6 +45,8 @@ void ctg_reader_reserve(ctg_reader *rd, size_t input_size)
      * reservation that are never touched cost nothing. */
     size_t want = input_size / 2;
 
+    /* A list's arena takes about half the input too. */
+    ctg_arena_expect(rd->arena, want);
     if (want > RESERVE_MAX)
         want = RESERVE_MAX;
     if (want <= rd->stack_cap || want < ADOPT_MIN_BYTES)
@@ -52,6 +55,8 @@ void ctg_reader_reserve(ctg_reader *rd, size_t input_size)
     if (p) {
         rd->stack = p;
         rd->stack_cap = want;
+        /* Filled from its start as items come: huge pages fault in 512 times fewer. */
+        ctg_pages_huge(p, (char *)p + want);
     }
 }
 
