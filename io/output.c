@@ -126,18 +126,18 @@ static int fd_write(int fd, const char *data, size_t len, ctg_error *err)
 }
 
 /* Allocates the next step of a big temporary file before `len` more bytes go past its end.
- * Best effort: a file system without fallocate, or a full disk, gives up here, and a write
- * past the end reports what matters. */
+ * Best effort: a file system without fallocate, or a full disk, stops the steps here, and a
+ * write past the end reports what matters. A failed step may still have grown the file (ext4
+ * sets the size as each extent is allocated, and a full disk stops it partway), so the step is
+ * counted as reserved either way and trim cuts the file back to the bytes written. */
 static void preallocate(ctg_output *o, size_t len)
 {
     uint64_t end = o->written + len, from = o->reserved > o->written ? o->reserved : o->written;
 
-    if (end <= o->reserved || end < PREALLOC_AFTER)
+    if (o->reserve_stopped || end <= o->reserved || end < PREALLOC_AFTER)
         return;
-    if (fallocate(o->fd, 0, (off_t)from, (off_t)PREALLOC_STEP) != 0) {
-        o->preallocate = false;
-        return;
-    }
+    if (fallocate(o->fd, 0, (off_t)from, (off_t)PREALLOC_STEP) != 0)
+        o->reserve_stopped = true;
     o->reserved = from + PREALLOC_STEP;
 }
 

@@ -36,7 +36,8 @@ typedef struct ctg_output {
     void *temp_payload;
     bool preallocate;  /* a temporary file: its blocks are allocated ahead (output.c) */
     uint64_t written;  /* bytes written to the temporary file so far */
-    uint64_t reserved; /* its size as fallocate made it, ahead of `written` */
+    uint64_t reserved; /* its size as fallocate may have made it, ahead of `written` */
+    bool reserve_stopped; /* fallocate failed once: no more steps, `written` still counted */
     bool gz;
     bool z_ready;
     z_stream zs;

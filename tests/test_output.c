@@ -773,4 +773,43 @@ CTG_TEST(output, full_file_system_keeps_old_file)
     ctg_list_free(list);
 }
 
+/* A 40 MiB ext4 holds about 34 MiB: the 64 MiB step taken at 16 MiB stops partway, after
+ * growing the file, and the 27 MB list still fits. The file must end where the list ends,
+ * with no zeros after it, and read back as written. */
+CTG_TEST(output, failed_allocation_step_is_cut)
+{
+    ctg_list *list = NULL;
+    char dir[64], img[80], path[128], cmd[512], *want = NULL, *got;
+    size_t len = 0;
+    struct stat st;
+    ctg_error err;
+
+    if (!need_root("a nearly full ext4 (a loop mount)"))
+        return;
+    scratch_make(dir, sizeof dir);
+    snprintf(img, sizeof img, "%s.img", dir);
+    snprintf(cmd, sizeof cmd, "truncate -s 40M %s && mkfs.ext4 -q -F %s >/dev/null 2>&1 && "
+             "mount -o loop %s %s", img, img, img, dir);
+    if (system(cmd) != 0) {
+        printf("\n  skipped: cannot make and mount an ext4 image");
+        goto done;
+    }
+    list = make_list(300000);
+    want = expected(list);
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    CU_ASSERT_EQUAL(ctg_list_write_file(path, list, NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+    CU_ASSERT_EQUAL((size_t)st.st_size, strlen(want));
+    got = ctg_test_slurp(path, &len);
+    CU_ASSERT(len == strlen(want) && memcmp(got, want, len) == 0);
+    free(got);
+    CU_ASSERT_EQUAL(temp_files(dir), 0);
+    CU_ASSERT_EQUAL(umount(dir), 0);
+done:
+    unlink(img);
+    rmdir(dir);
+    free(want);
+    ctg_list_free(list);
+}
+
 #include "test_output.tests.h"
