@@ -193,7 +193,12 @@ static void open_to(ctg_arena *arena, uintptr_t need)
         arena->bump.end = arena->limit;
         return;
     }
-    step_end = (need + OPEN_STEP - 1) & ~(uintptr_t)(OPEN_STEP - 1);
+    /* A chunk in the last step of the address space (a 32-bit process) opens whole, where
+     * the rounding would wrap to 0. */
+    if (need > UINTPTR_MAX - OPEN_STEP)
+        step_end = UINTPTR_MAX;
+    else
+        step_end = (need + OPEN_STEP - 1) & ~(uintptr_t)(OPEN_STEP - 1);
     to = step_end < (uintptr_t)arena->limit ? (char *)step_end : arena->limit;
     if (!ctg_pages_populate(from, to)) {
         arena->no_populate = true;

@@ -34,6 +34,12 @@ CTG_BEGIN_DECL
  * allocated, so a pool allocator need not store it. The hooks may be called from any thread
  * that uses a list or reader built with them: hooks shared by lists, reads or writes on several
  * threads must be thread-safe (malloc and free are). The struct is copied where it is kept.
+ *
+ * On Linux, a list read asks the kernel, with madvise, to fault in the pages of the blocks it
+ * is about to fill (MADV_POPULATE_WRITE, on blocks of 16 KiB and more) and to back blocks of
+ * 4 MiB and more with huge pages (MADV_HUGEPAGE): the advice stays on that memory after it is
+ * released to the hooks; a refused call (a seccomp filter, an old kernel) changes nothing but
+ * the page faults.
  */
 typedef struct ctg_allocator {
     /** Returns a block of at least `size` bytes aligned for any type, or NULL. */
