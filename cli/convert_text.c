@@ -706,7 +706,6 @@ static int spool_unless_file(const char *path, const char *source, char **spool,
     return rc;
 }
 
-
 /* The second pass: writes each run as it ends. */
 static int flat_write(const char *path, const char *source, char delim, bool progress,
                       cli_sink *s, const char *name, ctg_error *err)
