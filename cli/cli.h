@@ -145,6 +145,11 @@ typedef struct cli_input {
     cli_progress *progress; /* updated at each read when not NULL; borrowed */
 } cli_input;
 
+/* Whether `path` is read once only, so that its bytes must be kept to be read again as a
+ * security-analysis document: "-" (stdin) or a path to a FIFO, a character device or a socket
+ * (`<(cmd)`, /dev/stdin on a pipe). A path that cannot be examined is not: its read says why. */
+bool cli_input_once(const char *path);
+
 /* Opens `path` ("-" is stdin) keeping what is read. On failure nothing is left to close. */
 int cli_input_open(cli_input *in, const char *path, cli_progress *progress, ctg_error *err);
 /* A ctg_source_callback read on a cli_input: the replayed bytes first, then the input. */

@@ -316,7 +316,7 @@ static int stats_one(const char *path, size_t *printed, const cli_args *args,
     bool sa = false;
 
     memset(&s, 0, sizeof(s));
-    s.in = strcmp(path, "-") == 0 ? &in : NULL;
+    s.in = cli_input_once(path) ? &in : NULL;
     rc = count_file(path, args, &s, &err);
     if (rc != CTG_OK && !s.oom && cli_maybe_sa(rc, &err)) {
         sa = true;

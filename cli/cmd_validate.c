@@ -81,6 +81,8 @@ static int validate_sa(const char *path, cli_input *in, const cli_args *args, va
     ctg_error err;
     int rc = in ? cli_input_finish(in, &err) : CTG_OK;
 
+    if (in)
+        opts.source_name = in->name; /* the kept bytes are named as their input is */
     if (rc == CTG_OK)
         rc = in ? ctg_sa_read_buffer(&doc, CTG_SA_ANY, in->kept, in->kept_len, &opts, &err)
                 : ctg_sa_read_file(&doc, CTG_SA_ANY, path, &opts, &err);
@@ -96,7 +98,7 @@ static int validate_sa(const char *path, cli_input *in, const cli_args *args, va
     return CLI_OK;
 }
 
-/* Reads one file; returns the ctg status, `err` filled on failure. Stdin (not with
+/* Reads one file; returns the ctg status, `err` filled on failure. Stdin or a pipe (not with
  * --lenient, where no security-analysis document is looked for) is read through `in`,
  * keeping its bytes until it shows it is a contingency list. */
 static int read_one(const char *path, const cli_args *args, validate_file *f, cli_input *in,
@@ -110,7 +112,7 @@ static int read_one(const char *path, const cli_args *args, validate_file *f, cl
                       .payload = f };
     int rc;
 
-    if (strcmp(path, "-") == 0 && !f->run->lenient) {
+    if (cli_input_once(path) && !f->run->lenient) {
         if ((rc = cli_input_open(in, path, NULL, err)) != CTG_OK)
             return rc;
         f->in = in;
@@ -135,8 +137,9 @@ static int verdict(const char *path, const cli_args *args, validate_file *f, int
                    const ctg_error *err, size_t before)
 {
     validate_run *run = f->run;
-    /* Stdin can be read as a security-analysis document while all its bytes are kept. */
-    bool rereadable = f->in ? f->in->keep : strcmp(path, "-") != 0;
+    /* Stdin or a pipe can be read as a security-analysis document while all its bytes are
+     * kept. */
+    bool rereadable = f->in ? f->in->keep : !cli_input_once(path);
 
     /* Stopped by on_error: the limit is reached, every error already printed. */
     if (rc == CTG_ESTOPPED) {

@@ -12,6 +12,16 @@
 
 #include "cli.h"
 
+bool cli_input_once(const char *path)
+{
+    struct stat st;
+
+    if (strcmp(path, "-") == 0)
+        return true;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) &&
+           !S_ISBLK(st.st_mode);
+}
+
 int cli_input_open(cli_input *in, const char *path, cli_progress *progress, ctg_error *err)
 {
     struct stat st;

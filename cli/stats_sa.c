@@ -265,11 +265,12 @@ int cli_stats_sa(const char *path, const void *data, size_t len, cli_diag_format
     ctg_read_options opts = cli_read_options(path);
     ctg_sa_doc *doc = NULL;
     sa_stats st;
-    int rc = data ? ctg_sa_read_buffer(&doc, CTG_SA_ANY, data, len, &opts, err)
-                  : ctg_sa_read_file(&doc, CTG_SA_ANY, path, &opts, err);
+    int rc;
 
+    opts.source_name = cli_input_name(path); /* kept bytes are named as their input is */
+    rc = data ? ctg_sa_read_buffer(&doc, CTG_SA_ANY, data, len, &opts, err)
+              : ctg_sa_read_file(&doc, CTG_SA_ANY, path, &opts, err);
     path = cli_input_name(path);
-
     if (rc != CTG_OK)
         return rc;
     if (!sa_count(doc, &st)) {

@@ -257,6 +257,17 @@ check "validate a bad document from stdin" 1 "" \
 check "validate --format json of a bad document from stdin" 1 \
     '{"file":"<stdin>","line":1,"column":29,"path":"/actions/0/switchId","code":"schema","severity":"error","message":"missing required field \\"switchId\\""}\n' \
     "" -- sh -c "'$cli' validate --format json - <bad-action.json"
+# A pipe by its path (a FIFO, as `<(cmd)` or /dev/stdin on a pipe give) is read once, as
+# stdin is: its bytes are kept to be read again as a document.
+mkfifo sa.fifo
+check "validate an action list through a FIFO" 0 "sa.fifo: ok (action list)\n" "" \
+    -- sh -c "cat sa/actions-every-type.json >sa.fifo & '$cli' validate sa.fifo"
+"$cli" stats sa/actions-every-type.json | sed 's|^file: .*|file: sa.fifo|' >stats-file.txt
+check "stats of an action list through a FIFO" 0 "@stats-file.txt" "" \
+    -- sh -c "cat sa/actions-every-type.json >sa.fifo & '$cli' stats sa.fifo"
+check "validate a bad document through a FIFO" 1 "" "sa.fifo$missing" \
+    -- sh -c "cat bad-action.json >sa.fifo & '$cli' validate sa.fifo"
+rm -f sa.fifo
 
 echo "$((count - failures)) of $count security-analysis CLI checks passed"
 [ "$failures" -eq 0 ]
