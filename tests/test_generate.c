@@ -984,6 +984,46 @@ CTG_TEST(generate, callback_stops)
     ctg_network_free(net);
 }
 
+typedef struct stop_at {
+    size_t calls, at;
+} stop_at;
+
+static int stop_at_call(const ctg_contingency *c, void *payload)
+{
+    stop_at *st = payload;
+
+    (void)c;
+    return ++st->calls == st->at;
+}
+
+/* The parallel rule stopped in its first batch, in a later one and inside a group larger than
+ * a batch: the callback is called exactly that often and the error names the pair it stopped
+ * at, the same pair as in the whole list. */
+CTG_TEST(generate, parallel_callback_stops)
+{
+    static const size_t at[] = { 2, 45, 5000 };
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_counts c = { CTG_GEN_COUNTS_VERSION, { 0 }, 0, 0, 0 };
+    ctg_network *net = parallel_counted(4, &s, &c);
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_PARALLEL);
+    ctg_list *all = generate(net, &o);
+    char want[200];
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(all);
+    for (size_t k = 0; k < COUNT_OF(at); k++) {
+        stop_at st = { 0, at[k] };
+
+        CU_ASSERT_EQUAL(ctg_generate(net, &o, stop_at_call, &st, &err), CTG_ESTOPPED);
+        CU_ASSERT_EQUAL(st.calls, at[k]);
+        snprintf(want, sizeof want, "stopped by the callback at \"%s\"",
+                 ctg_list_contingency_at(all, at[k] - 1)->id);
+        CU_ASSERT_STRING_EQUAL(err.message, want);
+    }
+    ctg_list_free(all);
+    ctg_network_free(net);
+}
+
 typedef struct thread_job {
     const ctg_network *net;
     char *ids; /* malloc'd */
