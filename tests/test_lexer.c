@@ -1751,4 +1751,62 @@ CTG_TEST(lexer, member_sifted)
     ctg_lexer_dispose(&lx);
 }
 
+/* One call of ctg_lexer_member_sifted after the '{' of `doc`, with the sieve of member_sifted
+ * ("k" kept, every other one-letter key passed over); then the token after, in *next. */
+static int sift_once(const char *doc, ctg_lex_member *m, ctg_token *val, ctg_token *next,
+                     ctg_error *err)
+{
+    ctg_lex_source src = { doc, strlen(doc), NULL, NULL };
+    ctg_key_sieve sv;
+    ctg_lexer lx;
+    int rc;
+
+    memset(&sv, 0, sizeof sv);
+    sv.keep[1] = 1u << ('k' - 'a');
+    sv.max_len = 1;
+    memset(next, 0, sizeof *next);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, val, err), CTG_OK);
+    rc = ctg_lexer_member_sifted(&lx, NULL, 0, &sv, m, val, err);
+    if (rc == CTG_LEX_KEY && ctg_lexer_next(&lx, next, err) != CTG_OK)
+        next->type = CTG_TOK_EOF; /* marks the error, in *err */
+    ctg_lexer_dispose(&lx);
+    return rc;
+}
+
+/* The edges of the sieve's fast paths: a kept key whose value only starts like a boolean, or
+ * ends the input, is the next call's; a passed-over value that is negative, escaped, broken or
+ * missing is skipped, or fails, as ctg_lexer_skip_next would. */
+CTG_TEST(lexer, member_sifted_edges)
+{
+    ctg_lex_member m;
+    ctg_token val, next;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL(sift_once("{\"k\" : tru}", &m, &val, &next, &err), CTG_LEX_KEY);
+    CU_ASSERT(!m.value_ready && next.type == CTG_TOK_EOF && err.offset == 10);
+    CU_ASSERT_STRING_EQUAL(err.message, "invalid literal, expected 'true', got '}'");
+    CU_ASSERT_EQUAL(sift_once("{\"k\" : fals}", &m, &val, &next, &err), CTG_LEX_KEY);
+    CU_ASSERT(!m.value_ready && next.type == CTG_TOK_EOF && err.offset == 11);
+    CU_ASSERT_STRING_EQUAL(err.message, "invalid literal, expected 'false', got '}'");
+    CU_ASSERT_EQUAL(sift_once("{\"k\" : t", &m, &val, &next, &err), CTG_LEX_KEY);
+    CU_ASSERT(!m.value_ready && next.type == CTG_TOK_EOF && err.offset == 8);
+    CU_ASSERT_STRING_EQUAL(err.message, "invalid literal, expected 'true', got end of input");
+    CU_ASSERT_EQUAL(sift_once("{\"k\" : ", &m, &val, &next, &err), CTG_LEX_KEY);
+    CU_ASSERT(!m.value_ready && next.type == CTG_TOK_EOF && err.offset == 7);
+    CU_ASSERT_STRING_EQUAL(err.message, "expected a value after ':', got end of input");
+    CU_ASSERT_EQUAL(sift_once("{\"p\" : -3, \"k\" : 1}", &m, &val, &next, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.offset == 11 && m.value_ready && val.number == 1);
+    CU_ASSERT_EQUAL(next.type, CTG_TOK_OBJECT_END);
+    CU_ASSERT_EQUAL(sift_once("{\"p\" : \"a\\nb\", \"k\" : 2}", &m, &val, &next, &err),
+                    CTG_LEX_KEY);
+    CU_ASSERT(m.key.offset == 15 && m.value_ready && val.number == 2);
+    CU_ASSERT_EQUAL(sift_once("{\"p\" : tru}", &m, &val, &next, &err), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(err.offset, 10);
+    CU_ASSERT_STRING_EQUAL(err.message, "invalid literal, expected 'true', got '}'");
+    CU_ASSERT_EQUAL(sift_once("{\"p\" : ", &m, &val, &next, &err), CTG_ESYNTAX);
+    CU_ASSERT_EQUAL(err.offset, 7);
+    CU_ASSERT_STRING_EQUAL(err.message, "expected a value after ':', got end of input");
+}
+
 #include "test_lexer.tests.h"

@@ -163,7 +163,8 @@ CTG_API int ctg_list_read_fd(ctg_list **out, int fd, const ctg_read_options *opt
  * A gzip buffer is decompressed and read as ctg_list_read_buffer reads it: then `data` is
  * neither rewritten nor borrowed. The read uses one thread, whatever ctg_read_options.threads
  * says: a parallel read that declines reads the input again, which a rewrite would spoil.
- * @param data  the input, `len` bytes, writable; owned by the caller, borrowed by the list.
+ * `data` (`len` bytes, writable) stays the caller's, borrowed by the list; `out`, `opts` and
+ * `err` are as for ctg_list_read_buffer.
  */
 CTG_API int ctg_list_read_in_situ(ctg_list **out, char *data, size_t len,
                                   const ctg_read_options *opts, ctg_error *err);
