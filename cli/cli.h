@@ -145,9 +145,10 @@ typedef struct cli_input {
     cli_progress *progress; /* updated at each read when not NULL; borrowed */
 } cli_input;
 
-/* Whether `path` is read once only, so that its bytes must be kept to be read again as a
- * security-analysis document: "-" (stdin) or a path to a FIFO, a character device or a socket
- * (`<(cmd)`, /dev/stdin on a pipe). A path that cannot be examined is not: its read says why. */
+/* Whether `path` is treated as readable once only, so that its bytes are kept (or spooled)
+ * to be read again: "-" (stdin) or a path to anything but a regular file or a directory (a
+ * FIFO as `<(cmd)` gives, /dev/stdin on a pipe, a device). A path that cannot be examined is
+ * not: its read says why. */
 bool cli_input_once(const char *path);
 
 /* Opens `path` ("-" is stdin) keeping what is read. On failure nothing is left to close. */

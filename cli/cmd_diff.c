@@ -1318,15 +1318,6 @@ static bool regular_file(const char *path)
     return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Whether `path` names something that can be read only once (a FIFO, a character device);
- * what does not exist or is a directory is left to the read, which says so. */
-static bool is_pipe(const char *path)
-{
-    struct stat st;
-
-    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
-
 /* Which side is T: one that can be read twice, A when both can. */
 static void choose_sides(diff *d, const char *a, const char *b)
 {
@@ -2137,7 +2128,7 @@ static int run_diff(diff *d, const char *a, const char *b)
     choose_sides(d, a, b);
     d->path[0] = a, d->path[1] = b;
     for (int side = 0; side < 2; side++) {
-        if ((strcmp(d->path[side], "-") == 0 || is_pipe(d->path[side]))
+        if (cli_input_once(d->path[side])
             && (status = spool_side(d, side)) != CLI_OK)
             return status;
     }

@@ -18,8 +18,7 @@ bool cli_input_once(const char *path)
 
     if (strcmp(path, "-") == 0)
         return true;
-    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) &&
-           !S_ISBLK(st.st_mode);
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 int cli_input_open(cli_input *in, const char *path, cli_progress *progress, ctg_error *err)
