@@ -212,7 +212,7 @@ static bool sa_count(const ctg_sa_doc *doc, sa_stats *st)
     memset(st, 0, sizeof *st);
     switch (ctg_sa_doc_kind(doc)) {
     case CTG_SA_ACTION_LIST:
-    case CTG_SA_IDENTIFIER_ACTION_LIST: /* not read yet; counted as actions once it is */
+    case CTG_SA_IDENTIFIER_ACTION_LIST: /* its plain actions; the identified entries are not */
         action_stats(doc, st);
         return true;
     case CTG_SA_OPERATOR_STRATEGIES:
@@ -263,29 +263,29 @@ int cli_stats_sa(const char *path, const void *data, size_t len, cli_diag_format
                  const char *sep, ctg_error *err)
 {
     ctg_read_options opts = cli_read_options(path);
+    const char *name = cli_input_name(path);
     ctg_sa_doc *doc = NULL;
     sa_stats st;
     int rc;
 
-    opts.source_name = cli_input_name(path); /* kept bytes are named as their input is */
+    opts.source_name = name; /* kept bytes are named as their input is */
     rc = data ? ctg_sa_read_buffer(&doc, CTG_SA_ANY, data, len, &opts, err)
               : ctg_sa_read_file(&doc, CTG_SA_ANY, path, &opts, err);
-    path = cli_input_name(path);
     if (rc != CTG_OK)
         return rc;
     if (!sa_count(doc, &st)) {
         ctg_sa_doc_free(doc);
         memset(err, 0, sizeof *err);
         err->code = CTG_ENOMEM;
-        snprintf(err->source, sizeof err->source, "%s", path);
+        snprintf(err->source, sizeof err->source, "%s", name);
         snprintf(err->message, sizeof err->message, "out of memory");
         return CTG_ENOMEM;
     }
     fputs(sep, stdout);
     if (format == CLI_DIAG_JSON)
-        print_json(path, doc, &st);
+        print_json(name, doc, &st);
     else
-        print_text(path, doc, &st);
+        print_text(name, doc, &st);
     ctg_sa_doc_free(doc);
     return CTG_OK;
 }
