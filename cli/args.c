@@ -179,8 +179,7 @@ ctg_read_options cli_read_options(const char *path)
 {
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
 
-    if (strcmp(path, "-") == 0)
-        opts.source_name = CLI_STDIN_NAME;
+    opts.source_name = cli_input_name(path); /* also when its bytes are read from a copy */
     return opts;
 }
 

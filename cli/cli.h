@@ -115,7 +115,8 @@ void cli_signals_bar(bool on_line);
 
 /* The source for a path argument ("-" is stdin). */
 ctg_source cli_source(const char *path);
-/* The default read options, with "-" named CLI_STDIN_NAME. */
+/* The default read options, whose errors name the path argument (CLI_STDIN_NAME for "-"), also
+ * when its bytes are read from a kept copy or a spool. */
 ctg_read_options cli_read_options(const char *path);
 
 /* The most threads -j takes. */
@@ -161,6 +162,9 @@ void cli_input_forget(cli_input *in);
 int cli_input_finish(cli_input *in, ctg_error *err);
 /* Closes the input it opened and frees the copy. */
 void cli_input_close(cli_input *in);
+/* The default read options, whose errors name the input as `in->name` does (its kept bytes,
+ * its replay and its stream alike). */
+ctg_read_options cli_input_options(const cli_input *in);
 
 /* The start of convert's and resolve's state, their visitor's payload: the progress bar first
  * (the payload is also the bar's), LIST, and whether it is to be read whole. */

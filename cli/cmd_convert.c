@@ -129,9 +129,8 @@ static int whole_to_text(job *j, const ctg_list *list, ctg_error *err)
 
 static ctg_read_options read_options(const job *j, unsigned flags)
 {
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_read_options opts = cli_input_options(&j->base.in);
 
-    opts.source_name = j->base.in.name;
     opts.threads = j->base.threads;
     if (flags & FLAG_ALLOW_NEWER)
         opts.flags |= CTG_READ_ALLOW_NEWER;
@@ -241,14 +240,13 @@ static const char *article(const char *name)
  * too), written back at the current version of its kind. */
 static int convert_sa(job *j, unsigned flags)
 {
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_read_options opts = cli_input_options(&j->base.in);
     ctg_sa_doc *doc = NULL;
     const char *option, *kind;
     char message[200];
     ctg_error err;
     int rc = cli_input_finish(&j->base.in, &err);
 
-    opts.source_name = j->base.in.name;
     if (rc == CTG_OK)
         rc = ctg_sa_read_buffer(&doc, CTG_SA_ANY, j->base.in.kept, j->base.in.kept_len, &opts,
                                 &err);

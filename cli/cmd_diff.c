@@ -1101,8 +1101,6 @@ static int read_side(diff *d, const char *path, const char *spool,
     d->reading = path;
     d->on = on;
     d->pos = 0;
-    if (spool != NULL)
-        opts.source_name = cli_input_name(path); /* errors name the pipe, not its copy */
     cli_progress_init(&d->progress, d->bar, cli_input_name(path));
     rc = ctg_read_stream(&src, &v, &opts, &err);
     cli_progress_done(&d->progress);

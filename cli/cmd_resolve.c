@@ -210,14 +210,13 @@ static int name_error(const job *j, int rc, ctg_error *err)
 static int resolve_streamed(job *j)
 {
     ctg_source src = ctg_source_callback(cli_input_read, &j->base.in, j->base.in.size);
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_read_options opts = cli_input_options(&j->base.in);
     ctg_stream_writer *w = NULL;
     ctg_error err;
     int rc = cli_list_writer_open(&w, j->out, j->name, &j->wopts, &err);
 
     if (rc != CTG_OK)
         return report_abort(&j->rep), report_write(j, rc, &err);
-    opts.source_name = j->base.in.name;
     j->base.in.keep = false;
     j->base.in.replay = 1;
     memset(&err, 0, sizeof err);
@@ -240,12 +239,11 @@ static int resolve_streamed(job *j)
 /* Any other list: read whole from the kept bytes and the rest, resolved, written. */
 static int resolve_whole(job *j)
 {
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_read_options opts = cli_input_options(&j->base.in);
     ctg_list *list = NULL, *resolved = NULL;
     ctg_error err;
     int rc = cli_input_finish(&j->base.in, &err);
 
-    opts.source_name = j->base.in.name;
     opts.threads = j->base.threads;
     if (rc == CTG_OK)
         rc = ctg_list_read_buffer(&list, j->base.in.kept, j->base.in.kept_len, &opts, &err);
@@ -270,12 +268,11 @@ static int resolve_list(job *j)
 {
     ctg_visitor v = { .version = CTG_VISITOR_VERSION, .contingency = on_contingency,
                       .list = cli_on_nested_list, .payload = j };
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_read_options opts = cli_input_options(&j->base.in);
     ctg_source src = ctg_source_callback(cli_input_read, &j->base.in, j->base.in.size);
     ctg_error err;
     int rc;
 
-    opts.source_name = j->base.in.name;
     rc = ctg_read_stream(&src, &v, &opts, &err);
     if (rc != CTG_OK && rc != CTG_ESTOPPED)
         return report_abort(&j->rep), cli_report(rc, &err);

@@ -81,8 +81,6 @@ static int validate_sa(const char *path, cli_input *in, const cli_args *args, va
     ctg_error err;
     int rc = in ? cli_input_finish(in, &err) : CTG_OK;
 
-    if (in)
-        opts.source_name = in->name; /* the kept bytes are named as their input is */
     if (rc == CTG_OK)
         rc = in ? ctg_sa_read_buffer(&doc, CTG_SA_ANY, in->kept, in->kept_len, &opts, &err)
                 : ctg_sa_read_file(&doc, CTG_SA_ANY, path, &opts, &err);

@@ -128,6 +128,14 @@ void cli_input_close(cli_input *in)
     cli_input_forget(in);
 }
 
+ctg_read_options cli_input_options(const cli_input *in)
+{
+    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+
+    opts.source_name = in->name;
+    return opts;
+}
+
 bool cli_list_streams(const ctg_stream_header *h)
 {
     return h->depth == 0 && h->kind == CTG_LIST_DEFAULT && h->name;

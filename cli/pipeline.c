@@ -119,12 +119,11 @@ static int on_list(const ctg_stream_header *h, const ctg_list *list, void *paylo
 /* An input without contingencies: its kind and name, from the bytes kept. */
 static int read_empty(pl_read *r)
 {
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_read_options opts = cli_input_options(&r->in);
     ctg_list *list = NULL;
     ctg_error err;
     int rc;
 
-    opts.source_name = r->in.name;
     rc = ctg_list_read_buffer(&list, r->in.kept, r->in.kept_len, &opts, &err);
     if (rc != CTG_OK)
         return cli_report(rc, &err);
@@ -163,7 +162,7 @@ int pl_read_run(pl_read *r, const char *path)
         r->in.name = r->display;
     if (r->places) /* the version-1 callback otherwise: a read without places costs less */
         v.contingency_at = on_contingency_at;
-    opts.source_name = r->in.name;
+    opts = cli_input_options(&r->in);
     if (r->skip_extensions)
         opts.flags |= CTG_READ_SKIP_EXTENSION_VALUES;
     src = ctg_source_callback(cli_input_read, &r->in, r->in.size);

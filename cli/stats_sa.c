@@ -268,7 +268,6 @@ int cli_stats_sa(const char *path, const void *data, size_t len, cli_diag_format
     sa_stats st;
     int rc;
 
-    opts.source_name = name; /* kept bytes are named as their input is */
     rc = data ? ctg_sa_read_buffer(&doc, CTG_SA_ANY, data, len, &opts, err)
               : ctg_sa_read_file(&doc, CTG_SA_ANY, path, &opts, err);
     if (rc != CTG_OK)
