@@ -74,14 +74,20 @@ static size_t count_actions(const ctg_action *a, size_t n, size_t *counts)
     return all;
 }
 
+/* An action list's actions; an identifier action list's identified entries too, each builder
+ * counted as an action of its type (with what it nests), as it will be once resolved. */
 static void action_stats(const ctg_sa_doc *doc, sa_stats *st)
 {
-    size_t n = ctg_sa_action_count(doc), all = 0;
+    size_t n = ctg_sa_action_count(doc), m = ctg_sa_identified_action_count(doc), all = 0;
 
     for (size_t i = 0; i < n; i++)
         all += count_actions(ctg_sa_action_at(doc, i), 1, st->counts);
+    for (size_t i = 0; i < m; i++)
+        all += count_actions(&ctg_sa_identified_action_at(doc, i)->builder, 1, st->counts);
     add_line(st, "actions", "actions", n);
-    add_line(st, "nested actions", "nestedActions", all - n);
+    if (ctg_sa_doc_kind(doc) == CTG_SA_IDENTIFIER_ACTION_LIST)
+        add_line(st, "identified actions", "identifiedActions", m);
+    add_line(st, "nested actions", "nestedActions", all - n - m);
     set_types(st, "action types", "actionTypes", TYPES_ACTION, CTG_ACTION_TYPE_COUNT);
 }
 
@@ -212,7 +218,7 @@ static bool sa_count(const ctg_sa_doc *doc, sa_stats *st)
     memset(st, 0, sizeof *st);
     switch (ctg_sa_doc_kind(doc)) {
     case CTG_SA_ACTION_LIST:
-    case CTG_SA_IDENTIFIER_ACTION_LIST: /* its plain actions; the identified entries are not */
+    case CTG_SA_IDENTIFIER_ACTION_LIST:
         action_stats(doc, st);
         return true;
     case CTG_SA_OPERATOR_STRATEGIES:

@@ -142,6 +142,21 @@ action types:
   STATIC_VAR_COMPENSATOR: 1
   AREA_INTERCHANGE_TARGET_ACTION: 1
 " "" -- "$cli" stats sa/actions-every-type.json
+# An identifier action list: its builders are counted by type, as actions once resolved.
+check "stats identifier action list" 0 "file: sa/idactions-builders.json
+kind: identifier action list
+actions: 1
+identified actions: 3
+nested actions: 0
+action types:
+  SWITCH: 2
+  MULTIPLE_ACTIONS: 1
+  HVDC: 1
+" "" -- "$cli" stats sa/idactions-builders.json
+check "stats --format json identifier action list" 0 '{"files":[
+{"file":"sa/idactions-builders.json","kind":"identifier action list","actions":1,"identifiedActions":3,"nestedActions":0,"actionTypes":{"SWITCH":2,"MULTIPLE_ACTIONS":1,"HVDC":1}}
+]}
+' "" -- "$cli" stats --format json sa/idactions-builders.json
 check "stats old action list" 0 "file: sa/actions-v1.0.json
 $old_actions" "" -- "$cli" stats sa/actions-v1.0.json
 check "stats strategies" 0 "file: sa/strategies-conditions.json
