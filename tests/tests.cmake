@@ -6,6 +6,10 @@
 # Sets ${out_local} and ${out_shared} to the number of tests of each part.
 function(ctg_test_table suite src out_dir out_local out_shared)
   file(STRINGS ${src} lines REGEX "test_|CTG_(SHARED_)?TEST")
+  # A CMake list is not split inside [ ]: an unbalanced bracket on one line would fuse the lines
+  # after it into one item and hide their tests. No pattern below needs a bracket.
+  string(REPLACE "[" "(" lines "${lines}")
+  string(REPLACE "]" ")" lines "${lines}")
   set(decls "")
   set(rows "")
   set(n_local 0)
