@@ -458,6 +458,97 @@ CTG_TEST(writer, escaping_matches_reference)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* One byte of `cls` at every position of a string of `n` plain bytes (a second one 9 bytes
+ * further when `pair`), the string starting at `off` in its buffer; written with `emit` into an
+ * array (compact: plain strings; pretty: one-member objects). The expected bytes, from
+ * reference_escape, in `want`. */
+typedef void (*boundary_emit)(ctg_emitter *e, const char *s, size_t n);
+
+static const ctg_key boundary_key = CTG_KEY("k");
+
+static void boundary_string(ctg_emitter *e, const char *s, size_t n)
+{
+    ctg_emit_string(e, s, n);
+}
+
+static void boundary_member(ctg_emitter *e, const char *s, size_t n)
+{
+    ctg_emit_object_begin(e);
+    ctg_emit_member_string(e, &boundary_key, s, n);
+    ctg_emit_object_end(e);
+}
+
+static void boundary_object(ctg_emitter *e, const char *s, size_t n)
+{
+    ctg_emit_member m = { &boundary_key, s, n };
+
+    ctg_emit_string_object(e, &m, 1);
+}
+
+static void boundary_key_of(ctg_emitter *e, const char *s, size_t n)
+{
+    ctg_emit_object_begin(e);
+    ctg_emit_key(e, s, n);
+    ctg_emit_int(e, 1);
+    ctg_emit_object_end(e);
+}
+
+static bool boundary_case(size_t n, unsigned char cls, bool pair, size_t off, int how)
+{
+    static const boundary_emit emits[] = { boundary_string, boundary_member, boundary_object,
+                                           boundary_key_of };
+    unsigned char in[96 + 16];
+    char *want = malloc(96 * (6 * 96 + 32) + 8), ref[6 * 96 + 3];
+    size_t w = 0;
+    ctg_emitter e;
+    collect out;
+    bool same;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+    collect_init(&out, &e, how == 0, NULL);
+    ctg_emit_array_begin(&e);
+    want[w++] = '[';
+    for (size_t k = 0; k < n; k++) {
+        for (size_t i = 0; i < n; i++)
+            in[off + i] = (unsigned char)('a' + (i + k) % 26);
+        in[off + k] = cls;
+        if (pair && k + 9 < n)
+            in[off + k + 9] = cls;
+        emits[how](&e, (const char *)in + off, n);
+        reference_escape(in + off, n, ref);
+        w += (size_t)sprintf(want + w, how == 0   ? "%s%s"
+                                       : how == 3 ? "%s{\n  %s : 1\n}"
+                                                  : "%s{\n  \"k\" : %s\n}",
+                             k == 0 ? (how == 0 ? "" : " ") : (how == 0 ? "," : ", "), ref);
+    }
+    ctg_emit_array_end(&e);
+    w += (size_t)sprintf(want + w, how == 0 ? "]" : " ]");
+    CU_ASSERT_EQUAL(collect_finish(&out, &e), CTG_OK);
+    same = out.len == w && memcmp(out.data, want, w) == 0;
+    if (!same)
+        fprintf(stderr, "\nescaping differs (n %zu, byte 0x%02X, pair %d, offset %zu, way %d):\n"
+                "got  %s\nwant %s\n", n, cls, pair, off, how, out.data, want);
+    free(out.data);
+    free(want);
+    return same;
+}
+
+/* Every byte class at every position of strings of 1 to 96 bytes, at every alignment: the
+ * block scans (16 bytes, two overlapping words, 4-byte words, bytes) and the copy that
+ * resumes after an escape must agree with the plain escaping, through every string path. */
+CTG_TEST(writer, escaping_at_every_block_position)
+{
+    static const unsigned char classes[] = { '"', '\\', 0x00, 0x0A, 0x1F, 0x20, 0x7F, 0x80,
+                                             0xC3, 0xFF, '!', 0x1B };
+    int bad = 0;
+
+    for (size_t n = 1; n <= 96 && bad < 3; n++)
+        for (size_t c = 0; c < sizeof classes && bad < 3; c++)
+            for (int how = 0; how < 4 && bad < 3; how++)
+                bad += !boundary_case(n, classes[c], ((n + c) & 1) != 0, (n * 7 + c) % 16, how);
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* A string far larger than the emitter's buffer, with escapes spread through it. */
 CTG_TEST(writer, long_string_with_escapes)
 {
