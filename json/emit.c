@@ -25,11 +25,13 @@ _Static_assert(CTG_EMIT_MAX_DEPTH == 4160, "EMIT_MAX_DEPTH_TEXT must follow CTG_
 #define SP64 SP16 SP16 SP16 SP16
 #define SP256 SP64 SP64 SP64 SP64
 #define SP2K SP256 SP256 SP256 SP256 SP256 SP256 SP256 SP256
-static const char comma_nl_indent[] = ",\n" SP2K SP2K SP2K SP2K SP256;
+const char ctg_emit_indent_text[] = ",\n" SP2K SP2K SP2K SP2K SP256;
+#define comma_nl_indent ctg_emit_indent_text
 /* copy_upto32 copies a block of COPY_BLOCK bytes: it may read and write that many past what it
  * keeps. */
 #define COPY_BLOCK 32
-_Static_assert(sizeof comma_nl_indent >= 2 + 2 * CTG_EMIT_MAX_DEPTH + COPY_BLOCK,
+_Static_assert(COPY_BLOCK == CTG_EMIT_COPY_BLOCK, "one block size for the emitter and its header");
+_Static_assert(sizeof ctg_emit_indent_text >= 2 + 2 * CTG_EMIT_MAX_DEPTH + COPY_BLOCK,
                "comma_nl_indent must hold the deepest indent");
 
 /* Bytes that a JSON string cannot hold as they are: 1 for a short escape, 2 for \u00XX. */
@@ -478,6 +480,7 @@ void ctg_emit_array_end(ctg_emitter *e)
 
 /* Strings up to this length are escaped straight into the buffer in one piece. */
 #define SLICE (EMIT_BUF_SIZE / 8)
+_Static_assert(SLICE == 8192, "ctg_emit_raw_string (emit.h) spells the slice out");
 
 /* Non-zero when one of the 8 bytes of `w` needs escaping (< 0x20, '"' or '\\'). The borrows
  * of these tests can flag a byte next to one that needs escaping, never a word without one,
@@ -570,14 +573,14 @@ static char *escape_from(char *p, const char *s, size_t n, size_t i)
 
 #if defined(__SSE2__)
 /* escape_into for 8 bytes or more: one 16-byte check covers up to 16 bytes (two overlapping
- * words below 16, the last block overlapping the one before above), with no read outside
+ * words up to 16, the last block overlapping the one before above), with no read outside
  * the string. Nothing escaped so far means output and input offsets agree. */
 static char *escape_long(char *p, const char *s, size_t n)
 {
     size_t i = 0;
     __m128i v;
 
-    if (n < 16) {
+    if (n <= 16) {
         __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)s);
         __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + n - 8));
 
@@ -894,4 +897,60 @@ void ctg_emit_null(ctg_emitter *e)
 {
     before_value(e);
     put(e, "null", 4);
+}
+
+/* ---- values laid out above -------------------------------------------------------------- */
+
+/* The most a raw piece may ask for: far below the buffer, so that an empty buffer has it. */
+#define RAW_MAX_NEED ((size_t)4096)
+
+char *ctg_emit_raw_begin(ctg_emitter *e, unsigned levels, size_t need)
+{
+    char *p;
+
+    if (e->compact || need > RAW_MAX_NEED || e->depth + levels > CTG_EMIT_MAX_DEPTH)
+        return NULL;
+    p = room(e, 2 + need);
+    return p != NULL ? sep_into(e, p) : NULL;
+}
+
+void ctg_emit_raw_end(ctg_emitter *e, char *p)
+{
+    e->len = (size_t)(p - e->buf);
+}
+
+char *ctg_emit_raw_room_slow(ctg_emitter *e, char *p, size_t need)
+{
+    e->len = (size_t)(p - e->buf);
+    return room(e, need);
+}
+
+char *ctg_emit_quoted_into(char *p, const char *s, size_t n)
+{
+#if defined(__SSE2__)
+    /* Most ids: 8 to 16 bytes, two overlapping words checked at once, here rather than behind
+     * another call. */
+    if (n - 8 <= 8) {
+        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)s);
+        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + n - 8));
+
+        if (escape_mask16(_mm_unpacklo_epi64(a, b)) == 0) {
+            p[0] = '"';
+            _mm_storel_epi64((__m128i *)(void *)(p + 1), a);
+            _mm_storel_epi64((__m128i *)(void *)(p + 1 + n - 8), b);
+            p[n + 1] = '"';
+            return p + n + 2;
+        }
+    }
+#endif
+    return quote_into(p, s, n);
+}
+
+char *ctg_emit_raw_string_slow(ctg_emitter *e, char *p, const char *s, size_t n)
+{
+    if (p == NULL)
+        return NULL;
+    e->len = (size_t)(p - e->buf);
+    put_string(e, s, n);
+    return e->status == CTG_OK ? e->buf + e->len : NULL;
 }
