@@ -130,6 +130,35 @@ static const char *key_of(cli_elemset *s, const ctg_element *e, size_t n, size_t
     return s->key;
 }
 
+/* Every byte of a key counts, wherever it falls in the hash's words (head, overlapping tail,
+ * rounds of 16), and so does the length: one byte changed at any position of keys of 0 to 64
+ * bytes, or a key one byte longer, changes the hash; and the key is read only within its
+ * bytes (the copy ends where the key does: ASan and valgrind see any read past it). */
+CTG_TEST(cli_merge, hash_reads_every_byte)
+{
+    int same = 0;
+
+    for (size_t len = 0; len <= 64; len++) {
+        unsigned char *key = malloc(len + 1);
+        uint64_t h;
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(key);
+        for (size_t i = 0; i < len; i++)
+            key[i] = (unsigned char)('a' + i % 26);
+        h = cli_hash64(key, len, 1);
+        for (size_t i = 0; i < len; i++) {
+            key[i] ^= 0x01;
+            same += cli_hash64(key, len, 1) == h;
+            key[i] ^= 0x01;
+        }
+        key[len] = (unsigned char)('a' + len % 26);
+        same += cli_hash64(key, len + 1, 1) == h;
+        same += cli_hash64(key, len, 2) == h; /* the seed counts too */
+        free(key);
+    }
+    CU_ASSERT_EQUAL(same, 0);
+}
+
 CTG_TEST(cli_merge, element_sets)
 {
     const ctg_element a[] = { { "L1", CTG_ELEMENT_LINE, NULL },
