@@ -483,14 +483,19 @@ static inline void write_element_as(ctg_emitter *e, const ctg_element *el, ctg_e
  * contingencies without extensions, nearly all of them. The room of each member is checked
  * once; NULL after a failure, as in the emitter. */
 
-/* A string member at `depth`. */
+/* A string member at `depth`: the name and the string under one room check, nearly always. */
 static inline char *plain_member(ctg_emitter *e, char *p, bool first, size_t depth,
                                  const ctg_key *name, const char *s)
 {
+    size_t n = strlen(s);
+
+    if (p != NULL && n <= CTG_EMIT_RAW_SLICE &&
+        ctg_emit_raw_left(e, p) >= CTG_EMIT_NAME_ROOM(depth) + 6 * n + 2)
+        return ctg_emit_quoted_into(ctg_emit_raw_name(p, first, depth, name), s, n);
     p = ctg_emit_raw_room(e, p, CTG_EMIT_NAME_ROOM(depth));
     if (p == NULL)
         return NULL;
-    return ctg_emit_raw_string(e, ctg_emit_raw_name(p, first, depth, name), s, strlen(s));
+    return ctg_emit_raw_string(e, ctg_emit_raw_name(p, first, depth, name), s, n);
 }
 
 /* One element as write_element_as writes it, its members at `depth`. */

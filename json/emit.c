@@ -480,7 +480,7 @@ void ctg_emit_array_end(ctg_emitter *e)
 
 /* Strings up to this length are escaped straight into the buffer in one piece. */
 #define SLICE (EMIT_BUF_SIZE / 8)
-_Static_assert(SLICE == 8192, "ctg_emit_raw_string (emit.h) spells the slice out");
+_Static_assert(SLICE == CTG_EMIT_RAW_SLICE, "one slice for the emitter and its header");
 
 /* Non-zero when one of the 8 bytes of `w` needs escaping (< 0x20, '"' or '\\'). The borrows
  * of these tests can flag a byte next to one that needs escaping, never a word without one,

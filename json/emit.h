@@ -136,12 +136,20 @@ char *ctg_emit_raw_begin(ctg_emitter *e, unsigned levels, size_t need);
 void ctg_emit_raw_end(ctg_emitter *e, char *p);
 /* Room for `need` more bytes at `p` (at most 4 KiB): the buffer flushed when it is full. */
 char *ctg_emit_raw_room_slow(ctg_emitter *e, char *p, size_t need);
+/* The bytes left at `p`. */
+static inline size_t ctg_emit_raw_left(const ctg_emitter *e, const char *p)
+{
+    return (size_t)(e->buf + e->cap - p);
+}
 static inline char *ctg_emit_raw_room(ctg_emitter *e, char *p, size_t need)
 {
-    if (p == NULL || (size_t)(e->buf + e->cap - p) >= need)
+    if (p == NULL || ctg_emit_raw_left(e, p) >= need)
         return p;
     return ctg_emit_raw_room_slow(e, p, need);
 }
+/* The longest string ctg_emit_quoted_into takes (the emitter's slice), so that 6 * n + 2 cannot
+ * wrap. */
+#define CTG_EMIT_RAW_SLICE ((size_t)8192)
 /* The quoted, escaped string at `p`, with room for 6 * n + 2 bytes; returns the end. */
 char *ctg_emit_quoted_into(char *p, const char *s, size_t n);
 /* ctg_emit_raw_string where the room is short or the string long. */
@@ -149,8 +157,7 @@ char *ctg_emit_raw_string_slow(ctg_emitter *e, char *p, const char *s, size_t n)
 /* The quoted, escaped string, of any length (room is checked, long ones go in slices). */
 static inline char *ctg_emit_raw_string(ctg_emitter *e, char *p, const char *s, size_t n)
 {
-    /* 6 * n + 2 cannot wrap: the first test bounds n (the emitter's slice, 8 KiB) */
-    if (p != NULL && n <= 8192 && (size_t)(e->buf + e->cap - p) >= 6 * n + 2)
+    if (p != NULL && n <= CTG_EMIT_RAW_SLICE && ctg_emit_raw_left(e, p) >= 6 * n + 2)
         return ctg_emit_quoted_into(p, s, n);
     return ctg_emit_raw_string_slow(e, p, s, n);
 }
