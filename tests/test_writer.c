@@ -721,6 +721,42 @@ CTG_TEST(writer, contingency_in_place_matches_calls)
     free(text);
 }
 
+/* A sink failure in the middle of the in-place contingencies sticks as it does for the calls:
+ * the same failure, nothing after it, and what went out is the start of what the calls
+ * write. */
+CTG_TEST(writer, contingency_in_place_sink_failure)
+{
+    static const ctg_element els[] = { { "EQ_00000001", CTG_ELEMENT_LINE, NULL },
+                                       { "EQ_00000002", CTG_ELEMENT_GENERATOR, NULL } };
+    const ctg_contingency c = { "N-2_000000001", "Outage of the generated grid", els, 2,
+                                NULL, 0 };
+    void (*const writers[])(ctg_emitter *, const ctg_contingency *) = { ctg_write_contingency,
+                                                                       oracle_contingency };
+    collect outs[2];
+
+    for (int w = 0; w < 2; w++) {
+        ctg_error err = { 0 };
+        ctg_emitter e;
+
+        collect_init(&outs[w], &e, false, &err);
+        outs[w].fail_at_call = 3;
+        ctg_emit_array_begin(&e);
+        for (int i = 0; i < 5000; i++)
+            writers[w](&e, &c);
+        ctg_emit_array_end(&e);
+        CU_ASSERT_EQUAL(collect_finish(&outs[w], &e), CTG_EIO);
+        CU_ASSERT_EQUAL(outs[w].calls, 3);
+        CU_ASSERT_STRING_EQUAL(err.message, "sink refused");
+    }
+    /* Two pieces went out each way; they may end at other places (each way flushes when the
+     * room it asks for is short), but both are the start of the same bytes. */
+    CU_ASSERT(outs[0].len > 65536 && outs[1].len > 65536);
+    CU_ASSERT(memcmp(outs[0].data, outs[1].data,
+                     outs[0].len < outs[1].len ? outs[0].len : outs[1].len) == 0);
+    free(outs[0].data);
+    free(outs[1].data);
+}
+
 /* A contingency too deep for the emitter fails as the calls fail, with nothing written of
  * it; one level less is written the same both ways. */
 CTG_TEST(writer, contingency_in_place_at_the_depth_limit)
