@@ -27,24 +27,46 @@ static uint64_t mix(uint64_t h)
     return h ^ (h >> 31);
 }
 
+static inline uint64_t load64(const unsigned char *p)
+{
+    uint64_t w;
+
+    memcpy(&w, p, 8);
+    return w;
+}
+
+static inline uint64_t load32(const unsigned char *p)
+{
+    uint32_t w;
+
+    memcpy(&w, p, 4);
+    return w;
+}
+
+/* Ids are 8 to 16 bytes mostly: they take two overlapping words, two mixes and no copy of
+ * a variable length (the length goes in first: with it, the overlapping words, or the three
+ * bytes of a shorter key, tell every key of that length apart). Longer
+ * keys take 16 bytes a round, then the last 16 (overlapping the round before). */
 uint64_t cli_hash64(const void *data, size_t len, uint64_t seed)
 {
-    const unsigned char *p = data;
-    uint64_t h = mix(seed ^ (len * 0x9e3779b97f4a7c15u));
+    const unsigned char *p = data, *end = p + len;
+    uint64_t h = seed * 0xd6e8feb86659fd93u ^ len * 0x9e3779b97f4a7c15u, a = 0, b = 0;
 
-    for (; len >= 8; p += 8, len -= 8) {
-        uint64_t w;
-
-        memcpy(&w, p, 8);
-        h = mix(h ^ w) + 0x9e3779b97f4a7c15u;
+    if (len > 16) {
+        for (; end - p > 16; p += 16)
+            h = mix(mix(h ^ load64(p)) ^ load64(p + 8)) + 0x9e3779b97f4a7c15u;
+        a = load64(end - 16);
+        b = load64(end - 8);
+    } else if (len >= 8) {
+        a = load64(p);
+        b = load64(end - 8);
+    } else if (len >= 4) {
+        a = load32(p);
+        b = load32(end - 4);
+    } else if (len > 0) {
+        a = (uint64_t)p[0] | (uint64_t)p[len / 2] << 8 | (uint64_t)p[len - 1] << 16;
     }
-    if (len > 0) {
-        uint64_t w = 0;
-
-        memcpy(&w, p, len);
-        h = mix(h ^ w ^ ((uint64_t)len << 56));
-    }
-    return mix(h);
+    return mix(mix(h ^ a) ^ b);
 }
 
 int cli_spill_init(cli_spill *s)

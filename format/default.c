@@ -479,6 +479,89 @@ static inline void write_element_as(ctg_emitter *e, const ctg_element *el, ctg_e
     ctg_emit_string_object(e, m, n);
 }
 
+/* ---- the pretty layout in place (ctg_emit_raw_*): the bytes of the calls above, for the
+ * contingencies without extensions, nearly all of them. The room of each member is checked
+ * once; NULL after a failure, as in the emitter. */
+
+/* A string member at `depth`: the name and the string under one room check, nearly always. */
+static inline char *plain_member(ctg_emitter *e, char *p, bool first, size_t depth,
+                                 const ctg_key *name, const char *s)
+{
+    size_t n = strlen(s);
+
+    if (p != NULL && n <= CTG_EMIT_RAW_SLICE &&
+        ctg_emit_raw_left(e, p) >= CTG_EMIT_NAME_ROOM(depth) + 6 * n + 2)
+        return ctg_emit_quoted_into(ctg_emit_raw_name(p, first, depth, name), s, n);
+    p = ctg_emit_raw_room(e, p, CTG_EMIT_NAME_ROOM(depth));
+    if (p == NULL)
+        return NULL;
+    return ctg_emit_raw_string(e, ctg_emit_raw_name(p, first, depth, name), s, n);
+}
+
+/* One element as write_element_as writes it, its members at `depth`. */
+static inline char *plain_element(ctg_emitter *e, char *p, bool first, size_t depth,
+                                  const ctg_element *el, ctg_element_type t)
+{
+    static const ctg_element_type_def unknown = { "", false, false };
+    const ctg_element_type_def *def =
+        (unsigned)t < CTG_ELEMENT_TYPE_COUNT ? &ctg_element_types[t] : &unknown;
+
+    p = ctg_emit_raw_room(e, p, 3);
+    if (p == NULL)
+        return NULL;
+    memcpy(p, first ? " {" : ", {", 3); /* " {" has its NUL: 3 bytes either way */
+    p += 3 - first;
+    p = plain_member(e, p, true, depth, &element_keys[EL_ID], el->id);
+    p = plain_member(e, p, false, depth, &element_keys[EL_TYPE], def->name);
+    if (def->side_written && el->voltage_level_id != NULL && el->voltage_level_id[0] != '\0')
+        p = plain_member(e, p, false, depth, &element_keys[EL_VOLTAGE_LEVEL],
+                         el->voltage_level_id);
+    p = ctg_emit_raw_room(e, p, CTG_EMIT_BREAK_ROOM(depth) + 1);
+    if (p == NULL)
+        return NULL;
+    p = ctg_emit_raw_break(p, false, depth - 1);
+    *p++ = '}';
+    return p;
+}
+
+/* write_contingency_body in place; false when the calls must write it (extensions, the
+ * compact layout, ...). */
+static inline bool write_plain(ctg_emitter *e, const ctg_contingency *c, bool old_names)
+{
+    size_t d = (size_t)e->obj_depth + 1; /* the contingency's members */
+    char *p = c->extension_count == 0 ? ctg_emit_raw_begin(e, 3, 1 + CTG_EMIT_NAME_ROOM(d))
+                                      : NULL;
+
+    if (p == NULL)
+        return false;
+    *p++ = '{';
+    p = plain_member(e, p, true, d, &contingency_keys[CT_ID], c->id);
+    if (c->name != NULL)
+        p = plain_member(e, p, false, d, &contingency_keys[CT_NAME], c->name);
+    p = ctg_emit_raw_room(e, p, CTG_EMIT_NAME_ROOM(d) + 1);
+    if (p == NULL)
+        return true;
+    p = ctg_emit_raw_name(p, false, d, &contingency_keys[CT_ELEMENTS]);
+    *p++ = '[';
+    for (size_t i = 0; i < c->element_count && p != NULL; i++) {
+        ctg_element_type t = c->elements[i].type;
+
+        if (old_names && t == CTG_ELEMENT_BOUNDARY_LINE)
+            t = CTG_ELEMENT_DANGLING_LINE;
+        else if (!old_names && t == CTG_ELEMENT_DANGLING_LINE)
+            t = CTG_ELEMENT_BOUNDARY_LINE;
+        p = plain_element(e, p, i == 0, d + 1, &c->elements[i], t);
+    }
+    p = ctg_emit_raw_room(e, p, 2 + CTG_EMIT_BREAK_ROOM(d) + 1);
+    if (p == NULL)
+        return true;
+    memcpy(p, " ]", 2);
+    p = ctg_emit_raw_break(p + 2, false, d - 1);
+    *p++ = '}';
+    ctg_emit_raw_end(e, p);
+    return true;
+}
+
 /* A contingency whose elements are written with `old_names` (before 1.1, BOUNDARY_LINE is
  * DANGLING_LINE) or the current ones. Inlined with a constant `old_names` into the two
  * writers the lists pick from once per list, so the newest version, nearly every write, runs
@@ -486,6 +569,8 @@ static inline void write_element_as(ctg_emitter *e, const ctg_element *el, ctg_e
 static inline void write_contingency_body(ctg_emitter *e, const ctg_contingency *c,
                                           bool old_names)
 {
+    if (write_plain(e, c, old_names))
+        return;
     ctg_emit_object_begin(e);
     member_str(e, &contingency_keys[CT_ID], c->id);
     if (c->name != NULL)

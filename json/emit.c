@@ -25,11 +25,13 @@ _Static_assert(CTG_EMIT_MAX_DEPTH == 4160, "EMIT_MAX_DEPTH_TEXT must follow CTG_
 #define SP64 SP16 SP16 SP16 SP16
 #define SP256 SP64 SP64 SP64 SP64
 #define SP2K SP256 SP256 SP256 SP256 SP256 SP256 SP256 SP256
-static const char comma_nl_indent[] = ",\n" SP2K SP2K SP2K SP2K SP256;
+const char ctg_emit_indent_text[] = ",\n" SP2K SP2K SP2K SP2K SP256;
+#define comma_nl_indent ctg_emit_indent_text
 /* copy_upto32 copies a block of COPY_BLOCK bytes: it may read and write that many past what it
  * keeps. */
 #define COPY_BLOCK 32
-_Static_assert(sizeof comma_nl_indent >= 2 + 2 * CTG_EMIT_MAX_DEPTH + COPY_BLOCK,
+_Static_assert(COPY_BLOCK == CTG_EMIT_COPY_BLOCK, "one block size for the emitter and its header");
+_Static_assert(sizeof ctg_emit_indent_text >= 2 + 2 * CTG_EMIT_MAX_DEPTH + COPY_BLOCK,
                "comma_nl_indent must hold the deepest indent");
 
 /* Bytes that a JSON string cannot hold as they are: 1 for a short escape, 2 for \u00XX. */
@@ -478,6 +480,7 @@ void ctg_emit_array_end(ctg_emitter *e)
 
 /* Strings up to this length are escaped straight into the buffer in one piece. */
 #define SLICE (EMIT_BUF_SIZE / 8)
+_Static_assert(SLICE == CTG_EMIT_RAW_SLICE, "one slice for the emitter and its header");
 
 /* Non-zero when one of the 8 bytes of `w` needs escaping (< 0x20, '"' or '\\'). The borrows
  * of these tests can flag a byte next to one that needs escaping, never a word without one,
@@ -509,10 +512,49 @@ static char *escape_byte(char *p, unsigned char c)
     return p;
 }
 
-/* The general case of escape_into, from byte `i` on. */
+#if defined(__SSE2__)
+/* Bit k set when byte k of `v` needs escaping: '"', '\\', or at most 0x1F (unsigned: the
+ * bytes of non-ASCII characters are written as they are). */
+static inline unsigned escape_mask16(__m128i v)
+{
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+    __m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash));
+
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(m, ctl));
+}
+
+static inline __m128i load16(const char *s)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)s);
+}
+
+static inline void store16(char *p, __m128i v)
+{
+    _mm_storeu_si128((__m128i *)(void *)p, v);
+}
+#endif
+
+/* The general case of escape_into, from byte `i` on. Blocks without a byte to escape are
+ * copied whole; a block with one is copied whole too (the output has room for 6 bytes per
+ * input byte, and the bytes after the escape are written again), then the escape. */
 static char *escape_from(char *p, const char *s, size_t n, size_t i)
 {
     while (i < n) {
+#if defined(__SSE2__)
+        if (n - i >= 16) {
+            __m128i v = load16(s + i);
+            unsigned m = escape_mask16(v);
+            size_t k = m == 0 ? 16 : (size_t)__builtin_ctz(m);
+
+            store16(p, v);
+            p += k;
+            i += k;
+            if (m != 0)
+                p = escape_byte(p, (unsigned char)s[i++]);
+            continue;
+        }
+#endif
         if (n - i >= 8) {
             uint64_t w;
 
@@ -529,16 +571,72 @@ static char *escape_from(char *p, const char *s, size_t n, size_t i)
     return p;
 }
 
-/* Writes the escaped form of `n` bytes at `s` to `p` (room for 6 * n bytes); returns the end.
- * Ids and names rarely need escaping, so the fast path copies words of 8 bytes and hands
- * over to escape_from at the first word that holds a byte to escape. */
-static char *escape_into(char *p, const char *s, size_t n)
+#if defined(__SSE2__)
+/* escape_into for 8 bytes or more: one 16-byte check covers up to 16 bytes (two overlapping
+ * words up to 16, the last block overlapping the one before above), with no read outside
+ * the string. Nothing escaped so far means output and input offsets agree. */
+static char *escape_long(char *p, const char *s, size_t n)
 {
-    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    __m128i v;
+
+    if (n <= 16) {
+        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)s);
+        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + n - 8));
+
+        if (escape_mask16(_mm_unpacklo_epi64(a, b)) != 0)
+            return escape_from(p, s, n, 0);
+        _mm_storel_epi64((__m128i *)(void *)p, a);
+        _mm_storel_epi64((__m128i *)(void *)(p + n - 8), b);
+        return p + n;
+    }
+    for (; n - i > 16; i += 16) {
+        v = load16(s + i);
+        if (escape_mask16(v) != 0)
+            return escape_from(p + i, s, n, i);
+        store16(p + i, v);
+    }
+    v = load16(s + n - 16);
+    if (escape_mask16(v) != 0)
+        return escape_from(p + i, s, n, i);
+    store16(p + n - 16, v);
+    return p + n;
+}
+#else
+/* escape_into for 8 bytes or more, a word of 8 at a time; the last word overlaps the one
+ * before. */
+static char *escape_long(char *p, const char *s, size_t n)
+{
     size_t i = 0;
     uint64_t w;
 
-    if (n >= 4 && n < 8) {
+    for (; n - i >= 8; i += 8) {
+        memcpy(&w, s + i, 8);
+        if (needs_escape(w) != 0)
+            return escape_from(p + i, s, n, i);
+        memcpy(p + i, &w, 8);
+    }
+    if (i < n) {
+        memcpy(&w, s + n - 8, 8);
+        if (needs_escape(w) != 0)
+            return escape_from(p + i, s, n, i);
+        memcpy(p + n - 8, &w, 8);
+    }
+    return p + n;
+}
+#endif
+
+/* Writes the escaped form of `n` bytes at `s` to `p` (room for 6 * n bytes); returns the end.
+ * Ids and names rarely need escaping, so the fast paths check whole blocks and hand over to
+ * escape_from at the first block that holds a byte to escape. */
+static inline char *escape_into(char *p, const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+
+    if (n >= 8)
+        return escape_long(p, s, n);
+    if (n >= 4) {
         /* Element type names and short ids: two overlapping words of 4 bytes. */
         uint32_t a, b;
 
@@ -550,28 +648,11 @@ static char *escape_into(char *p, const char *s, size_t n)
         memcpy(p + n - 4, &b, 4);
         return p + n;
     }
-    if (n < 8) {
-        while (i < n && escape_kind[u[i]] == 0) {
-            p[i] = s[i];
-            i++;
-        }
-        return i == n ? p + n : escape_from(p + i, s, n, i);
+    while (i < n && escape_kind[u[i]] == 0) {
+        p[i] = s[i];
+        i++;
     }
-    for (; n - i >= 8; i += 8) {
-        memcpy(&w, s + i, 8);
-        if (needs_escape(w) != 0)
-            return escape_from(p + i, s, n, i);
-        memcpy(p + i, &w, 8);
-    }
-    if (i < n) {
-        /* Nothing was escaped, so output and input offsets agree: the last 8 bytes as one
-         * word, overlapping some already written with the same values. */
-        memcpy(&w, s + n - 8, 8);
-        if (needs_escape(w) != 0)
-            return escape_from(p + i, s, n, i);
-        memcpy(p + n - 8, &w, 8);
-    }
-    return p + n;
+    return i == n ? p + n : escape_from(p + i, s, n, i);
 }
 
 /* The quoted string, escaped, at `p` (room for 6 * n + 2 bytes); returns the end. */
@@ -816,4 +897,60 @@ void ctg_emit_null(ctg_emitter *e)
 {
     before_value(e);
     put(e, "null", 4);
+}
+
+/* ---- values laid out above -------------------------------------------------------------- */
+
+/* The most a raw piece may ask for: far below the buffer, so that an empty buffer has it. */
+#define RAW_MAX_NEED ((size_t)4096)
+
+char *ctg_emit_raw_begin(ctg_emitter *e, unsigned levels, size_t need)
+{
+    char *p;
+
+    if (e->compact || need > RAW_MAX_NEED || e->depth + levels > CTG_EMIT_MAX_DEPTH)
+        return NULL;
+    p = room(e, 2 + need);
+    return p != NULL ? sep_into(e, p) : NULL;
+}
+
+void ctg_emit_raw_end(ctg_emitter *e, char *p)
+{
+    e->len = (size_t)(p - e->buf);
+}
+
+char *ctg_emit_raw_room_slow(ctg_emitter *e, char *p, size_t need)
+{
+    e->len = (size_t)(p - e->buf);
+    return room(e, need);
+}
+
+char *ctg_emit_quoted_into(char *p, const char *s, size_t n)
+{
+#if defined(__SSE2__)
+    /* Most ids: 8 to 16 bytes, two overlapping words checked at once, here rather than behind
+     * another call. */
+    if (n - 8 <= 8) {
+        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)s);
+        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + n - 8));
+
+        if (escape_mask16(_mm_unpacklo_epi64(a, b)) == 0) {
+            p[0] = '"';
+            _mm_storel_epi64((__m128i *)(void *)(p + 1), a);
+            _mm_storel_epi64((__m128i *)(void *)(p + 1 + n - 8), b);
+            p[n + 1] = '"';
+            return p + n + 2;
+        }
+    }
+#endif
+    return quote_into(p, s, n);
+}
+
+char *ctg_emit_raw_string_slow(ctg_emitter *e, char *p, const char *s, size_t n)
+{
+    if (p == NULL)
+        return NULL;
+    e->len = (size_t)(p - e->buf);
+    put_string(e, s, n);
+    return e->status == CTG_OK ? e->buf + e->len : NULL;
 }

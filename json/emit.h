@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/internal.h"
 #include "ctg/common.h"
@@ -112,6 +113,83 @@ typedef struct ctg_emit_member {
  * ctg_emit_member_string for each, then ctg_emit_object_end, with the same output. */
 CTG_INTERNAL void ctg_emit_string_object(ctg_emitter *e, const ctg_emit_member *members,
                                          size_t count);
+
+/* ---- values the writer above lays out itself (pretty layout only) ----------------------
+ * For the writers' hottest values (format/default.c's contingencies): the writer writes the
+ * bytes of one whole value in place, with one room check per member instead of the calls'
+ * checks and state, and must write exactly what the calls above would. Between
+ * ctg_emit_raw_begin and ctg_emit_raw_end no other emitter call is made; `p` is the end of
+ * what is written so far, and NULL after a failure (then the writer stops: the failure is
+ * the emitter's, sticky, and ctg_emit_raw_end is not called). */
+
+/* ",\n" then the spaces of the deepest indent and the block copy's slack, for the
+ * separators. */
+extern const char ctg_emit_indent_text[];
+#define CTG_EMIT_COPY_BLOCK 32
+
+/* Begins a value nested `levels` deep (its own containers) at the current place: writes its
+ * separator and returns where the value goes, with room for `need` bytes (at most 4 KiB).
+ * NULL, with nothing written or changed, when the calls above must write it (compact layout,
+ * misuse, too deep, a failure already). */
+char *ctg_emit_raw_begin(ctg_emitter *e, unsigned levels, size_t need);
+/* Ends the value at `p`. */
+void ctg_emit_raw_end(ctg_emitter *e, char *p);
+/* Room for `need` more bytes at `p` (at most 4 KiB): the buffer flushed when it is full. */
+char *ctg_emit_raw_room_slow(ctg_emitter *e, char *p, size_t need);
+/* The bytes left at `p`. */
+static inline size_t ctg_emit_raw_left(const ctg_emitter *e, const char *p)
+{
+    return (size_t)(e->buf + e->cap - p);
+}
+static inline char *ctg_emit_raw_room(ctg_emitter *e, char *p, size_t need)
+{
+    if (p == NULL || ctg_emit_raw_left(e, p) >= need)
+        return p;
+    return ctg_emit_raw_room_slow(e, p, need);
+}
+/* The longest string ctg_emit_quoted_into takes (the emitter's slice), so that 6 * n + 2 cannot
+ * wrap. */
+#define CTG_EMIT_RAW_SLICE ((size_t)8192)
+/* The quoted, escaped string at `p`, with room for 6 * n + 2 bytes; returns the end. */
+char *ctg_emit_quoted_into(char *p, const char *s, size_t n);
+/* ctg_emit_raw_string where the room is short or the string long. */
+char *ctg_emit_raw_string_slow(ctg_emitter *e, char *p, const char *s, size_t n);
+/* The quoted, escaped string, of any length (room is checked, long ones go in slices). */
+static inline char *ctg_emit_raw_string(ctg_emitter *e, char *p, const char *s, size_t n)
+{
+    if (p != NULL && n <= CTG_EMIT_RAW_SLICE && ctg_emit_raw_left(e, p) >= 6 * n + 2)
+        return ctg_emit_quoted_into(p, s, n);
+    return ctg_emit_raw_string_slow(e, p, s, n);
+}
+
+/* Bytes ctg_emit_raw_break and ctg_emit_raw_name may write at `depth` (open objects, the
+ * member's own included). */
+#define CTG_EMIT_BREAK_ROOM(depth) (2 + 2 * (size_t)(depth) + CTG_EMIT_COPY_BLOCK)
+#define CTG_EMIT_NAME_ROOM(depth) (CTG_EMIT_BREAK_ROOM(depth) + sizeof(((ctg_key *)0)->quoted) + 3)
+
+/* A line break then the indent of `depth`, after a comma when `comma`. */
+static inline char *ctg_emit_raw_break(char *p, bool comma, size_t depth)
+{
+    const char *src = ctg_emit_indent_text + !comma;
+    size_t n = 1 + comma + 2 * depth;
+
+    if (n <= CTG_EMIT_COPY_BLOCK)
+        memcpy(p, src, CTG_EMIT_COPY_BLOCK); /* a fixed size, inlined; the room has the slack */
+    else
+        memcpy(p, src, n);
+    return p + n;
+}
+
+/* The separator of a member at `depth` (none before the first but the line break), its
+ * quoted name and " : ". */
+static inline char *ctg_emit_raw_name(char *p, bool first, size_t depth, const ctg_key *name)
+{
+    p = ctg_emit_raw_break(p, !first, depth);
+    memcpy(p, name->quoted, sizeof name->quoted); /* one fixed-size copy: the name is padded */
+    p += name->len + 2;
+    memcpy(p, " : ", 3);
+    return p + 3;
+}
 
 /* Convenience for NUL-terminated literals. */
 #define CTG_EMIT_KEY(e, lit) ctg_emit_key((e), (lit), sizeof(lit) - 1)

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /* merge's building blocks (cli/hashspill.c and cli/elemset.c, compiled into the tests): the
  * values repeated among more than one run of the spill, exactly, and canonical element sets
- * equal whatever the order, duplicates and sides. */
+ * equal whatever the order, duplicates and sides; and split's quick count (cli/splitcount.c). */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <CUnit/CUnit.h>
 
 #include "cli/elemset.h"
 #include "cli/hashspill.h"
+#include "cli/splitcount.h"
 #include "tests/test_common.h"
 
 /* Distinct values in a scrambled order: i * an odd constant is a bijection of 64-bit words. */
@@ -130,6 +133,35 @@ static const char *key_of(cli_elemset *s, const ctg_element *e, size_t n, size_t
     return s->key;
 }
 
+/* Every byte of a key counts, wherever it falls in the hash's words (head, overlapping tail,
+ * rounds of 16), and so does the length: one byte changed at any position of keys of 0 to 64
+ * bytes, or a key one byte longer, changes the hash; and the key is read only within its
+ * bytes (the copy ends where the key does: ASan and valgrind see any read past it). */
+CTG_TEST(cli_merge, hash_reads_every_byte)
+{
+    int same = 0;
+
+    for (size_t len = 0; len <= 64; len++) {
+        unsigned char *key = malloc(len + 1);
+        uint64_t h;
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(key);
+        for (size_t i = 0; i < len; i++)
+            key[i] = (unsigned char)('a' + i % 26);
+        h = cli_hash64(key, len, 1);
+        for (size_t i = 0; i < len; i++) {
+            key[i] ^= 0x01;
+            same += cli_hash64(key, len, 1) == h;
+            key[i] ^= 0x01;
+        }
+        key[len] = (unsigned char)('a' + len % 26);
+        same += cli_hash64(key, len + 1, 1) == h;
+        same += cli_hash64(key, len, 2) == h; /* the seed counts too */
+        free(key);
+    }
+    CU_ASSERT_EQUAL(same, 0);
+}
+
 CTG_TEST(cli_merge, element_sets)
 {
     const ctg_element a[] = { { "L1", CTG_ELEMENT_LINE, NULL },
@@ -162,3 +194,54 @@ CTG_TEST(cli_merge, element_sets)
 }
 
 #include "test_cli_merge.tests.h"
+
+/* Counts `n` bytes of braces, brackets and filler (first a '{') written to a file, against a
+ * plain count of the same bytes. */
+static int split_count_case(size_t n, uint64_t seed)
+{
+    char path[] = "/tmp/ctg-splitcount-XXXXXX";
+    char *buf = malloc(n);
+    uint64_t braces = 0, brackets = 0, elements = 0, contingencies = 0, r = seed;
+    int fd = mkstemp(path), bad = 0;
+    bool ok;
+
+    CU_ASSERT_FATAL(buf != NULL && fd >= 0);
+    for (size_t i = 0; i < n; i++) {
+        r = r * 6364136223846793005u + 1442695040888963407u;
+        /* runs of one byte now and then, so that a counter lane meets hundreds of matches */
+        buf[i] = i == 0 || seed == 0 ? '{' : (r >> 60) < 9 ? "{{{{[a \"}"[(r >> 60)] : buf[i - 1];
+        if (seed == 0 && i == n - 1)
+            buf[i] = '['; /* braces only but this: every counter lane at its most */
+        braces += buf[i] == '{';
+        brackets += buf[i] == '[';
+    }
+    CU_ASSERT_FATAL(write(fd, buf, n) == (ssize_t)n);
+    close(fd);
+    ok = cli_split_count(path, &elements, &contingencies);
+    if (brackets > 0 && braces >= brackets) {
+        bad += !ok || elements != braces - brackets || contingencies != brackets - 1;
+        if (bad)
+            fprintf(stderr, "\nsplit count of %zu bytes: %d %llu %llu, want %llu %llu\n", n, ok,
+                    (unsigned long long)elements, (unsigned long long)contingencies,
+                    (unsigned long long)(braces - brackets), (unsigned long long)(brackets - 1));
+    }
+    unlink(path);
+    free(buf);
+    return bad;
+}
+
+/* split --parts's count of braces and brackets is exact at every length around its block
+ * sizes (16 and 64 bytes, 252 blocks before the byte counters are summed) and its read chunk
+ * (256 KiB), with long runs of one byte. */
+CTG_TEST(cli_merge, split_count_exact)
+{
+    static const size_t big[] = { 16128, 16129, 16191, 16192, 16193, 262143, 262144, 262145,
+                                  262144 * 3 + 77, 1000003 };
+    int bad = 0;
+
+    for (size_t n = 1; n <= 300 && bad == 0; n++)
+        bad += split_count_case(n, n);
+    for (size_t k = 0; k < sizeof big / sizeof *big && bad == 0; k++)
+        bad += split_count_case(big[k], k + 1000) + split_count_case(big[k], 0);
+    CU_ASSERT_EQUAL(bad, 0);
+}

@@ -458,6 +458,97 @@ CTG_TEST(writer, escaping_matches_reference)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* One byte of `cls` at every position of a string of `n` plain bytes (a second one 9 bytes
+ * further when `pair`), the string starting at `off` in its buffer; written with `emit` into an
+ * array (compact: plain strings; pretty: one-member objects). The expected bytes, from
+ * reference_escape, in `want`. */
+typedef void (*boundary_emit)(ctg_emitter *e, const char *s, size_t n);
+
+static const ctg_key boundary_key = CTG_KEY("k");
+
+static void boundary_string(ctg_emitter *e, const char *s, size_t n)
+{
+    ctg_emit_string(e, s, n);
+}
+
+static void boundary_member(ctg_emitter *e, const char *s, size_t n)
+{
+    ctg_emit_object_begin(e);
+    ctg_emit_member_string(e, &boundary_key, s, n);
+    ctg_emit_object_end(e);
+}
+
+static void boundary_object(ctg_emitter *e, const char *s, size_t n)
+{
+    ctg_emit_member m = { &boundary_key, s, n };
+
+    ctg_emit_string_object(e, &m, 1);
+}
+
+static void boundary_key_of(ctg_emitter *e, const char *s, size_t n)
+{
+    ctg_emit_object_begin(e);
+    ctg_emit_key(e, s, n);
+    ctg_emit_int(e, 1);
+    ctg_emit_object_end(e);
+}
+
+static bool boundary_case(size_t n, unsigned char cls, bool pair, size_t off, int how)
+{
+    static const boundary_emit emits[] = { boundary_string, boundary_member, boundary_object,
+                                           boundary_key_of };
+    unsigned char in[96 + 16];
+    char *want = malloc(96 * (6 * 96 + 32) + 8), ref[6 * 96 + 3];
+    size_t w = 0;
+    ctg_emitter e;
+    collect out;
+    bool same;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+    collect_init(&out, &e, how == 0, NULL);
+    ctg_emit_array_begin(&e);
+    want[w++] = '[';
+    for (size_t k = 0; k < n; k++) {
+        for (size_t i = 0; i < n; i++)
+            in[off + i] = (unsigned char)('a' + (i + k) % 26);
+        in[off + k] = cls;
+        if (pair && k + 9 < n)
+            in[off + k + 9] = cls;
+        emits[how](&e, (const char *)in + off, n);
+        reference_escape(in + off, n, ref);
+        w += (size_t)sprintf(want + w, how == 0   ? "%s%s"
+                                       : how == 3 ? "%s{\n  %s : 1\n}"
+                                                  : "%s{\n  \"k\" : %s\n}",
+                             k == 0 ? (how == 0 ? "" : " ") : (how == 0 ? "," : ", "), ref);
+    }
+    ctg_emit_array_end(&e);
+    w += (size_t)sprintf(want + w, how == 0 ? "]" : " ]");
+    CU_ASSERT_EQUAL(collect_finish(&out, &e), CTG_OK);
+    same = out.len == w && memcmp(out.data, want, w) == 0;
+    if (!same)
+        fprintf(stderr, "\nescaping differs (n %zu, byte 0x%02X, pair %d, offset %zu, way %d):\n"
+                "got  %s\nwant %s\n", n, cls, pair, off, how, out.data, want);
+    free(out.data);
+    free(want);
+    return same;
+}
+
+/* Every byte class at every position of strings of 1 to 96 bytes, at every alignment: the
+ * block scans (16 bytes, two overlapping words, 4-byte words, bytes) and the copy that
+ * resumes after an escape must agree with the plain escaping, through every string path. */
+CTG_TEST(writer, escaping_at_every_block_position)
+{
+    static const unsigned char classes[] = { '"', '\\', 0x00, 0x0A, 0x1F, 0x20, 0x7F, 0x80,
+                                             0xC3, 0xFF, '!', 0x1B };
+    int bad = 0;
+
+    for (size_t n = 1; n <= 96 && bad < 3; n++)
+        for (size_t c = 0; c < sizeof classes && bad < 3; c++)
+            for (int how = 0; how < 4 && bad < 3; how++)
+                bad += !boundary_case(n, classes[c], ((n + c) & 1) != 0, (n * 7 + c) % 16, how);
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* A string far larger than the emitter's buffer, with escapes spread through it. */
 CTG_TEST(writer, long_string_with_escapes)
 {
@@ -489,6 +580,217 @@ CTG_TEST(writer, long_string_with_escapes)
     free(out.data);
     free(in);
     free(want);
+}
+
+/* ---- contingencies laid out in place ------------------------------------------------- */
+
+static const ctg_key oracle_id = CTG_KEY("id"), oracle_name = CTG_KEY("name"),
+                     oracle_elements = CTG_KEY("elements"), oracle_type = CTG_KEY("type"),
+                     oracle_side = CTG_KEY("voltageLevelId");
+
+/* A contingency the way the emitter's calls write it (format/default.c before its in-place
+ * layout): the oracle of the tests below. */
+static void oracle_contingency(ctg_emitter *e, const ctg_contingency *c)
+{
+    ctg_emit_object_begin(e);
+    ctg_emit_member_string(e, &oracle_id, c->id, strlen(c->id));
+    if (c->name != NULL)
+        ctg_emit_member_string(e, &oracle_name, c->name, strlen(c->name));
+    ctg_emit_name_key(e, &oracle_elements);
+    ctg_emit_array_begin(e);
+    for (size_t i = 0; i < c->element_count; i++) {
+        const ctg_element *el = &c->elements[i];
+        ctg_element_type t =
+            el->type == CTG_ELEMENT_DANGLING_LINE ? CTG_ELEMENT_BOUNDARY_LINE : el->type;
+        const char *type = ctg_element_type_name(t);
+
+        ctg_emit_object_begin(e);
+        ctg_emit_member_string(e, &oracle_id, el->id, strlen(el->id));
+        ctg_emit_member_string(e, &oracle_type, type, strlen(type));
+        if (ctg_element_type_is_sided(t) && el->voltage_level_id != NULL &&
+            el->voltage_level_id[0] != '\0')
+            ctg_emit_member_string(e, &oracle_side, el->voltage_level_id,
+                                   strlen(el->voltage_level_id));
+        ctg_emit_object_end(e);
+    }
+    ctg_emit_array_end(e);
+    ctg_emit_object_end(e);
+}
+
+/* A string of `n` bytes in `buf`: letters, with an escape now and then. */
+static const char *random_text(char *buf, size_t n, uint64_t *state)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = next_random(state);
+        buf[i] = r % 23 == 0 ? "\"\\\n\x01\xc3"[r / 23 % 5] : (char)('a' + r / 23 % 26);
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Random contingencies, `count` of them, into `cs` with their strings in `text` (34 bytes for
+ * each string, 6 strings each at most); one in 50 has the id `long_id`. */
+static void random_contingencies(ctg_contingency *cs, ctg_element *els, char *text,
+                                 size_t count, const char *long_id, uint64_t *state)
+{
+    static const size_t lens[] = { 0, 1, 3, 4, 7, 8, 9, 13, 15, 16, 17, 31, 33 };
+    char *t = text;
+
+    for (size_t i = 0; i < count; i++, els += 4) {
+        uint64_t r = next_random(state);
+
+        cs[i] = (ctg_contingency){ random_text(t, lens[r % 13], state), NULL, els, r / 13 % 5,
+                                   NULL, 0 };
+        t += 34;
+        if (r / 65 % 50 == 0)
+            cs[i].id = long_id;
+        if (r / 3250 % 3 == 0)
+            cs[i].name = random_text(t, lens[r / 9750 % 13], state);
+        t += 34;
+        for (size_t k = 0; k < cs[i].element_count; k++, t += 34) {
+            uint64_t q = next_random(state);
+
+            els[k].id = random_text(t, lens[q % 13], state);
+            els[k].type = (ctg_element_type)(q / 13 % CTG_ELEMENT_TYPE_COUNT);
+            els[k].voltage_level_id = q / 300 % 3 == 0 ? NULL : q / 300 % 3 == 1 ? "" : "VL\"1";
+        }
+    }
+}
+
+/* Writes the contingencies inside `depth` objects (each value of a key "k") and an array,
+ * with `write`, and returns the bytes (the caller frees them). */
+static char *nested_contingencies(const ctg_contingency *cs, size_t count, int depth,
+                                  void (*write)(ctg_emitter *, const ctg_contingency *),
+                                  size_t *len, size_t *calls)
+{
+    ctg_emitter e;
+    collect out;
+
+    collect_init(&out, &e, false, NULL);
+    for (int d = 0; d < depth; d++) {
+        ctg_emit_object_begin(&e);
+        CTG_EMIT_KEY(&e, "k");
+    }
+    ctg_emit_array_begin(&e);
+    for (size_t i = 0; i < count; i++)
+        write(&e, &cs[i]);
+    ctg_emit_array_end(&e);
+    for (int d = 0; d < depth; d++)
+        ctg_emit_object_end(&e);
+    CU_ASSERT_EQUAL(collect_finish(&out, &e), CTG_OK);
+    *len = out.len;
+    *calls = out.calls;
+    return out.data;
+}
+
+/* The in-place layout of a contingency writes what the emitter's calls write: names or none,
+ * 0 to 4 elements of every type, sides set, empty or absent, escapes, strings of every block
+ * length and longer than the emitter's slices, at several depths, across many buffer flushes
+ * (so that a member meets the buffer's end). */
+CTG_TEST(writer, contingency_in_place_matches_calls)
+{
+    enum { COUNT = 8000 };
+    ctg_contingency *cs = malloc(COUNT * sizeof *cs);
+    ctg_element *els = malloc(4 * COUNT * sizeof *els);
+    char *text = malloc((size_t)COUNT * 6 * 34), long_id[9001];
+    uint64_t state = 77;
+
+    CU_ASSERT_FATAL(cs != NULL && els != NULL && text != NULL);
+    random_text(long_id, sizeof long_id - 1, &state); /* more than a slice of the emitter */
+    random_contingencies(cs, els, text, COUNT, long_id, &state);
+    for (int depth = 0; depth < 4; depth++) {
+        size_t n1, n2, calls1, calls2;
+        char *got = nested_contingencies(cs, COUNT, depth, ctg_write_contingency, &n1, &calls1);
+        char *want = nested_contingencies(cs, COUNT, depth, oracle_contingency, &n2, &calls2);
+
+        CU_ASSERT_EQUAL(n1, n2);
+        CU_ASSERT(n1 == n2 && memcmp(got, want, n1) == 0);
+        CU_ASSERT(calls1 > 10); /* many flushes */
+        if (n1 != n2 || memcmp(got, want, n1) != 0) {
+            size_t at = 0;
+            while (at < n1 && at < n2 && got[at] == want[at])
+                at++;
+            fprintf(stderr, "\ndepth %d: differs at byte %zu: got ...%.60s, want ...%.60s\n",
+                    depth, at, got + (at > 20 ? at - 20 : 0), want + (at > 20 ? at - 20 : 0));
+        }
+        free(got);
+        free(want);
+    }
+    free(cs);
+    free(els);
+    free(text);
+}
+
+/* A sink failure in the middle of the in-place contingencies sticks as it does for the calls:
+ * the same failure, nothing after it, and what went out is the start of what the calls
+ * write. */
+CTG_TEST(writer, contingency_in_place_sink_failure)
+{
+    static const ctg_element els[] = { { "EQ_00000001", CTG_ELEMENT_LINE, NULL },
+                                       { "EQ_00000002", CTG_ELEMENT_GENERATOR, NULL } };
+    const ctg_contingency c = { "N-2_000000001", "Outage of the generated grid", els, 2,
+                                NULL, 0 };
+    void (*const writers[])(ctg_emitter *, const ctg_contingency *) = { ctg_write_contingency,
+                                                                       oracle_contingency };
+    collect outs[2];
+
+    for (int w = 0; w < 2; w++) {
+        ctg_error err = { 0 };
+        ctg_emitter e;
+
+        collect_init(&outs[w], &e, false, &err);
+        outs[w].fail_at_call = 3;
+        ctg_emit_array_begin(&e);
+        for (int i = 0; i < 5000; i++)
+            writers[w](&e, &c);
+        ctg_emit_array_end(&e);
+        CU_ASSERT_EQUAL(collect_finish(&outs[w], &e), CTG_EIO);
+        CU_ASSERT_EQUAL(outs[w].calls, 3);
+        CU_ASSERT_STRING_EQUAL(err.message, "sink refused");
+    }
+    /* Two pieces went out each way; they may end at other places (each way flushes when the
+     * room it asks for is short), but both are the start of the same bytes. */
+    CU_ASSERT(outs[0].len > 65536 && outs[1].len > 65536);
+    CU_ASSERT(memcmp(outs[0].data, outs[1].data,
+                     outs[0].len < outs[1].len ? outs[0].len : outs[1].len) == 0);
+    free(outs[0].data);
+    free(outs[1].data);
+}
+
+/* A contingency too deep for the emitter fails as the calls fail, with nothing written of
+ * it; one level less is written the same both ways. */
+CTG_TEST(writer, contingency_in_place_at_the_depth_limit)
+{
+    static const ctg_element el = { "L1", CTG_ELEMENT_LINE, NULL };
+    const ctg_contingency c = { "C1", "n", &el, 1, NULL, 0 };
+    void (*const writers[])(ctg_emitter *, const ctg_contingency *) = { ctg_write_contingency,
+                                                                       oracle_contingency };
+    char *outs[2][2];
+    int rcs[2][2];
+    ctg_error err;
+
+    for (int w = 0; w < 2; w++)
+        for (int over = 0; over < 2; over++) {
+            ctg_emitter e;
+            collect out;
+
+            collect_init(&out, &e, false, &err);
+            for (int d = 0; d < CTG_EMIT_MAX_DEPTH - 3 + over; d++)
+                ctg_emit_array_begin(&e);
+            writers[w](&e, &c);
+            rcs[w][over] = collect_finish(&out, &e);
+            outs[w][over] = out.data;
+            if (over)
+                CU_ASSERT_STRING_EQUAL(err.message, "emitter: nesting deeper than 4160 levels");
+        }
+    CU_ASSERT_EQUAL(rcs[0][0], CTG_OK);
+    CU_ASSERT_EQUAL(rcs[1][0], CTG_OK);
+    CU_ASSERT_STRING_EQUAL(outs[0][0], outs[1][0]);
+    CU_ASSERT_EQUAL(rcs[0][1], CTG_EINVAL);
+    CU_ASSERT_EQUAL(rcs[1][1], CTG_EINVAL);
+    for (int w = 0; w < 2; w++)
+        for (int over = 0; over < 2; over++)
+            free(outs[w][over]);
 }
 
 /* ---- the emitter's rules -------------------------------------------------------------- */
