@@ -124,9 +124,15 @@ static inline size_t first_flagged(uint64_t m)
 #define HOT_INLINE inline
 #endif
 
+/* base + (p - win), with what does not change within a window summed once. */
 static inline size_t pos(const ctg_lexer *lx, const char *p)
 {
-    return lx->base + (size_t)(p - lx->win);
+    return (size_t)((uintptr_t)p + lx->origin);
+}
+
+static void set_origin(ctg_lexer *lx)
+{
+    lx->origin = (uintptr_t)lx->base - (uintptr_t)lx->win;
 }
 
 static size_t sat_add(size_t a, size_t b)
@@ -235,6 +241,7 @@ static void slide(ctg_lexer *lx)
         return;
     memmove(lx->buf, lx->tok, (size_t)(lx->end - lx->tok));
     lx->base += shift;
+    set_origin(lx);
     lx->cur -= shift;
     lx->tok -= shift;
     lx->end -= shift;
@@ -258,6 +265,7 @@ static int grow(ctg_lexer *lx, size_t limit)
     lx->end = p + (lx->end - lx->buf);
     lx->tok = p;
     lx->win = p;
+    set_origin(lx);
     lx->buf = p;
     lx->cap = cap;
     return CTG_OK;
@@ -347,12 +355,12 @@ static inline const char *skip_ws(ctg_lexer *lx, const char *p, const char *end)
     /* Most often there is nothing to skip: a ',' or a '}' right after a value. */
     if (p < end && (unsigned char)*p > ' ')
         return p;
-    /* PowSyBl puts one space after ':', '[' and '{': settle that without the loop. */
-    if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ')
-        return p + 1;
     /* Pretty printers put a line break and an indentation before most tokens. */
     if (p < end && *p == '\n' && (p = newline(lx, p + 1, end)) < end && (unsigned char)*p > ' ')
         return p;
+    /* PowSyBl puts one space after ':', '[' and '{': settle that without the loop. */
+    if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ')
+        return p + 1;
     while (p < end) {
         unsigned char c = (unsigned char)*p;
         if (c > ' ')
@@ -1063,12 +1071,14 @@ int ctg_lexer_init(ctg_lexer *lx, const ctg_lex_source *src, const ctg_lex_limit
         lx->buf = ctg_mem_alloc(a, CTG_LEX_BUFFER_SIZE);
         lx->cap = lx->buf != NULL ? CTG_LEX_BUFFER_SIZE : 0;
         lx->win = lx->cur = lx->end = lx->tok = lx->buf;
+        set_origin(lx);
         /* A lexer that failed to start still answers every call with the failure. */
         return lx->buf != NULL ? CTG_OK : fail_at(lx, CTG_ENOMEM, 0, "out of memory");
     }
     /* No pointer arithmetic on a NULL buffer, even with a length of 0. */
     lx->win = lx->cur = lx->tok = src->data != NULL ? src->data : empty;
     lx->end = lx->win + (src->data != NULL ? src->len : 0);
+    set_origin(lx);
     lx->eof = true;
     clip(lx, NULL);
     return CTG_OK;
@@ -1236,20 +1246,13 @@ int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
     return next_from(lx, tok, err, p, st);
 }
 
-/* The key at `quote` when it is exactly the hint: no scan for its end. Any byte but the hint's
- * own or a '"' ends the match, so a key that needs decoding never matches. */
-static inline bool hinted_key(const ctg_lexer *lx, ctg_token *t, const char *quote,
-                              const char *hint, size_t len)
+/* Whether the key at `quote` is exactly the hint: no scan for its end. Any byte but the
+ * hint's own or a '"' ends the match, so a key that needs decoding never matches. */
+static inline bool hinted_key(const ctg_lexer *lx, const char *quote, const char *hint, size_t len)
 {
     /* quote[len + 1] must be in the window: len + 1 < end - quote, written without overflow. */
-    if (hint == NULL || len >= (size_t)(lx->end - quote) - 1 || quote[len + 1] != '"'
-        || len > lx->lim.max_string_len || !ctg_short_eq(quote + 1, hint, len))
-        return false;
-    t->str = quote + 1;
-    t->len = len;
-    t->has_nul = false;
-    mark_token(lx, t, quote);
-    return true;
+    return hint != NULL && len < (size_t)(lx->end - quote) - 1 && quote[len + 1] == '"'
+           && len <= lx->lim.max_string_len && ctg_short_eq(quote + 1, hint, len);
 }
 
 /* ctg_lexer_member's general path: `rc` is the status of reading the next token into `val`,
@@ -1308,20 +1311,18 @@ static HOT_INLINE int sift(ctg_lexer *lx, ctg_token *val, ctg_error *err, const 
                                                            : NULL;
     if (q == NULL)
         return ctg_lexer_skip_next(lx, val, err);
-    val->type = *p == '"' ? CTG_TOK_STRING : CTG_TOK_NUMBER;
-    mark_token(lx, val, p);
+    /* `val` is not set: the member loop reads the next token into it, or fails. */
     lx->cur = q;
     lx->state = S_OBJECT_AFTER;
     return CTG_OK;
 }
 
-/* Whether the sieve passes over the member whose key is `key`. */
-static inline bool sifted(const ctg_key_sieve *sv, const ctg_token *key)
+/* Whether the sieve passes over the member whose key is the `len` bytes at `s`. */
+static inline bool sifted(const ctg_key_sieve *sv, const char *s, size_t len)
 {
-    unsigned letter = (unsigned char)key->str[0] - (unsigned)'a';
+    unsigned letter = (unsigned char)s[0] - (unsigned)'a';
 
-    return key->len < 64 && key->len <= sv->max_len && letter < 26
-           && !((sv->keep[key->len] >> letter) & 1u);
+    return len < 64 && len <= sv->max_len && letter < 26 && !((sv->keep[len] >> letter) & 1u);
 }
 
 /* The common case: a plain key (often the hint) and its ':' on one line, then, when it follows
@@ -1333,7 +1334,7 @@ static HOT_INLINE int member(ctg_lexer *lx, const char *hint, size_t hint_len,
 {
     int st = lx->state, rc;
     ctg_token *key = &m->key;
-    const char *p, *colon;
+    const char *p, *colon, *s, *q;
 
 again:
     if (st != S_OBJECT_AFTER && st != S_OBJECT_FIRST)
@@ -1345,23 +1346,31 @@ again:
         return bracket(lx, val, p, st) ? CTG_LEX_OTHER : next_from(lx, val, err, p, st);
     if (*p != '"' || !(st & F_KEY))
         goto general;
-    if (hinted_key(lx, key, p, hint, hint_len))
-        m->hinted = true;
-    else if (plain_string(lx, key, p))
-        m->hinted = false;
-    else
+    s = p + 1;
+    if ((m->hinted = hinted_key(lx, p, hint, hint_len)))
+        q = s + hint_len;
+    else if ((q = scan_plain(s, lx->end)) == lx->end || *q != '"'
+             || (size_t)(q - s) > lx->lim.max_string_len)
         goto general;
-    if ((colon = colon_and_value(key->str + key->len + 1, lx->end, &p)) == NULL)
-        goto general;
-    key->type = CTG_TOK_KEY;
-    lx->state = S_AFTER_COLON;
-    lx->cur = colon;
-    if (sv != NULL && sifted(sv, key)) {
+    /* A member the sieve passes over is settled before its key becomes a token. */
+    if (sv != NULL && sifted(sv, s, (size_t)(q - s))
+        && (colon = colon_and_value(q + 1, lx->end, &p)) != NULL) {
+        lx->state = S_AFTER_COLON;
+        lx->cur = colon;
         if ((rc = sift(lx, val, err, p)) != CTG_OK)
             return rc;
         st = lx->state;
         goto again;
     }
+    key->str = s;
+    key->len = (size_t)(q - s);
+    key->has_nul = false;
+    mark_token(lx, key, p);
+    if ((colon = colon_and_value(q + 1, lx->end, &p)) == NULL)
+        goto general;
+    key->type = CTG_TOK_KEY;
+    lx->state = S_AFTER_COLON;
+    lx->cur = colon;
     if (p != lx->end && *p == '"' && plain_string(lx, val, p)) {
         val->type = CTG_TOK_STRING;
         lx->cur = val->str + val->len + 1;
@@ -1432,7 +1441,7 @@ static inline const char *small_exponent(const char *p, const char *end, size_t 
 
 /* The end of the number at `p` when lex_number would accept it as it is: valid, finite, within
  * max_string_len, and followed by a byte in the window that cannot extend it. NULL otherwise. */
-static inline const char *number_end(const ctg_lexer *lx, const char *p)
+static const char *number_end_any(const ctg_lexer *lx, const char *p)
 {
     const char *s = p + (*p == '-'), *end = lx->end, *q;
     size_t int_digits;
@@ -1454,6 +1463,44 @@ static inline const char *number_end(const ctg_lexer *lx, const char *p)
         || (size_t)(q - p) > lx->lim.max_string_len)
         return NULL;
     return q;
+}
+
+#ifdef CTG_LEX_SWAR
+/* Bit 4 of each byte of `w` that is not an ASCII digit, and maybe other bits of those bytes:
+ * a digit xor '0' is 0..9, with no high nibble and no carry out of its low nibble + 6. */
+static inline uint64_t non_digits(uint64_t w)
+{
+    uint64_t x = w ^ (ONES * '0');
+
+    return (x & (ONES * 0xF0)) | (((x & (ONES * 0x0F)) + ONES * 6) & (ONES * 0x10));
+}
+#endif
+
+/* number_end_any, settled from one load of eight bytes for what PowSyBl writes most: an
+ * integer or a decimal of at most seven bytes after the sign, with no exponent and no leading
+ * zero before another digit. Numbers of varying length would make a byte loop's exit branch a
+ * guess each time. */
+static inline const char *number_end(const ctg_lexer *lx, const char *p)
+{
+#ifdef CTG_LEX_SWAR
+    const char *s = p + (*p == '-');
+    uint64_t bad;
+    size_t i, j;
+
+    if (lx->end - s < 8 || (bad = non_digits(load8(s))) == 0)
+        return number_end_any(lx, p);
+    i = first_flagged(bad);
+    if (i == 0 || (i > 1 && *s == '0'))
+        return number_end_any(lx, p);
+    if (s[i] == '.' && i < 7 && (bad &= ~(uint64_t)0 << (8 * (i + 1))) != 0
+        && (j = first_flagged(bad)) > i + 1)
+        i = j;
+    if ((byte_class[(unsigned char)s[i]] & C_NUM) || (size_t)(s + i - p) > lx->lim.max_string_len)
+        return number_end_any(lx, p);
+    return s + i;
+#else
+    return number_end_any(lx, p);
+#endif
 }
 
 /* Past the closing quote of the plain string at `quote`, when lex_string would take it as it
@@ -1535,10 +1582,6 @@ static HOT_INLINE void quick_ws(quick *q)
 
     if (p < end && (unsigned char)*p > ' ')
         return;
-    if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ') {
-        q->p = p + 1;
-        return;
-    }
     /* A line break and an indentation, as before most tokens of a pretty-printed file. */
     if (p < end && *p == '\n') {
         q->line += q->line != UINT_MAX;
@@ -1548,6 +1591,9 @@ static HOT_INLINE void quick_ws(quick *q)
             q->p = p;
             return;
         }
+    } else if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ') {
+        q->p = p + 1;
+        return;
     }
     while (p < end) {
         if (*p == ' ' || *p == '\t' || *p == '\r') {

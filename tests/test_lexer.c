@@ -1586,6 +1586,54 @@ CTG_TEST(lexer, skip_quick_scan_lanes)
     }
 }
 
+/* The numbers of skipped values, settled from one 8-byte load when they are short: every shape
+ * it takes or must leave to the general path (leading zeros, a bare '.', an exponent, 8 digits
+ * and more, a byte that extends the number), each followed by 0 to 9 bytes before the end of
+ * the input, so that the load sees the end at every position of its lane. Each is read as a
+ * skipped member (the sieve), inside a skipped container (the quick scan) and token by token,
+ * and must end as reading every token does (digest_lim checks that); the valid ones also end
+ * at the byte they must. */
+CTG_TEST(lexer, skip_number_lanes)
+{
+    static const char *const valid[] = {
+        "0", "7", "-0", "-7", "12", "1234567", "-1234567", "12345678", "123456789012", "0.5",
+        "-547.6", "1.93E-4", "12345.6", "1234.567", "0.000001", "-0.25", "1e5", "0.1234567",
+    };
+    static const char *const invalid[] = {
+        "01", "-01", "00.1", "1.", "-", "-.5", "1.2.3", "1.e5", "1-", "1+2", "1..2", "-a",
+        "0012345", "1234567.", "123456.x", "1e", "-0x",
+    };
+    char json[96], want[128], pad[16];
+
+    for (size_t k = 0; k <= 9; k++) {
+        memset(pad, ' ', k);
+        pad[k] = '\0';
+        for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++) {
+            size_t n = strlen(valid[i]);
+            snprintf(json, sizeof json, "{\"zz\" : %s,\"a\":[[%s]%s,x]}", valid[i], valid[i], pad);
+            snprintf(want, sizeof want, "error(-4)@%zu:1:%zu: expected a value after ',', got 'x'",
+                     2 * n + 17 + k, 2 * n + 18 + k);
+            assert_end(json, NULL, want);
+            snprintf(json, sizeof json, "[[%s%s", valid[i], pad);
+            snprintf(want, sizeof want,
+                     "error(-4)@%zu:1:%zu: expected ',' or ']' after array element, got end of input",
+                     n + 2 + k, n + 3 + k);
+            assert_end(json, NULL, want);
+        }
+        for (size_t i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++) {
+            char *d;
+            snprintf(json, sizeof json, "{\"zz\" : %s%s,\"k\":1}", invalid[i], pad);
+            d = digest(json);
+            CU_ASSERT(strstr(d, "error(-4)") != NULL);
+            free(d);
+            snprintf(json, sizeof json, "[[%s]%s]", invalid[i], pad);
+            d = digest(json);
+            CU_ASSERT(strstr(d, "error(-4)") != NULL);
+            free(d);
+        }
+    }
+}
+
 /* The limits the quick scan must leave to the token path: a string or a number longer than
  * max_string_len (the raw text counts, escapes included), nesting at max_depth, and nesting
  * past 64 levels (the container stack grows there). */
