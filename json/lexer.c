@@ -97,6 +97,26 @@ static inline size_t first_flagged(uint64_t m)
 {
     return (size_t)__builtin_ctzll(m) >> 3;
 }
+
+/* Bit 4 of each byte of `w` that is not an ASCII digit, and maybe other bits of those bytes:
+ * a digit xor '0' is 0..9, with no high nibble and no carry out of its low nibble + 6. */
+static inline uint64_t non_digits(uint64_t w)
+{
+    uint64_t x = w ^ (ONES * '0');
+
+    return (x & (ONES * 0xF0)) | (((x & (ONES * 0x0F)) + ONES * 6) & (ONES * 0x10));
+}
+
+/* The value of the n digits (1 <= n <= 7) at the start of `w`, the first the most significant:
+ * moved to the top of the word behind zeros, then summed pairwise in three multiplies. */
+static inline uint64_t digits_value(uint64_t w, size_t n)
+{
+    uint64_t x = (w ^ (ONES * '0')) << (8 * (8 - n));
+
+    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFULL;
+    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFULL;
+    return (x * 10000 + (x >> 32)) & 0xFFFFFFFFULL;
+}
 #endif
 
 /* SQLite's convention for a condition that no input can make true: release builds keep the
@@ -377,18 +397,26 @@ static inline const char *skip_ws(ctg_lexer *lx, const char *p, const char *end)
 
 /* ---- strings --------------------------------------------------------------------------- */
 
+#ifdef CTG_LEX_SSE2
+/* Bit i set: byte i of the 16 at `p` is one a plain string cannot hold as is. */
+static inline unsigned not_plain16(const char *p)
+{
+    /* As signed bytes, control characters and every byte >= 0x80 are below 0x20. */
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                               _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+
+    return (unsigned)_mm_movemask_epi8(hit);
+}
+#endif
+
 /* The first byte at or after `p` that a plain string cannot hold as is. */
 static inline const char *scan_plain(const char *p, const char *end)
 {
 #ifdef CTG_LEX_SSE2
-    /* As signed bytes, control characters and every byte >= 0x80 are below 0x20. */
-    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
-                  space = _mm_set1_epi8(0x20);
     while (end - p >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
-                                   _mm_cmplt_epi8(v, space));
-        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        unsigned m = not_plain16(p);
         if (m != 0)
             return p + __builtin_ctz(m);
         p += 16;
@@ -407,6 +435,21 @@ static inline const char *scan_plain(const char *p, const char *end)
     while (p < end && !(byte_class[(unsigned char)*p] & C_STR))
         p++;
     return p;
+}
+
+/* scan_plain for a string value: 32 bytes in the first step, as ids and names are often a few
+ * bytes either side of 16, where the loop's exit would be a guess each time. */
+static inline const char *scan_plain_value(const char *p, const char *end)
+{
+#ifdef CTG_LEX_SSE2
+    if (end - p >= 32) {
+        uint32_t m = not_plain16(p) | (uint32_t)not_plain16(p + 16) << 16;
+        if (m != 0)
+            return p + __builtin_ctz(m);
+        p += 32;
+    }
+#endif
+    return scan_plain(p, end);
 }
 
 static int scratch_reserve(ctg_lexer *lx, size_t need)
@@ -918,14 +961,40 @@ static inline int scalar_state(int st)
     return st == S_AFTER_COLON ? S_OBJECT_AFTER : st == S_ROOT ? S_END : S_ARRAY_AFTER;
 }
 
-/* The non-negative integer at `p` when it has at most 15 digits (so that it is exact as a
- * double), is whole in the window, within max_string_len and valid: read in one pass, as
+/* `t` and the lexer after the integer [p, q) of value v. */
+static inline bool integer_token(ctg_lexer *lx, ctg_token *t, const char *p, const char *q,
+                                 uint64_t v)
+{
+    t->type = CTG_TOK_NUMBER;
+    t->number = (double)v;
+    t->is_integer = true;
+    t->raw = p;
+    t->raw_len = (size_t)(q - p);
+    lx->cur = q;
+    return true;
+}
+
+/* The non-negative integer at `p` (a digit) when it has at most 15 digits (so that it is exact
+ * as a double), is whole in the window, within max_string_len and valid: read in one pass, as
  * lex_number would read it (node numbers of networks, mostly). false: nothing changed. */
 static inline bool small_integer(ctg_lexer *lx, ctg_token *t, const char *p)
 {
     const char *q = p, *end = lx->end;
     uint64_t v = 0;
 
+#ifdef CTG_LEX_SWAR
+    /* Up to 7 digits from one load: node numbers vary in length, and a digit loop's exit would
+     * be a guess each time. */
+    uint64_t w, bad;
+
+    if (end - p >= 8 && (bad = non_digits(w = load8(p))) != 0) {
+        size_t n = first_flagged(bad); /* >= 1: p is a digit */
+        if ((n > 1 && *p == '0') || (byte_class[(unsigned char)p[n]] & C_NUM)
+            || n > lx->lim.max_string_len)
+            return false;
+        return integer_token(lx, t, p, p + n, digits_value(w, n));
+    }
+#endif
     if (*q == '0')
         q++;
     else
@@ -934,13 +1003,7 @@ static inline bool small_integer(ctg_lexer *lx, ctg_token *t, const char *p)
     if (q == end || q - p > 15 || (byte_class[(unsigned char)*q] & C_NUM)
         || (size_t)(q - p) > lx->lim.max_string_len)
         return false;
-    t->type = CTG_TOK_NUMBER;
-    t->number = (double)v;
-    t->is_integer = true;
-    t->raw = p;
-    t->raw_len = (size_t)(q - p);
-    lx->cur = q;
-    return true;
+    return integer_token(lx, t, p, q, v);
 }
 
 /* Dispatches on the first byte of a token, in state `st`. */
@@ -1159,7 +1222,7 @@ static inline const char *colon_and_value(const char *p, const char *end, const 
  * false (nothing touched) when it needs the general path. */
 static inline bool plain_string(const ctg_lexer *lx, ctg_token *t, const char *quote)
 {
-    const char *s = quote + 1, *q = scan_plain(s, lx->end);
+    const char *s = quote + 1, *q = scan_plain_value(s, lx->end);
 
     if (q == lx->end || *q != '"' || (size_t)(q - s) > lx->lim.max_string_len)
         return false;
@@ -1465,17 +1528,6 @@ static const char *number_end_any(const ctg_lexer *lx, const char *p)
     return q;
 }
 
-#ifdef CTG_LEX_SWAR
-/* Bit 4 of each byte of `w` that is not an ASCII digit, and maybe other bits of those bytes:
- * a digit xor '0' is 0..9, with no high nibble and no carry out of its low nibble + 6. */
-static inline uint64_t non_digits(uint64_t w)
-{
-    uint64_t x = w ^ (ONES * '0');
-
-    return (x & (ONES * 0xF0)) | (((x & (ONES * 0x0F)) + ONES * 6) & (ONES * 0x10));
-}
-#endif
-
 /* number_end_any, settled from one load of eight bytes for what PowSyBl writes most: an
  * integer or a decimal of at most seven bytes after the sign, with no exponent and no leading
  * zero before another digit. Numbers of varying length would make a byte loop's exit branch a
@@ -1507,7 +1559,7 @@ static inline const char *number_end(const ctg_lexer *lx, const char *p)
  * is (whole in the window, within max_string_len). NULL otherwise. */
 static inline const char *string_end(const ctg_lexer *lx, const char *quote)
 {
-    const char *s = quote + 1, *q = scan_plain(s, lx->end);
+    const char *s = quote + 1, *q = scan_plain_value(s, lx->end);
 
     return q < lx->end && *q == '"' && (size_t)(q - s) <= lx->lim.max_string_len ? q + 1 : NULL;
 }

@@ -1634,6 +1634,76 @@ CTG_TEST(lexer, skip_number_lanes)
     }
 }
 
+/* The values of short integers, read from one 8-byte load when 8 bytes are in the window and
+ * digit by digit near its end: 1 to 16 digits, each digit at each place. */
+CTG_TEST(lexer, small_integer_values)
+{
+    static const char *const tails[] = { "]", ",          0]" };
+    char json[64];
+
+    for (size_t n = 1; n <= 16; n++) {
+        for (unsigned d = 0; d < 10; d++) {
+            for (size_t t = 0; t < 2; t++) {
+                char num[20];
+                double want = 0;
+                ctg_lex_source src = { json, 0, NULL, NULL };
+                ctg_lexer lx;
+                ctg_token tok;
+                ctg_error err;
+                /* Digits n-1, n-2, ..., then d in the last place; the first is never 0. */
+                for (size_t i = 0; i < n; i++) {
+                    num[i] = (char)('0' + (i + 1 == n ? (n == 1 && d == 0 ? 5 : d) : (n - i) % 10));
+                    if (i == 0 && num[0] == '0')
+                        num[0] = '9';
+                    want = want * 10 + (num[i] - '0');
+                }
+                num[n] = '\0';
+                snprintf(json, sizeof json, "[%s%s", num, tails[t]);
+                src.len = strlen(json);
+                CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+                CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+                CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+                CU_ASSERT(tok.type == CTG_TOK_NUMBER && tok.is_integer && tok.raw_len == n);
+                if (tok.number != want)
+                    printf("\n  %s: got %.17g\n", json, tok.number);
+                CU_ASSERT(tok.number == want);
+                ctg_lexer_dispose(&lx);
+            }
+        }
+    }
+}
+
+/* A member's string value, read with its key or passed over by the sieve, is scanned 32 bytes
+ * in its first step: the byte that ends it (its quote, an escape, a control character, a UTF-8
+ * lead byte, the end of the input) at every position of both 16-byte halves and past them,
+ * each ending as reading every token does. */
+CTG_TEST(lexer, member_string_lanes)
+{
+    static const char *const stops[] = { "\"", "\\n\"", "\x01\"", "\303\251\"", "" };
+    char a[48], json[128], want[160];
+
+    for (size_t k = 0; k <= 40; k++) {
+        memset(a, 'a', k);
+        a[k] = '\0';
+        for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
+            char *d;
+            snprintf(json, sizeof json, "{\"zz\" : \"%s%s, \"k\" : \"%s%s}", a, stops[i], a,
+                     stops[i]);
+            d = digest(json);
+            free(d);
+        }
+        snprintf(json, sizeof json, "{\"zz\" : \"%s\",\n\"k\" : \"%s\", x}", a, a);
+        snprintf(want, sizeof want,
+                 "error(-4)@%zu:2:%zu: expected a string key after ',', got 'x'", 2 * k + 22,
+                 k + 11);
+        assert_end(json, NULL, want);
+        snprintf(json, sizeof json, "{\"k\" : \"%s\x01\"}", a);
+        snprintf(want, sizeof want, "error(-4)@%zu:1:%zu: invalid control character 0x01 in string",
+                 k + 8, k + 9);
+        assert_end(json, NULL, want);
+    }
+}
+
 /* The limits the quick scan must leave to the token path: a string or a number longer than
  * max_string_len (the raw text counts, escapes included), nesting at max_depth, and nesting
  * past 64 levels (the container stack grows there). */
