@@ -1603,6 +1603,7 @@ CTG_TEST(lexer, skip_number_lanes)
         "01", "-01", "00.1", "1.", "-", "-.5", "1.2.3", "1.e5", "1-", "1+2", "1..2", "-a",
         "0012345", "1234567.", "123456.x", "1e", "-0x",
     };
+    ctg_lex_limits lim = { 0, 3, 0 };
     char json[96], want[128], pad[16];
 
     for (size_t k = 0; k <= 9; k++) {
@@ -1620,6 +1621,15 @@ CTG_TEST(lexer, skip_number_lanes)
                      n + 2 + k, n + 3 + k);
             assert_end(json, NULL, want);
         }
+        /* Longer than max_string_len: the fast paths leave the error to the general one. */
+        snprintf(json, sizeof json, "[[1234]%s,x]", pad);
+        assert_end(json, &lim, "error(-7)@2:1:3: number longer than 3 bytes");
+        snprintf(json, sizeof json, "[[-1.5]%s,x]", pad);
+        assert_end(json, &lim, "error(-7)@2:1:3: number longer than 3 bytes");
+        snprintf(json, sizeof json, "{\"id\" : 1234%s}", pad);
+        assert_end(json, &lim, "error(-7)@8:1:9: number longer than 3 bytes");
+        snprintf(json, sizeof json, "{\"type\" : 1%s}", pad);
+        assert_end(json, &lim, "error(-7)@1:1:2: string longer than 3 bytes");
         for (size_t i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++) {
             char *d;
             snprintf(json, sizeof json, "{\"zz\" : %s%s,\"k\":1}", invalid[i], pad);
@@ -1632,6 +1642,26 @@ CTG_TEST(lexer, skip_number_lanes)
             free(d);
         }
     }
+}
+
+/* A key that is the hint but longer than max_string_len is not matched in place: the general
+ * path reports it. */
+CTG_TEST(lexer, member_hint_over_limit)
+{
+    static const char doc[] = "{\"id\" : 1}";
+    ctg_lex_source src = { doc, sizeof(doc) - 1, NULL, NULL };
+    ctg_lex_limits lim = { 0, 1, 0 };
+    ctg_lex_member m;
+    ctg_lexer lx;
+    ctg_token val;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, &lim, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_member(&lx, "id", 2, &m, &val, &err), CTG_ELIMIT);
+    CU_ASSERT_STRING_EQUAL(err.message, "string longer than 1 bytes");
+    CU_ASSERT_EQUAL(err.offset, 1);
+    ctg_lexer_dispose(&lx);
 }
 
 /* The values of short integers, read from one 8-byte load when 8 bytes are in the window and
