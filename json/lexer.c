@@ -1253,8 +1253,15 @@ COLD static int next_from(ctg_lexer *lx, ctg_token *t, ctg_error *err, const cha
  * first byte, or the end of the window. */
 static inline const char *before_token(ctg_lexer *lx, int *st)
 {
-    const char *p = skip_ws(lx, lx->cur, lx->end);
+    const char *p = lx->cur, *end = lx->end;
 
+    /* ",\n" and an indentation: what comes between two members or items of a pretty file. */
+    if (end - p >= 2 && p[0] == ',' && p[1] == '\n' && (*st & F_COMMA)) {
+        *st = *st == S_OBJECT_AFTER ? S_OBJECT_NEXT : S_ARRAY_NEXT;
+        p = newline(lx, p + 2, end);
+        return p < end && (unsigned char)*p > ' ' ? p : skip_ws(lx, p, end);
+    }
+    p = skip_ws(lx, p, end);
     if (p != lx->end && *p == ',' && (*st & F_COMMA)) {
         *st = *st == S_OBJECT_AFTER ? S_OBJECT_NEXT : S_ARRAY_NEXT;
         p = skip_ws(lx, p + 1, lx->end);

@@ -1644,6 +1644,18 @@ CTG_TEST(lexer, skip_number_lanes)
     }
 }
 
+/* ",\n" between two values is settled in one step: what follows the line break (a token, more
+ * blanks, a closing bracket the comma does not allow, the end of the input) ends as reading
+ * every token does. */
+CTG_TEST(lexer, comma_newline)
+{
+    assert_end("[1,\n\n 2,\nx]", NULL, "error(-4)@9:4:1: expected a value after ',', got 'x'");
+    assert_end("{\"a\" : 1,\n\t\"b\" : 2,\n  }", NULL,
+               "error(-4)@22:3:3: expected a string key after ',', got '}'");
+    assert_end("[1,\n", NULL, "error(-4)@4:2:1: expected a value after ',', got end of input");
+    assert_end("[[1],\n [2],\n\r\n 3]", NULL, "EOF@17:4:4");
+}
+
 /* A key that is the hint but longer than max_string_len is not matched in place: the general
  * path reports it. */
 CTG_TEST(lexer, member_hint_over_limit)
