@@ -1248,6 +1248,19 @@ COLD static int next_from(ctg_lexer *lx, ctg_token *t, ctg_error *err, const cha
     return rc;
 }
 
+/* Whether the 2 bytes at `p` are ",\n": one compare where the byte order allows. */
+static inline bool comma_newline(const char *p)
+{
+#ifdef CTG_LEX_SWAR
+    uint16_t w;
+
+    memcpy(&w, p, sizeof(w));
+    return w == (',' | '\n' << 8);
+#else
+    return p[0] == ',' && p[1] == '\n';
+#endif
+}
+
 /* What lex() does before a token: skips whitespace (counting lines) and, in a state that takes
  * one, a ',' (*st becomes the state after it) and the whitespace after it. Returns the token's
  * first byte, or the end of the window. */
@@ -1256,7 +1269,7 @@ static inline const char *before_token(ctg_lexer *lx, int *st)
     const char *p = lx->cur, *end = lx->end;
 
     /* ",\n" and an indentation: what comes between two members or items of a pretty file. */
-    if (end - p >= 2 && p[0] == ',' && p[1] == '\n' && (*st & F_COMMA)) {
+    if (end - p >= 2 && comma_newline(p) && (*st & F_COMMA)) {
         *st = *st == S_OBJECT_AFTER ? S_OBJECT_NEXT : S_ARRAY_NEXT;
         p = newline(lx, p + 2, end);
         return p < end && (unsigned char)*p > ' ' ? p : skip_ws(lx, p, end);
