@@ -1654,6 +1654,10 @@ CTG_TEST(lexer, comma_newline)
                "error(-4)@22:3:3: expected a string key after ',', got '}'");
     assert_end("[1,\n", NULL, "error(-4)@4:2:1: expected a value after ',', got end of input");
     assert_end("[[1],\n [2],\n\r\n 3]", NULL, "EOF@17:4:4");
+    /* Where no comma may come. */
+    assert_end("[,\n1]", NULL, "error(-4)@1:1:2: expected a value or ']', got ','");
+    assert_end("{,\n\"a\":1}", NULL, "error(-4)@1:1:2: expected a string key or '}', got ','");
+    assert_end("{\"a\":,\n1}", NULL, "error(-4)@5:1:6: expected a value after ':', got ','");
 }
 
 /* A key that is the hint but longer than max_string_len is not matched in place: the general
