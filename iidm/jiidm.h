@@ -192,7 +192,7 @@ typedef struct jx_el {
     uint32_t u[JK_COUNT];    /* nodes, booleans, topology kind; valid where seen */
     double nominal_v;
     ctg_mark start;            /* its '{' */
-    ctg_mark key_mark;         /* the member being read */
+    const ctg_token *key;      /* the key of the member being read, valid while it is read */
     ctg_mark marks[JK_COUNT];  /* where each kept member was */
     const ctg_net_object *obj; /* once in the table (NULL for topologies) */
     bool created;              /* jx_el_create ran */
@@ -205,7 +205,17 @@ static inline bool jx_el_has(const jx_el *el, jx_key key)
 }
 
 /* Prepares `el` for an element of kind `k` whose '{' is at `start`. */
-void jx_el_init(jx_el *el, const jx_kind *k, const jx_scope *scope, ctg_mark start);
+void jx_el_init(jx_el *el, const jx_kind *k, const jx_scope *scope, const ctg_token *start);
+
+/* *to = *from, field by field: a whole-struct copy moves `line` and the padding after it as one
+ * 8-byte word, which cannot be forwarded from the 4-byte store that just wrote `line` (the
+ * load waits for that store to reach the cache, once per member). */
+static inline void jx_mark_copy(ctg_mark *to, size_t offset, size_t line_start, unsigned line)
+{
+    to->offset = offset;
+    to->line_start = line_start;
+    to->line = line;
+}
 
 /* Adds the element to the table, once (later calls do nothing); checks what it needs first. */
 int jx_el_create(jx_read *x, jx_el *el);

@@ -29,7 +29,7 @@ static unsigned container_of(const jx_kind *k)
     }
 }
 
-void jx_el_init(jx_el *el, const jx_kind *k, const jx_scope *scope, ctg_mark start)
+void jx_el_init(jx_el *el, const jx_kind *k, const jx_scope *scope, const ctg_token *start)
 {
     el->k = k;
     el->scope = scope;
@@ -37,7 +37,7 @@ void jx_el_init(jx_el *el, const jx_kind *k, const jx_scope *scope, ctg_mark sta
     el->in = container_of(k);
     el->inner.in = el->in;
     el->seen = 0;
-    el->start = start;
+    jx_mark_copy(&el->start, start->offset, start->line_start, start->line);
     el->obj = NULL;
     el->created = false;
     el->discarded = false;

@@ -329,7 +329,7 @@ static int read_attribute(jx_read *x, jx_el *el, jx_key key)
     }
     if (rc == CTG_OK) {
         el->seen |= (uint64_t)1 << key;
-        el->marks[key] = el->key_mark;
+        jx_mark_copy(&el->marks[key], el->key->offset, el->key->line_start, el->key->line);
     }
     return rc;
 }
@@ -425,7 +425,7 @@ static int member(jx_read *x, jx_el *el, const ctg_lex_member *m)
     if (m->key.len > x->opts.max_name_len)
         return ctg_reader_fail(rd, CTG_ELIMIT, "member name longer than %zu bytes",
                                x->opts.max_name_len);
-    el->key_mark = (ctg_mark){ m->key.offset, m->key.line_start, m->key.line };
+    el->key = &m->key; /* its position copied only once the member is kept */
     if (key == JK_OTHER && el->in)
         k = jx_kind_find(m->key.str, m->key.len, el->in);
     /* A known key is spelt as the token: its length is the token's. */
@@ -465,7 +465,7 @@ int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope)
 
     if (rd->tok.type != CTG_TOK_OBJECT_BEGIN)
         return ctg_reader_type_error(rd, "object");
-    jx_el_init(&el, k, scope, ctg_reader_mark(rd));
+    jx_el_init(&el, k, scope, &rd->tok);
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
     /* A leaf element (no container) skips every member that is no key of ours (see

@@ -97,6 +97,26 @@ static inline size_t first_flagged(uint64_t m)
 {
     return (size_t)__builtin_ctzll(m) >> 3;
 }
+
+/* Bit 4 of each byte of `w` that is not an ASCII digit, and maybe other bits of those bytes:
+ * a digit xor '0' is 0..9, with no high nibble and no carry out of its low nibble + 6. */
+static inline uint64_t non_digits(uint64_t w)
+{
+    uint64_t x = w ^ (ONES * '0');
+
+    return (x & (ONES * 0xF0)) | (((x & (ONES * 0x0F)) + ONES * 6) & (ONES * 0x10));
+}
+
+/* The value of the n digits (1 <= n <= 7) at the start of `w`, the first the most significant:
+ * moved to the top of the word behind zeros, then summed pairwise in three multiplies. */
+static inline uint64_t digits_value(uint64_t w, size_t n)
+{
+    uint64_t x = (w ^ (ONES * '0')) << (8 * (8 - n));
+
+    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFULL;
+    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFULL;
+    return (x * 10000 + (x >> 32)) & 0xFFFFFFFFULL;
+}
 #endif
 
 /* SQLite's convention for a condition that no input can make true: release builds keep the
@@ -124,9 +144,15 @@ static inline size_t first_flagged(uint64_t m)
 #define HOT_INLINE inline
 #endif
 
+/* base + (p - win), with what does not change within a window summed once. */
 static inline size_t pos(const ctg_lexer *lx, const char *p)
 {
-    return lx->base + (size_t)(p - lx->win);
+    return (size_t)((uintptr_t)p + lx->origin);
+}
+
+static void set_origin(ctg_lexer *lx)
+{
+    lx->origin = (uintptr_t)lx->base - (uintptr_t)lx->win;
 }
 
 static size_t sat_add(size_t a, size_t b)
@@ -235,6 +261,7 @@ static void slide(ctg_lexer *lx)
         return;
     memmove(lx->buf, lx->tok, (size_t)(lx->end - lx->tok));
     lx->base += shift;
+    set_origin(lx);
     lx->cur -= shift;
     lx->tok -= shift;
     lx->end -= shift;
@@ -258,6 +285,7 @@ static int grow(ctg_lexer *lx, size_t limit)
     lx->end = p + (lx->end - lx->buf);
     lx->tok = p;
     lx->win = p;
+    set_origin(lx);
     lx->buf = p;
     lx->cap = cap;
     return CTG_OK;
@@ -347,12 +375,12 @@ static inline const char *skip_ws(ctg_lexer *lx, const char *p, const char *end)
     /* Most often there is nothing to skip: a ',' or a '}' right after a value. */
     if (p < end && (unsigned char)*p > ' ')
         return p;
-    /* PowSyBl puts one space after ':', '[' and '{': settle that without the loop. */
-    if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ')
-        return p + 1;
     /* Pretty printers put a line break and an indentation before most tokens. */
     if (p < end && *p == '\n' && (p = newline(lx, p + 1, end)) < end && (unsigned char)*p > ' ')
         return p;
+    /* PowSyBl puts one space after ':', '[' and '{': settle that without the loop. */
+    if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ')
+        return p + 1;
     while (p < end) {
         unsigned char c = (unsigned char)*p;
         if (c > ' ')
@@ -369,18 +397,26 @@ static inline const char *skip_ws(ctg_lexer *lx, const char *p, const char *end)
 
 /* ---- strings --------------------------------------------------------------------------- */
 
+#ifdef CTG_LEX_SSE2
+/* Bit i set: byte i of the 16 at `p` is one a plain string cannot hold as is. */
+static inline unsigned not_plain16(const char *p)
+{
+    /* As signed bytes, control characters and every byte >= 0x80 are below 0x20. */
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                               _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+
+    return (unsigned)_mm_movemask_epi8(hit);
+}
+#endif
+
 /* The first byte at or after `p` that a plain string cannot hold as is. */
 static inline const char *scan_plain(const char *p, const char *end)
 {
 #ifdef CTG_LEX_SSE2
-    /* As signed bytes, control characters and every byte >= 0x80 are below 0x20. */
-    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
-                  space = _mm_set1_epi8(0x20);
     while (end - p >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
-                                   _mm_cmplt_epi8(v, space));
-        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        unsigned m = not_plain16(p);
         if (m != 0)
             return p + __builtin_ctz(m);
         p += 16;
@@ -399,6 +435,21 @@ static inline const char *scan_plain(const char *p, const char *end)
     while (p < end && !(byte_class[(unsigned char)*p] & C_STR))
         p++;
     return p;
+}
+
+/* scan_plain for a string value: 32 bytes in the first step, as ids and names are often a few
+ * bytes either side of 16, where the loop's exit would be a guess each time. */
+static inline const char *scan_plain_value(const char *p, const char *end)
+{
+#ifdef CTG_LEX_SSE2
+    if (end - p >= 32) {
+        uint32_t m = not_plain16(p) | (uint32_t)not_plain16(p + 16) << 16;
+        if (m != 0)
+            return p + __builtin_ctz(m);
+        p += 32;
+    }
+#endif
+    return scan_plain(p, end);
 }
 
 static int scratch_reserve(ctg_lexer *lx, size_t need)
@@ -910,14 +961,40 @@ static inline int scalar_state(int st)
     return st == S_AFTER_COLON ? S_OBJECT_AFTER : st == S_ROOT ? S_END : S_ARRAY_AFTER;
 }
 
-/* The non-negative integer at `p` when it has at most 15 digits (so that it is exact as a
- * double), is whole in the window, within max_string_len and valid: read in one pass, as
+/* `t` and the lexer after the integer [p, q) of value v. */
+static inline bool integer_token(ctg_lexer *lx, ctg_token *t, const char *p, const char *q,
+                                 uint64_t v)
+{
+    t->type = CTG_TOK_NUMBER;
+    t->number = (double)v;
+    t->is_integer = true;
+    t->raw = p;
+    t->raw_len = (size_t)(q - p);
+    lx->cur = q;
+    return true;
+}
+
+/* The non-negative integer at `p` (a digit) when it has at most 15 digits (so that it is exact
+ * as a double), is whole in the window, within max_string_len and valid: read in one pass, as
  * lex_number would read it (node numbers of networks, mostly). false: nothing changed. */
 static inline bool small_integer(ctg_lexer *lx, ctg_token *t, const char *p)
 {
     const char *q = p, *end = lx->end;
     uint64_t v = 0;
 
+#ifdef CTG_LEX_SWAR
+    /* Up to 7 digits from one load: node numbers vary in length, and a digit loop's exit would
+     * be a guess each time. */
+    uint64_t w, bad;
+
+    if (end - p >= 8 && (bad = non_digits(w = load8(p))) != 0) {
+        size_t n = first_flagged(bad); /* >= 1: p is a digit */
+        if ((n > 1 && *p == '0') || (byte_class[(unsigned char)p[n]] & C_NUM)
+            || n > lx->lim.max_string_len)
+            return false;
+        return integer_token(lx, t, p, p + n, digits_value(w, n));
+    }
+#endif
     if (*q == '0')
         q++;
     else
@@ -926,13 +1003,7 @@ static inline bool small_integer(ctg_lexer *lx, ctg_token *t, const char *p)
     if (q == end || q - p > 15 || (byte_class[(unsigned char)*q] & C_NUM)
         || (size_t)(q - p) > lx->lim.max_string_len)
         return false;
-    t->type = CTG_TOK_NUMBER;
-    t->number = (double)v;
-    t->is_integer = true;
-    t->raw = p;
-    t->raw_len = (size_t)(q - p);
-    lx->cur = q;
-    return true;
+    return integer_token(lx, t, p, q, v);
 }
 
 /* Dispatches on the first byte of a token, in state `st`. */
@@ -1063,12 +1134,14 @@ int ctg_lexer_init(ctg_lexer *lx, const ctg_lex_source *src, const ctg_lex_limit
         lx->buf = ctg_mem_alloc(a, CTG_LEX_BUFFER_SIZE);
         lx->cap = lx->buf != NULL ? CTG_LEX_BUFFER_SIZE : 0;
         lx->win = lx->cur = lx->end = lx->tok = lx->buf;
+        set_origin(lx);
         /* A lexer that failed to start still answers every call with the failure. */
         return lx->buf != NULL ? CTG_OK : fail_at(lx, CTG_ENOMEM, 0, "out of memory");
     }
     /* No pointer arithmetic on a NULL buffer, even with a length of 0. */
     lx->win = lx->cur = lx->tok = src->data != NULL ? src->data : empty;
     lx->end = lx->win + (src->data != NULL ? src->len : 0);
+    set_origin(lx);
     lx->eof = true;
     clip(lx, NULL);
     return CTG_OK;
@@ -1149,7 +1222,7 @@ static inline const char *colon_and_value(const char *p, const char *end, const 
  * false (nothing touched) when it needs the general path. */
 static inline bool plain_string(const ctg_lexer *lx, ctg_token *t, const char *quote)
 {
-    const char *s = quote + 1, *q = scan_plain(s, lx->end);
+    const char *s = quote + 1, *q = scan_plain_value(s, lx->end);
 
     if (q == lx->end || *q != '"' || (size_t)(q - s) > lx->lim.max_string_len)
         return false;
@@ -1175,13 +1248,33 @@ COLD static int next_from(ctg_lexer *lx, ctg_token *t, ctg_error *err, const cha
     return rc;
 }
 
+/* Whether the 2 bytes at `p` are ",\n": one compare where the byte order allows. */
+static inline bool comma_newline(const char *p)
+{
+#ifdef CTG_LEX_SWAR
+    uint16_t w;
+
+    memcpy(&w, p, sizeof(w));
+    return w == (',' | '\n' << 8);
+#else
+    return p[0] == ',' && p[1] == '\n';
+#endif
+}
+
 /* What lex() does before a token: skips whitespace (counting lines) and, in a state that takes
  * one, a ',' (*st becomes the state after it) and the whitespace after it. Returns the token's
  * first byte, or the end of the window. */
 static inline const char *before_token(ctg_lexer *lx, int *st)
 {
-    const char *p = skip_ws(lx, lx->cur, lx->end);
+    const char *p = lx->cur, *end = lx->end;
 
+    /* ",\n" and an indentation: what comes between two members or items of a pretty file. */
+    if (end - p >= 2 && comma_newline(p) && (*st & F_COMMA)) {
+        *st = *st == S_OBJECT_AFTER ? S_OBJECT_NEXT : S_ARRAY_NEXT;
+        p = newline(lx, p + 2, end);
+        return p < end && (unsigned char)*p > ' ' ? p : skip_ws(lx, p, end);
+    }
+    p = skip_ws(lx, p, end);
     if (p != lx->end && *p == ',' && (*st & F_COMMA)) {
         *st = *st == S_OBJECT_AFTER ? S_OBJECT_NEXT : S_ARRAY_NEXT;
         p = skip_ws(lx, p + 1, lx->end);
@@ -1236,20 +1329,13 @@ int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
     return next_from(lx, tok, err, p, st);
 }
 
-/* The key at `quote` when it is exactly the hint: no scan for its end. Any byte but the hint's
- * own or a '"' ends the match, so a key that needs decoding never matches. */
-static inline bool hinted_key(const ctg_lexer *lx, ctg_token *t, const char *quote,
-                              const char *hint, size_t len)
+/* Whether the key at `quote` is exactly the hint: no scan for its end. Any byte but the
+ * hint's own or a '"' ends the match, so a key that needs decoding never matches. */
+static inline bool hinted_key(const ctg_lexer *lx, const char *quote, const char *hint, size_t len)
 {
     /* quote[len + 1] must be in the window: len + 1 < end - quote, written without overflow. */
-    if (hint == NULL || len >= (size_t)(lx->end - quote) - 1 || quote[len + 1] != '"'
-        || len > lx->lim.max_string_len || !ctg_short_eq(quote + 1, hint, len))
-        return false;
-    t->str = quote + 1;
-    t->len = len;
-    t->has_nul = false;
-    mark_token(lx, t, quote);
-    return true;
+    return hint != NULL && len < (size_t)(lx->end - quote) - 1 && quote[len + 1] == '"'
+           && len <= lx->lim.max_string_len && ctg_short_eq(quote + 1, hint, len);
 }
 
 /* ctg_lexer_member's general path: `rc` is the status of reading the next token into `val`,
@@ -1308,20 +1394,18 @@ static HOT_INLINE int sift(ctg_lexer *lx, ctg_token *val, ctg_error *err, const 
                                                            : NULL;
     if (q == NULL)
         return ctg_lexer_skip_next(lx, val, err);
-    val->type = *p == '"' ? CTG_TOK_STRING : CTG_TOK_NUMBER;
-    mark_token(lx, val, p);
+    /* `val` is not set: the member loop reads the next token into it, or fails. */
     lx->cur = q;
     lx->state = S_OBJECT_AFTER;
     return CTG_OK;
 }
 
-/* Whether the sieve passes over the member whose key is `key`. */
-static inline bool sifted(const ctg_key_sieve *sv, const ctg_token *key)
+/* Whether the sieve passes over the member whose key is the `len` bytes at `s`. */
+static inline bool sifted(const ctg_key_sieve *sv, const char *s, size_t len)
 {
-    unsigned letter = (unsigned char)key->str[0] - (unsigned)'a';
+    unsigned letter = (unsigned char)s[0] - (unsigned)'a';
 
-    return key->len < 64 && key->len <= sv->max_len && letter < 26
-           && !((sv->keep[key->len] >> letter) & 1u);
+    return len < 64 && len <= sv->max_len && letter < 26 && !((sv->keep[len] >> letter) & 1u);
 }
 
 /* The common case: a plain key (often the hint) and its ':' on one line, then, when it follows
@@ -1333,7 +1417,7 @@ static HOT_INLINE int member(ctg_lexer *lx, const char *hint, size_t hint_len,
 {
     int st = lx->state, rc;
     ctg_token *key = &m->key;
-    const char *p, *colon;
+    const char *p, *colon, *s, *q;
 
 again:
     if (st != S_OBJECT_AFTER && st != S_OBJECT_FIRST)
@@ -1345,23 +1429,31 @@ again:
         return bracket(lx, val, p, st) ? CTG_LEX_OTHER : next_from(lx, val, err, p, st);
     if (*p != '"' || !(st & F_KEY))
         goto general;
-    if (hinted_key(lx, key, p, hint, hint_len))
-        m->hinted = true;
-    else if (plain_string(lx, key, p))
-        m->hinted = false;
-    else
+    s = p + 1;
+    if ((m->hinted = hinted_key(lx, p, hint, hint_len)))
+        q = s + hint_len;
+    else if ((q = scan_plain(s, lx->end)) == lx->end || *q != '"'
+             || (size_t)(q - s) > lx->lim.max_string_len)
         goto general;
-    if ((colon = colon_and_value(key->str + key->len + 1, lx->end, &p)) == NULL)
-        goto general;
-    key->type = CTG_TOK_KEY;
-    lx->state = S_AFTER_COLON;
-    lx->cur = colon;
-    if (sv != NULL && sifted(sv, key)) {
+    /* A member the sieve passes over is settled before its key becomes a token. */
+    if (sv != NULL && sifted(sv, s, (size_t)(q - s))
+        && (colon = colon_and_value(q + 1, lx->end, &p)) != NULL) {
+        lx->state = S_AFTER_COLON;
+        lx->cur = colon;
         if ((rc = sift(lx, val, err, p)) != CTG_OK)
             return rc;
         st = lx->state;
         goto again;
     }
+    key->str = s;
+    key->len = (size_t)(q - s);
+    key->has_nul = false;
+    mark_token(lx, key, p);
+    if ((colon = colon_and_value(q + 1, lx->end, &p)) == NULL)
+        goto general;
+    key->type = CTG_TOK_KEY;
+    lx->state = S_AFTER_COLON;
+    lx->cur = colon;
     if (p != lx->end && *p == '"' && plain_string(lx, val, p)) {
         val->type = CTG_TOK_STRING;
         lx->cur = val->str + val->len + 1;
@@ -1432,7 +1524,7 @@ static inline const char *small_exponent(const char *p, const char *end, size_t 
 
 /* The end of the number at `p` when lex_number would accept it as it is: valid, finite, within
  * max_string_len, and followed by a byte in the window that cannot extend it. NULL otherwise. */
-static inline const char *number_end(const ctg_lexer *lx, const char *p)
+static const char *number_end_any(const ctg_lexer *lx, const char *p)
 {
     const char *s = p + (*p == '-'), *end = lx->end, *q;
     size_t int_digits;
@@ -1456,11 +1548,38 @@ static inline const char *number_end(const ctg_lexer *lx, const char *p)
     return q;
 }
 
+/* number_end_any, settled from one load of eight bytes for what PowSyBl writes most: an
+ * integer or a decimal of at most seven bytes after the sign, with no exponent and no leading
+ * zero before another digit. Numbers of varying length would make a byte loop's exit branch a
+ * guess each time. */
+static inline const char *number_end(const ctg_lexer *lx, const char *p)
+{
+#ifdef CTG_LEX_SWAR
+    const char *s = p + (*p == '-');
+    uint64_t bad;
+    size_t i, j;
+
+    if (lx->end - s < 8 || (bad = non_digits(load8(s))) == 0)
+        return number_end_any(lx, p);
+    i = first_flagged(bad);
+    if (i == 0 || (i > 1 && *s == '0'))
+        return number_end_any(lx, p);
+    if (s[i] == '.' && i < 7 && (bad &= ~(uint64_t)0 << (8 * (i + 1))) != 0
+        && (j = first_flagged(bad)) > i + 1)
+        i = j;
+    if ((byte_class[(unsigned char)s[i]] & C_NUM) || (size_t)(s + i - p) > lx->lim.max_string_len)
+        return number_end_any(lx, p);
+    return s + i;
+#else
+    return number_end_any(lx, p);
+#endif
+}
+
 /* Past the closing quote of the plain string at `quote`, when lex_string would take it as it
  * is (whole in the window, within max_string_len). NULL otherwise. */
 static inline const char *string_end(const ctg_lexer *lx, const char *quote)
 {
-    const char *s = quote + 1, *q = scan_plain(s, lx->end);
+    const char *s = quote + 1, *q = scan_plain_value(s, lx->end);
 
     return q < lx->end && *q == '"' && (size_t)(q - s) <= lx->lim.max_string_len ? q + 1 : NULL;
 }
@@ -1535,10 +1654,6 @@ static HOT_INLINE void quick_ws(quick *q)
 
     if (p < end && (unsigned char)*p > ' ')
         return;
-    if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ') {
-        q->p = p + 1;
-        return;
-    }
     /* A line break and an indentation, as before most tokens of a pretty-printed file. */
     if (p < end && *p == '\n') {
         q->line += q->line != UINT_MAX;
@@ -1548,6 +1663,9 @@ static HOT_INLINE void quick_ws(quick *q)
             q->p = p;
             return;
         }
+    } else if (end - p >= 2 && p[0] == ' ' && (unsigned char)p[1] > ' ') {
+        q->p = p + 1;
+        return;
     }
     while (p < end) {
         if (*p == ' ' || *p == '\t' || *p == '\r') {

@@ -110,6 +110,7 @@ typedef struct ctg_lexer {
     char *buf;       /* refill mode: owned buffer */
     size_t cap;
     size_t base; /* stream offset of the first byte of the window */
+    uintptr_t origin; /* base - (uintptr_t)win: a pointer plus it is its stream offset */
     bool eof;    /* nothing follows `end` */
     bool over;   /* input goes on past max_document_size */
     unsigned line;

@@ -1586,6 +1586,170 @@ CTG_TEST(lexer, skip_quick_scan_lanes)
     }
 }
 
+/* The numbers of skipped values, settled from one 8-byte load when they are short: every shape
+ * it takes or must leave to the general path (leading zeros, a bare '.', an exponent, 8 digits
+ * and more, a byte that extends the number), each followed by 0 to 9 bytes before the end of
+ * the input, so that the load sees the end at every position of its lane. Each is read as a
+ * skipped member (the sieve), inside a skipped container (the quick scan) and token by token,
+ * and must end as reading every token does (digest_lim checks that); the valid ones also end
+ * at the byte they must. */
+CTG_TEST(lexer, skip_number_lanes)
+{
+    static const char *const valid[] = {
+        "0", "7", "-0", "-7", "12", "1234567", "-1234567", "12345678", "123456789012", "0.5",
+        "-547.6", "1.93E-4", "12345.6", "1234.567", "0.000001", "-0.25", "1e5", "0.1234567",
+    };
+    static const char *const invalid[] = {
+        "01", "-01", "00.1", "1.", "-", "-.5", "1.2.3", "1.e5", "1-", "1+2", "1..2", "-a",
+        "0012345", "1234567.", "123456.x", "1e", "-0x",
+    };
+    ctg_lex_limits lim = { 0, 3, 0 };
+    char json[96], want[128], pad[16];
+
+    for (size_t k = 0; k <= 9; k++) {
+        memset(pad, ' ', k);
+        pad[k] = '\0';
+        for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++) {
+            size_t n = strlen(valid[i]);
+            snprintf(json, sizeof json, "{\"zz\" : %s,\"a\":[[%s]%s,x]}", valid[i], valid[i], pad);
+            snprintf(want, sizeof want, "error(-4)@%zu:1:%zu: expected a value after ',', got 'x'",
+                     2 * n + 17 + k, 2 * n + 18 + k);
+            assert_end(json, NULL, want);
+            snprintf(json, sizeof json, "[[%s%s", valid[i], pad);
+            snprintf(want, sizeof want,
+                     "error(-4)@%zu:1:%zu: expected ',' or ']' after array element, got end of input",
+                     n + 2 + k, n + 3 + k);
+            assert_end(json, NULL, want);
+        }
+        /* Longer than max_string_len: the fast paths leave the error to the general one. */
+        snprintf(json, sizeof json, "[[1234]%s,x]", pad);
+        assert_end(json, &lim, "error(-7)@2:1:3: number longer than 3 bytes");
+        snprintf(json, sizeof json, "[[-1.5]%s,x]", pad);
+        assert_end(json, &lim, "error(-7)@2:1:3: number longer than 3 bytes");
+        snprintf(json, sizeof json, "{\"id\" : 1234%s}", pad);
+        assert_end(json, &lim, "error(-7)@8:1:9: number longer than 3 bytes");
+        snprintf(json, sizeof json, "{\"type\" : 1%s}", pad);
+        assert_end(json, &lim, "error(-7)@1:1:2: string longer than 3 bytes");
+        for (size_t i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++) {
+            char *d;
+            snprintf(json, sizeof json, "{\"zz\" : %s%s,\"k\":1}", invalid[i], pad);
+            d = digest(json);
+            CU_ASSERT(strstr(d, "error(-4)") != NULL);
+            free(d);
+            snprintf(json, sizeof json, "[[%s]%s]", invalid[i], pad);
+            d = digest(json);
+            CU_ASSERT(strstr(d, "error(-4)") != NULL);
+            free(d);
+        }
+    }
+}
+
+/* ",\n" between two values is settled in one step: what follows the line break (a token, more
+ * blanks, a closing bracket the comma does not allow, the end of the input) ends as reading
+ * every token does. */
+CTG_TEST(lexer, comma_newline)
+{
+    assert_end("[1,\n\n 2,\nx]", NULL, "error(-4)@9:4:1: expected a value after ',', got 'x'");
+    assert_end("{\"a\" : 1,\n\t\"b\" : 2,\n  }", NULL,
+               "error(-4)@22:3:3: expected a string key after ',', got '}'");
+    assert_end("[1,\n", NULL, "error(-4)@4:2:1: expected a value after ',', got end of input");
+    assert_end("[[1],\n [2],\n\r\n 3]", NULL, "EOF@17:4:4");
+    /* Where no comma may come. */
+    assert_end("[,\n1]", NULL, "error(-4)@1:1:2: expected a value or ']', got ','");
+    assert_end("{,\n\"a\":1}", NULL, "error(-4)@1:1:2: expected a string key or '}', got ','");
+    assert_end("{\"a\":,\n1}", NULL, "error(-4)@5:1:6: expected a value after ':', got ','");
+}
+
+/* A key that is the hint but longer than max_string_len is not matched in place: the general
+ * path reports it. */
+CTG_TEST(lexer, member_hint_over_limit)
+{
+    static const char doc[] = "{\"id\" : 1}";
+    ctg_lex_source src = { doc, sizeof(doc) - 1, NULL, NULL };
+    ctg_lex_limits lim = { 0, 1, 0 };
+    ctg_lex_member m;
+    ctg_lexer lx;
+    ctg_token val;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, &lim, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_member(&lx, "id", 2, &m, &val, &err), CTG_ELIMIT);
+    CU_ASSERT_STRING_EQUAL(err.message, "string longer than 1 bytes");
+    CU_ASSERT_EQUAL(err.offset, 1);
+    ctg_lexer_dispose(&lx);
+}
+
+/* The values of short integers, read from one 8-byte load when 8 bytes are in the window and
+ * digit by digit near its end: 1 to 16 digits, each digit at each place. */
+CTG_TEST(lexer, small_integer_values)
+{
+    static const char *const tails[] = { "]", ",          0]" };
+    char json[64];
+
+    for (size_t n = 1; n <= 16; n++) {
+        for (unsigned d = 0; d < 10; d++) {
+            for (size_t t = 0; t < 2; t++) {
+                char num[20];
+                double want = 0;
+                ctg_lex_source src = { json, 0, NULL, NULL };
+                ctg_lexer lx;
+                ctg_token tok;
+                ctg_error err;
+                /* Digits n-1, n-2, ..., then d in the last place; the first is never 0. */
+                for (size_t i = 0; i < n; i++) {
+                    num[i] = (char)('0' + (i + 1 == n ? (n == 1 && d == 0 ? 5 : d) : (n - i) % 10));
+                    if (i == 0 && num[0] == '0')
+                        num[0] = '9';
+                    want = want * 10 + (num[i] - '0');
+                }
+                num[n] = '\0';
+                snprintf(json, sizeof json, "[%s%s", num, tails[t]);
+                src.len = strlen(json);
+                CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+                CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+                CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &tok, &err), CTG_OK);
+                CU_ASSERT(tok.type == CTG_TOK_NUMBER && tok.is_integer && tok.raw_len == n);
+                if (tok.number != want)
+                    printf("\n  %s: got %.17g\n", json, tok.number);
+                CU_ASSERT(tok.number == want);
+                ctg_lexer_dispose(&lx);
+            }
+        }
+    }
+}
+
+/* A member's string value, read with its key or passed over by the sieve, is scanned 32 bytes
+ * in its first step: the byte that ends it (its quote, an escape, a control character, a UTF-8
+ * lead byte, the end of the input) at every position of both 16-byte halves and past them,
+ * each ending as reading every token does. */
+CTG_TEST(lexer, member_string_lanes)
+{
+    static const char *const stops[] = { "\"", "\\n\"", "\x01\"", "\303\251\"", "" };
+    char a[48], json[128], want[160];
+
+    for (size_t k = 0; k <= 40; k++) {
+        memset(a, 'a', k);
+        a[k] = '\0';
+        for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
+            char *d;
+            snprintf(json, sizeof json, "{\"zz\" : \"%s%s, \"k\" : \"%s%s}", a, stops[i], a,
+                     stops[i]);
+            d = digest(json);
+            free(d);
+        }
+        snprintf(json, sizeof json, "{\"zz\" : \"%s\",\n\"k\" : \"%s\", x}", a, a);
+        snprintf(want, sizeof want,
+                 "error(-4)@%zu:2:%zu: expected a string key after ',', got 'x'", 2 * k + 22,
+                 k + 11);
+        assert_end(json, NULL, want);
+        snprintf(json, sizeof json, "{\"k\" : \"%s\x01\"}", a);
+        snprintf(want, sizeof want, "error(-4)@%zu:1:%zu: invalid control character 0x01 in string",
+                 k + 8, k + 9);
+        assert_end(json, NULL, want);
+    }
+}
+
 /* The limits the quick scan must leave to the token path: a string or a number longer than
  * max_string_len (the raw text counts, escapes included), nesting at max_depth, and nesting
  * past 64 levels (the container stack grows there). */
