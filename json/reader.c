@@ -39,24 +39,64 @@ int ctg_reader_init(ctg_reader *rd, const ctg_lex_source *src, const ctg_read_op
     return CTG_OK;
 }
 
+/* The block the stack lies in, as the allocator gave it (NULL when there is none). */
+static unsigned char *stack_block(const ctg_reader *rd)
+{
+    return rd->stack ? rd->stack - rd->stack_skip : NULL;
+}
+
+/* A fresh stack of at least `want` bytes starting on a huge-page boundary, inside a block with
+ * a huge page of slack (never touched below the boundary): it then maps 2 MiB at a time from its
+ * first item on. false, nothing done, without huge pages, when too small to gain, or on ENOMEM. */
+static bool reserve_huge(ctg_reader *rd, size_t want)
+{
+    size_t huge = ctg_pages_huge_size(), total;
+    unsigned char *p;
+    uintptr_t at;
+
+    if (huge == 0 || want < CTG_PAGES_HUGE_FROM || rd->stack != NULL
+        || !ctg_mem_is_libc(ctg_arena_allocator(rd->arena)))
+        return false;
+    want = (want + (huge - 1)) & ~(huge - 1); /* want <= RESERVE_MAX: no overflow */
+    total = want + huge;
+    p = ctg_mem_alloc(ctg_arena_allocator(rd->arena), total);
+    if (!p)
+        return false;
+    at = ((uintptr_t)p + (huge - 1)) & ~(uintptr_t)(huge - 1);
+    rd->stack_skip = at - (uintptr_t)p;
+    rd->stack = p + rd->stack_skip;
+    rd->stack_cap = total - rd->stack_skip;
+    ctg_pages_huge_whole(rd->stack, rd->stack + want);
+    return true;
+}
+
 void ctg_reader_reserve(ctg_reader *rd, size_t input_size)
 {
     /* A contingency takes 48 bytes and at least ~60 bytes of PowSyBl's layout; pages of the
-     * reservation that are never touched cost nothing. */
-    size_t want = input_size / 2;
+     * reservation that are never touched cost nothing. A list's arena takes about half the
+     * input too. */
+    size_t want = input_size / 2, stack = want < RESERVE_MAX ? want : RESERVE_MAX;
+    void *p;
 
-    /* A list's arena takes about half the input too. */
-    ctg_arena_expect(rd->arena, want);
-    if (want > RESERVE_MAX)
-        want = RESERVE_MAX;
-    if (want <= rd->stack_cap || want < ADOPT_MIN_BYTES)
-        return;
-    void *p = ctg_mem_resize(ctg_arena_allocator(rd->arena), rd->stack, rd->stack_cap, want);
-    if (p) {
+    /* Both in one chunk of huge pages when they fit: a huge page is zeroed whole when it
+     * first maps, so the fewer a read starts, the less it pays for pages it half fills. */
+    if (rd->stack == NULL && stack >= CTG_PAGES_HUGE_FROM
+        && (p = ctg_arena_expect_scratch(rd->arena, want, stack)) != NULL) {
         rd->stack = p;
-        rd->stack_cap = want;
+        rd->stack_cap = stack;
+        rd->stack_borrowed = true;
+        return;
+    }
+    ctg_arena_expect(rd->arena, want);
+    if (stack <= rd->stack_cap || stack < ADOPT_MIN_BYTES || reserve_huge(rd, stack))
+        return;
+    p = ctg_mem_resize(ctg_arena_allocator(rd->arena), stack_block(rd),
+                       rd->stack_skip + rd->stack_cap, rd->stack_skip + stack);
+    if (p) {
+        rd->stack = (unsigned char *)p + rd->stack_skip;
+        rd->stack_cap = stack;
         /* Filled from its start as items come: huge pages fault in 512 times fewer. */
-        ctg_pages_huge(p, (char *)p + want);
+        ctg_pages_huge(rd->stack, rd->stack + stack);
     }
 }
 
@@ -65,7 +105,8 @@ void ctg_reader_dispose(ctg_reader *rd)
     const ctg_allocator *a = rd->arena ? ctg_arena_allocator(rd->arena) : NULL;
 
     ctg_lexer_dispose(&rd->lex);
-    ctg_mem_release(a, rd->stack, rd->stack_cap);
+    if (!rd->stack_borrowed)
+        ctg_mem_release(a, stack_block(rd), rd->stack_skip + rd->stack_cap);
     ctg_mem_release(a, rd->frames, rd->frame_cap * sizeof(*rd->frames));
     rd->stack = NULL;
     rd->frames = NULL;
@@ -342,22 +383,37 @@ int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsign
 
 /* ---- arrays ---------------------------------------------------------------------------- */
 
+/* Room for `size` more bytes on the stack; a borrowed stack moves to a block of its own. */
+static int grow_stack(ctg_reader *rd, size_t size)
+{
+    const ctg_allocator *a = ctg_arena_allocator(rd->arena);
+    size_t need, cap, skip = rd->stack_skip;
+    unsigned char *p;
+
+    if (!ctg_size_add(rd->stack_len, size, &need)
+        || !ctg_grow_capacity(rd->stack_cap, need, 1024, SIZE_MAX - skip, &cap))
+        return ctg_reader_nomem(rd);
+    if (rd->stack_borrowed) {
+        if ((p = ctg_mem_alloc(a, cap)) != NULL)
+            memcpy(p, rd->stack, rd->stack_len);
+        skip = rd->stack_skip = 0;
+    } else {
+        p = ctg_mem_resize(a, stack_block(rd), skip + rd->stack_cap, skip + cap);
+    }
+    if (!p)
+        return ctg_reader_nomem(rd);
+    rd->stack_borrowed = false;
+    rd->stack = p + skip;
+    rd->stack_cap = cap;
+    return CTG_OK;
+}
+
 static int stack_push(ctg_reader *rd, const void *item, size_t size)
 {
-    if (rd->stack_cap - rd->stack_len < size) {
-        const ctg_allocator *a = ctg_arena_allocator(rd->arena);
-        size_t need, cap;
-        void *p;
+    int rc;
 
-        if (!ctg_size_add(rd->stack_len, size, &need)
-            || !ctg_grow_capacity(rd->stack_cap, need, 1024, SIZE_MAX, &cap))
-            return ctg_reader_nomem(rd);
-        p = ctg_mem_resize(a, rd->stack, rd->stack_cap, cap);
-        if (!p)
-            return ctg_reader_nomem(rd);
-        rd->stack = p;
-        rd->stack_cap = cap;
-    }
+    if (rd->stack_cap - rd->stack_len < size && (rc = grow_stack(rd, size)) != CTG_OK)
+        return rc;
     memcpy(rd->stack + rd->stack_len, item, size);
     rd->stack_len += size;
     return CTG_OK;
@@ -368,19 +424,27 @@ static int stack_push(ctg_reader *rd, const void *item, size_t size)
 static int adopt_stack(ctg_reader *rd, size_t bytes, void **items)
 {
     const ctg_allocator *a = ctg_arena_allocator(rd->arena);
-    unsigned char *block = rd->stack;
-    size_t size = rd->stack_cap;
-    void *shrunk = ctg_mem_resize(a, block, size, bytes);
+    unsigned char *block = stack_block(rd);
+    size_t skip = rd->stack_skip, size = skip + rd->stack_cap;
+    void *shrunk;
 
+    if (rd->stack_borrowed) { /* in the arena already */
+        *items = rd->stack;
+        rd->stack = NULL;
+        rd->stack_cap = rd->stack_len = 0;
+        rd->stack_borrowed = false;
+        return CTG_OK;
+    }
+    shrunk = ctg_mem_resize(a, block, size, skip + bytes);
     if (shrunk) {
         block = shrunk;
-        size = bytes;
+        size = skip + bytes;
     }
     rd->stack = NULL;
-    rd->stack_cap = rd->stack_len = 0;
+    rd->stack_cap = rd->stack_len = rd->stack_skip = 0;
     if (ctg_arena_adopt(rd->arena, block, size) != CTG_OK)
         return ctg_reader_nomem(rd);
-    *items = block;
+    *items = block + skip;
     return CTG_OK;
 }
 
