@@ -410,11 +410,20 @@ static int grow_stack(ctg_reader *rd, size_t size)
 
 static int stack_push(ctg_reader *rd, const void *item, size_t size)
 {
+    unsigned char *to;
     int rc;
 
     if (rd->stack_cap - rd->stack_len < size && (rc = grow_stack(rd, size)) != CTG_OK)
         return rc;
-    memcpy(rd->stack + rd->stack_len, item, size);
+    to = rd->stack + rd->stack_len;
+    /* Nearly every push is a contingency or an element: copies of a constant size are a few
+     * moves, where a call to memcpy costs more than the copy. */
+    if (size == sizeof(ctg_contingency))
+        memcpy(to, item, sizeof(ctg_contingency));
+    else if (size == sizeof(ctg_element))
+        memcpy(to, item, sizeof(ctg_element));
+    else
+        memcpy(to, item, size);
     rd->stack_len += size;
     return CTG_OK;
 }
