@@ -256,7 +256,12 @@ static char *string_in_place(ctg_reader *rd)
     return s;
 }
 
-int ctg_read_string(ctg_reader *rd, const char **out, const char *key)
+/* ctg_read_string but for a plain string with room in the current chunk: errors, in-situ
+ * strings and a new chunk. Kept out of line, so that the common case saves no registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int read_string_slow(ctg_reader *rd, const char **out, const char *key)
 {
     char *s;
 
@@ -268,10 +273,28 @@ int ctg_read_string(ctg_reader *rd, const char **out, const char *key)
         *out = string_in_place(rd);
         return CTG_OK;
     }
-    s = ctg_arena_strndup_fast(rd->arena, rd->tok.str, rd->tok.len);
+    s = ctg_arena_strndup(rd->arena, rd->tok.str, rd->tok.len);
     if (!s)
         return ctg_reader_nomem(rd);
     *out = s;
+    return CTG_OK;
+}
+
+int ctg_read_string(ctg_reader *rd, const char **out, const char *key)
+{
+    ctg_arena_bump *b = (ctg_arena_bump *)rd->arena;
+    size_t len = rd->tok.len;
+    char *p = b->cur;
+
+    /* ctg_arena_strndup_fast, for a string the reader may copy as it is. */
+    if (rd->tok.type != CTG_TOK_STRING || rd->tok.has_nul || rd->in_place
+        || (size_t)(b->end - p) <= len)
+        return read_string_slow(rd, out, key);
+    CTG_ARENA_UNPOISON(p, len + 1);
+    ctg_copy_short(p, rd->tok.str, len);
+    p[len] = '\0';
+    b->cur = p + len + 1;
+    *out = p;
     return CTG_OK;
 }
 
