@@ -309,16 +309,22 @@ int ctg_read_opt_string(ctg_reader *rd, const char **out, const char *key)
 
 /* ---- objects --------------------------------------------------------------------------- */
 
+/* The key after key `i`, wrapping around: what `next` holds, always a valid index. */
+static inline unsigned key_after(const ctg_object_def *def, unsigned i)
+{
+    return i + 1 < def->count ? i + 1 : 0;
+}
+
 /* Keys usually come in the order PowSyBl writes them, so `*next` (the key after the last
  * one matched) is tried first: one comparison per member in the common case. */
 static int match_key(const ctg_object_def *def, const ctg_token *tok, unsigned *next)
 {
-    unsigned i = *next < def->count ? *next : 0;
+    unsigned i = *next;
 
-    for (unsigned n = 0; n < def->count; n++, i = i + 1 < def->count ? i + 1 : 0) {
+    for (unsigned n = 0; n < def->count; n++, i = key_after(def, i)) {
         const ctg_key *k = &def->keys[i];
         if (k->len == tok->len && ctg_short_eq(k->name, tok->str, tok->len)) {
-            *next = i + 1;
+            *next = key_after(def, i);
             return (int)i;
         }
     }
@@ -343,25 +349,26 @@ static int duplicate_key(ctg_reader *rd, ctg_path_frame *f, const ctg_token *key
                            (int)f->key_len, f->key, first->line, col);
 }
 
-/* The next member, with the key PowSyBl writes next as the lexer's hint. */
+/* The next member, with the key PowSyBl writes next (`next`, a valid index when there are
+ * keys) as the lexer's hint. */
 static inline int member(ctg_reader *rd, const ctg_object_def *def, unsigned next,
                          ctg_lex_member *m)
 {
-    const ctg_key *hint = def->count ? &def->keys[next < def->count ? next : 0] : NULL;
-
-    return ctg_lexer_member(&rd->lex, hint ? hint->name : NULL, hint ? hint->len : 0, m,
-                            &rd->tok, rd->err);
+    if (def->count == 0)
+        return ctg_lexer_member(&rd->lex, NULL, 0, m, &rd->tok, rd->err);
+    return ctg_lexer_member(&rd->lex, def->keys[next].name, def->keys[next].len, m, &rd->tok,
+                            rd->err);
 }
 
 /* The index of the member's key: the hint's when the lexer matched it, else looked up. */
 static inline int key_index(const ctg_object_def *def, bool hinted, const ctg_token *key,
                             unsigned *next)
 {
-    unsigned hint = *next < def->count ? *next : 0;
+    unsigned hint = *next;
 
     if (!hinted)
         return match_key(def, key, next);
-    *next = hint + 1;
+    *next = key_after(def, hint);
     return (int)hint;
 }
 
