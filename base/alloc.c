@@ -8,7 +8,7 @@
 /* The only file of the library that calls malloc, realloc and free: everything else goes
  * through these three functions, so that a caller's hooks see every allocation. */
 
-static bool uses_libc(const ctg_allocator *a)
+bool ctg_mem_is_libc(const ctg_allocator *a)
 {
     return a == NULL || (a->alloc == NULL && a->release == NULL);
 }
@@ -33,7 +33,7 @@ void *ctg_mem_resize(const ctg_allocator *a, void *ptr, size_t old_size, size_t 
         new_size = 1;
     if (a != NULL && a->resize != NULL)
         return a->resize(a->ctx, ptr, old_size, new_size);
-    if (uses_libc(a))
+    if (ctg_mem_is_libc(a))
         return realloc(ptr, new_size);
     p = ctg_mem_alloc(a, new_size);
     if (p == NULL)

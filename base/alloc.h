@@ -19,6 +19,11 @@ CTG_INTERNAL void *ctg_mem_resize(const ctg_allocator *a, void *ptr, size_t old_
 /* Release through `a`; accepts NULL. */
 CTG_INTERNAL void ctg_mem_release(const ctg_allocator *a, void *ptr, size_t size);
 
+/* Whether `a` is malloc (NULL, or neither an alloc nor a release hook): a block's bytes then
+ * cost what is written of them, while a caller's hooks may count every byte asked for (a
+ * budget, a pool), so only malloc's blocks are worth sizing for huge pages. */
+CTG_INTERNAL bool ctg_mem_is_libc(const ctg_allocator *a);
+
 /* *out = a * b; false on overflow. */
 CTG_INTERNAL bool ctg_size_mul(size_t a, size_t b, size_t *out);
 /* *out = a + b; false on overflow. */

@@ -25,6 +25,9 @@
  * system call (base/pages.h): a fresh process pays a fault per page otherwise, and a step is
  * small enough that little of the last chunk is populated for nothing. */
 #define OPEN_STEP ((size_t)128 * 1024)
+/* The largest chunk that ctg_arena_expect_scratch shares with a caller's scratch: a read of up
+ * to about 32 MB of input, whose items' array is then never copied out of it or grown. */
+#define SHARED_MAX ((size_t)32 * 1024 * 1024)
 
 #ifdef CTG_DEBUG_ARENA
 #define FORCED_FLAGS CTG_ARENA_EXACT
@@ -37,6 +40,9 @@ typedef struct block {
     void *base;  /* what the allocator returned */
     size_t size; /* what was asked of the allocator */
     bool chunk;  /* a bump chunk (not a large request or an adopted block) */
+    /* A chunk's data starts this far into the block: just past the header, or at the first
+     * huge-page boundary in a chunk laid out for huge pages. */
+    uint32_t data_at;
 } block;
 
 /* The header in front of a chunk's data, padded so that the data is max-aligned. */
@@ -53,6 +59,7 @@ struct ctg_arena {
     size_t chunk_max;  /* what next_chunk grows to */
     size_t footprint;
     char *limit;       /* the current chunk's end; bump.end is where its open part ends */
+    size_t huge;       /* the huge page new chunks are aligned to (ctg_arena_expect), or 0 */
     bool exact;        /* CTG_ARENA_EXACT: one allocation per request */
     bool no_populate;  /* the system cannot populate pages: chunks open whole */
 };
@@ -129,6 +136,7 @@ static void *own_block(ctg_arena *arena, size_t size, size_t align)
     h->b.base = h;
     h->b.size = total;
     h->b.chunk = false;
+    h->b.data_at = 0;
     h->b.next = arena->blocks;
     arena->blocks = &h->b;
     arena->footprint += total;
@@ -137,23 +145,34 @@ static void *own_block(ctg_arena *arena, size_t size, size_t align)
     return (void *)p;
 }
 
-/* Starts a new chunk; the rest of the current one is abandoned. false when out of memory. */
+/* Starts a new chunk; the rest of the current one is abandoned. false when out of memory. A
+ * chunk laid out for huge pages has a huge page of slack, so that its data can start on a
+ * huge-page boundary and map in huge pages from its first byte on; the skipped bytes below the
+ * boundary are never touched, and cost address space only. */
 static bool new_chunk(ctg_arena *arena)
 {
-    size_t total = sizeof(block_header) + arena->next_chunk;
+    size_t total = sizeof(block_header) + arena->next_chunk + arena->huge;
     block_header *h = ctg_mem_alloc(&arena->alloc, total);
+    uintptr_t data;
 
     if (h == NULL)
         return false;
+    data = (uintptr_t)(h + 1);
+    if (arena->huge != 0)
+        data = (data + (arena->huge - 1)) & ~(uintptr_t)(arena->huge - 1);
     h->b.base = h;
     h->b.size = total;
     h->b.chunk = true;
+    h->b.data_at = (uint32_t)(data - (uintptr_t)h);
     h->b.next = arena->blocks;
     arena->blocks = &h->b;
     arena->footprint += total;
-    arena->bump.cur = arena->bump.end = (char *)(h + 1);
+    arena->bump.cur = arena->bump.end = (char *)data;
     arena->limit = arena->bump.cur + arena->next_chunk;
-    ctg_pages_huge(arena->bump.cur, arena->limit);
+    if (arena->huge != 0)
+        ctg_pages_huge_whole(arena->bump.cur, arena->limit);
+    else
+        ctg_pages_huge(arena->bump.cur, arena->limit);
     CTG_ARENA_POISON(arena->bump.cur, arena->next_chunk);
     if (arena->next_chunk < arena->chunk_max) {
         arena->next_chunk *= 2;
@@ -311,6 +330,7 @@ int ctg_arena_adopt(ctg_arena *arena, void *ptr, size_t size)
     b->base = ptr;
     b->size = size;
     b->chunk = false;
+    b->data_at = 0;
     b->next = arena->blocks;
     arena->blocks = b;
     arena->footprint += size;
@@ -337,7 +357,7 @@ void ctg_arena_reset(ctg_arena *arena)
     arena->blocks = keep;
     if (keep != NULL) {
         keep->next = NULL;
-        arena->bump.cur = (char *)((block_header *)keep->base + 1);
+        arena->bump.cur = (char *)keep->base + keep->data_at;
         /* Open whole: its pages were written before, as far as they were used. */
         arena->bump.end = arena->limit = (char *)keep->base + keep->size;
         CTG_ARENA_POISON(arena->bump.cur, (size_t)(arena->bump.end - arena->bump.cur));
@@ -365,9 +385,43 @@ void ctg_arena_expect(ctg_arena *arena, size_t total)
     /* Half: a large read ends in a large chunk, but in one of at least three (its unused end,
      * never written, costs address space only). */
     size_t max = total / 2 < CHUNK_BIG ? total / 2 : CHUNK_BIG;
+    size_t huge = ctg_pages_huge_size();
 
     if (max > arena->chunk_max)
         arena->chunk_max = max;
+    if (huge == 0 || total < CTG_PAGES_HUGE_FROM || arena->exact
+        || !ctg_mem_is_libc(&arena->alloc))
+        return;
+    /* From the next chunk on, whole huge pages: as many as the read may fill, up to
+     * CHUNK_BIG. Pages of a chunk are mapped as it fills, so its unused end costs nothing. */
+    max = total < CHUNK_BIG ? total : CHUNK_BIG;
+    max = (max + (huge - 1)) & ~(huge - 1);
+    arena->huge = huge;
+    if (max > arena->chunk_max)
+        arena->chunk_max = max;
+    if (max > arena->next_chunk)
+        arena->next_chunk = max;
+}
+
+void *ctg_arena_expect_scratch(ctg_arena *arena, size_t total, size_t scratch)
+{
+    size_t need, keep;
+
+    ctg_arena_expect(arena, total);
+    if (arena->huge == 0 || !ctg_size_add(total, scratch, &need) || need > SHARED_MAX)
+        return NULL;
+    scratch = (scratch + (MAX_ALIGN - 1)) & ~(MAX_ALIGN - 1);
+    keep = arena->next_chunk;
+    arena->next_chunk = (need + 2 * MAX_ALIGN + (arena->huge - 1)) & ~(arena->huge - 1);
+    if (!new_chunk(arena)) {
+        arena->next_chunk = keep;
+        return NULL;
+    }
+    /* new_chunk grew next_chunk from the shared size: back to what the read's chunks take. */
+    arena->next_chunk = keep;
+    arena->limit -= scratch; /* the chunk's end is huge-page aligned: the scratch is aligned */
+    CTG_ARENA_UNPOISON(arena->limit, scratch);
+    return arena->limit;
 }
 
 size_t ctg_arena_footprint(const ctg_arena *arena)

@@ -5,6 +5,8 @@
 /* Private: a chunked bump allocator that owns everything reachable from a list.
  * Chunks grow geometrically (4 KiB up to 1 MiB, or up to 8 MiB after ctg_arena_expect: from
  * 4 MiB on they ask for huge pages, see base/pages.h); one ctg_arena_release frees them all.
+ * A malloc arena told to expect a large read (ctg_arena_expect) lays its next chunks out for
+ * huge pages instead: whole huge pages, from a huge-page boundary on.
  * With CTG_DEBUG_ARENA defined, every request gets an allocation of its own, so ASan and
  * valgrind see each object's bounds. */
 
@@ -133,6 +135,13 @@ CTG_INTERNAL void ctg_arena_absorb(ctg_arena *dst, ctg_arena *src);
  * then grow past 1 MiB, to half of `total` and at most 8 MiB, fewer and large enough for
  * huge pages. Only ever raises the limit. */
 CTG_INTERNAL void ctg_arena_expect(ctg_arena *arena, size_t total);
+/* ctg_arena_expect(total), for a reader that also needs `scratch` bytes of its own, which it
+ * fills from their start (its items' stack): when both fit in one chunk laid out for huge pages,
+ * opens that chunk now and returns the scratch, max-aligned, at its top, where pages never
+ * written cost nothing. The arena owns it (ctg_arena_release frees it; nothing else does) and
+ * never allocates from it. NULL when that cannot be done: no huge pages, an exact arena, too
+ * large, out of memory. */
+CTG_INTERNAL void *ctg_arena_expect_scratch(ctg_arena *arena, size_t total, size_t scratch);
 /* Bytes the arena holds from its allocator (blocks + adopted), for statistics. */
 CTG_INTERNAL size_t ctg_arena_footprint(const ctg_arena *arena);
 

@@ -38,16 +38,41 @@ bool ctg_pages_populate(void *lo, void *hi)
  * range, which is then only less aligned than it could be. */
 #define HUGE_PAGE ((uintptr_t)2 * 1024 * 1024)
 
-void ctg_pages_huge(void *lo, void *hi)
+void ctg_pages_huge_whole(void *lo, void *hi)
 {
     uintptr_t from = ((uintptr_t)lo + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
     uintptr_t to = (uintptr_t)hi & ~(HUGE_PAGE - 1);
 
-    if ((size_t)((char *)hi - (char *)lo) < CTG_PAGES_HUGE_MIN || to <= from)
-        return;
-    (void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+    if (to > from)
+        (void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+}
+
+void ctg_pages_huge(void *lo, void *hi)
+{
+    if ((size_t)((char *)hi - (char *)lo) >= CTG_PAGES_HUGE_MIN)
+        ctg_pages_huge_whole(lo, hi);
+}
+
+size_t ctg_pages_huge_size(void)
+{
+#if UINTPTR_MAX > 0xffffffffu
+    return (size_t)HUGE_PAGE;
+#else
+    return 0;
+#endif
 }
 #else
+size_t ctg_pages_huge_size(void)
+{
+    return 0;
+}
+
+void ctg_pages_huge_whole(void *lo, void *hi)
+{
+    (void)lo;
+    (void)hi;
+}
+
 void ctg_pages_huge(void *lo, void *hi)
 {
     (void)lo;

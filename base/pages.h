@@ -30,4 +30,19 @@ CTG_INTERNAL bool ctg_pages_populate(void *lo, void *hi);
  * no such pages; errors are ignored (the pages stay small). */
 CTG_INTERNAL void ctg_pages_huge(void *lo, void *hi);
 
+/* Memory a block laid out for huge pages is expected to fill at least: a fresh huge page maps
+ * in about the time of 40 small ones (160 KiB), so a block that fills this much of one gains,
+ * and a small one never pays for 2 MiB it does not use. */
+#define CTG_PAGES_HUGE_FROM ((size_t)256 * 1024)
+
+/* The huge page a block can be laid out for (2 MiB), or 0 where there is none to ask for: not
+ * Linux, no MADV_HUGEPAGE, or a 32-bit process, whose address space is too small to skip up to
+ * a huge page in every block for the sake of alignment. */
+CTG_INTERNAL size_t ctg_pages_huge_size(void);
+
+/* Asks for transparent huge pages on [lo, hi), huge-page aligned and filled from `lo` on, of any
+ * size (ctg_pages_huge_size is not 0): a fresh huge page costs about as much to map as 40 small
+ * ones, so a block that fills a quarter of one gains already. Errors are ignored. */
+CTG_INTERNAL void ctg_pages_huge_whole(void *lo, void *hi);
+
 #endif

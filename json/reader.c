@@ -39,24 +39,64 @@ int ctg_reader_init(ctg_reader *rd, const ctg_lex_source *src, const ctg_read_op
     return CTG_OK;
 }
 
+/* The block the stack lies in, as the allocator gave it (NULL when there is none). */
+static unsigned char *stack_block(const ctg_reader *rd)
+{
+    return rd->stack ? rd->stack - rd->stack_skip : NULL;
+}
+
+/* A fresh stack of at least `want` bytes starting on a huge-page boundary, inside a block with
+ * a huge page of slack (never touched below the boundary): it then maps 2 MiB at a time from its
+ * first item on. false, nothing done, without huge pages, when too small to gain, or on ENOMEM. */
+static bool reserve_huge(ctg_reader *rd, size_t want)
+{
+    size_t huge = ctg_pages_huge_size(), total;
+    unsigned char *p;
+    uintptr_t at;
+
+    if (huge == 0 || want < CTG_PAGES_HUGE_FROM || rd->stack != NULL
+        || !ctg_mem_is_libc(ctg_arena_allocator(rd->arena)))
+        return false;
+    want = (want + (huge - 1)) & ~(huge - 1); /* want <= RESERVE_MAX: no overflow */
+    total = want + huge;
+    p = ctg_mem_alloc(ctg_arena_allocator(rd->arena), total);
+    if (!p)
+        return false;
+    at = ((uintptr_t)p + (huge - 1)) & ~(uintptr_t)(huge - 1);
+    rd->stack_skip = at - (uintptr_t)p;
+    rd->stack = p + rd->stack_skip;
+    rd->stack_cap = total - rd->stack_skip;
+    ctg_pages_huge_whole(rd->stack, rd->stack + want);
+    return true;
+}
+
 void ctg_reader_reserve(ctg_reader *rd, size_t input_size)
 {
     /* A contingency takes 48 bytes and at least ~60 bytes of PowSyBl's layout; pages of the
-     * reservation that are never touched cost nothing. */
-    size_t want = input_size / 2;
+     * reservation that are never touched cost nothing. A list's arena takes about half the
+     * input too. */
+    size_t want = input_size / 2, stack = want < RESERVE_MAX ? want : RESERVE_MAX;
+    void *p;
 
-    /* A list's arena takes about half the input too. */
-    ctg_arena_expect(rd->arena, want);
-    if (want > RESERVE_MAX)
-        want = RESERVE_MAX;
-    if (want <= rd->stack_cap || want < ADOPT_MIN_BYTES)
-        return;
-    void *p = ctg_mem_resize(ctg_arena_allocator(rd->arena), rd->stack, rd->stack_cap, want);
-    if (p) {
+    /* Both in one chunk of huge pages when they fit: a huge page is zeroed whole when it
+     * first maps, so the fewer a read starts, the less it pays for pages it half fills. */
+    if (rd->stack == NULL && stack >= CTG_PAGES_HUGE_FROM
+        && (p = ctg_arena_expect_scratch(rd->arena, want, stack)) != NULL) {
         rd->stack = p;
-        rd->stack_cap = want;
+        rd->stack_cap = stack;
+        rd->stack_borrowed = true;
+        return;
+    }
+    ctg_arena_expect(rd->arena, want);
+    if (stack <= rd->stack_cap || stack < ADOPT_MIN_BYTES || reserve_huge(rd, stack))
+        return;
+    p = ctg_mem_resize(ctg_arena_allocator(rd->arena), stack_block(rd),
+                       rd->stack_skip + rd->stack_cap, rd->stack_skip + stack);
+    if (p) {
+        rd->stack = (unsigned char *)p + rd->stack_skip;
+        rd->stack_cap = stack;
         /* Filled from its start as items come: huge pages fault in 512 times fewer. */
-        ctg_pages_huge(p, (char *)p + want);
+        ctg_pages_huge(rd->stack, rd->stack + stack);
     }
 }
 
@@ -65,7 +105,8 @@ void ctg_reader_dispose(ctg_reader *rd)
     const ctg_allocator *a = rd->arena ? ctg_arena_allocator(rd->arena) : NULL;
 
     ctg_lexer_dispose(&rd->lex);
-    ctg_mem_release(a, rd->stack, rd->stack_cap);
+    if (!rd->stack_borrowed)
+        ctg_mem_release(a, stack_block(rd), rd->stack_skip + rd->stack_cap);
     ctg_mem_release(a, rd->frames, rd->frame_cap * sizeof(*rd->frames));
     rd->stack = NULL;
     rd->frames = NULL;
@@ -215,7 +256,12 @@ static char *string_in_place(ctg_reader *rd)
     return s;
 }
 
-int ctg_read_string(ctg_reader *rd, const char **out, const char *key)
+/* ctg_read_string but for a plain string with room in the current chunk: errors, in-situ
+ * strings and a new chunk. Kept out of line, so that the common case saves no registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int read_string_slow(ctg_reader *rd, const char **out, const char *key)
 {
     char *s;
 
@@ -227,10 +273,28 @@ int ctg_read_string(ctg_reader *rd, const char **out, const char *key)
         *out = string_in_place(rd);
         return CTG_OK;
     }
-    s = ctg_arena_strndup_fast(rd->arena, rd->tok.str, rd->tok.len);
+    s = ctg_arena_strndup(rd->arena, rd->tok.str, rd->tok.len);
     if (!s)
         return ctg_reader_nomem(rd);
     *out = s;
+    return CTG_OK;
+}
+
+int ctg_read_string(ctg_reader *rd, const char **out, const char *key)
+{
+    ctg_arena_bump *b = (ctg_arena_bump *)rd->arena;
+    size_t len = rd->tok.len;
+    char *p = b->cur;
+
+    /* ctg_arena_strndup_fast, for a string the reader may copy as it is. */
+    if (rd->tok.type != CTG_TOK_STRING || rd->tok.has_nul || rd->in_place
+        || (size_t)(b->end - p) <= len)
+        return read_string_slow(rd, out, key);
+    CTG_ARENA_UNPOISON(p, len + 1);
+    ctg_copy_short(p, rd->tok.str, len);
+    p[len] = '\0';
+    b->cur = p + len + 1;
+    *out = p;
     return CTG_OK;
 }
 
@@ -245,16 +309,22 @@ int ctg_read_opt_string(ctg_reader *rd, const char **out, const char *key)
 
 /* ---- objects --------------------------------------------------------------------------- */
 
+/* The key after key `i`, wrapping around: what `next` holds, always a valid index. */
+static inline unsigned key_after(const ctg_object_def *def, unsigned i)
+{
+    return i + 1 < def->count ? i + 1 : 0;
+}
+
 /* Keys usually come in the order PowSyBl writes them, so `*next` (the key after the last
  * one matched) is tried first: one comparison per member in the common case. */
 static int match_key(const ctg_object_def *def, const ctg_token *tok, unsigned *next)
 {
-    unsigned i = *next < def->count ? *next : 0;
+    unsigned i = *next;
 
-    for (unsigned n = 0; n < def->count; n++, i = i + 1 < def->count ? i + 1 : 0) {
+    for (unsigned n = 0; n < def->count; n++, i = key_after(def, i)) {
         const ctg_key *k = &def->keys[i];
         if (k->len == tok->len && ctg_short_eq(k->name, tok->str, tok->len)) {
-            *next = i + 1;
+            *next = key_after(def, i);
             return (int)i;
         }
     }
@@ -279,25 +349,26 @@ static int duplicate_key(ctg_reader *rd, ctg_path_frame *f, const ctg_token *key
                            (int)f->key_len, f->key, first->line, col);
 }
 
-/* The next member, with the key PowSyBl writes next as the lexer's hint. */
+/* The next member, with the key PowSyBl writes next (`next`, a valid index when there are
+ * keys) as the lexer's hint. */
 static inline int member(ctg_reader *rd, const ctg_object_def *def, unsigned next,
                          ctg_lex_member *m)
 {
-    const ctg_key *hint = def->count ? &def->keys[next < def->count ? next : 0] : NULL;
-
-    return ctg_lexer_member(&rd->lex, hint ? hint->name : NULL, hint ? hint->len : 0, m,
-                            &rd->tok, rd->err);
+    if (def->count == 0)
+        return ctg_lexer_member(&rd->lex, NULL, 0, m, &rd->tok, rd->err);
+    return ctg_lexer_member(&rd->lex, def->keys[next].name, def->keys[next].len, m, &rd->tok,
+                            rd->err);
 }
 
 /* The index of the member's key: the hint's when the lexer matched it, else looked up. */
 static inline int key_index(const ctg_object_def *def, bool hinted, const ctg_token *key,
                             unsigned *next)
 {
-    unsigned hint = *next < def->count ? *next : 0;
+    unsigned hint = *next;
 
     if (!hinted)
         return match_key(def, key, next);
-    *next = hint + 1;
+    *next = key_after(def, hint);
     return (int)hint;
 }
 
@@ -342,23 +413,47 @@ int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsign
 
 /* ---- arrays ---------------------------------------------------------------------------- */
 
+/* Room for `size` more bytes on the stack; a borrowed stack moves to a block of its own. */
+static int grow_stack(ctg_reader *rd, size_t size)
+{
+    const ctg_allocator *a = ctg_arena_allocator(rd->arena);
+    size_t need, cap, skip = rd->stack_skip;
+    unsigned char *p;
+
+    if (!ctg_size_add(rd->stack_len, size, &need)
+        || !ctg_grow_capacity(rd->stack_cap, need, 1024, SIZE_MAX - skip, &cap))
+        return ctg_reader_nomem(rd);
+    if (rd->stack_borrowed) {
+        if ((p = ctg_mem_alloc(a, cap)) != NULL)
+            memcpy(p, rd->stack, rd->stack_len);
+        skip = rd->stack_skip = 0;
+    } else {
+        p = ctg_mem_resize(a, stack_block(rd), skip + rd->stack_cap, skip + cap);
+    }
+    if (!p)
+        return ctg_reader_nomem(rd);
+    rd->stack_borrowed = false;
+    rd->stack = p + skip;
+    rd->stack_cap = cap;
+    return CTG_OK;
+}
+
 static int stack_push(ctg_reader *rd, const void *item, size_t size)
 {
-    if (rd->stack_cap - rd->stack_len < size) {
-        const ctg_allocator *a = ctg_arena_allocator(rd->arena);
-        size_t need, cap;
-        void *p;
+    unsigned char *to;
+    int rc;
 
-        if (!ctg_size_add(rd->stack_len, size, &need)
-            || !ctg_grow_capacity(rd->stack_cap, need, 1024, SIZE_MAX, &cap))
-            return ctg_reader_nomem(rd);
-        p = ctg_mem_resize(a, rd->stack, rd->stack_cap, cap);
-        if (!p)
-            return ctg_reader_nomem(rd);
-        rd->stack = p;
-        rd->stack_cap = cap;
-    }
-    memcpy(rd->stack + rd->stack_len, item, size);
+    if (rd->stack_cap - rd->stack_len < size && (rc = grow_stack(rd, size)) != CTG_OK)
+        return rc;
+    to = rd->stack + rd->stack_len;
+    /* Nearly every push is a contingency or an element: copies of a constant size are a few
+     * moves, where a call to memcpy costs more than the copy. */
+    if (size == sizeof(ctg_contingency))
+        memcpy(to, item, sizeof(ctg_contingency));
+    else if (size == sizeof(ctg_element))
+        memcpy(to, item, sizeof(ctg_element));
+    else
+        memcpy(to, item, size);
     rd->stack_len += size;
     return CTG_OK;
 }
@@ -368,19 +463,27 @@ static int stack_push(ctg_reader *rd, const void *item, size_t size)
 static int adopt_stack(ctg_reader *rd, size_t bytes, void **items)
 {
     const ctg_allocator *a = ctg_arena_allocator(rd->arena);
-    unsigned char *block = rd->stack;
-    size_t size = rd->stack_cap;
-    void *shrunk = ctg_mem_resize(a, block, size, bytes);
+    unsigned char *block = stack_block(rd);
+    size_t skip = rd->stack_skip, size = skip + rd->stack_cap;
+    void *shrunk;
 
+    if (rd->stack_borrowed) { /* in the arena already */
+        *items = rd->stack;
+        rd->stack = NULL;
+        rd->stack_cap = rd->stack_len = 0;
+        rd->stack_borrowed = false;
+        return CTG_OK;
+    }
+    shrunk = ctg_mem_resize(a, block, size, skip + bytes);
     if (shrunk) {
         block = shrunk;
-        size = bytes;
+        size = skip + bytes;
     }
     rd->stack = NULL;
-    rd->stack_cap = rd->stack_len = 0;
+    rd->stack_cap = rd->stack_len = rd->stack_skip = 0;
     if (ctg_arena_adopt(rd->arena, block, size) != CTG_OK)
         return ctg_reader_nomem(rd);
-    *items = block;
+    *items = block + skip;
     return CTG_OK;
 }
 

@@ -68,6 +68,12 @@ struct ctg_reader {
     unsigned char *stack;
     size_t stack_len;
     size_t stack_cap;
+    /* Bytes of the stack's block below `stack`, which ctg_reader_reserve may start on a
+     * huge-page boundary inside it. */
+    size_t stack_skip;
+    /* The stack is the scratch of the arena's first big chunk (ctg_reader_reserve): the arena
+     * owns it, so it grows by a copy into a block of its own and is never released. */
+    bool stack_borrowed;
     /* The live JSON path, for error messages. */
     ctg_path_frame *frames;
     size_t frame_count;

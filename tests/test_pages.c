@@ -13,6 +13,7 @@
 
 #include "base/arena.h"
 #include "base/pages.h"
+#include "tests/counting_alloc.h"
 #include "tests/test_common.h"
 
 #if defined(__linux__)
@@ -185,6 +186,78 @@ CTG_TEST(pages, advice_keeps_the_bytes)
 CTG_TEST(pages, arena_chunk_opens_in_populated_steps)
 {
     check_arena_chunk_opens_in_populated_steps();
+}
+
+/* ---- chunks laid out for huge pages --------------------------------------------------------- */
+
+#define SHARED_SCRATCH ((size_t)600 * 1024)
+
+/* A malloc arena told to expect a read of 600 KiB with as much scratch opens one chunk of huge
+ * pages at once: its data starts on a huge-page boundary, the scratch ends it, max-aligned and
+ * the caller's to write whole, and no allocation reaches the scratch; the chunk after it starts
+ * on a boundary too. */
+CTG_TEST(pages, arena_shares_a_huge_chunk_with_the_scratch)
+{
+    size_t huge = ctg_pages_huge_size(), n = 0;
+    ctg_arena *arena = ctg_arena_new(NULL);
+    char *scratch, *first, *p;
+
+    CU_ASSERT_FATAL(arena != NULL);
+    scratch = ctg_arena_expect_scratch(arena, SHARED_SCRATCH, SHARED_SCRATCH);
+    if (huge == 0) {
+        printf("\n  note: no huge pages to lay chunks out for here, nothing to check ");
+        CU_ASSERT_PTR_NULL(scratch);
+        ctg_arena_release(arena);
+        return;
+    }
+    CU_ASSERT_FATAL(scratch != NULL);
+    CU_ASSERT_EQUAL((uintptr_t)scratch % 16, 0);
+    CU_ASSERT_EQUAL(((uintptr_t)scratch + SHARED_SCRATCH) % huge, 0);
+    memset(scratch, 0x5a, SHARED_SCRATCH);
+    first = ctg_arena_alloc(arena, 1000, 8);
+    CU_ASSERT_FATAL(first != NULL);
+    CU_ASSERT_EQUAL((uintptr_t)first % huge, 0);
+    for (;;) {
+        p = ctg_arena_alloc(arena, 1000, 8);
+        CU_ASSERT_FATAL(p != NULL);
+        if (p < first || p >= scratch + SHARED_SCRATCH)
+            break;
+        CU_ASSERT_FATAL(p + 1000 <= scratch);
+        memset(p, 0xa5, 1000);
+        n++;
+    }
+    CU_ASSERT_EQUAL(n, (size_t)(scratch - first) / 1000 - 1); /* all the room before it */
+    CU_ASSERT_EQUAL((uintptr_t)p % huge, 0);
+    for (size_t i = 0; i < SHARED_SCRATCH; i++)
+        if ((unsigned char)scratch[i] != 0x5a)
+            CU_FAIL_FATAL("an allocation wrote into the scratch");
+    ctg_arena_release(arena);
+}
+
+/* No shared chunk for a caller's hooks (which may count every byte asked for), an exact arena,
+ * a read too small to fill a quarter of a huge page or too large to share one chunk: nothing
+ * is allocated for it. */
+CTG_TEST(pages, arena_shares_a_chunk_only_for_mallocs_mid_sized_reads)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_arena *hooked = ctg_arena_new(&a), *exact = ctg_arena_new_ex(NULL, CTG_ARENA_EXACT);
+    ctg_arena *small = ctg_arena_new(NULL), *big = ctg_arena_new(NULL);
+    size_t mb = (size_t)1024 * 1024;
+
+    CU_ASSERT_FATAL(hooked && exact && small && big);
+    CU_ASSERT_PTR_NULL(ctg_arena_expect_scratch(hooked, SHARED_SCRATCH, SHARED_SCRATCH));
+    CU_ASSERT_EQUAL(st.live_bytes, ctg_arena_footprint(hooked));
+    CU_ASSERT_PTR_NULL(ctg_arena_expect_scratch(exact, SHARED_SCRATCH, SHARED_SCRATCH));
+    CU_ASSERT_PTR_NULL(ctg_arena_expect_scratch(small, CTG_PAGES_HUGE_FROM - 1, SHARED_SCRATCH));
+    CU_ASSERT_PTR_NULL(ctg_arena_expect_scratch(big, 16 * mb, 16 * mb + 1));
+    CU_ASSERT_EQUAL(ctg_arena_footprint(small), ctg_arena_footprint(exact));
+    CU_ASSERT_EQUAL(ctg_arena_footprint(big), ctg_arena_footprint(exact));
+    ctg_arena_release(hooked);
+    ctg_arena_release(exact);
+    ctg_arena_release(small);
+    ctg_arena_release(big);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
 }
 
 #include "test_pages.tests.h"
