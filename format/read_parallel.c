@@ -30,6 +30,7 @@
 
 #include "base/alloc.h"
 #include "base/arena.h"
+#include "base/pages.h"
 #include "model/list_impl.h"
 #include "format/kinds.h"
 #include "format/read_internal.h"
@@ -59,6 +60,7 @@ typedef struct part {
     ctg_contingency *items; /* `cap` entries from the allocator */
     size_t count;
     size_t cap;
+    size_t reserve; /* the bytes of input `items` is sized for: the first part's, all of them */
     size_t resolves;
     int rc;
     pthread_t thread;
@@ -122,6 +124,9 @@ static size_t cut(part *parts, size_t n, const char *d, size_t first, size_t end
         from = b + 7;
     }
     parts[k].len = (size_t)(d + end - parts[k].data);
+    for (size_t i = 1; i <= k; i++)
+        parts[i].reserve = parts[i].len;
+    parts[0].reserve = end - first;
     return k + 1;
 }
 
@@ -202,11 +207,17 @@ static int read_part(part *p)
     p->arena = ctg_arena_new_ex(sh->opts.allocator, sh->arena_flags);
     if (!p->arena)
         return CTG_ENOMEM;
-    /* Sized as the sequential read sizes its stack: pages never touched cost nothing. */
-    p->cap = p->len / 2 / sizeof *p->items;
+    /* Sized as the sequential read sizes its stack and its arena's chunks (json/reader.c), so
+     * that a part fills large chunks and huge pages as that read does, not a page at a time:
+     * pages never touched cost nothing. The first part's items have room for every part's,
+     * which the stitch then copies after them instead of moving them all to a larger block. */
+    ctg_arena_expect(p->arena, p->len / 2);
+    p->cap = p->reserve / 2 / sizeof *p->items;
     p->items = p->cap ? ctg_mem_alloc(sh->opts.allocator, p->cap * sizeof *p->items) : NULL;
     if (!p->items)
         p->cap = 0;
+    else
+        ctg_pages_huge(p->items, p->items + p->cap);
     rc = ctg_reader_init(&fr.json, &src, &sh->opts, p->arena, &err);
     if (rc == CTG_OK) {
         ctg_lexer_enter_array(&fr.json.lex);
@@ -271,29 +282,46 @@ static ctg_list *read_header(const char *d, size_t len, size_t first, size_t end
     return list;
 }
 
-/* Hands every part's items and arena to `list`, in order. */
+/* `items` (`cap` entries) resized to `count`; NULL when out of memory, the block then still
+ * the caller's. */
+static ctg_contingency *resize_items(const ctg_allocator *a, ctg_contingency *items, size_t cap,
+                                     size_t count)
+{
+    return count == cap ? items : ctg_mem_resize(a, items, cap * sizeof *items,
+                                                 count * sizeof *items);
+}
+
+/* Hands every part's items and arena to `list`, in order: the others' items copied after the
+ * first part's, in its block (reserved for them all: it grows only when they did not fit),
+ * then shrunk to them in place. */
 static int stitch(ctg_list *list, part *parts, size_t n)
 {
     const ctg_allocator *a = parts[0].sh->opts.allocator;
-    const size_t size = sizeof *list->items;
-    size_t total = 0, at;
-    ctg_contingency *items;
+    size_t total = 0, at, cap = parts[0].cap;
+    ctg_contingency *items = parts[0].items, *shrunk;
 
     for (size_t i = 0; i < n; i++) {
         if (parts[i].rc != CTG_OK)
             return parts[i].rc;
         total += parts[i].count;
     }
-    items = ctg_mem_resize(a, parts[0].items, parts[0].cap * size, total * size);
-    if (!items)
-        return CTG_ENOMEM;
-    parts[0].items = NULL;
+    if (total > cap) {
+        if (!(items = resize_items(a, items, cap, total)))
+            return CTG_ENOMEM;
+        parts[0].items = items;
+        parts[0].cap = cap = total;
+    }
     at = parts[0].count;
     for (size_t i = 1; i < n; i++) {
-        memcpy(items + at, parts[i].items, parts[i].count * size);
+        memcpy(items + at, parts[i].items, parts[i].count * sizeof *items);
         at += parts[i].count;
     }
-    if (ctg_arena_adopt(list->arena, items, total * size) != CTG_OK)
+    if ((shrunk = resize_items(a, items, cap, total)) != NULL) {
+        items = shrunk;
+        cap = total;
+    }
+    parts[0].items = NULL;
+    if (ctg_arena_adopt(list->arena, items, cap * sizeof *items) != CTG_OK)
         return CTG_ENOMEM; /* the block is released */
     for (size_t i = 0; i < n; i++) {
         ctg_arena_absorb(list->arena, parts[i].arena);

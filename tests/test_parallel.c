@@ -302,21 +302,20 @@ static void locked_release(void *ctx, void *ptr, size_t size)
     pthread_mutex_unlock(&l->lock);
 }
 
-/* Every allocation in turn fails, wherever its thread: the read then gives the one-thread
- * list (read again by one thread) or CTG_ENOMEM, and every block comes back at its size. */
-CTG_TEST(parallel, allocation_failures_leave_nothing_behind)
+/* Every allocation in turn fails, wherever its thread, in reads of `doc` with four threads:
+ * each gives the one-thread list (read again by one thread) or CTG_ENOMEM, and every block
+ * comes back at its size. */
+static void fail_every_allocation(const char *doc, size_t len, size_t max_calls)
 {
-    size_t len, want_len;
-    char *doc = tricky_list(12, &len);
     ctg_source src = ctg_source_buffer(doc, len);
     ctg_list *list = NULL;
     char *want;
-    size_t fail_at, ok = 0;
+    size_t want_len, fail_at, ok = 0;
 
     CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&list, doc, len, NULL, NULL), CTG_OK);
     want = ctg_test_write_text(list, &want_len);
     ctg_list_free(list);
-    for (fail_at = 1; fail_at < 400; fail_at++) {
+    for (fail_at = 1; fail_at < max_calls; fail_at++) {
         ctg_test_alloc st = { 0 };
         locked l = { PTHREAD_MUTEX_INITIALIZER, ctg_test_allocator(&st) };
         ctg_allocator a = { locked_alloc, locked_resize, locked_release, &l };
@@ -344,8 +343,105 @@ CTG_TEST(parallel, allocation_failures_leave_nothing_behind)
         if (!st.failed)
             break;
     }
-    CU_ASSERT(fail_at < 400 && ok > 0);
+    CU_ASSERT(fail_at < max_calls && ok > 0);
     free(want);
+}
+
+CTG_TEST(parallel, allocation_failures_leave_nothing_behind)
+{
+    size_t len;
+    char *doc = tricky_list(12, &len);
+
+    fail_every_allocation(doc, len, 400);
+    free(doc);
+}
+
+/* `n` contingencies of a short id and no elements, in PowSyBl's layout: under 96 bytes each,
+ * more items than the first part's block is sized for (half the input, as one thread sizes
+ * its stack), so that the stitch grows it. */
+static char *dense_list(size_t n, size_t *len)
+{
+    ctg_list *list = NULL;
+    char *text;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_new(&list, CTG_LIST_DEFAULT, "dense", NULL), CTG_OK);
+    for (size_t i = 0; i < n; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "c%zu", i);
+        CU_ASSERT_EQUAL_FATAL(ctg_list_add_contingency(list, id, NULL, NULL, 0), CTG_OK);
+    }
+    text = ctg_test_write_text(list, len);
+    ctg_list_free(list);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_FATAL(*len / 2 / sizeof(ctg_contingency) < n);
+    return text;
+}
+
+/* Items denser than the first part's block expects: the stitch grows it, the same list, and
+ * a failure there or anywhere leaves nothing behind. */
+CTG_TEST(parallel, dense_items_outgrow_the_first_block)
+{
+    size_t len;
+    char *doc = dense_list(3000, &len);
+    ctg_source src = ctg_source_buffer(doc, len);
+
+    CU_ASSERT_EQUAL(ctg_test_same_in_parallel(&src, NULL), 4);
+    fail_every_allocation(doc, len, 2000);
+    free(doc);
+}
+
+/* The resize hook that records the largest size a block was grown to. */
+typedef struct growth {
+    ctg_test_alloc st;
+    ctg_allocator inner;
+    size_t largest;
+} growth;
+
+static void *growth_alloc(void *ctx, size_t size)
+{
+    growth *g = ctx;
+    return g->inner.alloc(g->inner.ctx, size);
+}
+
+static void *growth_resize(void *ctx, void *ptr, size_t old, size_t size)
+{
+    growth *g = ctx;
+
+    if (size > old && size > g->largest)
+        g->largest = size;
+    return g->inner.resize(g->inner.ctx, ptr, old, size);
+}
+
+static void growth_release(void *ctx, void *ptr, size_t size)
+{
+    growth *g = ctx;
+    g->inner.release(g->inner.ctx, ptr, size);
+}
+
+/* The first part's block has room for every part's items, which the stitch copies after its
+ * own: no block is grown to the whole array, which would copy the first part's items too. */
+CTG_TEST(parallel, stitch_grows_no_block_to_the_whole_array)
+{
+    const size_t n = 400;
+    size_t len, parts = 0;
+    char *doc = tricky_list(n, &len);
+    ctg_source src = ctg_source_buffer(doc, len);
+    growth g = { { 0 }, { 0 }, 0 };
+    ctg_allocator a = { growth_alloc, growth_resize, growth_release, &g };
+    ctg_read_options o = CTG_READ_OPTIONS_INIT;
+    ctg_list *list = NULL;
+
+    g.inner = ctg_test_allocator(&g.st);
+    o.threads = 4;
+    o.allocator = &a;
+    CU_ASSERT_EQUAL(ctg_list_read_split(&list, &src, &o, NULL, 1, &parts), CTG_OK);
+    CU_ASSERT_EQUAL(parts, 4);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(list), n);
+    CU_ASSERT(g.largest < n * sizeof(ctg_contingency));
+    if (g.largest >= n * sizeof(ctg_contingency))
+        fprintf(stderr, " (a block grown to %zu bytes) ", g.largest);
+    ctg_list_free(list);
+    CU_ASSERT_EQUAL(g.st.live_bytes, 0);
     free(doc);
 }
 
