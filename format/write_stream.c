@@ -12,6 +12,7 @@
 #include "model/list_impl.h"
 #include "ext/ext.h"
 #include "io/output.h"
+#include "format/stream_valid.h"
 #include "format/write.h"
 #include "format/write_version.h"
 
@@ -178,6 +179,18 @@ int ctg_stream_writer_add(ctg_stream_writer *sw, const ctg_contingency *c, ctg_e
             return CTG_OK;
     }
     return add_checked(sw, c, err); /* says what failed: nothing is written twice */
+}
+
+int ctg_stream_writer_add_valid(ctg_stream_writer *sw, const ctg_contingency *c, ctg_error *err)
+{
+    if (sw != NULL && sw->status == CTG_OK && c != NULL && c->id != NULL &&
+        c->extension_count == 0) {
+        sw->write(&sw->e, c);
+        sw->status = sw->e.status;
+        if (sw->status == CTG_OK)
+            return CTG_OK;
+    }
+    return ctg_stream_writer_add(sw, c, err);
 }
 
 int ctg_stream_writer_add_read(ctg_stream_writer *sw, const ctg_stream_header *h,

@@ -7,6 +7,7 @@
 
 #include "base/alloc.h"
 #include "base/error_set.h"
+#include "base/utf8.h"
 #include "network/table.h"
 #include "network/table_impl.h"
 
@@ -156,6 +157,9 @@ int ctg_network_add_calculated_bus(ctg_network *net, const char *voltage_level_i
 {
     if (net == NULL || bus_id == NULL)
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "no network or no bus id");
+    if (!ctg_utf8_valid(bus_id))
+        return ctg_error_set(err, CTG_EINVAL, NULL, "", "a calculated bus id that is not valid "
+                             "UTF-8");
     ctg_net_object *vl =
         voltage_level_id ? ctg_net_lookup(net, voltage_level_id, strlen(voltage_level_id)) : NULL;
     if (vl == NULL)

@@ -15,6 +15,7 @@
 
 #include "base/alloc.h"
 #include "base/error_set.h"
+#include "base/utf8.h"
 #include "network/table.h"
 #include "network/table_impl.h"
 
@@ -290,6 +291,11 @@ static int plan_id(const ctg_network *net, plan *p, ctg_error *err)
 
     if (id == NULL || *id == '\0')
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "a %s needs a non-empty id", p->type);
+    /* Every id of the table is valid UTF-8, so that what is made of ids (a generated list)
+     * needs no check of its own; an importer's parser has checked its ids already. */
+    if (p->known == NULL && !ctg_utf8_valid(id))
+        return ctg_error_set(err, CTG_EINVAL, NULL, "", "a %s id that is not valid UTF-8",
+                             p->type);
     p->id_len = p->known ? p->known->id_len : strlen(id);
     p->hash = p->known ? p->known->id_hash : ctg_net_hash(id, p->id_len);
     uint32_t ref = ctg_net_index_find_slot(net, id, p->id_len, p->hash, &p->slot);

@@ -7,6 +7,7 @@
 
 #include "base/alloc.h"
 #include "base/error_set.h"
+#include "format/stream_valid.h"
 #include "network/generate_int.h"
 
 #define SOURCE "<generate>"
@@ -270,7 +271,7 @@ static int write_one(const ctg_contingency *c, void *payload)
 {
     to_stream *s = payload;
 
-    s->rc = ctg_stream_writer_add(s->w, c, &s->err);
+    s->rc = ctg_stream_writer_add_valid(s->w, c, &s->err); /* ids of the table, checked format */
     return s->rc != CTG_OK;
 }
 

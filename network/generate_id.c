@@ -7,6 +7,7 @@
 
 #include "base/alloc.h"
 #include "base/error_set.h"
+#include "base/utf8.h"
 #include "network/generate_int.h"
 
 /* The placeholders, by rule. */
@@ -70,8 +71,13 @@ static int walk(gen_ctx *g, const char *format, bool pair, gen_seg *segs, size_t
 int ctg_gen_format_check(gen_ctx *g, const char *format, bool pair)
 {
     size_t n;
-    int rc = walk(g, format, pair, NULL, &n);
+    int rc;
 
+    /* Checked once here, so that the ids made of it and of the table's ids need no check. */
+    if (!ctg_utf8_valid(format))
+        return ctg_error_set(g->rs.err, CTG_EINVAL, NULL, "", "the id format is not valid "
+                             "UTF-8");
+    rc = walk(g, format, pair, NULL, &n);
     if (rc != CTG_OK)
         return rc;
     g->segs = ctg_mem_alloc(g->alloc, (n > 0 ? n : 1) * sizeof *g->segs);

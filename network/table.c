@@ -6,6 +6,7 @@
 
 #include "base/alloc.h"
 #include "base/error_set.h"
+#include "base/utf8.h"
 #include "network/table.h"
 #include "network/table_impl.h"
 
@@ -132,6 +133,8 @@ int ctg_network_new_ex(ctg_network **out, const char *id, const ctg_allocator *a
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "no place for the new network");
     if (id == NULL || *id == '\0')
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "a network needs a non-empty id");
+    if (!ctg_utf8_valid(id))
+        return ctg_error_set(err, CTG_EINVAL, NULL, "", "the network's id is not valid UTF-8");
     ctg_arena *arena = ctg_arena_new_ex(alloc, arena_flags);
     if (arena == NULL)
         return nomem(err);

@@ -29,8 +29,9 @@ int ctg_network_add_obj(ctg_network *net, const ctg_net_spec *spec, ctg_net_obje
                         ctg_error *err);
 
 /* What the caller of ctg_network_add_known holds already, so that the add neither measures
- * nor hashes the id again nor looks up the objects the spec names: an importer reading a
- * voltage level's injections has that level at hand. The spec still names every object by
+ * nor hashes the id again nor checks it as UTF-8 (its parser did: expat, the lexer) nor looks
+ * up the objects the spec names: an importer reading a voltage level's injections has that
+ * level at hand. The spec still names every object by
  * its id, as for ctg_network_add; an object given here must be of `net` and be the one its
  * id names, or NULL (then it is looked up). Checks and messages are those of
  * ctg_network_add: a known object of the wrong type is refused as the same id would be. */

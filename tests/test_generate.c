@@ -803,6 +803,8 @@ CTG_TEST(generate, bad_selections)
                                       "({id}, {type}, {vl1}, {vl2}, {substation})");
     o.id_format = "a}b";
     expect_error(net, &o, CTG_EINVAL, "id format \"a}b\": a lone '}' (write \"}}\")");
+    o.id_format = "N-1_\xc0\xaf{id}"; /* an overlong '/' */
+    expect_error(net, &o, CTG_EINVAL, "the id format is not valid UTF-8");
     o.id_format = NULL;
     o.rule = CTG_GEN_PARALLEL;
     o.id_format = "{id}";

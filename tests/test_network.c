@@ -288,6 +288,8 @@ CTG_TEST(network, builder_errors)
 
     s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "", "VLGEN", NULL, NULL);
     expect_rejected(net, &s, "a LOAD needs a non-empty id");
+    s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L\xc3(", "VLGEN", NULL, NULL);
+    expect_rejected(net, &s, "a LOAD id that is not valid UTF-8");
     s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "GEN", "VLGEN", NULL, NULL);
     expect_rejected(net, &s, "LOAD \"GEN\": the id is already used by a GENERATOR");
     s = ctg_test_spec(CTG_IDENTIFIABLE_LOAD, "L2", "VLX", NULL, NULL);
@@ -526,6 +528,8 @@ CTG_TEST(network, aliases_and_properties)
     CU_ASSERT_EQUAL(ctg_network_add_calculated_bus(net, "NB", "NB_0", &e), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(e.message, "VOLTAGE_LEVEL \"NB\": the calculated bus \"NB_0\" is "
                                       "there already");
+    CU_ASSERT_EQUAL(ctg_network_add_calculated_bus(net, "NB", "NB_\xe2\x82", &e), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(e.message, "a calculated bus id that is not valid UTF-8");
     CU_ASSERT_EQUAL(ctg_network_add_calculated_bus(net, "VLGEN", "X", &e), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(e.message, "VOLTAGE_LEVEL \"VLGEN\": only a node-breaker voltage "
                                       "level has calculated buses");
@@ -795,6 +799,9 @@ CTG_TEST(network, bad_arguments)
     CU_ASSERT_EQUAL(ctg_network_new(&net, "", NULL, &err), CTG_EINVAL);
     CU_ASSERT_PTR_NULL(net);
     CU_ASSERT_STRING_EQUAL(err.message, "a network needs a non-empty id");
+    CU_ASSERT_EQUAL(ctg_network_new(&net, "n\xff", NULL, &err), CTG_EINVAL);
+    CU_ASSERT_PTR_NULL(net);
+    CU_ASSERT_STRING_EQUAL(err.message, "the network's id is not valid UTF-8");
     CU_ASSERT_EQUAL(ctg_network_new(&net, NULL, NULL, &err), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_network_add(NULL, &s, NULL, &err), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_network_add_alias(NULL, "a", "b", &err), CTG_EINVAL);

@@ -15,6 +15,7 @@
 #include <CUnit/CUnit.h>
 
 #include "ctg/ctg.h"
+#include "format/stream_valid.h"
 #include "tests/counting_alloc.h"
 #include "tests/test_common.h"
 
@@ -692,6 +693,48 @@ CTG_TEST(stream, writer_add_read_relays_the_reader_s_contingencies)
     free(ext);
     free(own);
     free(doc);
+}
+
+/* Every contingency of `doc` added with ctg_stream_writer_add and with _add_valid: the same
+ * bytes (with extensions _add_valid takes the checked path). */
+static void check_add_valid(const char *doc, size_t len)
+{
+    ctg_buf checked = CTG_BUF_INIT, trusted = CTG_BUF_INIT;
+    ctg_stream_writer *a = NULL, *b = NULL;
+    ctg_list *list = NULL;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_list_read_buffer(&list, doc, len, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_buf(&a, &checked, "n", NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_buf(&b, &trusted, "n", NULL, NULL), CTG_OK);
+    for (size_t i = 0; i < ctg_list_contingency_count(list); i++) {
+        const ctg_contingency *c = ctg_list_contingency_at(list, i);
+        CU_ASSERT_EQUAL(ctg_stream_writer_add(a, c, NULL), CTG_OK);
+        CU_ASSERT_EQUAL(ctg_stream_writer_add_valid(b, c, NULL), CTG_OK);
+    }
+    CU_ASSERT_EQUAL(ctg_stream_writer_close(a, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_stream_writer_close(b, NULL), CTG_OK);
+    CU_ASSERT(checked.len > 0 && checked.len == trusted.len &&
+              memcmp(checked.data, trusted.data, checked.len) == 0);
+    ctg_buf_dispose(&checked);
+    ctg_buf_dispose(&trusted);
+    ctg_list_free(list);
+}
+
+CTG_TEST(stream, writer_add_valid_writes_what_add_writes)
+{
+    size_t len, ext_len;
+    char *own = ctg_test_slurp(CTG_TESTDATA("valid/sample.json"), &len);
+    char *ext = ctg_test_slurp(CTG_TESTDATA("valid/extension-types.json"), &ext_len);
+    ctg_contingency plain = { 0 };
+    ctg_error err;
+
+    check_add_valid(own, len);
+    check_add_valid(ext, ext_len);
+    /* What it cannot write takes the checked path, with its message. */
+    CU_ASSERT_EQUAL(ctg_stream_writer_add_valid(NULL, &plain, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "no writer");
+    free(ext);
+    free(own);
 }
 
 static int count_files_with(const char *prefix)

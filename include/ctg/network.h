@@ -176,7 +176,8 @@ typedef struct ctg_net_spec {
  * @param id        the network's id, non-empty; copied.
  * @param alloc     NULL for malloc/free; copied, and its hooks must outlive the network.
  * @param[out] err  may be NULL; written only on failure.
- * @return CTG_OK, CTG_EINVAL (NULL `out`, empty id) or CTG_ENOMEM.
+ * @return CTG_OK, CTG_EINVAL (NULL `out`, an empty id or one that is not valid UTF-8) or
+ *         CTG_ENOMEM.
  */
 CTG_API int ctg_network_new(ctg_network **out, const char *id, const ctg_allocator *alloc,
                             ctg_error *err);
@@ -186,8 +187,9 @@ CTG_API void ctg_network_free(ctg_network *net);
 
 /**
  * Adds one object. Wrong input fails with CTG_EINVAL and a message (an empty or duplicate id,
- * an unknown voltage level, substation, subnetwork or referenced object, a type that cannot be
- * placed as given, a reference of the wrong type), and leaves the network unchanged.
+ * an id that is not valid UTF-8, an unknown voltage level, substation, subnetwork or
+ * referenced object, a type that cannot be placed as given, a reference of the wrong type),
+ * and leaves the network unchanged.
  * @param net      the network to add to.
  * @param spec     what to add; borrowed for the call, its strings copied.
  * @param[out] out may be NULL; the new object, owned by the network.
@@ -214,7 +216,7 @@ CTG_API int ctg_network_set_property(ctg_network *net, const char *id, const cha
 /**
  * Adds `bus_id` (copied) to the calculated bus-breaker-view buses of the node-breaker voltage
  * level `voltage_level_id`. CTG_EINVAL when it is not a node-breaker voltage level or the bus
- * id is empty or already one of its calculated buses.
+ * id is empty, not valid UTF-8 or already one of its calculated buses.
  */
 CTG_API int ctg_network_add_calculated_bus(ctg_network *net, const char *voltage_level_id,
                                            const char *bus_id, ctg_error *err);
