@@ -199,13 +199,8 @@ int ctg_stream_writer_add_read(ctg_stream_writer *sw, const ctg_stream_header *h
     /* The reader's own contingency, while it is delivered: every string was checked as it
      * was read (some 15% of a write went to checking it again). With extensions, whose
      * values a read may have skipped, the general case decides. */
-    if (sw != NULL && sw->status == CTG_OK && h != NULL && c != NULL && h->delivered == c &&
-        c->extension_count == 0) {
-        sw->write(&sw->e, c);
-        sw->status = sw->e.status;
-        if (sw->status == CTG_OK)
-            return CTG_OK;
-    }
+    if (h != NULL && c != NULL && h->delivered == c)
+        return ctg_stream_writer_add_valid(sw, c, err);
     return ctg_stream_writer_add(sw, c, err);
 }
 
