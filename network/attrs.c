@@ -96,6 +96,8 @@ int ctg_network_add_alias(ctg_network *net, const char *id, const char *alias, c
 {
     if (net == NULL || alias == NULL)
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "no network or no alias");
+    if (!ctg_utf8_valid(alias)) /* aliases share the ids' index, and are dumped as JSON */
+        return ctg_error_set(err, CTG_EINVAL, NULL, "", "an alias that is not valid UTF-8");
     ctg_net_object *obj = id ? ctg_net_lookup(net, id, strlen(id)) : NULL;
     if (obj == NULL)
         return unknown(err, id);

@@ -528,6 +528,8 @@ CTG_TEST(network, aliases_and_properties)
     CU_ASSERT_EQUAL(ctg_network_add_calculated_bus(net, "NB", "NB_0", &e), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(e.message, "VOLTAGE_LEVEL \"NB\": the calculated bus \"NB_0\" is "
                                       "there already");
+    CU_ASSERT_EQUAL(ctg_network_add_alias(net, "GEN", "G\xed\xa0\x80", &e), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(e.message, "an alias that is not valid UTF-8"); /* a lone surrogate */
     CU_ASSERT_EQUAL(ctg_network_add_calculated_bus(net, "NB", "NB_\xe2\x82", &e), CTG_EINVAL);
     CU_ASSERT_STRING_EQUAL(e.message, "a calculated bus id that is not valid UTF-8");
     CU_ASSERT_EQUAL(ctg_network_add_calculated_bus(net, "VLGEN", "X", &e), CTG_EINVAL);

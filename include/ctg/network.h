@@ -201,7 +201,8 @@ CTG_API int ctg_network_add(ctg_network *net, const ctg_net_spec *spec,
 
 /**
  * Gives the object `id` (an id or an alias) the alias `alias`, copied. CTG_EINVAL when the
- * object is unknown or `alias` is empty or already an id or alias; the network unchanged.
+ * object is unknown or `alias` is empty, not valid UTF-8 or already an id or alias; the
+ * network unchanged.
  */
 CTG_API int ctg_network_add_alias(ctg_network *net, const char *id, const char *alias,
                                   ctg_error *err);
