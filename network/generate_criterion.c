@@ -42,6 +42,19 @@ static int set_criteria(gen_ctx *g, ctg_list *list, const gen_type *t)
     return rc == CTG_OK ? CTG_OK : ctg_rs_nomem(&g->rs);
 }
 
+/* A child list's name: the list's, cut to 200 bytes at a character's start, then its type. */
+static void child_name(char *out, size_t cap, const char *name, ctg_identifiable_type t)
+{
+    size_t n = strlen(name);
+
+    if (n > 200) {
+        n = 200;
+        while (n > 0 && ((unsigned char)name[n] & 0xC0) == 0x80) /* inside a character */
+            n--;
+    }
+    snprintf(out, cap, "%.*s-%s", (int)n, name, ctg_identifiable_type_name(t));
+}
+
 static int build(gen_ctx *g, ctg_list **out, const char *name)
 {
     ctg_list *list = NULL;
@@ -50,18 +63,18 @@ static int build(gen_ctx *g, ctg_list **out, const char *name)
 
     if (rc != CTG_OK)
         return rc == CTG_ENOMEM ? ctg_rs_nomem(&g->rs)
-                                : ctg_error_set(g->rs.err, rc, NULL, "", "NULL name");
+                                : ctg_error_set(g->rs.err, rc, NULL, "", "a list name that is "
+                                                "NULL or not valid UTF-8");
     if (!nested)
         rc = set_criteria(g, list, &g->types[0]);
     for (size_t k = 0; nested && rc == CTG_OK && k < g->type_count; k++) {
         const gen_type *t = &g->types[k];
-        char child_name[256];
-        ctg_list *child = NULL;
+        char child[256];
+        ctg_list *made = NULL;
 
-        snprintf(child_name, sizeof child_name, "%.200s-%s", name,
-                 ctg_identifiable_type_name(t->type));
-        rc = ctg_list_add_child(list, t->kind, child_name, &child);
-        rc = rc == CTG_OK ? set_criteria(g, child, t) : ctg_rs_nomem(&g->rs);
+        child_name(child, sizeof child, name, t->type);
+        rc = ctg_list_add_child(list, t->kind, child, &made);
+        rc = rc == CTG_OK ? set_criteria(g, made, t) : ctg_rs_nomem(&g->rs);
     }
     if (rc != CTG_OK) {
         ctg_list_free(list);

@@ -833,6 +833,21 @@ CTG_TEST(generate, as_criterion)
     CU_ASSERT_EQUAL(ctg_list_child_count(crit), 3);
     CU_ASSERT_STRING_EQUAL(ctg_list_name(ctg_list_child_at(crit, 1)),
                            "n1-TWO_WINDINGS_TRANSFORMER");
+    {   /* A long name is cut for its children before a character, not inside it. */
+        char name[256], want_child[256];
+        ctg_list *long_named = NULL;
+
+        memset(name, 'a', 199);
+        strcpy(name + 199, "\xc3\xa9");
+        snprintf(want_child, sizeof want_child, "%.199s-LINE", name);
+        CU_ASSERT_EQUAL_FATAL(ctg_generate_as_criterion(&long_named, &o, name, &err), CTG_OK);
+        CU_ASSERT_STRING_EQUAL(ctg_list_name(long_named), name);
+        CU_ASSERT_STRING_EQUAL(ctg_list_name(ctg_list_child_at(long_named, 0)), want_child);
+        ctg_list_free(long_named);
+        CU_ASSERT_EQUAL(ctg_generate_as_criterion(&long_named, &o, "n\xff", &err), CTG_EINVAL);
+        CU_ASSERT_PTR_NULL(long_named);
+        CU_ASSERT_STRING_EQUAL(err.message, "a list name that is NULL or not valid UTF-8");
+    }
     CU_ASSERT_EQUAL(ctg_list_write_buf(&buf, crit, NULL, &err), CTG_OK);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf.data, "\"type\" : \"twoWindingsTransformerCriterion\""));
     ctg_buf_dispose(&buf);
