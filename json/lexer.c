@@ -1408,6 +1408,26 @@ static inline bool sifted(const ctg_key_sieve *sv, const char *s, size_t len)
     return len < 64 && len <= sv->max_len && letter < 26 && !((sv->keep[len] >> letter) & 1u);
 }
 
+/* member's key, whose ':' ends at `colon`, and its value at `p` when it is read here: a plain
+ * string, or with a sieve a short scalar (else the caller reads it). */
+static HOT_INLINE int member_value(ctg_lexer *lx, const ctg_key_sieve *sv, ctg_lex_member *m,
+                                   ctg_token *val, const char *colon, const char *p)
+{
+    m->key.type = CTG_TOK_KEY;
+    lx->state = S_AFTER_COLON;
+    lx->cur = colon;
+    if (p != lx->end && *p == '"' && plain_string(lx, val, p)) {
+        val->type = CTG_TOK_STRING;
+        lx->cur = val->str + val->len + 1;
+    } else if (sv == NULL || p == lx->end || !scalar(lx, val, p)) {
+        m->value_ready = false;
+        return CTG_LEX_KEY;
+    }
+    lx->state = S_OBJECT_AFTER;
+    m->value_ready = true;
+    return CTG_LEX_KEY;
+}
+
 /* The common case: a plain key (often the hint) and its ':' on one line, then, when it follows
  * on the same line, a plain string value. With a sieve, the members it passes over are skipped
  * here, each as ctg_lexer_skip_next would skip its value. */
@@ -1451,19 +1471,7 @@ again:
     mark_token(lx, key, p);
     if ((colon = colon_and_value(q + 1, lx->end, &p)) == NULL)
         goto general;
-    key->type = CTG_TOK_KEY;
-    lx->state = S_AFTER_COLON;
-    lx->cur = colon;
-    if (p != lx->end && *p == '"' && plain_string(lx, val, p)) {
-        val->type = CTG_TOK_STRING;
-        lx->cur = val->str + val->len + 1;
-    } else if (sv == NULL || p == lx->end || !scalar(lx, val, p)) {
-        m->value_ready = false;
-        return CTG_LEX_KEY;
-    }
-    lx->state = S_OBJECT_AFTER;
-    m->value_ready = true;
-    return CTG_LEX_KEY;
+    return member_value(lx, sv, m, val, colon, p);
 general:
     return as_member(m, val, next_from(lx, val, err, p, st));
 }
