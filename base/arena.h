@@ -132,8 +132,11 @@ CTG_INTERNAL void ctg_arena_reset(ctg_arena *arena);
  * one arena per thread hands over to the list's. Accepts a NULL `src`. */
 CTG_INTERNAL void ctg_arena_absorb(ctg_arena *dst, ctg_arena *src);
 /* Tells the arena that about `total` bytes will be allocated (a large read): its chunks may
- * then grow past 1 MiB, to half of `total` and at most 8 MiB, fewer and large enough for
- * huge pages. Only ever raises the limit. */
+ * then grow past 1 MiB, to half of `total` and at most 8 MiB, fewer and large enough for huge
+ * pages. A malloc arena, where huge pages exist and `total` reaches CTG_PAGES_HUGE_FROM, goes
+ * further: its next chunk is `total` rounded up to whole huge pages (within 8 MiB), and each
+ * chunk from then on starts on a huge-page boundary of a block one huge page larger. Only ever
+ * raises the limit. */
 CTG_INTERNAL void ctg_arena_expect(ctg_arena *arena, size_t total);
 /* ctg_arena_expect(total), for a reader that also needs `scratch` bytes of its own, which it
  * fills from their start (its items' stack): when both fit in one chunk laid out for huge pages,

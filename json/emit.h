@@ -130,17 +130,20 @@ extern const char ctg_emit_indent_text[];
 /* Begins a value nested `levels` deep (its own containers) at the current place: writes its
  * separator and returns where the value goes, with room for `need` bytes (at most 4 KiB).
  * NULL, with nothing written or changed, when the calls above must write it (compact layout,
- * misuse, too deep, a failure already). */
+ * misuse, too deep) or the full buffer cannot be flushed (the sink failed, now or before). */
 char *ctg_emit_raw_begin(ctg_emitter *e, unsigned levels, size_t need);
 /* Ends the value at `p`. */
 void ctg_emit_raw_end(ctg_emitter *e, char *p);
-/* Room for `need` more bytes at `p` (at most 4 KiB): the buffer flushed when it is full. */
+/* Room for `need` more bytes at `p` (at most the emitter's 64 KiB buffer; the callers ask for
+ * a member's, CTG_EMIT_NAME_ROOM, up to some 8 KiB): the buffer flushed when it is full. NULL
+ * when the flush fails. */
 char *ctg_emit_raw_room_slow(ctg_emitter *e, char *p, size_t need);
 /* The bytes left at `p`. */
 static inline size_t ctg_emit_raw_left(const ctg_emitter *e, const char *p)
 {
     return (size_t)(e->buf + e->cap - p);
 }
+/* ctg_emit_raw_room_slow's inline front: `p` itself while `need` bytes fit (or p is NULL). */
 static inline char *ctg_emit_raw_room(ctg_emitter *e, char *p, size_t need)
 {
     if (p == NULL || ctg_emit_raw_left(e, p) >= need)
