@@ -26,13 +26,8 @@ _Static_assert(CTG_EMIT_MAX_DEPTH == 4160, "EMIT_MAX_DEPTH_TEXT must follow CTG_
 #define SP256 SP64 SP64 SP64 SP64
 #define SP2K SP256 SP256 SP256 SP256 SP256 SP256 SP256 SP256
 const char ctg_emit_indent_text[] = ",\n" SP2K SP2K SP2K SP2K SP256;
-#define comma_nl_indent ctg_emit_indent_text
-/* copy_upto32 copies a block of COPY_BLOCK bytes: it may read and write that many past what it
- * keeps. */
-#define COPY_BLOCK 32
-_Static_assert(COPY_BLOCK == CTG_EMIT_COPY_BLOCK, "one block size for the emitter and its header");
-_Static_assert(sizeof ctg_emit_indent_text >= 2 + 2 * CTG_EMIT_MAX_DEPTH + COPY_BLOCK,
-               "comma_nl_indent must hold the deepest indent");
+_Static_assert(sizeof ctg_emit_indent_text >= 2 + 2 * CTG_EMIT_MAX_DEPTH + CTG_EMIT_COPY_BLOCK,
+               "ctg_emit_indent_text must hold the deepest indent");
 
 /* Bytes that a JSON string cannot hold as they are: 1 for a short escape, 2 for \u00XX. */
 static const unsigned char escape_kind[256] = {
@@ -254,31 +249,6 @@ static inline char *room(ctg_emitter *e, size_t n)
     return e->buf;
 }
 
-/* `n` bytes of `src` to `p`; `src` must be readable for 32 bytes. Up to 32 bytes (indents to
- * depth 15) the copy has a fixed size, which the compiler inlines; the caller reserved
- * the slack. */
-static inline char *copy_upto32(char *p, const char *src, size_t n)
-{
-    if (n <= COPY_BLOCK)
-        memcpy(p, src, COPY_BLOCK);
-    else
-        memcpy(p, src, n);
-    return p + n;
-}
-
-/* The room member_sep_into needs at `depth`: ",\n", the indent, and the block copy's slack. */
-static inline size_t sep_room(size_t depth)
-{
-    return 2 + 2 * depth + COPY_BLOCK;
-}
-
-/* The room name_into needs at `depth`: the separator, then the padded name copied as one block
- * of sizeof name->quoted bytes (its length is less), then " : ". The one place the slack of the
- * emitter's fixed-size copies of a member is counted. */
-static inline size_t name_room(size_t depth, const ctg_key *name)
-{
-    return sep_room(depth) + sizeof name->quoted + 3;
-}
 
 int ctg_emit_init(ctg_emitter *e, ctg_sink_fn sink, void *ctx, bool compact,
                   const ctg_allocator *a, ctg_error *err)
@@ -431,14 +401,14 @@ void ctg_emit_object_begin(ctg_emitter *e)
 static void put_close(ctg_emitter *e)
 {
     size_t n = 1 + 2 * (size_t)e->obj_depth;
-    char *p = room(e, n + COPY_BLOCK + 1);
+    char *p = room(e, n + CTG_EMIT_COPY_BLOCK + 1);
 
     if (p == NULL) {
-        put(e, comma_nl_indent + 1, n);
+        put(e, ctg_emit_indent_text + 1, n);
         put(e, "}", 1);
         return;
     }
-    p = copy_upto32(p, comma_nl_indent + 1, n);
+    p = ctg_emit_copy_upto32(p, ctg_emit_indent_text + 1, n);
     *p++ = '}';
     e->len = (size_t)(p - e->buf);
 }
@@ -572,6 +542,20 @@ static char *escape_from(char *p, const char *s, size_t n, size_t i)
 }
 
 #if defined(__SSE2__)
+/* The 8 to 16 bytes at `s` copied to `p` as two overlapping words, checked at once; false,
+ * nothing written, when one needs escaping. */
+static inline bool plain_8to16(char *p, const char *s, size_t n)
+{
+    __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)s);
+    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + n - 8));
+
+    if (escape_mask16(_mm_unpacklo_epi64(a, b)) != 0)
+        return false;
+    _mm_storel_epi64((__m128i *)(void *)p, a);
+    _mm_storel_epi64((__m128i *)(void *)(p + n - 8), b);
+    return true;
+}
+
 /* escape_into for 8 bytes or more: one 16-byte check covers up to 16 bytes (two overlapping
  * words up to 16, the last block overlapping the one before above), with no read outside
  * the string. Nothing escaped so far means output and input offsets agree. */
@@ -580,16 +564,8 @@ static char *escape_long(char *p, const char *s, size_t n)
     size_t i = 0;
     __m128i v;
 
-    if (n <= 16) {
-        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)s);
-        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + n - 8));
-
-        if (escape_mask16(_mm_unpacklo_epi64(a, b)) != 0)
-            return escape_from(p, s, n, 0);
-        _mm_storel_epi64((__m128i *)(void *)p, a);
-        _mm_storel_epi64((__m128i *)(void *)(p + n - 8), b);
-        return p + n;
-    }
+    if (n <= 16)
+        return plain_8to16(p, s, n) ? p + n : escape_from(p, s, n, 0);
     for (; n - i > 16; i += 16) {
         v = load16(s + i);
         if (escape_mask16(v) != 0)
@@ -692,14 +668,14 @@ static inline void put_string(ctg_emitter *e, const char *s, size_t n)
 
 /* The separator and indent before a member, the quoted key and its colon, in one piece. */
 /* The separator and indent before a member of an object at `depth` (objects open, itself
- * included), at `p` (room: sep_room). */
+ * included), at `p` (room: CTG_EMIT_BREAK_ROOM). */
 static inline char *member_sep_into(const ctg_emitter *e, char *p, bool first, size_t depth)
 {
     if (e->compact) {
         *p = ',';
         return p + !first;
     }
-    return copy_upto32(p, comma_nl_indent + first, 2 + 2 * depth - first);
+    return ctg_emit_copy_upto32(p, ctg_emit_indent_text + first, 2 + 2 * depth - first);
 }
 
 /* The colon after a member's name. */
@@ -716,14 +692,14 @@ static inline char *colon_into(const ctg_emitter *e, char *p)
 static inline void put_key(ctg_emitter *e, bool first, const char *key, size_t len)
 {
     size_t indent = e->compact ? 0 : 2 + 2 * (size_t)e->obj_depth - first;
-    char *p = len <= SLICE ? room(e, indent + COPY_BLOCK + 6 * len + 2 + 3) : NULL;
+    char *p = len <= SLICE ? room(e, indent + CTG_EMIT_COPY_BLOCK + 6 * len + 2 + 3) : NULL;
 
     if (p == NULL) {
         /* A huge key, or a failure already (then these do nothing). */
         if (e->compact)
             put(e, ",", first ? 0 : 1);
         else
-            put(e, comma_nl_indent + first, indent);
+            put(e, ctg_emit_indent_text + first, indent);
         put_string(e, key, len);
         put(e, e->compact ? ":" : " : ", e->compact ? 1 : 3);
         return;
@@ -747,7 +723,7 @@ void ctg_emit_key(ctg_emitter *e, const char *key, size_t len)
     e->after_key = true;
 }
 
-/* The separator, indent, quoted name and colon of a member at `p` (room: name_room). */
+/* The separator, indent, quoted name and colon of a member at `p` (room: CTG_EMIT_NAME_ROOM). */
 static inline char *name_into(const ctg_emitter *e, char *p, bool first, size_t depth,
                               const ctg_key *name)
 {
@@ -766,7 +742,7 @@ static inline char *member_room(ctg_emitter *e, const ctg_key *name, size_t valu
 
     if (e->depth == 0 || !is_object(e, top) || e->after_key || value > 6 * (size_t)SLICE + 2)
         return NULL;
-    p = room(e, name_room(e->obj_depth, name) + value);
+    p = room(e, CTG_EMIT_NAME_ROOM(e->obj_depth) + value);
     if (p == NULL)
         return NULL;
     first = take_first(e, top);
@@ -802,14 +778,14 @@ static size_t string_object_room(const ctg_emitter *e, const ctg_emit_member *m,
 {
     size_t depth = (size_t)e->obj_depth + 1;
     /* The separator and "{", then the closing indent (shorter than a separator) and "}". */
-    size_t need = 3 + sep_room(depth) + 1;
+    size_t need = 3 + CTG_EMIT_BREAK_ROOM(depth) + 1;
 
     if (count == 0 || e->depth >= CTG_EMIT_MAX_DEPTH)
         return 0;
     for (size_t i = 0; i < count; i++) {
         if (m[i].len > SLICE)
             return 0;
-        need += name_room(depth, m[i].name) + 6 * m[i].len + 2;
+        need += CTG_EMIT_NAME_ROOM(depth) + 6 * m[i].len + 2;
     }
     return need <= EMIT_BUF_SIZE ? need : 0;
 }
@@ -823,7 +799,7 @@ static char *string_object_into(const ctg_emitter *e, char *p, const ctg_emit_me
         p = quote_into(p, m[i].value, m[i].len);
     }
     if (!e->compact)
-        p = copy_upto32(p, comma_nl_indent + 1, 1 + 2 * (size_t)e->obj_depth);
+        p = ctg_emit_copy_upto32(p, ctg_emit_indent_text + 1, 1 + 2 * (size_t)e->obj_depth);
     *p++ = '}';
     return p;
 }
@@ -930,17 +906,10 @@ char *ctg_emit_quoted_into(char *p, const char *s, size_t n)
 #if defined(__SSE2__)
     /* Most ids: 8 to 16 bytes, two overlapping words checked at once, here rather than behind
      * another call. */
-    if (n - 8 <= 8) {
-        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)s);
-        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + n - 8));
-
-        if (escape_mask16(_mm_unpacklo_epi64(a, b)) == 0) {
-            p[0] = '"';
-            _mm_storel_epi64((__m128i *)(void *)(p + 1), a);
-            _mm_storel_epi64((__m128i *)(void *)(p + 1 + n - 8), b);
-            p[n + 1] = '"';
-            return p + n + 2;
-        }
+    if (n - 8 <= 8 && plain_8to16(p + 1, s, n)) {
+        p[0] = '"';
+        p[n + 1] = '"';
+        return p + n + 2;
     }
 #endif
     return quote_into(p, s, n);

@@ -165,22 +165,30 @@ static inline char *ctg_emit_raw_string(ctg_emitter *e, char *p, const char *s, 
     return ctg_emit_raw_string_slow(e, p, s, n);
 }
 
-/* Bytes ctg_emit_raw_break and ctg_emit_raw_name may write at `depth` (open objects, the
- * member's own included). */
+/* Bytes a separator (",\n" and the indent: ctg_emit_raw_break) and a member's name (the
+ * separator, the padded name copied as one block of sizeof quoted bytes, then " : ":
+ * ctg_emit_raw_name) may write at `depth` (open objects, the member's own included), the
+ * slack of the fixed-size copies counted: the emitter's calls count their room with these
+ * too. */
 #define CTG_EMIT_BREAK_ROOM(depth) (2 + 2 * (size_t)(depth) + CTG_EMIT_COPY_BLOCK)
 #define CTG_EMIT_NAME_ROOM(depth) (CTG_EMIT_BREAK_ROOM(depth) + sizeof(((ctg_key *)0)->quoted) + 3)
+
+/* `n` bytes of `src` to `p`; `src` must be readable for CTG_EMIT_COPY_BLOCK bytes. Up to that
+ * many (indents to depth 15) the copy has a fixed size, which the compiler inlines; the caller
+ * reserved the slack (the _ROOM macros above count it). */
+static inline char *ctg_emit_copy_upto32(char *p, const char *src, size_t n)
+{
+    if (n <= CTG_EMIT_COPY_BLOCK)
+        memcpy(p, src, CTG_EMIT_COPY_BLOCK);
+    else
+        memcpy(p, src, n);
+    return p + n;
+}
 
 /* A line break then the indent of `depth`, after a comma when `comma`. */
 static inline char *ctg_emit_raw_break(char *p, bool comma, size_t depth)
 {
-    const char *src = ctg_emit_indent_text + !comma;
-    size_t n = 1 + comma + 2 * depth;
-
-    if (n <= CTG_EMIT_COPY_BLOCK)
-        memcpy(p, src, CTG_EMIT_COPY_BLOCK); /* a fixed size, inlined; the room has the slack */
-    else
-        memcpy(p, src, n);
-    return p + n;
+    return ctg_emit_copy_upto32(p, ctg_emit_indent_text + !comma, 1 + comma + 2 * depth);
 }
 
 /* The separator of a member at `depth` (none before the first but the line break), its
