@@ -479,6 +479,17 @@ static inline void write_element_as(ctg_emitter *e, const ctg_element *el, ctg_e
     ctg_emit_string_object(e, m, n);
 }
 
+/* The type an element is written as: before 1.1 (`old_names`) BOUNDARY_LINE is DANGLING_LINE,
+ * from 1.1 on DANGLING_LINE (read from an old file) is BOUNDARY_LINE. */
+static inline ctg_element_type written_type(ctg_element_type t, bool old_names)
+{
+    if (old_names && t == CTG_ELEMENT_BOUNDARY_LINE)
+        return CTG_ELEMENT_DANGLING_LINE;
+    if (!old_names && t == CTG_ELEMENT_DANGLING_LINE)
+        return CTG_ELEMENT_BOUNDARY_LINE;
+    return t;
+}
+
 /* ---- the pretty layout in place (ctg_emit_raw_*): the bytes of the calls above, for the
  * contingencies without extensions, nearly all of them. The room of each member is checked
  * once; NULL after a failure, as in the emitter. */
@@ -543,15 +554,9 @@ static inline bool write_plain(ctg_emitter *e, const ctg_contingency *c, bool ol
         return true;
     p = ctg_emit_raw_name(p, false, d, &contingency_keys[CT_ELEMENTS]);
     *p++ = '[';
-    for (size_t i = 0; i < c->element_count && p != NULL; i++) {
-        ctg_element_type t = c->elements[i].type;
-
-        if (old_names && t == CTG_ELEMENT_BOUNDARY_LINE)
-            t = CTG_ELEMENT_DANGLING_LINE;
-        else if (!old_names && t == CTG_ELEMENT_DANGLING_LINE)
-            t = CTG_ELEMENT_BOUNDARY_LINE;
-        p = plain_element(e, p, i == 0, d + 1, &c->elements[i], t);
-    }
+    for (size_t i = 0; i < c->element_count && p != NULL; i++)
+        p = plain_element(e, p, i == 0, d + 1, &c->elements[i],
+                          written_type(c->elements[i].type, old_names));
     p = ctg_emit_raw_room(e, p, 2 + CTG_EMIT_BREAK_ROOM(d) + 1);
     if (p == NULL)
         return true;
@@ -579,13 +584,7 @@ static inline void write_contingency_body(ctg_emitter *e, const ctg_contingency 
     ctg_emit_array_begin(e);
     for (size_t i = 0; i < c->element_count; i++) {
         const ctg_element *el = &c->elements[i];
-        ctg_element_type t = el->type;
-
-        if (old_names && t == CTG_ELEMENT_BOUNDARY_LINE)
-            t = CTG_ELEMENT_DANGLING_LINE;
-        else if (!old_names && t == CTG_ELEMENT_DANGLING_LINE)
-            t = CTG_ELEMENT_BOUNDARY_LINE;
-        write_element_as(e, el, t);
+        write_element_as(e, el, written_type(el->type, old_names));
     }
     ctg_emit_array_end(e);
     ctg_write_extensions(e, &contingency_keys[CT_EXTENSIONS], c);
