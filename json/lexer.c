@@ -956,6 +956,12 @@ COLD static int at_window_end(ctg_lexer *lx, ctg_token *t, const char **p, int s
     return unexpected(lx, lx->end, st);
 }
 
+/* The state after the ',' that follows a value in state `st` (one that takes a comma). */
+static inline int after_comma(int st)
+{
+    return st == S_OBJECT_AFTER ? S_OBJECT_NEXT : S_ARRAY_NEXT;
+}
+
 static inline int scalar_state(int st)
 {
     return st == S_AFTER_COLON ? S_OBJECT_AFTER : st == S_ROOT ? S_END : S_ARRAY_AFTER;
@@ -1067,7 +1073,7 @@ static inline int lex_from(ctg_lexer *lx, ctg_token *t, const char *p, int st)
         }
         if (*p != ',' || !(st & F_COMMA))
             break;
-        st = st == S_OBJECT_AFTER ? S_OBJECT_NEXT : S_ARRAY_NEXT;
+        st = after_comma(st);
         p++;
     }
     t->offset = pos(lx, p);
@@ -1270,13 +1276,13 @@ static inline const char *before_token(ctg_lexer *lx, int *st)
 
     /* ",\n" and an indentation: what comes between two members or items of a pretty file. */
     if (end - p >= 2 && comma_newline(p) && (*st & F_COMMA)) {
-        *st = *st == S_OBJECT_AFTER ? S_OBJECT_NEXT : S_ARRAY_NEXT;
+        *st = after_comma(*st);
         p = newline(lx, p + 2, end);
         return p < end && (unsigned char)*p > ' ' ? p : skip_ws(lx, p, end);
     }
     p = skip_ws(lx, p, end);
     if (p != lx->end && *p == ',' && (*st & F_COMMA)) {
-        *st = *st == S_OBJECT_AFTER ? S_OBJECT_NEXT : S_ARRAY_NEXT;
+        *st = after_comma(*st);
         p = skip_ws(lx, p + 1, lx->end);
     }
     return p;
