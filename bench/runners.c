@@ -92,6 +92,18 @@ static int check_counts(bench_input *in, const ctg_list *list, const char *who)
 
 /* ---- ctg readers ------------------------------------------------------------------------- */
 
+/* A list read: handed to `keep` (a check), or counted and freed (a timed run). */
+static int keep_or_free(ctg_list *list, ctg_list **keep)
+{
+    if (keep != NULL) {
+        *keep = list;
+        return BENCH_OK;
+    }
+    sink = ctg_list_contingency_count(list);
+    ctg_list_free(list);
+    return BENCH_OK;
+}
+
 /* One full read; ctg_list_free is part of the run, as json_object_put is of json-c's. */
 static int read_with(bench_input *in, unsigned flags, ctg_read_stats *stats, ctg_list **keep)
 {
@@ -103,13 +115,7 @@ static int read_with(bench_input *in, unsigned flags, ctg_read_stats *stats, ctg
     opts.stats = stats;
     if (ctg_list_read_buffer(&list, in->bytes.data, in->bytes.len, &opts, &err) != CTG_OK)
         return why_ctg(in, "ctg read", &err);
-    if (keep != NULL) {
-        *keep = list;
-        return BENCH_OK;
-    }
-    sink = ctg_list_contingency_count(list);
-    ctg_list_free(list);
-    return BENCH_OK;
+    return keep_or_free(list, keep);
 }
 
 static int run_ctg_read(bench_input *in)
@@ -164,13 +170,7 @@ static int read_in_situ(bench_input *in, ctg_list **keep)
 
     if (ctg_list_read_in_situ(&list, b->data, b->len, NULL, &err) != CTG_OK)
         return why_ctg(in, "ctg in-situ read", &err);
-    if (keep != NULL) {
-        *keep = list;
-        return BENCH_OK;
-    }
-    sink = ctg_list_contingency_count(list);
-    ctg_list_free(list);
-    return BENCH_OK;
+    return keep_or_free(list, keep);
 }
 
 static int run_ctg_read_in_situ(bench_input *in)
@@ -346,13 +346,11 @@ static int map_once(bench_input *in, ctg_list **keep)
         return BENCH_FAIL;
     rc = bench_jsonc_map(in, obj, &list);
     json_object_put(obj);
-    if (rc == BENCH_OK && keep != NULL) {
-        *keep = list;
+    if (rc != BENCH_OK) {
+        ctg_list_free(list);
         return rc;
     }
-    sink = ctg_list_contingency_count(list);
-    ctg_list_free(list);
-    return rc;
+    return keep_or_free(list, keep);
 }
 
 static int run_jsonc_dom_map(bench_input *in)
