@@ -146,7 +146,7 @@ int pl_read_run(pl_read *r, const char *path)
                       .list = on_list,
                       .progress = cli_progress_update,
                       .payload = r };
-    ctg_read_options opts = CTG_READ_OPTIONS_INIT;
+    ctg_read_options opts; /* once the input is open, named as it is */
     ctg_source src;
     ctg_error err;
     int rc;
