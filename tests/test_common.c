@@ -95,6 +95,19 @@ static bool same_error(const ctg_error *a, const ctg_error *b)
            && strcmp(a->message, b->message) == 0 && strcmp(a->source, b->source) == 0;
 }
 
+/* Two reads of one input that both failed: the same error, and no list from the second; the
+ * two errors printed (named `a` and `b`) when they differ. */
+static void same_failure(const ctg_error *e1, const ctg_error *e2, const ctg_list *second,
+                         const char *a, const char *b)
+{
+    CU_ASSERT(same_error(e1, e2));
+    CU_ASSERT_PTR_NULL(second);
+    if (!same_error(e1, e2)) {
+        ctg_test_report(a, e1);
+        ctg_test_report(b, e2);
+    }
+}
+
 static bool same_stats(const ctg_read_stats *a, const ctg_read_stats *b)
 {
     return a->handler_resolves == b->handler_resolves && a->contingencies == b->contingencies
@@ -130,12 +143,7 @@ size_t ctg_test_same_in_parallel(const ctg_source *src, const ctg_read_options *
         free(t1);
         free(t4);
     } else if (rc1 != CTG_OK && rc4 != CTG_OK) {
-        CU_ASSERT(same_error(&e1, &e4));
-        CU_ASSERT_PTR_NULL(l4);
-        if (!same_error(&e1, &e4)) {
-            ctg_test_report("one thread", &e1);
-            ctg_test_report("four threads", &e4);
-        }
+        same_failure(&e1, &e4, l4, "one thread", "four threads");
     }
     ctg_list_free(l1);
     ctg_list_free(l4);
@@ -201,12 +209,7 @@ size_t ctg_test_same_in_situ(const char *doc, size_t len, const ctg_read_options
         same_lists(l1, l2, &s1, &s2);
         n = borrowed(l2, buf, len);
     } else if (rc1 != CTG_OK && rc2 != CTG_OK) {
-        CU_ASSERT(same_error(&e1, &e2));
-        CU_ASSERT_PTR_NULL(l2);
-        if (!same_error(&e1, &e2)) {
-            ctg_test_report("copied", &e1);
-            ctg_test_report("in situ", &e2);
-        }
+        same_failure(&e1, &e2, l2, "copied", "in situ");
     }
     ctg_list_free(l1);
     ctg_list_free(rc2 == CTG_OK ? l2 : NULL);
