@@ -118,7 +118,7 @@ static size_t block_overhead(const ctg_arena *arena, size_t align)
     size_t head = sizeof(block_header);
 
     if (arena->exact && align <= MAX_ALIGN)
-        return (head + (align - 1)) & ~(align - 1);
+        return (size_t)ctg_align_up(head, align);
     return head + align;
 }
 
@@ -141,7 +141,7 @@ static void *own_block(ctg_arena *arena, size_t size, size_t align)
     arena->blocks = &h->b;
     arena->footprint += total;
     p = (uintptr_t)(h + 1);
-    p = (p + (align - 1)) & ~(uintptr_t)(align - 1);
+    p = ctg_align_up(p, align);
     return (void *)p;
 }
 
@@ -159,7 +159,7 @@ static bool new_chunk(ctg_arena *arena)
         return false;
     data = (uintptr_t)(h + 1);
     if (arena->huge != 0)
-        data = (data + (arena->huge - 1)) & ~(uintptr_t)(arena->huge - 1);
+        data = ctg_align_up(data, arena->huge);
     h->b.base = h;
     h->b.size = total;
     h->b.chunk = true;
@@ -189,7 +189,7 @@ static void *bump(ctg_arena *arena, size_t size, size_t align)
 
     if (arena->bump.cur == NULL)
         return NULL;
-    p = ((uintptr_t)arena->bump.cur + (align - 1)) & ~(uintptr_t)(align - 1);
+    p = ctg_align_up((uintptr_t)arena->bump.cur, align);
     end = (uintptr_t)arena->bump.end;
     if (p > end || end - p < size)
         return NULL;
@@ -217,7 +217,7 @@ static void open_to(ctg_arena *arena, uintptr_t need)
     if (need > UINTPTR_MAX - OPEN_STEP)
         step_end = UINTPTR_MAX;
     else
-        step_end = (need + OPEN_STEP - 1) & ~(uintptr_t)(OPEN_STEP - 1);
+        step_end = ctg_align_up(need, OPEN_STEP);
     to = step_end < (uintptr_t)arena->limit ? (char *)step_end : arena->limit;
     if (!ctg_pages_populate(from, to)) {
         arena->no_populate = true;
@@ -233,7 +233,7 @@ static void *bump_open(ctg_arena *arena, size_t size, size_t align)
 
     if (arena->bump.cur == NULL)
         return NULL;
-    p = ((uintptr_t)arena->bump.cur + (align - 1)) & ~(uintptr_t)(align - 1);
+    p = ctg_align_up((uintptr_t)arena->bump.cur, align);
     if (p > (uintptr_t)arena->limit || (uintptr_t)arena->limit - p < size)
         return NULL;
     open_to(arena, p + size);
@@ -395,7 +395,7 @@ void ctg_arena_expect(ctg_arena *arena, size_t total)
     /* From the next chunk on, whole huge pages: as many as the read may fill, up to
      * CHUNK_BIG. Pages of a chunk are mapped as it fills, so its unused end costs nothing. */
     max = total < CHUNK_BIG ? total : CHUNK_BIG;
-    max = (max + (huge - 1)) & ~(huge - 1);
+    max = (size_t)ctg_align_up(max, huge);
     arena->huge = huge;
     if (max > arena->chunk_max)
         arena->chunk_max = max;
@@ -410,9 +410,9 @@ void *ctg_arena_expect_scratch(ctg_arena *arena, size_t total, size_t scratch)
     ctg_arena_expect(arena, total);
     if (arena->huge == 0 || !ctg_size_add(total, scratch, &need) || need > SHARED_MAX)
         return NULL;
-    scratch = (scratch + (MAX_ALIGN - 1)) & ~(MAX_ALIGN - 1);
+    scratch = (size_t)ctg_align_up(scratch, MAX_ALIGN);
     keep = arena->next_chunk;
-    arena->next_chunk = (need + 2 * MAX_ALIGN + (arena->huge - 1)) & ~(arena->huge - 1);
+    arena->next_chunk = (size_t)ctg_align_up(need + 2 * MAX_ALIGN, arena->huge);
     if (!new_chunk(arena)) {
         arena->next_chunk = keep;
         return NULL;

@@ -18,6 +18,12 @@
 #include "base/internal.h"
 #include "ctg/common.h"
 
+/* `x` rounded up to a multiple of `align`, a power of two; the caller knows it cannot wrap. */
+static inline uintptr_t ctg_align_up(uintptr_t x, uintptr_t align)
+{
+    return (x + (align - 1)) & ~(align - 1);
+}
+
 /* Under AddressSanitizer the free part of every chunk is poisoned and each request unpoisons
  * exactly its bytes, so that an overrun of one object into the next one's room or into the
  * chunk's unused tail is reported like a heap overflow, in every sanitized build. */
@@ -112,7 +118,7 @@ static inline char *ctg_arena_strndup_fast(ctg_arena *arena, const char *s, size
 static inline void *ctg_arena_alloc_fast(ctg_arena *arena, size_t size, size_t align)
 {
     ctg_arena_bump *b = (ctg_arena_bump *)arena;
-    uintptr_t p = ((uintptr_t)b->cur + (align - 1)) & ~(uintptr_t)(align - 1);
+    uintptr_t p = ctg_align_up((uintptr_t)b->cur, align);
 
     if (b->cur == NULL || p > (uintptr_t)b->end || (uintptr_t)b->end - p < size || size == 0)
         return ctg_arena_alloc(arena, size, align);

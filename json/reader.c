@@ -57,12 +57,12 @@ static bool reserve_huge(ctg_reader *rd, size_t want)
     if (huge == 0 || want < CTG_PAGES_HUGE_FROM || rd->stack != NULL
         || !ctg_mem_is_libc(ctg_arena_allocator(rd->arena)))
         return false;
-    want = (want + (huge - 1)) & ~(huge - 1); /* want <= RESERVE_MAX: no overflow */
+    want = (size_t)ctg_align_up(want, huge); /* want <= RESERVE_MAX: no overflow */
     total = want + huge;
     p = ctg_mem_alloc(ctg_arena_allocator(rd->arena), total);
     if (!p)
         return false;
-    at = ((uintptr_t)p + (huge - 1)) & ~(uintptr_t)(huge - 1);
+    at = ctg_align_up((uintptr_t)p, huge);
     rd->stack_skip = at - (uintptr_t)p;
     rd->stack = p + rd->stack_skip;
     rd->stack_cap = total - rd->stack_skip;
