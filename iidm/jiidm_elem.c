@@ -159,6 +159,10 @@ void jx_leaf_sieve(ctg_key_sieve *sv, size_t max_name_len)
         else
             sv->max_len = 0;
     }
+    /* Every identifiable has a name, which is only checked (check_name): a plain string passes
+     * that check, so the lexer passes it over, and only another value comes to check_name. */
+    sv->plain = jx_key_names[JK_NAME];
+    sv->plain_len = strlen(sv->plain);
 }
 
 /* ---- values ---------------------------------------------------------------------------- */

@@ -1414,6 +1414,26 @@ static inline bool sifted(const ctg_key_sieve *sv, const char *s, size_t len)
     return len < 64 && len <= sv->max_len && letter < 26 && !((sv->keep[len] >> letter) & 1u);
 }
 
+/* Whether the key from `s` to its quote `q` is the sieve's `plain` one and its value, on the
+ * key's line, a plain string, in the window and within max_string_len: then passed over (the
+ * string, as lex_string would read it, has no U+0000), lx left after it. false: nothing
+ * changed. */
+static inline bool plain_member(ctg_lexer *lx, const ctg_key_sieve *sv, const char *s,
+                                const char *q)
+{
+    size_t len = (size_t)(q - s);
+    const char *colon, *p, *e;
+
+    if (sv->plain == NULL || len != sv->plain_len || len > sv->max_len
+        || !ctg_short_eq(s, sv->plain, len)
+        || (colon = colon_and_value(q + 1, lx->end, &p)) == NULL || p == lx->end || *p != '"'
+        || (e = string_end(lx, p)) == NULL)
+        return false;
+    lx->cur = e;
+    lx->state = S_OBJECT_AFTER;
+    return true;
+}
+
 /* member's key, whose ':' ends at `colon`, and its value at `p` when it is read here: a plain
  * string, or with a sieve a short scalar (else the caller reads it). */
 static HOT_INLINE int member_value(ctg_lexer *lx, const ctg_key_sieve *sv, ctg_lex_member *m,
@@ -1468,6 +1488,10 @@ again:
         lx->cur = colon;
         if ((rc = sift(lx, val, err, p)) != CTG_OK)
             return rc;
+        st = lx->state;
+        goto again;
+    }
+    if (sv != NULL && plain_member(lx, sv, s, q)) {
         st = lx->state;
         goto again;
     }

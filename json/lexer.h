@@ -169,10 +169,14 @@ CTG_INTERNAL int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_l
 
 /* The members ctg_lexer_member_sifted passes over: those whose key, plain and on one line with
  * its ':', is shorter than 64 bytes and than max_len + 1, starts with a lowercase letter c and
- * has bit (c - 'a') of keep[its length] clear. */
+ * has bit (c - 'a') of keep[its length] clear; and those whose key is exactly `plain`
+ * (`plain_len` bytes, at most max_len; NULL for none) and whose value, on the key's line, is a
+ * plain string: a member that is only checked to be a string without U+0000. */
 typedef struct ctg_key_sieve {
     uint32_t keep[64];
     size_t max_len;
+    const char *plain;
+    size_t plain_len;
 } ctg_key_sieve;
 
 /* ctg_lexer_member, but the members `sv` passes over are skipped as ctg_lexer_skip_next skips a

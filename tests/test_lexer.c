@@ -148,6 +148,7 @@ static int next_fast(ctg_lexer *lx, ctg_token *tok, ctg_token *pending, bool *ha
         return CTG_OK;
     }
     memset(&keep_all, 0xFF, sizeof keep_all);
+    keep_all.plain = NULL;
     switch ((*turn)++ % 4) {
     case 0:
         return ctg_lexer_next(lx, tok, err);
@@ -246,6 +247,7 @@ static int sifted_step(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
     ctg_lex_member m;
     int rc;
 
+    memset(&sv, 0, sizeof sv);
     for (size_t i = 0; i < sizeof(sv.keep) / sizeof(sv.keep[0]); i++)
         sv.keep[i] = 1u << ('k' - 'a');
     sv.max_len = SIZE_MAX;
@@ -1912,6 +1914,54 @@ CTG_TEST(lexer, member_sifted)
     CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_ESYNTAX);
     CU_ASSERT_EQUAL(err.offset, 9);
     CU_ASSERT_STRING_EQUAL(err.message, "expected a digit after '.' in number");
+    ctg_lexer_dispose(&lx);
+}
+
+/* The sieve's plain key: passed over when its value is a plain string on its line, returned
+ * with any other value (an escape, a number, a string on the next line), and only when it is
+ * exactly that key within max_len. */
+CTG_TEST(lexer, member_sifted_plain_key)
+{
+    static const char doc[] = "{\"name\" : \"a b\", \"name\" : \"a\\u0000\", \"name\" : 5, "
+                              "\"name\" :\n \"c\", \"names\" : \"d\", \"k\" : \"e\"}";
+    ctg_lex_source src = { doc, sizeof(doc) - 1, NULL, NULL };
+    ctg_key_sieve sv;
+    ctg_lex_member m;
+    ctg_lexer lx;
+    ctg_token val;
+    ctg_error err;
+
+    memset(&sv, 0, sizeof sv);
+    for (size_t i = 0; i < sizeof(sv.keep) / sizeof(sv.keep[0]); i++)
+        sv.keep[i] = ~0u; /* every key kept but the plain one */
+    sv.max_len = 8;
+    sv.plain = "name";
+    sv.plain_len = 4;
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    /* The first "name" passed over; the escaped one returned, its value the next call's. */
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.len == 4 && m.key.offset == 17 && !m.value_ready);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT(val.type == CTG_TOK_STRING && val.has_nul);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.len == 4 && m.value_ready && val.type == CTG_TOK_NUMBER && val.number == 5);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.len == 4 && m.key.line == 1 && !m.value_ready);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT(val.type == CTG_TOK_STRING && val.line == 2 && val.len == 1);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.len == 5 && m.value_ready && val.str[0] == 'd');
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.len == 1 && m.value_ready && val.str[0] == 'e');
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_OTHER);
+    ctg_lexer_dispose(&lx);
+    /* Longer than max_len: returned, as the caller reports such a name. */
+    sv.max_len = 3;
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.len == 4 && m.key.offset == 1 && m.value_ready && val.len == 3);
     ctg_lexer_dispose(&lx);
 }
 
