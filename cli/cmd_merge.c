@@ -166,7 +166,11 @@ static int write_one(merge_job *j, const ctg_stream_header *h, const ctg_conting
         j->drop_at++;
         return 0;
     }
-    j->status = pl_out_open(&j->out, j->name ? j->name : j->first_name ? j->first_name : h->name);
+    /* pl_out_open is a call: not one for every contingency */
+    j->status = j->out.w != NULL ? CLI_OK
+                                 : pl_out_open(&j->out, j->name         ? j->name
+                                                        : j->first_name ? j->first_name
+                                                                        : h->name);
     if (j->status == CLI_OK)
         j->status = pl_out_add(&j->out, h, c);
     return j->status != CLI_OK;

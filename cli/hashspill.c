@@ -154,7 +154,7 @@ static int flush_run(cli_spill *s)
     return 0;
 }
 
-int cli_spill_add(cli_spill *s, uint64_t value)
+int cli_spill_add_slow(cli_spill *s, uint64_t value)
 {
     if (s->error)
         return -1;

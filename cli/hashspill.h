@@ -30,8 +30,17 @@ typedef struct cli_spill {
 
 /* Returns 0, or -1 when out of memory. */
 int cli_spill_init(cli_spill *s);
-/* Adds one value; returns 0, or -1 after a failure (s->error says which). */
-int cli_spill_add(cli_spill *s, uint64_t value);
+/* cli_spill_add when the buffer is full or a failure came before. */
+int cli_spill_add_slow(cli_spill *s, uint64_t value);
+/* Adds one value; returns 0, or -1 after a failure (s->error says which). Inline: merge adds
+ * one or two for every contingency. */
+static inline int cli_spill_add(cli_spill *s, uint64_t value)
+{
+    if (s->len == CLI_SPILL_RUN || s->error)
+        return cli_spill_add_slow(s, value);
+    s->buf[s->len++] = value;
+    return 0;
+}
 /* The values added more than once, sorted, each once, in `*out` (owned by the caller; NULL
  * when none) and their number in `*count`. Returns 0, or -1 (s->error). */
 int cli_spill_repeated(cli_spill *s, uint64_t **out, size_t *count);

@@ -102,9 +102,20 @@ static int on_contingency_at(const ctg_stream_header *h, const ctg_contingency *
     return 0;
 }
 
+/* Without places: after the first contingency of a top-level list, the next ones of that
+ * list need none of place()'s checks (its kind and name were checked with the first), some 30
+ * instructions a contingency for filter, split and merge. */
 static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
 {
-    return on_contingency_at(h, c, NULL, payload);
+    pl_read *r = payload;
+
+    if (r->seen == 0 || h->depth != 0 || r->list_depth != 0 || h->index != r->list_index)
+        return on_contingency_at(h, c, NULL, payload);
+    r->seen++;
+    r->in_list++;
+    if (r->fn(h, c, NULL, NULL, r->ctx) != 0)
+        return r->stopped = true, 1;
+    return 0;
 }
 
 static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
@@ -196,7 +207,7 @@ void pl_out_init(pl_out *o, const char *path, bool compact, bool break_links)
     o->w = NULL;
 }
 
-static int out_failed(pl_out *o, int rc, ctg_error *err)
+int pl_out_failed(pl_out *o, int rc, ctg_error *err)
 {
     int status;
 
@@ -215,15 +226,7 @@ int pl_out_open(pl_out *o, const char *name)
     if (o->w != NULL)
         return CLI_OK;
     rc = cli_list_writer_open(&o->w, o->path, name, &o->opts, &err);
-    return rc == CTG_OK ? CLI_OK : out_failed(o, rc, &err);
-}
-
-int pl_out_add(pl_out *o, const ctg_stream_header *h, const ctg_contingency *c)
-{
-    ctg_error err;
-    int rc = ctg_stream_writer_add_read(o->w, h, c, &err);
-
-    return rc == CTG_OK ? CLI_OK : out_failed(o, rc, &err);
+    return rc == CTG_OK ? CLI_OK : pl_out_failed(o, rc, &err);
 }
 
 int pl_out_close(pl_out *o)
@@ -234,7 +237,7 @@ int pl_out_close(pl_out *o)
     o->w = NULL;
     if (rc == CTG_OK && strcmp(o->path, "-") == 0)
         rc = cli_stdout_flushed(&err);
-    return rc == CTG_OK ? CLI_OK : out_failed(o, rc, &err);
+    return rc == CTG_OK ? CLI_OK : pl_out_failed(o, rc, &err);
 }
 
 void pl_out_abort(pl_out *o)

@@ -73,9 +73,17 @@ typedef struct pl_out {
 void pl_out_init(pl_out *o, const char *path, bool compact, bool break_links);
 /* Opens the writer of the list `name` unless open. Returns the exit status (reported). */
 int pl_out_open(pl_out *o, const char *name);
+/* Reports the failure `rc` (`err`) of a write to `o` and discards it; returns the exit status. */
+int pl_out_failed(pl_out *o, int rc, ctg_error *err);
 /* Writes `c`, the contingency a read delivered with header `h` (the read's checks are not
- * made again: ctg_stream_writer_add_read). */
-int pl_out_add(pl_out *o, const ctg_stream_header *h, const ctg_contingency *c);
+ * made again: ctg_stream_writer_add_read). Inline: it runs for every contingency written. */
+static inline int pl_out_add(pl_out *o, const ctg_stream_header *h, const ctg_contingency *c)
+{
+    ctg_error err;
+    int rc = ctg_stream_writer_add_read(o->w, h, c, &err);
+
+    return rc == CTG_OK ? CLI_OK : pl_out_failed(o, rc, &err);
+}
 /* Ends the list and puts the file in place. Returns the exit status (reported). */
 int pl_out_close(pl_out *o);
 /* Discards the output: a file OUT is left as it was. */

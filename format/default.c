@@ -27,6 +27,35 @@ static const ctg_key element_keys[EL_COUNT] = {
     [EL_VOLTAGE_LEVEL] = CTG_KEY("voltageLevelId"),
 };
 
+/* The element types' names as the pretty writer copies them: quoted and padded, one fixed-size
+ * copy each instead of a strlen and an escape check of a name that never needs one (some 60
+ * instructions an element). Spelt as ctg_element_types spells them (model/list.c); the writer
+ * tests write every type both ways. */
+#define TYPE_KEY(x) [CTG_ELEMENT_##x] = CTG_KEY(#x)
+static const ctg_key type_values[CTG_ELEMENT_TYPE_COUNT] = {
+    TYPE_KEY(GENERATOR),
+    TYPE_KEY(STATIC_VAR_COMPENSATOR),
+    TYPE_KEY(SHUNT_COMPENSATOR),
+    TYPE_KEY(BRANCH),
+    TYPE_KEY(HVDC_LINE),
+    TYPE_KEY(BUSBAR_SECTION),
+    TYPE_KEY(DANGLING_LINE),
+    TYPE_KEY(BOUNDARY_LINE),
+    TYPE_KEY(LINE),
+    TYPE_KEY(TWO_WINDINGS_TRANSFORMER),
+    TYPE_KEY(THREE_WINDINGS_TRANSFORMER),
+    TYPE_KEY(LOAD),
+    TYPE_KEY(SWITCH),
+    TYPE_KEY(BATTERY),
+    TYPE_KEY(BUS),
+    TYPE_KEY(TIE_LINE),
+    TYPE_KEY(VOLTAGE_SOURCE_CONVERTER),
+    TYPE_KEY(DC_LINE),
+    TYPE_KEY(DC_GROUND),
+    TYPE_KEY(DC_NODE),
+};
+#undef TYPE_KEY
+
 static int read_element_type(ctg_reader *rd, ctg_element *el)
 {
     ctg_element_type t;
@@ -509,27 +538,39 @@ static inline char *plain_member(ctg_emitter *e, char *p, bool first, size_t dep
     return ctg_emit_raw_string(e, ctg_emit_raw_name(p, first, depth, name), s, n);
 }
 
+/* Room for the type member at `depth` and the element's end after it. */
+#define TYPE_ROOM(depth)                                                                       \
+    (CTG_EMIT_NAME_ROOM(depth) + sizeof(((ctg_key *)0)->quoted) + CTG_EMIT_BREAK_ROOM(depth) + 1)
+
 /* One element as write_element_as writes it, its members at `depth`. */
 static inline char *plain_element(ctg_emitter *e, char *p, bool first, size_t depth,
                                   const ctg_element *el, ctg_element_type t)
 {
-    static const ctg_element_type_def unknown = { "", false, false };
-    const ctg_element_type_def *def =
-        (unsigned)t < CTG_ELEMENT_TYPE_COUNT ? &ctg_element_types[t] : &unknown;
+    static const ctg_element_type_def unknown_def = { "", false, false };
+    static const ctg_key unknown_value = CTG_KEY("");
+    bool known = (unsigned)t < CTG_ELEMENT_TYPE_COUNT;
+    const ctg_element_type_def *def = known ? &ctg_element_types[t] : &unknown_def;
+    const ctg_key *value = known ? &type_values[t] : &unknown_value;
 
     p = ctg_emit_raw_room(e, p, 3);
     if (p == NULL)
         return NULL;
     memcpy(p, first ? " {" : ", {", 3); /* " {" has its NUL: 3 bytes either way */
     p += 3 - first;
-    p = plain_member(e, p, true, depth, &element_keys[EL_ID], el->id);
-    p = plain_member(e, p, false, depth, &element_keys[EL_TYPE], def->name);
-    if (def->side_written && el->voltage_level_id != NULL && el->voltage_level_id[0] != '\0')
-        p = plain_member(e, p, false, depth, &element_keys[EL_VOLTAGE_LEVEL],
-                         el->voltage_level_id);
-    p = ctg_emit_raw_room(e, p, CTG_EMIT_BREAK_ROOM(depth) + 1);
+    p = ctg_emit_raw_room(e, plain_member(e, p, true, depth, &element_keys[EL_ID], el->id),
+                          TYPE_ROOM(depth));
     if (p == NULL)
         return NULL;
+    p = ctg_emit_raw_name(p, false, depth, &element_keys[EL_TYPE]);
+    memcpy(p, value->quoted, sizeof value->quoted); /* the name is padded: one fixed copy */
+    p += value->len + 2;
+    if (def->side_written && el->voltage_level_id != NULL && el->voltage_level_id[0] != '\0') {
+        p = plain_member(e, p, false, depth, &element_keys[EL_VOLTAGE_LEVEL],
+                         el->voltage_level_id);
+        p = ctg_emit_raw_room(e, p, CTG_EMIT_BREAK_ROOM(depth) + 1);
+        if (p == NULL)
+            return NULL;
+    }
     p = ctg_emit_raw_break(p, false, depth - 1);
     *p++ = '}';
     return p;

@@ -333,6 +333,32 @@ CTG_TEST(writer, every_element_type_name)
     free(out.data);
 }
 
+/* The pretty layout copies the type names from a table of its own (format/default.c): each
+ * one as ctg_element_type_name spells it (DANGLING_LINE written as BOUNDARY_LINE from 1.1). */
+CTG_TEST(writer, every_element_type_name_pretty)
+{
+    for (int t = 0; t < CTG_ELEMENT_TYPE_COUNT; t++) {
+        ctg_element el = { "x", (ctg_element_type)t, NULL };
+        ctg_contingency c = { "c", NULL, &el, 1, NULL, 0 };
+        const char *name = ctg_element_type_name(t == CTG_ELEMENT_DANGLING_LINE
+                                                     ? CTG_ELEMENT_BOUNDARY_LINE
+                                                     : (ctg_element_type)t);
+        char want[256];
+        ctg_emitter e;
+        collect out;
+
+        snprintf(want, sizeof want,
+                 "{\n  \"id\" : \"c\",\n  \"elements\" : [ {\n    \"id\" : \"x\",\n"
+                 "    \"type\" : \"%s\"\n  } ]\n}",
+                 name);
+        collect_init(&out, &e, false, NULL);
+        ctg_write_contingency(&e, &c);
+        CU_ASSERT_EQUAL(collect_finish(&out, &e), CTG_OK);
+        assert_bytes(out.data, out.len, want);
+        free(out.data);
+    }
+}
+
 /* ---- escaping ------------------------------------------------------------------------- */
 
 CTG_TEST(writer, escapes_every_control_character)
