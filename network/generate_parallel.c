@@ -17,7 +17,7 @@
  * the substations' count plus its own type_index. When both ends are in one place (a
  * transformer), the key is its two voltage levels, numbered the same way: a level with a
  * substation is never a place, so that these numbers meet no place's, and the key is one-to-one
- * with what the rule compares. Memory while grouping: 20 bytes and a bit per candidate, 20 per
+ * with what the rule compares. Memory while grouping: 20 bytes and a bit per candidate, 12 per
  * place; kept for the emission: 8 bytes per member of a group and 8 per group; nothing per
  * pair. */
 
@@ -35,10 +35,11 @@ static bool is_parallel_type(ctg_identifiable_type t)
            t == CTG_IDENTIFIABLE_TIE_LINE;
 }
 
-/* What the grouping links per higher place: the group of (stamp, this place) met last. */
+/* What the grouping links per higher place: the group of (stamp, this place) met last, by its
+ * first member (8 bytes, as the slots of every place are set before the grouping). */
 typedef struct par_slot {
     uint32_t stamp; /* the lower place of the group, NONE before the first */
-    uint32_t head, tail, size;
+    uint32_t head;
 } par_slot;
 
 /* The grouping's state, in one scratch allocation released when the groups are found. The
@@ -188,14 +189,16 @@ static int reserve(gen_ctx *g, keys *k, size_t cap)
 
 /* The counting sort by lower place (stable: each place's candidates stay in selection order),
  * then every candidate linked into its group, the slot of its higher place: a group's members
- * in selection order, its lead the first. The loop keeps its counts and arrays in locals, as
- * the stores into `next` would make the compiler reload them through k. Only a group's
- * members get a `next`: the emission walks from the leads. */
-static void group(keys *k, gen_par *p)
+ * in selection order, its lead the first. A group's last member is kept in the `hi` of its
+ * lead, which the loop has read already and does not read again; that the lead's bit is set
+ * says that the group has two members or more, and so that it is there. The loop keeps its
+ * arrays in locals, as the stores into `next` would make the compiler reload them through k.
+ * Only a group's members get a `next`: the counts and the emission walk from the leads. */
+static void group(keys *k)
 {
-    const uint32_t *lo = k->lo, *hi = k->hi;
-    uint32_t *order = k->order, *count = k->count, *next = k->next, sum = 0;
-    uint64_t *lead = k->lead, pairs = 0, groups = 0;
+    const uint32_t *lo = k->lo;
+    uint32_t *hi = k->hi, *order = k->order, *count = k->count, *next = k->next, sum = 0;
+    uint64_t *lead = k->lead;
     par_slot *slots = k->slots;
     size_t n = k->n;
 
@@ -208,26 +211,37 @@ static void group(keys *k, gen_par *p)
     for (size_t c = 0; c < n; c++)
         order[count[lo[c]]++] = (uint32_t)c;
     for (size_t i = 0; i < n; i++) {
-        uint32_t c = order[i];
+        uint32_t c = order[i], h, w;
         par_slot *s = &slots[hi[c]];
 
         if (s->stamp != lo[c]) {
-            *s = (par_slot){ lo[c], c, c, 1 };
+            *s = (par_slot){ lo[c], c };
             continue;
         }
-        next[s->tail] = c;
+        h = s->head;
+        w = (lead[h / 64] >> (h % 64)) & 1;
+        lead[h / 64] |= (uint64_t)1 << (h % 64);
+        next[w ? hi[h] : h] = c;
         next[c] = NONE;
-        s->tail = c;
-        pairs += s->size;
-        if (s->size++ == 1) {
-            lead[s->head / 64] |= (uint64_t)1 << (s->head % 64);
-            groups++;
-        }
-        p->members += 1 + (s->size == 2);
-        p->largest = s->size > p->largest ? s->size : p->largest;
+        hi[h] = c;
     }
-    p->pairs = pairs;
-    p->groups = groups;
+}
+
+/* The groups' counts, walking each group from its lead (a bit scan, in selection order). */
+static void count_groups(const keys *k, gen_par *p)
+{
+    for (size_t w = 0; w <= k->n / 64; w++)
+        for (uint64_t bits = k->lead[w]; bits != 0; bits &= bits - 1) {
+            uint64_t m = 0;
+
+            for (uint32_t c = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits)); c != NONE;
+                 c = k->next[c])
+                m++;
+            p->members += (size_t)m;
+            p->pairs += m * (m - 1) / 2;
+            p->groups++;
+            p->largest = m > p->largest ? (size_t)m : p->largest;
+        }
 }
 
 /* The candidates of the selection, type after type, into k. */
@@ -305,8 +319,10 @@ int ctg_gen_parallel_find(gen_ctx *g, gen_par *p, uint64_t *selected)
         k.vls = NULL; /* no candidate: the branch types are only counted */
     if (rc == CTG_OK)
         rc = candidates(g, &k, selected);
-    if (rc == CTG_OK && k.n > 0)
-        group(&k, p);
+    if (rc == CTG_OK && k.n > 0) {
+        group(&k);
+        count_groups(&k, p);
+    }
     if (rc == CTG_OK && p->groups > 0 && g->emit != NULL) /* counting reads no object */
         rc = gather(g, &k, p);
     ctg_mem_release(g->alloc, k.block, k.block_size);
