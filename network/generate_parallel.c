@@ -3,23 +3,23 @@
  * grouped by the places of their ends, each group's pairs written in the documented order
  * (ctg/generate.h). No object is read but those of the groups: a branch's voltage levels and
  * their substations come from the table's compact scan data (network/scan_data.h) as small
- * integers, so that a branch's key is two reads of a sequential array and two of the voltage
- * levels' 16-byte records: no pointer chase, no string and no allocation per branch. The
- * branches are then grouped in linear time: a counting sort on the lower place of their key,
- * then, for each lower place, a table indexed by the higher one that links the branches of
- * each pair of places in selection order (a radix sort of 64-bit keys, then a sort of the
- * groups by their first branch, took most of a run on 50,000 branches; so did a filter of the
- * keys read in two passes, computing a key costing about as much as grouping it). The groups
- * are then gathered in the order of their first branch (a bit per candidate, scanned a word
- * at a time) into the array of objects that the emission reads in order.
+ * integers, so that a branch's key is two reads of a sequential array and two of an array of
+ * the levels' places, made once per generation: no pointer chase, no string and no allocation
+ * per branch. The branches are then grouped in linear time: a counting sort on the lower place
+ * of their key, then, for each lower place, a table indexed by the higher one that links the
+ * branches of each pair of places in selection order (a radix sort of 64-bit keys, then a sort
+ * of the groups by their first branch, took most of a run on 50,000 branches; so did a filter
+ * of the keys read in two passes, computing a key costing about as much as grouping it). The
+ * groups are then gathered in the order of their first branch (a bit per candidate, scanned a
+ * word at a time) into the array of objects that the emission reads in order.
  *
  * Places are numbered from 0: a substation by its type_index, a voltage level without one by
  * the substations' count plus its own type_index. When both ends are in one place (a
  * transformer), the key is its two voltage levels, numbered the same way: a level with a
  * substation is never a place, so that these numbers meet no place's, and the key is one-to-one
  * with what the rule compares. Memory while grouping: 20 bytes and a bit per candidate, 12 per
- * place; kept for the emission: 8 bytes per member of a group and 8 per group; nothing per
- * pair. */
+ * place, 4 per voltage level; kept for the emission: 8 bytes per member of a group and 8 per
+ * group; nothing per pair. */
 
 #include <string.h>
 
@@ -36,7 +36,7 @@ static bool is_parallel_type(ctg_identifiable_type t)
 }
 
 /* What the grouping links per higher place: the group of (stamp, this place) met last, by its
- * first member (8 bytes, as the slots of every place are set before the grouping). */
+ * first member (8 bytes: the slot of every higher place is set before the grouping). */
 typedef struct par_slot {
     uint32_t stamp; /* the lower place of the group, NONE before the first */
     uint32_t head;
@@ -48,6 +48,7 @@ typedef struct par_slot {
 typedef struct keys {
     const ctg_net_vl_scan *vls;
     uint32_t subs, places;
+    uint32_t *place;        /* per voltage level: its place, set once per generation */
     const uint32_t *levels; /* of the type being read, `stride` per object */
     size_t stride;
     ctg_identifiable_type seg_type[3];
@@ -64,31 +65,43 @@ typedef struct keys {
     size_t block_size;
 } keys;
 
-static uint32_t place_of(const keys *k, uint32_t vl)
+/* Every voltage level's place, into k->place: a loop over the levels' records once per
+ * generation (a tenth of the branches' count on the bench) rather than a test on a level's
+ * 16-byte record at each end of every branch. Nothing is kept in the network: the first
+ * generation on it pays no more than the next ones. */
+static void set_places(keys *k)
 {
-    uint32_t s = k->vls[vl].substation;
+    uint32_t levels = k->places - k->subs;
 
-    return s != CTG_NET_SCAN_NONE ? s : k->subs + vl;
+    for (uint32_t v = 0; v < levels; v++) {
+        uint32_t s = k->vls[v].substation;
+
+        k->place[v] = s != CTG_NET_SCAN_NONE ? s : k->subs + v;
+    }
 }
 
 /* Adds the branch of type_index `i` of the type being read, when both its ends are in a
- * voltage level, as candidate `c`; false when it is not one. (next and lead are set for
- * every candidate at once by reserve.) */
+ * voltage level, as candidate `c`; false when it is not one. The slot of its higher place is
+ * marked empty here, so that only the slots of the places met are set, not every place's.
+ * (next and lead are set for every candidate at once by reserve.) */
 static inline bool add_at(const keys *k, const uint32_t *lv, uint32_t i, size_t c)
 {
-    uint32_t v1 = lv[0], v2 = lv[1], a, b;
+    uint32_t v1 = lv[0], v2 = lv[1], a, b, lo, hi;
 
     if (v1 == CTG_NET_SCAN_NONE || v2 == CTG_NET_SCAN_NONE)
         return false;
-    a = place_of(k, v1);
-    b = place_of(k, v2);
+    a = k->place[v1];
+    b = k->place[v2];
     if (a == b) {
         a = k->subs + v1;
         b = k->subs + v2;
     }
-    k->lo[c] = a < b ? a : b;
-    k->hi[c] = a < b ? b : a;
-    k->count[a < b ? a : b]++;
+    lo = a < b ? a : b;
+    hi = a < b ? b : a;
+    k->lo[c] = lo;
+    k->hi[c] = hi;
+    k->slots[hi].stamp = NONE;
+    k->count[lo]++;
     k->tix[c] = i;
     return true;
 }
@@ -159,17 +172,17 @@ static int branch_type(gen_ctx *g, keys *k, size_t t, uint64_t *sel)
     return rc;
 }
 
-/* Room for `cap` candidates and the places, in k->block. CTG_ENOMEM. */
+/* Room for `cap` candidates, the places and the levels' places, in k->block. CTG_ENOMEM. */
 static int reserve(gen_ctx *g, keys *k, size_t cap)
 {
-    size_t places = k->places, words = cap / 64 + 1;
+    size_t places = k->places, words = cap / 64 + 1, levels = places - k->subs;
     char *b;
 
     if (cap > SIZE_MAX / 64 || places > SIZE_MAX / 64 - cap)
         return ctg_rs_nomem(&g->rs);
     k->cap = cap;
     k->block_size = words * sizeof *k->lead + places * (sizeof *k->slots + sizeof *k->count) +
-                    cap * 5 * sizeof(uint32_t);
+                    (cap * 5 + levels) * sizeof(uint32_t);
     k->block = b = ctg_mem_alloc(g->alloc, k->block_size);
     if (b == NULL)
         return ctg_rs_nomem(&g->rs);
@@ -181,9 +194,10 @@ static int reserve(gen_ctx *g, keys *k, size_t cap)
     k->lo = k->next + cap;
     k->hi = k->lo + cap;
     k->order = k->hi + cap;
+    k->place = k->order + cap;
     memset(k->lead, 0, words * sizeof *k->lead); /* no lead */
-    memset(k->slots, 0xff, places * sizeof *k->slots); /* every stamp NONE */
     memset(k->count, 0, places * sizeof *k->count);
+    set_places(k);
     return CTG_OK;
 }
 
