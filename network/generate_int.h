@@ -53,6 +53,9 @@ typedef struct gen_ctx {
      * then the literal's bytes (kept in g->rs.text between contingencies) and the id's. */
     bool prefix_id;
     size_t prefix_len;
+    /* A pair format that is a literal, {id1}, a literal, {id2}: N-2_{id1}+{id2}, the default;
+     * its id is written by four copies, without a walk of the format per pair. */
+    bool pair_ids;
     /* A pair format's length but for its ids ({id1} and {id2} appearing id1_count and
      * id2_count times): a pair's id length is known from its members' without a strlen. */
     size_t pair_fixed, id1_count, id2_count;
