@@ -88,6 +88,8 @@ int ctg_gen_format_check(gen_ctx *g, const char *format, bool pair)
     g->prefix_id = rc == CTG_OK && n == 2 && g->segs[0].text != NULL &&
                    (g->segs[1].field == F_ID || g->segs[1].field == F_ID1);
     g->prefix_len = g->prefix_id ? g->segs[0].len : 0;
+    g->pair_ids = rc == CTG_OK && pair && n == 4 && g->segs[0].text != NULL &&
+                  g->segs[1].field == F_ID1 && g->segs[2].text != NULL && g->segs[3].field == F_ID2;
     for (size_t i = 0; rc == CTG_OK && pair && i < n; i++) {
         const gen_seg *s = &g->segs[i];
         const char *rule = ctg_gen_rule_name(g->opts->rule);
@@ -239,6 +241,21 @@ static const char *member_value(const gen_ctx *g, field f, const gen_member *a,
     return v;
 }
 
+/* The id of a pair of members in a format of g->pair_ids, in room enough. */
+static void format_pair_ids(gen_ctx *g, const gen_member *a, const gen_member *b)
+{
+    const gen_seg *s = g->segs;
+    char *out = g->rs.text;
+
+    memcpy(out, s[0].text, s[0].len);
+    out += s[0].len;
+    memcpy(out, a->obj->id, a->id_len);
+    out += a->id_len;
+    memcpy(out, s[2].text, s[2].len);
+    out += s[2].len;
+    memcpy(out, b->obj->id, b->id_len + 1); /* with its '\0' */
+}
+
 /* The id of a pair of members: its length known beforehand from theirs, no strlen per pair. */
 static int format_members(gen_ctx *g, const gen_member *a, const gen_member *b)
 {
@@ -247,6 +264,11 @@ static int format_members(gen_ctx *g, const gen_member *a, const gen_member *b)
 
     if (total + 1 > g->rs.text_cap) /* the slow path grows the buffer, once in a while */
         return format_slow(g, a->obj, b->obj);
+    g->rs.text_len = total;
+    if (g->pair_ids) {
+        format_pair_ids(g, a, b);
+        return CTG_OK;
+    }
     for (size_t i = 0; i < g->seg_count; i++) {
         const gen_seg *s = &g->segs[i];
         size_t len = s->len;
@@ -256,7 +278,6 @@ static int format_members(gen_ctx *g, const gen_member *a, const gen_member *b)
         out += len;
     }
     *out = '\0';
-    g->rs.text_len = total;
     return CTG_OK;
 }
 

@@ -53,6 +53,9 @@ typedef struct gen_ctx {
      * then the literal's bytes (kept in g->rs.text between contingencies) and the id's. */
     bool prefix_id;
     size_t prefix_len;
+    /* A pair format that is a literal, {id1}, a literal, {id2}: N-2_{id1}+{id2}, the default;
+     * its id is written by four copies, without a walk of the format per pair. */
+    bool pair_ids;
     /* A pair format's length but for its ids ({id1} and {id2} appearing id1_count and
      * id2_count times): a pair's id length is known from its members' without a strlen. */
     size_t pair_fixed, id1_count, id2_count;
@@ -152,23 +155,21 @@ typedef struct gen_sel {
 int ctg_gen_pairs(gen_ctx *g, gen_sel *sel, bool emit, uint64_t *count, uint64_t *groups);
 void ctg_gen_pairs_release(gen_ctx *g, gen_sel *sel);
 
-/* generate_parallel.c: the parallel rule's groups, found once and walked by the emission. The
- * candidates are the selected two-ended branches, in selection order, in at most three runs
- * of one type each (`seg_type`, ending before `seg_end`). */
+/* generate_parallel.c: the parallel rule's groups, found once and walked by the emission: the
+ * groups of two or more in the order of their first branch in the selection, each group's
+ * members in selection order. */
 typedef struct gen_par {
-    ctg_identifiable_type seg_type[3];
-    size_t seg_end[3], segs;
-    size_t n, cap;   /* candidates, and the room of the arrays below */
-    uint32_t *tix;   /* per candidate: its type_index */
-    uint32_t *next;  /* per candidate: the next member of its group, UINT32_MAX after the last */
-    uint8_t *lead;   /* per candidate: 1 when it is the first of a group of two or more */
-    void *block;     /* the per-candidate arrays, one allocation of block_size bytes */
+    const ctg_net_object **objs; /* the members, group after group; NULL when counting */
+    size_t *ends;                /* per group: where its members end in objs */
+    size_t members, largest;     /* the groups' members; the size of the largest group */
+    void *block;                 /* objs and ends, one allocation of block_size bytes */
     size_t block_size;
     uint64_t pairs, groups;
 } gen_par;
 
 /* Finds the groups of the parallel rule over the selection into `p` (released by
- * ctg_gen_parallel_release, even after a failure), adding each selected object to
+ * ctg_gen_parallel_release, even after a failure), their objects only when generating
+ * (g->emit set), adding each selected object to
  * selected[type] when `selected` is not NULL. CTG_OK, CTG_ESCHEMA (an object of the selection
  * that cannot be an element) or CTG_ENOMEM. */
 int ctg_gen_parallel_find(gen_ctx *g, gen_par *p, uint64_t *selected);

@@ -3,19 +3,23 @@
  * grouped by the places of their ends, each group's pairs written in the documented order
  * (ctg/generate.h). No object is read but those of the groups: a branch's voltage levels and
  * their substations come from the table's compact scan data (network/scan_data.h) as small
- * integers, so that a branch's key is two reads of a sequential array and two of the voltage
- * levels' 16-byte records: no pointer chase, no string and no allocation per branch. The
- * branches are then grouped in linear time: a counting sort on the lower place of their key,
- * then, for each lower place, a table indexed by the higher one that links the branches of
- * each pair of places in selection order (a radix sort of 64-bit keys, then a sort of the
- * groups by their first branch, took most of a run on 50,000 branches).
+ * integers, so that a branch's key is two reads of a sequential array and two of an array of
+ * the levels' places, made once per generation: no pointer chase, no string and no allocation
+ * per branch. The branches are then grouped in linear time: a counting sort on the lower place
+ * of their key, then, for each lower place, a table indexed by the higher one that links the
+ * branches of each pair of places in selection order (a radix sort of 64-bit keys, then a sort
+ * of the groups by their first branch, took most of a run on 50,000 branches; so did a filter
+ * of the keys read in two passes, computing a key costing about as much as grouping it). The
+ * groups are then gathered in the order of their first branch (a bit per candidate, scanned a
+ * word at a time) into the array of objects that the emission reads in order.
  *
  * Places are numbered from 0: a substation by its type_index, a voltage level without one by
  * the substations' count plus its own type_index. When both ends are in one place (a
  * transformer), the key is its two voltage levels, numbered the same way: a level with a
  * substation is never a place, so that these numbers meet no place's, and the key is one-to-one
- * with what the rule compares. Memory: 9 bytes per candidate kept for the emission, 12 more and
- * 20 per place while grouping; nothing per pair. */
+ * with what the rule compares. Memory while grouping: 20 bytes and a bit per candidate, 12 per
+ * place, 4 per voltage level; kept for the emission: 8 bytes per member of a group and 8 per
+ * group; nothing per pair. */
 
 #include <string.h>
 
@@ -31,19 +35,28 @@ static bool is_parallel_type(ctg_identifiable_type t)
            t == CTG_IDENTIFIABLE_TIE_LINE;
 }
 
-/* What the grouping links per higher place: the group of (stamp, this place) met last. */
+/* What the grouping links per higher place: the group of (stamp, this place) met last, by its
+ * first member (8 bytes: the slot of every higher place is set before the grouping). */
 typedef struct par_slot {
     uint32_t stamp; /* the lower place of the group, NONE before the first */
-    uint32_t head, tail, size;
+    uint32_t head;
 } par_slot;
 
-/* The grouping's state, in one scratch allocation released when the groups are found. */
+/* The grouping's state, in one scratch allocation released when the groups are found. The
+ * candidates are the selected two-ended branches, in selection order, in at most three runs
+ * of one type each (`seg_type`, ending before `seg_end`). */
 typedef struct keys {
-    gen_par *p;
     const ctg_net_vl_scan *vls;
     uint32_t subs, places;
+    uint32_t *place;        /* per voltage level: its place, set once per generation */
     const uint32_t *levels; /* of the type being read, `stride` per object */
     size_t stride;
+    ctg_identifiable_type seg_type[3];
+    size_t seg_end[3], segs;
+    size_t n, cap;     /* candidates, and the room of the arrays below */
+    uint32_t *tix;     /* per candidate: its type_index */
+    uint32_t *next;    /* per candidate: the next member of its group, NONE after the last */
+    uint64_t *lead;    /* a bit per candidate: the first of a group of two or more */
     par_slot *slots;   /* per place */
     uint32_t *count;   /* per place: the candidates whose lower place it is */
     uint32_t *lo, *hi; /* per candidate: its key */
@@ -52,40 +65,50 @@ typedef struct keys {
     size_t block_size;
 } keys;
 
-static uint32_t place_of(const keys *k, uint32_t vl)
+/* Every voltage level's place, into k->place: a loop over the levels' records once per
+ * generation (a tenth of the branches' count on the bench) rather than a test on a level's
+ * 16-byte record at each end of every branch. Nothing is kept in the network: the first
+ * generation on it pays no more than the next ones. */
+static void set_places(keys *k)
 {
-    uint32_t s = k->vls[vl].substation;
+    uint32_t levels = k->places - k->subs;
 
-    return s != CTG_NET_SCAN_NONE ? s : k->subs + vl;
+    for (uint32_t v = 0; v < levels; v++) {
+        uint32_t s = k->vls[v].substation;
+
+        k->place[v] = s != CTG_NET_SCAN_NONE ? s : k->subs + v;
+    }
 }
 
 /* Adds the branch of type_index `i` of the type being read, when both its ends are in a
- * voltage level, as candidate `c`; false when it is not one. (next and lead are set for
- * every candidate at once by reserve.) */
+ * voltage level, as candidate `c`; false when it is not one. The slot of its higher place is
+ * marked empty here, so that only the slots of the places met are set, not every place's.
+ * (next and lead are set for every candidate at once by reserve.) */
 static inline bool add_at(const keys *k, const uint32_t *lv, uint32_t i, size_t c)
 {
-    uint32_t v1 = lv[0], v2 = lv[1], a, b;
+    uint32_t v1 = lv[0], v2 = lv[1], a, b, lo, hi;
 
     if (v1 == CTG_NET_SCAN_NONE || v2 == CTG_NET_SCAN_NONE)
         return false;
-    a = place_of(k, v1);
-    b = place_of(k, v2);
+    a = k->place[v1];
+    b = k->place[v2];
     if (a == b) {
         a = k->subs + v1;
         b = k->subs + v2;
     }
-    k->lo[c] = a < b ? a : b;
-    k->hi[c] = a < b ? b : a;
-    k->count[a < b ? a : b]++;
-    k->p->tix[c] = i;
+    lo = a < b ? a : b;
+    hi = a < b ? b : a;
+    k->lo[c] = lo;
+    k->hi[c] = hi;
+    k->slots[hi].stamp = NONE;
+    k->count[lo]++;
+    k->tix[c] = i;
     return true;
 }
 
 static void add(keys *k, uint32_t i)
 {
-    gen_par *p = k->p;
-
-    p->n += add_at(k, k->levels + (size_t)i * k->stride, i, p->n);
+    k->n += add_at(k, k->levels + (size_t)i * k->stride, i, k->n);
 }
 
 /* Every branch of the type being read, `n` of them: add's loop with the count kept local,
@@ -93,11 +116,11 @@ static void add(keys *k, uint32_t i)
 static void add_all(keys *k, size_t n)
 {
     const uint32_t *lv = k->levels;
-    size_t c = k->p->n;
+    size_t c = k->n;
 
     for (size_t i = 0; i < n; i++, lv += k->stride)
         c += add_at(k, lv, (uint32_t)i, c);
-    k->p->n = c;
+    k->n = c;
 }
 
 static int add_one(gen_ctx *g, const ctg_net_object *obj, size_t index, void *arg)
@@ -149,51 +172,49 @@ static int branch_type(gen_ctx *g, keys *k, size_t t, uint64_t *sel)
     return rc;
 }
 
-/* Room for `cap` candidates: the kept arrays in p->block, the scratch ones and the places'
- * in k->block. CTG_ENOMEM (then p->block may be set, released with p). */
-static int reserve(gen_ctx *g, gen_par *p, keys *k, size_t cap)
+/* Room for `cap` candidates, the places and the levels' places, in k->block. CTG_ENOMEM. */
+static int reserve(gen_ctx *g, keys *k, size_t cap)
 {
-    size_t places = k->places;
+    size_t places = k->places, words = cap / 64 + 1, levels = places - k->subs;
     char *b;
 
-    if (cap > SIZE_MAX / 32 || places > SIZE_MAX / 32 - cap)
+    if (cap > SIZE_MAX / 64 || places > SIZE_MAX / 64 - cap)
         return ctg_rs_nomem(&g->rs);
-    p->cap = cap;
-    p->block_size = cap * (2 * sizeof(uint32_t) + 1);
-    p->block = b = ctg_mem_alloc(g->alloc, p->block_size);
-    if (b == NULL)
-        return ctg_rs_nomem(&g->rs);
-    p->tix = (uint32_t *)b;
-    p->next = p->tix + cap;
-    p->lead = (uint8_t *)(p->next + cap);
-    k->block_size = places * (sizeof *k->slots + sizeof *k->count) + cap * 3 * sizeof(uint32_t);
+    k->cap = cap;
+    k->block_size = words * sizeof *k->lead + places * (sizeof *k->slots + sizeof *k->count) +
+                    (cap * 5 + levels) * sizeof(uint32_t);
     k->block = b = ctg_mem_alloc(g->alloc, k->block_size);
     if (b == NULL)
         return ctg_rs_nomem(&g->rs);
-    k->slots = (par_slot *)b;
+    k->lead = (uint64_t *)b;
+    k->slots = (par_slot *)(k->lead + words);
     k->count = (uint32_t *)(k->slots + places);
-    k->lo = k->count + places;
+    k->tix = k->count + places;
+    k->next = k->tix + cap;
+    k->lo = k->next + cap;
     k->hi = k->lo + cap;
     k->order = k->hi + cap;
-    memset(p->next, 0xff, cap * sizeof *p->next); /* every candidate alone, no lead */
-    memset(p->lead, 0, cap);
-    memset(k->slots, 0xff, places * sizeof *k->slots); /* every stamp NONE */
+    k->place = k->order + cap;
+    memset(k->lead, 0, words * sizeof *k->lead); /* no lead */
     memset(k->count, 0, places * sizeof *k->count);
+    set_places(k);
     return CTG_OK;
 }
 
 /* The counting sort by lower place (stable: each place's candidates stay in selection order),
  * then every candidate linked into its group, the slot of its higher place: a group's members
- * in selection order, its lead the first. The loop keeps its counts and arrays in locals, as
- * the byte stores into `lead` would make the compiler reload them through p and k. */
-static void group(gen_par *p, keys *k)
+ * in selection order, its lead the first. A group's last member is kept in the `hi` of its
+ * lead, which the loop has read already and does not read again; that the lead's bit is set
+ * says that the group has two members or more, and so that it is there. The loop keeps its
+ * arrays in locals, as the stores into `next` would make the compiler reload them through k.
+ * Only a group's members get a `next`: the counts and the emission walk from the leads. */
+static void group(keys *k)
 {
-    const uint32_t *lo = k->lo, *hi = k->hi;
-    uint32_t *order = k->order, *count = k->count, *next = p->next, sum = 0;
-    uint8_t *lead = p->lead;
+    const uint32_t *lo = k->lo;
+    uint32_t *hi = k->hi, *order = k->order, *count = k->count, *next = k->next, sum = 0;
+    uint64_t *lead = k->lead;
     par_slot *slots = k->slots;
-    uint64_t pairs = 0, groups = 0;
-    size_t n = p->n;
+    size_t n = k->n;
 
     for (uint32_t a = 0; a < k->places; a++) {
         uint32_t m = count[a];
@@ -204,27 +225,41 @@ static void group(gen_par *p, keys *k)
     for (size_t c = 0; c < n; c++)
         order[count[lo[c]]++] = (uint32_t)c;
     for (size_t i = 0; i < n; i++) {
-        uint32_t c = order[i];
+        uint32_t c = order[i], h, w;
         par_slot *s = &slots[hi[c]];
 
         if (s->stamp != lo[c]) {
-            *s = (par_slot){ lo[c], c, c, 1 };
+            *s = (par_slot){ lo[c], c };
             continue;
         }
-        next[s->tail] = c;
-        s->tail = c;
-        pairs += s->size;
-        if (s->size++ == 1) {
-            lead[s->head] = 1;
-            groups++;
-        }
+        h = s->head;
+        w = (lead[h / 64] >> (h % 64)) & 1;
+        lead[h / 64] |= (uint64_t)1 << (h % 64);
+        next[w ? hi[h] : h] = c;
+        next[c] = NONE;
+        hi[h] = c;
     }
-    p->pairs = pairs;
-    p->groups = groups;
 }
 
-/* The candidates of the selection, type after type, into p and k. */
-static int candidates(gen_ctx *g, gen_par *p, keys *k, uint64_t *selected)
+/* The groups' counts, walking each group from its lead (a bit scan, in selection order). */
+static void count_groups(const keys *k, gen_par *p)
+{
+    for (size_t w = 0; w <= k->n / 64; w++)
+        for (uint64_t bits = k->lead[w]; bits != 0; bits &= bits - 1) {
+            uint64_t m = 0;
+
+            for (uint32_t c = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits)); c != NONE;
+                 c = k->next[c])
+                m++;
+            p->members += (size_t)m;
+            p->pairs += m * (m - 1) / 2;
+            p->groups++;
+            p->largest = m > p->largest ? (size_t)m : p->largest;
+        }
+}
+
+/* The candidates of the selection, type after type, into k. */
+static int candidates(gen_ctx *g, keys *k, uint64_t *selected)
 {
     int rc = CTG_OK;
 
@@ -234,8 +269,8 @@ static int candidates(gen_ctx *g, gen_par *p, keys *k, uint64_t *selected)
 
         if (is_parallel_type(type)) {
             rc = branch_type(g, k, t, &n);
-            p->seg_type[p->segs] = type;
-            p->seg_end[p->segs++] = p->n;
+            k->seg_type[k->segs] = type;
+            k->seg_end[k->segs++] = k->n;
         } else {
             rc = other_type(g, t, &n);
         }
@@ -243,6 +278,39 @@ static int candidates(gen_ctx *g, gen_par *p, keys *k, uint64_t *selected)
             selected[type] += n;
     }
     return rc;
+}
+
+/* The object of candidate `c`. */
+static const ctg_net_object *member(const gen_ctx *g, const keys *k, uint32_t c)
+{
+    size_t s = 0;
+
+    while (c >= k->seg_end[s])
+        s++;
+    return ctg_network_object_at(g->net, k->seg_type[s], k->tix[c]);
+}
+
+/* The groups' members into p->objs, group after group in the order of their leads (a bit
+ * scan), each group from its lead along `next`; where each group ends. */
+static int gather(gen_ctx *g, const keys *k, gen_par *p)
+{
+    size_t at = 0, j = 0;
+
+    p->block_size = p->members * sizeof *p->objs + (size_t)p->groups * sizeof *p->ends;
+    p->block = ctg_mem_alloc(g->alloc, p->block_size);
+    if (p->block == NULL)
+        return ctg_rs_nomem(&g->rs);
+    p->objs = p->block;
+    p->ends = (size_t *)(p->objs + p->members);
+    for (size_t w = 0; w <= k->n / 64; w++)
+        for (uint64_t bits = k->lead[w]; bits != 0; bits &= bits - 1) {
+            uint32_t c = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+
+            for (; c != NONE; c = k->next[c])
+                p->objs[at++] = member(g, k, c);
+            p->ends[j++] = at;
+        }
+    return CTG_OK;
 }
 
 int ctg_gen_parallel_find(gen_ctx *g, gen_par *p, uint64_t *selected)
@@ -253,7 +321,6 @@ int ctg_gen_parallel_find(gen_ctx *g, gen_par *p, uint64_t *selected)
 
     memset(p, 0, sizeof *p);
     memset(&k, 0, sizeof k);
-    k.p = p;
     k.vls = ctg_net_scan_voltage_levels(g->net);
     k.subs = (uint32_t)ctg_network_count(g->net, CTG_IDENTIFIABLE_SUBSTATION);
     k.places = k.subs + (uint32_t)ctg_network_count(g->net, CTG_IDENTIFIABLE_VOLTAGE_LEVEL);
@@ -261,141 +328,102 @@ int ctg_gen_parallel_find(gen_ctx *g, gen_par *p, uint64_t *selected)
         if (is_parallel_type(g->types[t].type))
             cap += ctg_network_count(g->net, g->types[t].type);
     if (cap > 0 && k.places > 0)
-        rc = reserve(g, p, &k, cap);
+        rc = reserve(g, &k, cap);
     else
         k.vls = NULL; /* no candidate: the branch types are only counted */
     if (rc == CTG_OK)
-        rc = candidates(g, p, &k, selected);
-    if (rc == CTG_OK && p->n > 0)
-        group(p, &k);
+        rc = candidates(g, &k, selected);
+    if (rc == CTG_OK && k.n > 0) {
+        group(&k);
+        count_groups(&k, p);
+    }
+    if (rc == CTG_OK && p->groups > 0 && g->emit != NULL) /* counting reads no object */
+        rc = gather(g, &k, p);
     ctg_mem_release(g->alloc, k.block, k.block_size);
     return rc;
 }
 
-/* The object of candidate `c`. */
-static const ctg_net_object *member(const gen_ctx *g, const gen_par *p, uint32_t c)
-{
-    size_t s = 0;
+/* ---- the emission ------------------------------------------------------------------------ */
 
-    while (c >= p->seg_end[s])
-        s++;
-    return ctg_network_object_at(g->net, p->seg_type[s], p->tix[c]);
+/* The members' objects and their ids are scattered over the network's memory: two cache
+ * misses a member, the second waiting for the first. The groups are read and written in
+ * windows of whole groups of up to WINDOW members (a larger group alone), and as each member
+ * is read, the object of the member two windows on and the id of the one a window on are
+ * prefetched: a member's misses are then paid while the windows before it are written. Each
+ * member is read once, its element and id length kept for all its pairs: in a buffer of
+ * WINDOW members, or for a larger group one of its size from the allocator. */
+#define WINDOW 32
+
+/* Prefetches the objects of the first two windows and the ids of the first. */
+static void prefetch_start(const gen_par *p)
+{
+    for (size_t i = 0; i < 2 * WINDOW && i < p->members; i++)
+        CTG_RS_PREFETCH(p->objs[i]);
+    for (size_t i = 0; i < WINDOW && i < p->members; i++)
+        CTG_RS_PREFETCH(p->objs[i]->id);
 }
 
-/* The emission reads the objects of the groups and their ids, scattered over the network's
- * memory: two cache misses per member, waited for one after the other, took most of a run.
- * The groups are emitted in batches of up to BATCH members, in a pipeline of two: a batch's
- * objects are prefetched as its groups are added, their ids when it is full, and its pairs
- * are written once the next batch is full, so that the misses of a batch overlap each other
- * and the writing of the batch before. Each member's element and id length are found once,
- * not once per pair. A larger group is emitted alone (after the batches), read without
- * prefetching. */
-#define BATCH 32
+/* The members at objs[a, b) into mems. */
+static int read_members(gen_ctx *g, const gen_par *p, size_t a, size_t b, gen_member *mems)
+{
+    const ctg_net_object *const *o = p->objs;
+    int rc = CTG_OK;
 
-typedef struct par_batch {
-    const ctg_net_object *objs[BATCH];
-    gen_member mems[BATCH];
-    uint32_t ends[BATCH]; /* where each group of the batch ends in objs */
-    size_t n, groups;
-} par_batch;
+    for (size_t i = a; rc == CTG_OK && i < b; i++) {
+        if (i + 2 * WINDOW < p->members)
+            CTG_RS_PREFETCH(o[i + 2 * WINDOW]);
+        if (i + WINDOW < p->members)
+            CTG_RS_PREFETCH(o[i + WINDOW]->id);
+        rc = ctg_gen_member(g, o[i], &mems[i - a]);
+    }
+    return rc;
+}
 
-/* The two batches: `prev`'s ids prefetched, waiting to be written; `cur` being filled. */
-typedef struct par_pipe {
-    par_batch b[2];
-    par_batch *prev, *cur;
-} par_pipe;
-
-/* The pairs of the group at mems[first, end): by first member, then second. */
-static int emit_run(gen_ctx *g, const gen_member *mems, size_t first, size_t end)
+/* The pairs of the group of the `n` members at mems: by first member, then second. */
+static int emit_group(gen_ctx *g, const gen_member *mems, size_t n)
 {
     int rc = CTG_OK;
 
-    for (size_t x = first; rc == CTG_OK && x < end; x++)
-        for (size_t y = x + 1; rc == CTG_OK && y < end; y++)
+    for (size_t x = 0; rc == CTG_OK && x < n; x++)
+        for (size_t y = x + 1; rc == CTG_OK && y < n; y++)
             rc = ctg_gen_emit_members(g, &mems[x], &mems[y]);
     return rc;
 }
 
-/* The pairs of batch `b`, whose ids were prefetched; `b` left empty. */
-static int emit_batch(gen_ctx *g, par_batch *b)
+/* The groups from k on that make a window: whole groups of up to WINDOW members, or one
+ * larger group; where they end. */
+static size_t window_end(const gen_par *p, size_t k)
 {
-    int rc = CTG_OK;
+    size_t a = k > 0 ? p->ends[k - 1] : 0, j = k + 1;
 
-    for (size_t i = 0; rc == CTG_OK && i < b->n; i++)
-        rc = ctg_gen_member(g, b->objs[i], &b->mems[i]);
-    for (size_t k = 0, first = 0; rc == CTG_OK && k < b->groups; first = b->ends[k++])
-        rc = emit_run(g, b->mems, first, b->ends[k]);
-    b->n = b->groups = 0;
-    return rc;
-}
-
-/* One step of the pipeline: the ids of `cur` prefetched, `prev` written, `cur` the new prev. */
-static int advance(gen_ctx *g, par_pipe *q)
-{
-    par_batch *t = q->prev;
-
-    for (size_t i = 0; i < q->cur->n; i++)
-        CTG_RS_PREFETCH(q->cur->objs[i]->id);
-    q->prev = q->cur;
-    q->cur = t;
-    return emit_batch(g, t);
-}
-
-/* A group too large for a batch: its members read as they come. */
-static int emit_large(gen_ctx *g, const gen_par *p, uint32_t lead)
-{
-    int rc = CTG_OK;
-
-    for (uint32_t x = lead; rc == CTG_OK && x != NONE; x = p->next[x]) {
-        gen_member a, b;
-
-        rc = ctg_gen_member(g, member(g, p, x), &a);
-        for (uint32_t y = p->next[x]; rc == CTG_OK && y != NONE; y = p->next[y]) {
-            rc = ctg_gen_member(g, member(g, p, y), &b);
-            if (rc == CTG_OK)
-                rc = ctg_gen_emit_members(g, &a, &b);
-        }
-    }
-    return rc;
-}
-
-/* The group led by `lead` into the current batch, the pipeline advanced first when the group
- * would not fit; a group larger than a batch emitted alone once both batches are. */
-static int add_group(gen_ctx *g, const gen_par *p, par_pipe *q, uint32_t lead)
-{
-    size_t size = 0;
-    int rc = CTG_OK;
-
-    for (uint32_t x = lead; x != NONE && size <= BATCH; x = p->next[x])
-        size++;
-    if (q->cur->n + size > BATCH || size > BATCH)
-        rc = advance(g, q);
-    if (rc == CTG_OK && size > BATCH)
-        rc = advance(g, q);
-    if (rc != CTG_OK || size > BATCH)
-        return rc == CTG_OK ? emit_large(g, p, lead) : rc;
-    for (uint32_t x = lead; x != NONE; x = p->next[x]) {
-        q->cur->objs[q->cur->n] = member(g, p, x);
-        CTG_RS_PREFETCH(q->cur->objs[q->cur->n++]);
-    }
-    q->cur->ends[q->cur->groups++] = (uint32_t)q->cur->n;
-    return CTG_OK;
+    while (j < p->groups && p->ends[j] - a <= WINDOW)
+        j++;
+    return j;
 }
 
 int ctg_gen_parallel_emit(gen_ctx *g, const gen_par *p)
 {
-    par_pipe q;
+    gen_member local[WINDOW], *mems = local;
     int rc = CTG_OK;
 
-    q.b[0].n = q.b[0].groups = q.b[1].n = q.b[1].groups = 0;
-    q.prev = &q.b[0];
-    q.cur = &q.b[1];
-    for (size_t c = 0; rc == CTG_OK && c < p->n; c++)
-        if (p->lead[c])
-            rc = add_group(g, p, &q, (uint32_t)c);
-    if (rc == CTG_OK)
-        rc = advance(g, &q);
-    return rc == CTG_OK ? advance(g, &q) : rc;
+    if (p->largest > WINDOW) {
+        if (p->largest > SIZE_MAX / sizeof *mems)
+            return ctg_rs_nomem(&g->rs);
+        mems = ctg_mem_alloc(g->alloc, p->largest * sizeof *mems);
+        if (mems == NULL)
+            return ctg_rs_nomem(&g->rs);
+    }
+    prefetch_start(p);
+    for (size_t k = 0, a = 0; rc == CTG_OK && k < p->groups;) {
+        size_t j = window_end(p, k), first = a;
+
+        rc = read_members(g, p, a, p->ends[j - 1], mems);
+        for (; rc == CTG_OK && k < j; a = p->ends[k++])
+            rc = emit_group(g, mems + (a - first), p->ends[k] - a);
+    }
+    if (mems != local)
+        ctg_mem_release(g->alloc, mems, p->largest * sizeof *mems);
+    return rc;
 }
 
 void ctg_gen_parallel_release(gen_ctx *g, gen_par *p)

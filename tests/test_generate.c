@@ -920,6 +920,115 @@ CTG_TEST(generate, to_stream_same_bytes)
     ctg_network_free(net);
 }
 
+/* Lines between four substations, added interleaved: A-B 0..39 (a group of 40, larger than
+ * the 32 members the emission reads at a time), A-C 0..2 before and among them, C-D 0..1
+ * after them and a lone B-D. */
+static ctg_network *big_group_net(void)
+{
+    static const char *const subs[] = { "A", "B", "C", "D" };
+    ctg_network *net = NULL;
+    ctg_error err;
+    char id[32], v1[8], v2[8];
+    int rc = ctg_network_new(&net, "big", NULL, &err);
+
+    for (int i = 0; rc == CTG_OK && i < 4; i++) {
+        ctg_net_spec sub = CTG_NET_SPEC_INIT, vl = CTG_NET_SPEC_INIT;
+
+        snprintf(v1, sizeof v1, "V%s", subs[i]);
+        sub.type = CTG_IDENTIFIABLE_SUBSTATION;
+        sub.id = subs[i];
+        vl.type = CTG_IDENTIFIABLE_VOLTAGE_LEVEL;
+        vl.id = v1;
+        vl.substation = subs[i];
+        vl.nominal_v = 400;
+        rc = ctg_network_add(net, &sub, NULL, &err);
+        if (rc == CTG_OK)
+            rc = ctg_network_add(net, &vl, NULL, &err);
+    }
+    for (int i = 0; rc == CTG_OK && i < 46; i++) {
+        ctg_net_spec b = CTG_NET_SPEC_INIT;
+        int kind = i == 0 || i == 20 || i == 45 ? 1 : i >= 43 ? 2 : i == 42 ? 3 : 0;
+        static const char *const ends[][2] = { { "A", "B" }, { "A", "C" }, { "C", "D" },
+                                                { "B", "D" } };
+
+        snprintf(id, sizeof id, "%s%s_%02d", ends[kind][0], ends[kind][1], i);
+        snprintf(v1, sizeof v1, "V%s", ends[kind][i % 2 && kind == 0]);
+        snprintf(v2, sizeof v2, "V%s", ends[kind][!(i % 2 && kind == 0)]);
+        b.type = CTG_IDENTIFIABLE_LINE;
+        b.id = id;
+        b.voltage_levels[0] = v1;
+        b.voltage_levels[1] = v2;
+        rc = ctg_network_add(net, &b, NULL, &err);
+    }
+    if (rc != CTG_OK)
+        ctg_test_report("big_group_net", &err);
+    return net;
+}
+
+/* The pairs of the lines named in `ids` (in selection order) into `l`, by first then second. */
+static void add_pairs_by_hand(ctg_list *l, const char *const *ids, size_t n)
+{
+    char id[64];
+
+    for (size_t x = 0; x < n; x++)
+        for (size_t y = x + 1; y < n; y++) {
+            ctg_element e[2] = { { ids[x], CTG_ELEMENT_LINE, NULL },
+                                 { ids[y], CTG_ELEMENT_LINE, NULL } };
+            ctg_contingency c = { id, NULL, e, 2, NULL, 0 };
+
+            snprintf(id, sizeof id, "N-2_%s+%s", ids[x], ids[y]);
+            CU_ASSERT_EQUAL(ctg_list_add_contingency_copy(l, &c), CTG_OK);
+        }
+}
+
+/* The parallel rule with a group larger than the emission's window: the streamed bytes are
+ * those of the list written by hand in the documented order (the groups by their first line:
+ * A-C, then A-B, then C-D; each group's pairs by first member, then second). */
+CTG_TEST(generate, parallel_group_larger_than_window_bytes)
+{
+    static const ctg_identifiable_type lines[] = { CTG_IDENTIFIABLE_LINE };
+    static const char *const ac[] = { "AC_00", "AC_20", "AC_45" };
+    static const char *const cd[] = { "CD_43", "CD_44" };
+    const char *ab[40];
+    char ab_ids[40][8];
+    ctg_network *net = big_group_net();
+    ctg_gen_selection s = types_sel(lines, COUNT_OF(lines));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_PARALLEL);
+    ctg_list *l = new_list();
+    ctg_stream_writer *w = NULL;
+    ctg_buf streamed = { 0 }, expected = { 0 };
+    ctg_error err;
+    size_t n = 0;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+    for (int i = 1; i < 42; i++)
+        if (i != 20) {
+            snprintf(ab_ids[n], sizeof ab_ids[n], "AB_%02d", i);
+            ab[n] = ab_ids[n];
+            n++;
+        }
+    CU_ASSERT_EQUAL_FATAL(n, 40);
+    add_pairs_by_hand(l, ac, COUNT_OF(ac));
+    add_pairs_by_hand(l, ab, n);
+    add_pairs_by_hand(l, cd, COUNT_OF(cd));
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(l), 3 + 780 + 1);
+    CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_buf(&w, &streamed, "gen", NULL, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_generate_to_stream(net, &o, w, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_stream_writer_close(w, &err), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_stream_writer_open_buf(&w, &expected, "gen", NULL, &err), CTG_OK);
+    for (size_t i = 0; i < ctg_list_contingency_count(l); i++)
+        CU_ASSERT_EQUAL(ctg_stream_writer_add(w, ctg_list_contingency_at(l, i), &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_stream_writer_close(w, &err), CTG_OK);
+    CU_ASSERT_EQUAL(streamed.len, expected.len);
+    CU_ASSERT(streamed.len == expected.len &&
+              memcmp(streamed.data, expected.data, expected.len) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(streamed.data, "\"id\" : \"N-2_AB_40+AB_41\""));
+    ctg_buf_dispose(&streamed);
+    ctg_buf_dispose(&expected);
+    ctg_list_free(l);
+    ctg_network_free(net);
+}
+
 /* ---- allocation failures --------------------------------------------------------------------- */
 
 /* Every allocation of the run failed in turn: CTG_ENOMEM (or the callback's stop), nothing
@@ -972,6 +1081,20 @@ CTG_TEST(generate, allocation_failures)
     s.property_count = 1;
     CU_ASSERT(sweep(net, &o, false) > 0);
     CU_ASSERT(sweep(net, &o, true) > 0);
+    ctg_network_free(net);
+}
+
+/* The parallel rule with a group larger than the emission's window under allocation
+ * failures (the room for that group's members among them): CTG_ENOMEM, nothing leaked. */
+CTG_TEST(generate, parallel_group_larger_than_window_allocation_failures)
+{
+    static const ctg_identifiable_type lines[] = { CTG_IDENTIFIABLE_LINE };
+    ctg_network *net = big_group_net();
+    ctg_gen_selection s = types_sel(lines, COUNT_OF(lines));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_PARALLEL);
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+    CU_ASSERT(sweep(net, &o, false) >= 3); /* the grouping, the groups, the large group */
     ctg_network_free(net);
 }
 
