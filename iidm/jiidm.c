@@ -166,7 +166,9 @@ static int property_item(jx_read *x, jx_el *el, const ctg_mark *at)
     if (name[0] == '\0')
         return ctg_reader_fail_at(&x->rd, at, "name", CTG_ESCHEMA,
                                   "a property name must not be empty");
-    rc = ctg_network_set_property(x->net, el->obj->id, name, value, &e);
+    /* On the object at hand: its id is not looked up again. */
+    rc =
+        ctg_network_set_property_obj(x->net, el->obj, name, strlen(name), value, strlen(value), &e);
     return rc == CTG_OK ? CTG_OK : item_refused(x, at, rc, &e);
 }
 

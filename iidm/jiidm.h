@@ -191,12 +191,13 @@ typedef struct jx_el {
     ctg_net_known kn;        /* what its add knows: the objects its spec names, held here */
     uint32_t u[JK_COUNT];    /* nodes, booleans, topology kind; valid where seen */
     double nominal_v;
-    ctg_mark start;            /* its '{' */
-    const ctg_token *key;      /* the key of the member being read, valid while it is read */
-    ctg_mark marks[JK_COUNT];  /* where each kept member was */
-    const ctg_net_object *obj; /* once in the table (NULL for topologies) */
-    bool created;              /* jx_el_create ran */
-    bool discarded;            /* a switch PowSyBl drops (same node at both ends, < 1.8) */
+    ctg_mark start;           /* its '{' */
+    const ctg_token *key;     /* the key of the member being read, valid while it is read */
+    ctg_mark marks[JK_COUNT]; /* where each kept member was */
+    ctg_net_object *obj;      /* once in the table (NULL for topologies); mutable: the
+                               * importer owns the network, so its properties go on it */
+    bool created;             /* jx_el_create ran */
+    bool discarded;           /* a switch PowSyBl drops (same node at both ends, < 1.8) */
 } jx_el;
 
 static inline bool jx_el_has(const jx_el *el, jx_key key)

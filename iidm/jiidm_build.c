@@ -254,7 +254,7 @@ static int spec_refs(jx_read *x, jx_el *el, ctg_net_spec *sp, jx_key k1, ctg_ide
 
 /* Adds `sp`, whose id is member `id` of `el`, with what `kn` holds of the objects it names. */
 static int add(jx_read *x, jx_el *el, const ctg_net_spec *sp, jx_key id, ctg_net_known *kn,
-               const ctg_net_object **out)
+               ctg_net_object **out)
 {
     ctg_net_object *obj = NULL;
     ctg_error e;
@@ -277,7 +277,8 @@ static int add_halves(jx_read *x, jx_el *el, ctg_net_spec *tie)
     for (unsigned i = 0; i < 2; i++) {
         ctg_net_spec sp = CTG_NET_SPEC_INIT;
         ctg_net_known kn = { 0 };
-        const ctg_net_object *vl = NULL, *bl = NULL;
+        const ctg_net_object *vl = NULL;
+        ctg_net_object *bl = NULL;
         jx_key id = (jx_key)(JK_ID_1 + i);
         int rc =
             ref(x, el, (jx_key)(JK_VL1 + i), CTG_IDENTIFIABLE_VOLTAGE_LEVEL, "voltage level", &vl);
@@ -406,7 +407,8 @@ int jx_el_create(jx_read *x, jx_el *el)
         if (!jx_el_has(el, JK_ID))
             return missing(x, el, JK_ID);
         rc = jx_create_network(x, el->s[JK_ID], &el->start);
-        el->obj = rc == CTG_OK ? ctg_network_root(x->net) : NULL;
+        /* Mutable, for its properties: the importer owns the network. */
+        el->obj = rc == CTG_OK ? ctg_network_find_mut(x->net, el->s[JK_ID], el->len[JK_ID]) : NULL;
     } else if (el->k->shape == JX_INTERNAL) {
         rc = add_internal(x, el);
     } else if (el->k->shape != JX_NBTOPO && el->k->shape != JX_BBTOPO) {

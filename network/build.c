@@ -341,13 +341,16 @@ static int make_plan(const ctg_network *net, const ctg_net_spec *s, const ctg_ne
 }
 
 /* Room for one more member in `box` (with its order key for a voltage level). Either array
- * may have grown when the other fails: each keeps its own capacity. */
+ * may have grown when the other fails: each keeps its own capacity. A voltage level holds
+ * every connectable with a terminal in it, seldom fewer than 8 (8 to 23 on net10k): its
+ * arrays start at the 8 that doubling from 4 reached anyway, one resize fewer for each; a
+ * substation holds a few levels. */
 static int box_reserve(ctg_network *net, ctg_net_box *box, bool keys)
 {
-    size_t n = box->pub.member_count, cap;
+    size_t n = box->pub.member_count, cap, min = keys ? 8 : 4;
 
     if (n == box->member_cap) {
-        if (!ctg_grow_capacity(box->member_cap, n + 1, 4, CTG_NET_MAX_OBJECTS, &cap))
+        if (!ctg_grow_capacity(box->member_cap, n + 1, min, CTG_NET_MAX_OBJECTS, &cap))
             return CTG_ENOMEM;
         void *m = ctg_mem_resize(net->alloc, (void *)box->pub.members,
                                  box->member_cap * sizeof(void *), cap * sizeof(void *));
@@ -357,7 +360,7 @@ static int box_reserve(ctg_network *net, ctg_net_box *box, bool keys)
         box->member_cap = cap;
     }
     if (keys && n == box->key_cap) {
-        if (!ctg_grow_capacity(box->key_cap, n + 1, 4, CTG_NET_MAX_OBJECTS, &cap))
+        if (!ctg_grow_capacity(box->key_cap, n + 1, min, CTG_NET_MAX_OBJECTS, &cap))
             return CTG_ENOMEM;
         uint32_t *k =
             ctg_mem_resize(net->alloc, box->keys, box->key_cap * sizeof *k, cap * sizeof *k);

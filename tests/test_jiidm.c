@@ -16,6 +16,7 @@
 
 #include "ctg/iidm.h"
 #include "ctg/network.h"
+#include "iidm/jiidm.h"
 #include "tests/net_golden.h"
 #include "tests/test_common.h"
 
@@ -880,6 +881,70 @@ static bool sweep_once(const char *doc, size_t fail_at, bool streamed)
     CU_ASSERT_EQUAL(state.live_bytes, 0);
     CU_ASSERT_EQUAL(state.bad_sizes, 0);
     return state.failed;
+}
+
+/* Every element array is found by its name where it may stand, and nowhere else; the same
+ * name one byte shorter, or with another first or last byte, is none (the look-up compares
+ * only the names of the key's length: a table out of length order loses some). */
+CTG_TEST(jiidm, kind_names)
+{
+    static const struct {
+        const char *name;
+        unsigned in;
+    } arrays[] = {
+        { "substations", JX_IN_NETWORK },
+        { "voltageLevels", JX_IN_SUBSTATION },
+        { "twoWindingsTransformers", JX_IN_SUBSTATION },
+        { "threeWindingsTransformers", JX_IN_SUBSTATION },
+        { "overloadManagementSystems", JX_IN_SUBSTATION },
+        { "busbarSections", JX_IN_NBTOPO },
+        { "switches", JX_IN_BBTOPO },
+        { "buses", JX_IN_BBTOPO },
+        { "generators", JX_IN_VLEVEL },
+        { "batteries", JX_IN_VLEVEL },
+        { "loads", JX_IN_VLEVEL },
+        { "shunts", JX_IN_VLEVEL },
+        { "shuntCompensators", JX_IN_VLEVEL },
+        { "danglingLines", JX_IN_VLEVEL },
+        { "boundaryLines", JX_IN_VLEVEL },
+        { "staticVarCompensators", JX_IN_VLEVEL },
+        { "vscConverterStations", JX_IN_VLEVEL },
+        { "lccConverterStations", JX_IN_VLEVEL },
+        { "internalConnections", JX_IN_NBTOPO },
+        { "voltageSourceConverters", JX_IN_VLEVEL },
+        { "lineCommutatedConverters", JX_IN_VLEVEL },
+        { "grounds", JX_IN_VLEVEL },
+        { "lines", JX_IN_SUBNET },
+        { "tieLines", JX_IN_NETWORK },
+        { "hvdcLines", JX_IN_SUBNET },
+        { "dcNodes", JX_IN_NETWORK },
+        { "dcSwitches", JX_IN_NETWORK },
+        { "dcGrounds", JX_IN_NETWORK },
+        { "dcLines", JX_IN_NETWORK },
+        { "areas", JX_IN_SUBNET },
+        { "networks", JX_IN_NETWORK },
+    };
+    char other[32];
+
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        const char *n = arrays[i].name;
+        size_t len = strlen(n);
+        const jx_kind *k = jx_kind_find(n, len, arrays[i].in);
+
+        CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+        CU_ASSERT_STRING_EQUAL(k->array, n);
+        CU_ASSERT_EQUAL(k->array_len, len);
+        CU_ASSERT_PTR_NULL(
+            jx_kind_find(n, len, JX_IN_VLEVEL == arrays[i].in ? JX_IN_NBTOPO : JX_IN_VLEVEL));
+        CU_ASSERT_PTR_NULL(jx_kind_find(n, len - 1, arrays[i].in));
+        memcpy(other, n, len);
+        other[0] = 'X';
+        CU_ASSERT_PTR_NULL(jx_kind_find(other, len, arrays[i].in));
+        other[0] = n[0];
+        other[len - 1] = 'X';
+        CU_ASSERT_PTR_NULL(jx_kind_find(other, len, arrays[i].in));
+    }
+    CU_ASSERT_PTR_NULL(jx_kind_find("", 0, 0x3F));
 }
 
 CTG_TEST(jiidm, allocation_failures)
