@@ -541,6 +541,27 @@ CTG_TEST(jiidm, name_near_refill)
     name_near_refill("a name of twenty-five byt", head + 18, 7, &o);
 }
 
+/* An over-long member name is reported at the current token, the value before it: after a
+ * plain name, that name's value, as when the importer read it (the lexer passes over such a
+ * name, but leaves its value as the current token). */
+CTG_TEST(jiidm, long_name_after_plain_name)
+{
+    char *doc = with_member("\"name\":\"nm\",\n\"aMemberNameOfTwentyThree\":{},", false);
+    ctg_iidm_read_options o = { 0 };
+    ctg_network *net = NULL;
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    o.max_name_len = 23;
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, doc, &o, &err), CTG_ELIMIT);
+    CU_ASSERT_PTR_NULL(net);
+    CU_ASSERT_STRING_EQUAL(err.message, "member name longer than 23 bytes");
+    CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/voltageLevels/0/loads/0");
+    CU_ASSERT_EQUAL(err.offset, (size_t)(strstr(doc, "\"nm\"") - doc));
+    CU_ASSERT_EQUAL(err.line, 1);
+    free(doc);
+}
+
 /* A skipped member longer than the reader's buffer (so that, streamed, it spans refills), its
  * items on lines of their own, then an error in its last item: in memory and streamed, the
  * same error, at a line and column that count every line break of the skipped part. */
