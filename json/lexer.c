@@ -1416,20 +1416,22 @@ static inline bool sifted(const ctg_key_sieve *sv, const char *s, size_t len)
 
 /* Whether the key from `s` to its quote `q` is the sieve's `plain` one and its value, on the
  * key's line, a plain string, in the window and within max_string_len: then passed over (the
- * string, as lex_string would read it, has no U+0000), lx left after it. false: nothing
- * changed. */
-static inline bool plain_member(ctg_lexer *lx, const ctg_key_sieve *sv, const char *s,
-                                const char *q)
+ * string, as lex_string would read it, has no U+0000), lx left after it and the string in
+ * `val`, the current token as when the caller read it (a failure before the next token is
+ * placed there). false: nothing changed. */
+static inline bool plain_member(ctg_lexer *lx, const ctg_key_sieve *sv, ctg_token *val,
+                                const char *s, const char *q)
 {
     size_t len = (size_t)(q - s);
-    const char *colon, *p, *e;
+    const char *colon, *p;
 
     if (sv->plain == NULL || len != sv->plain_len || len > sv->max_len
         || !ctg_short_eq(s, sv->plain, len)
         || (colon = colon_and_value(q + 1, lx->end, &p)) == NULL || p == lx->end || *p != '"'
-        || (e = string_end(lx, p)) == NULL)
+        || !plain_string(lx, val, p))
         return false;
-    lx->cur = e;
+    val->type = CTG_TOK_STRING;
+    lx->cur = val->str + val->len + 1;
     lx->state = S_OBJECT_AFTER;
     return true;
 }
@@ -1491,7 +1493,7 @@ again:
         st = lx->state;
         goto again;
     }
-    if (sv != NULL && plain_member(lx, sv, s, q)) {
+    if (sv != NULL && plain_member(lx, sv, val, s, q)) {
         st = lx->state;
         goto again;
     }

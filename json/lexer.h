@@ -171,7 +171,8 @@ CTG_INTERNAL int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_l
  * its ':', is shorter than 64 bytes and than max_len + 1, starts with a lowercase letter c and
  * has bit (c - 'a') of keep[its length] clear; and those whose key is exactly `plain`
  * (`plain_len` bytes, at most max_len; NULL for none) and whose value, on the key's line, is a
- * plain string: a member that is only checked to be a string without U+0000. */
+ * plain string: a member that is only checked to be a string without U+0000 (that string is
+ * left in `val`, the current token, as if it had been read). */
 typedef struct ctg_key_sieve {
     uint32_t keep[64];
     size_t max_len;

@@ -83,7 +83,8 @@ static void set_places(keys *k)
 /* Adds the branch of type_index `i` of the type being read, when both its ends are in a
  * voltage level, as candidate `c`; false when it is not one. The slot of its higher place is
  * marked empty here, so that only the slots of the places met are set, not every place's.
- * (next and lead are set for every candidate at once by reserve.) */
+ * (lead is cleared for every candidate at once by reserve; next is set by group, for the
+ * members of a group only.) */
 static inline bool add_at(const keys *k, const uint32_t *lv, uint32_t i, size_t c)
 {
     uint32_t v1 = lv[0], v2 = lv[1], a, b, lo, hi;

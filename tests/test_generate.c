@@ -745,6 +745,31 @@ CTG_TEST(generate, id_format_and_filters)
     ctg_network_free(net);
 }
 
+/* Pair formats near the default's shape (a literal, {id1}, a literal, {id2}), which is
+ * written by four copies: a brace as its literal, and the shapes around it that are not it. */
+CTG_TEST(generate, pair_id_formats)
+{
+    static const ctg_identifiable_type t[] = { CTG_IDENTIFIABLE_LINE };
+    ctg_network *net = read_net(PAIRS);
+    ctg_gen_selection s = types_sel(t, COUNT_OF(t));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_ALL_PAIRS);
+
+    s.id_regex = "^L.*b$";
+    o.id_format = "<{id1}{{{id2}";
+    expect_ids(net, &o, "<L12b{L25b");
+    o.id_format = "}}{id1}}}{id2}";
+    expect_ids(net, &o, "}L12b}L25b");
+    o.id_format = "N-2_{id1}+{id2}!";
+    expect_ids(net, &o, "N-2_L12b+L25b!");
+    o.id_format = "{id1}+{id2}";
+    expect_ids(net, &o, "L12b+L25b");
+    o.id_format = "N-2_{id2}+{id1}";
+    expect_ids(net, &o, "N-2_L25b+L12b");
+    o.id_format = "N-2_{id1}{rule}{id2}";
+    expect_ids(net, &o, "N-2_L12ball-pairsL25b");
+    ctg_network_free(net);
+}
+
 static void expect_error(const ctg_network *net, const ctg_gen_options *o, int code,
                          const char *message)
 {

@@ -477,6 +477,92 @@ CTG_TEST(jiidm, name_checked_not_kept)
     }
 }
 
+/* A name the lexer passes over in place, checked as before wherever it falls: near a refill
+ * of the streamed window (the name's key or value cut by it), with a non-ASCII byte, too long
+ * for max_value_len. In memory and streamed: the same outcome, error and place. */
+static void name_near_refill(const char *name, size_t at, size_t bad,
+                             const ctg_iidm_read_options *o)
+{
+    char *member = malloc(at + 64), *doc;
+    size_t head = (size_t)(strstr(small_net, "\"id\":\"LD\"") - small_net), pad;
+    ctg_network *net = NULL, *net2 = NULL;
+    ctg_error err, err2;
+    int rc, rc2;
+    FILE *fp;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(member);
+    pad = at - head - 7; /* "x":"...", then the name at `at` */
+    memcpy(member, "\"x\":\"", 5);
+    memset(member + 5, 'a', pad);
+    snprintf(member + 5 + pad, 64, "\",\"name\":\"%s\",", name);
+    doc = with_member(member, false);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    CU_ASSERT_EQUAL((size_t)(strstr(doc, "\"name\"") - doc), at);
+    memset(&err, 0, sizeof err);
+    memset(&err2, 0, sizeof err2);
+    rc = ctg_test_read_net(&net, doc, o, &err);
+    fp = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    CU_ASSERT_EQUAL(fwrite(doc, 1, strlen(doc), fp), strlen(doc));
+    rewind(fp);
+    ctg_source src = ctg_source_fp(fp);
+    rc2 = ctg_iidm_read(&net2, &src, o, &err2);
+    CU_ASSERT_EQUAL(rc2, rc);
+    if (rc != CTG_OK) {
+        CU_ASSERT_EQUAL(err2.offset, err.offset);
+        CU_ASSERT_EQUAL(err2.line, err.line);
+        CU_ASSERT_EQUAL(err2.column, err.column);
+        CU_ASSERT_STRING_EQUAL(err2.message, err.message);
+        CU_ASSERT_STRING_EQUAL(err2.path, err.path);
+        CU_ASSERT_EQUAL(err.offset, at + bad);
+    } else {
+        CU_ASSERT_PTR_NOT_NULL(find(net, "LD"));
+        CU_ASSERT_PTR_NOT_NULL(find(net2, "LD"));
+    }
+    ctg_network_free(net);
+    ctg_network_free(net2);
+    fclose(fp);
+    free(doc);
+    free(member);
+}
+
+CTG_TEST(jiidm, name_near_refill)
+{
+    size_t head = (size_t)(strstr(small_net, "\"id\":\"LD\"") - small_net);
+    ctg_iidm_read_options o = { 0 };
+
+    for (size_t at = 65536 - 24; at < 65536 + 8; at++) {
+        name_near_refill("plain name", at, 0, NULL);
+        name_near_refill("caf\xc3", at, 11, NULL);
+        name_near_refill("bad\xff", at, 11, NULL);
+    }
+    /* Longer than max_value_len (the longest key has 23 bytes): at its opening quote. */
+    o.max_value_len = 24;
+    name_near_refill("a name of twenty-five by", head + 18, 7, &o);
+    name_near_refill("a name of twenty-five byt", head + 18, 7, &o);
+}
+
+/* An over-long member name is reported at the current token, the value before it: after a
+ * plain name, that name's value, as when the importer read it (the lexer passes over such a
+ * name, but leaves its value as the current token). */
+CTG_TEST(jiidm, long_name_after_plain_name)
+{
+    char *doc = with_member("\"name\":\"nm\",\n\"aMemberNameOfTwentyThree\":{},", false);
+    ctg_iidm_read_options o = { 0 };
+    ctg_network *net = NULL;
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    o.max_name_len = 23;
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, doc, &o, &err), CTG_ELIMIT);
+    CU_ASSERT_PTR_NULL(net);
+    CU_ASSERT_STRING_EQUAL(err.message, "member name longer than 23 bytes");
+    CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/voltageLevels/0/loads/0");
+    CU_ASSERT_EQUAL(err.offset, (size_t)(strstr(doc, "\"nm\"") - doc));
+    CU_ASSERT_EQUAL(err.line, 1);
+    free(doc);
+}
+
 /* A skipped member longer than the reader's buffer (so that, streamed, it spans refills), its
  * items on lines of their own, then an error in its last item: in memory and streamed, the
  * same error, at a line and column that count every line break of the skipped part. */
