@@ -1268,6 +1268,19 @@ COLD static int next_from(ctg_lexer *lx, ctg_token *t, ctg_error *err, const cha
     return rc;
 }
 
+/* Whether the 2 bytes at `p` are ", ": one compare where the byte order allows. */
+static inline bool comma_space(const char *p)
+{
+#ifdef CTG_LEX_SWAR
+    uint16_t w;
+
+    memcpy(&w, p, sizeof(w));
+    return w == (',' | ' ' << 8);
+#else
+    return p[0] == ',' && p[1] == ' ';
+#endif
+}
+
 /* Whether the 2 bytes at `p` are ",\n": one compare where the byte order allows. */
 static inline bool comma_newline(const char *p)
 {
@@ -1343,7 +1356,14 @@ int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
 
     if (st != S_ARRAY_AFTER && st != S_ARRAY_FIRST)
         return ctg_lexer_next(lx, tok, err);
-    p = before_token(lx, &st);
+    p = lx->cur;
+    /* "}, {", as PowSyBl writes two objects of an array, settled before the general skip. */
+    if (lx->end - p >= 3 && comma_space(p) && p[2] == '{' && (st & F_COMMA)) {
+        st = after_comma(st);
+        p += 2;
+    } else {
+        p = before_token(lx, &st);
+    }
     if (p != lx->end && bracket(lx, tok, p, st))
         return CTG_OK;
     return next_from(lx, tok, err, p, st);
