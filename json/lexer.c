@@ -1357,10 +1357,13 @@ int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
     if (st != S_ARRAY_AFTER && st != S_ARRAY_FIRST)
         return ctg_lexer_next(lx, tok, err);
     p = lx->cur;
-    /* "}, {", as PowSyBl writes two objects of an array, settled before the general skip. */
+    /* "}, {", "[ {" and "} ]", as PowSyBl writes an array of objects, settled before the
+     * general skip (which reaches the same position and state). */
     if (lx->end - p >= 3 && comma_space(p) && p[2] == '{' && (st & F_COMMA)) {
         st = after_comma(st);
         p += 2;
+    } else if (lx->end - p >= 2 && p[0] == ' ' && (p[1] == '{' || p[1] == ']')) {
+        p++;
     } else {
         p = before_token(lx, &st);
     }
