@@ -1210,12 +1210,26 @@ static inline const char *colon_on_line(const char *p, const char *end)
     return p < end && *p == ':' ? p + 1 : NULL;
 }
 
+/* Whether the 4 bytes at `p` are " : " and a byte that can start a value: one load and two
+ * compares where the byte order allows (every key of a PowSyBl file passes here). */
+static inline bool spaced_colon(const char *p)
+{
+#ifdef CTG_LEX_SWAR
+    uint32_t w;
+
+    memcpy(&w, p, sizeof(w));
+    return (w & 0xFFFFFFu) == (' ' | ':' << 8 | ' ' << 16) && w >> 24 > ' ';
+#else
+    return p[0] == ' ' && p[1] == ':' && p[2] == ' ' && (unsigned char)p[3] > ' ';
+#endif
+}
+
 /* A key's closing quote to just past its ':', on one line, with *value the first byte after
  * the blanks that follow: `" : v`, as PowSyBl writes a member, settled in one test. NULL: not
  * that shape. */
 static inline const char *colon_and_value(const char *p, const char *end, const char **value)
 {
-    if (end - p >= 4 && p[0] == ' ' && p[1] == ':' && p[2] == ' ' && (unsigned char)p[3] > ' ') {
+    if (end - p >= 4 && spaced_colon(p)) {
         *value = p + 3;
         return p + 2;
     }
@@ -1252,6 +1266,19 @@ COLD static int next_from(ctg_lexer *lx, ctg_token *t, ctg_error *err, const cha
     if (rc != CTG_OK && err != NULL)
         *err = lx->err;
     return rc;
+}
+
+/* Whether the 2 bytes at `p` are ", ": one compare where the byte order allows. */
+static inline bool comma_space(const char *p)
+{
+#ifdef CTG_LEX_SWAR
+    uint16_t w;
+
+    memcpy(&w, p, sizeof(w));
+    return w == (',' | ' ' << 8);
+#else
+    return p[0] == ',' && p[1] == ' ';
+#endif
 }
 
 /* Whether the 2 bytes at `p` are ",\n": one compare where the byte order allows. */
@@ -1329,7 +1356,17 @@ int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
 
     if (st != S_ARRAY_AFTER && st != S_ARRAY_FIRST)
         return ctg_lexer_next(lx, tok, err);
-    p = before_token(lx, &st);
+    p = lx->cur;
+    /* "}, {", "[ {" and "} ]", as PowSyBl writes an array of objects, settled before the
+     * general skip (which reaches the same position and state). */
+    if (lx->end - p >= 3 && comma_space(p) && p[2] == '{' && (st & F_COMMA)) {
+        st = after_comma(st);
+        p += 2;
+    } else if (lx->end - p >= 2 && p[0] == ' ' && (p[1] == '{' || p[1] == ']')) {
+        p++;
+    } else {
+        p = before_token(lx, &st);
+    }
     if (p != lx->end && bracket(lx, tok, p, st))
         return CTG_OK;
     return next_from(lx, tok, err, p, st);

@@ -40,25 +40,57 @@ const ctg_element_type_def ctg_element_types[CTG_ELEMENT_TYPE_COUNT] = {
     [CTG_ELEMENT_DC_NODE] = { "DC_NODE", false, false },
 };
 
-/* The element types by name length (base/names.h). */
+/* The element types by a hash of their first two bytes, last two and length: the reader looks
+ * one up per element, and one slot and one compare cost less than a row of candidates. The
+ * multiplier was searched for so that the 20 names land in 20 distinct slots of 64 (a test
+ * finds every name); a new type needs its slot added here, or a new multiplier. */
+#define ELEMENT_TYPE_HASH 70041u
+#define ELEMENT_TYPE_SLOT_BITS 6
+#define ELEMENT_TYPE_MAX_LEN 26
+
+typedef struct element_type_slot {
+    unsigned char value; /* the type + 1; 0: no type has this slot */
+    unsigned char len;   /* its name's length, checked before the bytes are read */
+} element_type_slot;
+
 #define T(x) (CTG_ELEMENT_##x + 1)
-static const unsigned char element_types_by_len[27][CTG_NAMES_PER_LEN] = {
-    [3] = { T(BUS) },
-    [4] = { T(LINE), T(LOAD) },
-    [6] = { T(BRANCH), T(SWITCH) },
-    [7] = { T(BATTERY), T(DC_LINE), T(DC_NODE) },
-    [8] = { T(TIE_LINE) },
-    [9] = { T(GENERATOR), T(HVDC_LINE), T(DC_GROUND) },
-    [13] = { T(DANGLING_LINE), T(BOUNDARY_LINE) },
-    [14] = { T(BUSBAR_SECTION) },
-    [17] = { T(SHUNT_COMPENSATOR) },
-    [22] = { T(STATIC_VAR_COMPENSATOR) },
-    [24] = { T(TWO_WINDINGS_TRANSFORMER), T(VOLTAGE_SOURCE_CONVERTER) },
-    [26] = { T(THREE_WINDINGS_TRANSFORMER) },
+static const element_type_slot element_type_slots[1u << ELEMENT_TYPE_SLOT_BITS] = {
+    [0] = { T(SWITCH), 6 },
+    [3] = { T(THREE_WINDINGS_TRANSFORMER), 26 },
+    [5] = { T(VOLTAGE_SOURCE_CONVERTER), 24 },
+    [6] = { T(BATTERY), 7 },
+    [7] = { T(TWO_WINDINGS_TRANSFORMER), 24 },
+    [12] = { T(DC_NODE), 7 },
+    [18] = { T(DC_GROUND), 9 },
+    [25] = { T(BUSBAR_SECTION), 14 },
+    [28] = { T(LOAD), 4 },
+    [46] = { T(GENERATOR), 9 },
+    [47] = { T(SHUNT_COMPENSATOR), 17 },
+    [50] = { T(STATIC_VAR_COMPENSATOR), 22 },
+    [51] = { T(BUS), 3 },
+    [55] = { T(DANGLING_LINE), 13 },
+    [56] = { T(DC_LINE), 7 },
+    [57] = { T(LINE), 4 },
+    [58] = { T(TIE_LINE), 8 },
+    [59] = { T(BOUNDARY_LINE), 13 },
+    [61] = { T(HVDC_LINE), 9 },
+    [62] = { T(BRANCH), 6 },
 };
 #undef T
-static const ctg_names element_type_names = CTG_NAMES_IN(ctg_element_types, name,
-                                                         element_types_by_len);
+/* Only the names of the table: the slots above take the by-length rows' place. */
+static const ctg_names element_type_names = { &ctg_element_types[0].name,
+                                              sizeof(ctg_element_types[0]), NULL,
+                                              ELEMENT_TYPE_MAX_LEN };
+
+static unsigned element_type_slot_of(const char *name, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)name;
+    uint32_t key = (uint32_t)s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[len - 2] << 16
+                   | (uint32_t)s[len - 1] << 24;
+
+    key = (key + (uint32_t)len) * ELEMENT_TYPE_HASH;
+    return key >> (32 - ELEMENT_TYPE_SLOT_BITS);
+}
 
 const char *ctg_element_type_name(ctg_element_type type)
 {
@@ -70,12 +102,19 @@ const char *ctg_element_type_name(ctg_element_type type)
 /* The reader calls this once per element. */
 bool ctg_element_type_from_name(const char *name, size_t len, ctg_element_type *out)
 {
-    unsigned v;
+    element_type_slot slot;
+    unsigned char row[2] = { 0, 0 };
 
-    if (!ctg_names_find(&element_type_names, name, len, &v))
+    if (name == NULL || len < 3 || len > ELEMENT_TYPE_MAX_LEN) /* 3: the shortest, "BUS" */
+        return false;
+    slot = element_type_slots[element_type_slot_of(name, len)];
+    if (slot.value == 0 || slot.len != len)
+        return false;
+    row[0] = slot.value;
+    if (!ctg_names_match(&element_type_names, row, name, len))
         return false;
     if (out != NULL) /* NULL: the caller only asks whether the name is one */
-        *out = (ctg_element_type)v;
+        *out = (ctg_element_type)(slot.value - 1u);
     return true;
 }
 

@@ -330,6 +330,8 @@ CTG_TEST(model, element_type_from_name_rejects_near_misses)
         "BOUNDARY_LINX", "BUSBAR_SECTIOX", "SHUNT_COMPENSATOX", "STATIC_VAR_COMPENSATOX",
         "TWO_WINDINGS_TRANSFORMEX", "VOLTAGE_SOURCE_CONVERTEX", "THREE_WINDINGS_TRANSFORMEX",
         "XWO_WINDINGS_TRANSFORMER", "generator", "0", "BRANCH ",
+        /* A type's slot (same two first bytes, two last, length) but not its name. */
+        "BRXNCH", "LIXE", "BUX", "DC_NOXE", "GENXRATOR", "TWO_WINDINGS_XRANSFORMER",
     };
     ctg_element_type got = CTG_ELEMENT_LOAD;
 
