@@ -11,6 +11,8 @@
 #include "base/alloc.h"
 #include "base/error_set.h"
 #include "base/pages.h"
+#include "json/lexer.h"
+#include "json/lexer_fast.h"
 
 /* Array items are plain structs of pointers and sizes, at most this aligned (checked for
  * each handler by CTG_HANDLER_DEFINE); arrays of them are word-copied when their size allows. */
@@ -351,13 +353,13 @@ static int duplicate_key(ctg_reader *rd, ctg_path_frame *f, const ctg_token *key
 
 /* The next member, with the key PowSyBl writes next (`next`, a valid index when there are
  * keys) as the lexer's hint. */
-static inline int member(ctg_reader *rd, const ctg_object_def *def, unsigned next,
-                         ctg_lex_member *m)
+static inline int next_member(ctg_reader *rd, const ctg_object_def *def, unsigned next,
+                              ctg_lex_member *m)
 {
     if (def->count == 0)
         return ctg_lexer_member(&rd->lex, NULL, 0, m, &rd->tok, rd->err);
-    return ctg_lexer_member(&rd->lex, def->keys[next].name, def->keys[next].len, m, &rd->tok,
-                            rd->err);
+    return ctg_lexer_member_inline(&rd->lex, def->keys[next].name, def->keys[next].len, NULL, m,
+                                   &rd->tok, rd->err);
 }
 
 /* The index of the member's key: the hint's when the lexer matched it, else looked up. */
@@ -385,7 +387,7 @@ int ctg_read_object(ctg_reader *rd, const ctg_object_def *def, void *ctx, unsign
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
     /* Ends with CTG_LEX_OTHER and rd->tok on the closing brace, or with an error. */
-    while ((rc = member(rd, def, next, &m)) == CTG_LEX_KEY) {
+    while ((rc = next_member(rd, def, next, &m)) == CTG_LEX_KEY) {
         int i = key_index(def, m.hinted, &m.key, &next);
         f = ctg_reader_top_frame(rd);
         if (i < 0)
