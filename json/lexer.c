@@ -903,14 +903,14 @@ int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
 int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_lex_member *m,
                      ctg_token *val, ctg_error *err)
 {
-    return ctg_lexer_member_inline(lx, hint, hint_len, NULL, m, val, err);
+    return ctg_lexer_member_inline(lx, hint, hint_len, NULL, false, m, val, err);
 }
 
 int ctg_lexer_member_sifted(ctg_lexer *lx, const char *hint, size_t hint_len,
                             const ctg_key_sieve *sv, ctg_lex_member *m, ctg_token *val,
                             ctg_error *err)
 {
-    return ctg_lexer_member_inline(lx, hint, hint_len, sv, m, val, err);
+    return ctg_lexer_member_inline(lx, hint, hint_len, sv, false, m, val, err);
 }
 
 /* ---- skipping -------------------------------------------------------------------------- */

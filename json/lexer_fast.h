@@ -651,9 +651,11 @@ static inline bool plain_member(ctg_lexer *lx, const ctg_key_sieve *sv, ctg_toke
 }
 
 /* member's key, whose ':' ends at `colon`, and its value at `p` when it is read here: a plain
- * string, or with a sieve a short scalar (else the caller reads it). */
-static HOT_INLINE int member_value(ctg_lexer *lx, const ctg_key_sieve *sv, ctg_lex_member *m,
-                                   ctg_token *val, const char *colon, const char *p)
+ * string; with `opens`, the bracket that opens an array or object value; with a sieve, a short
+ * scalar. Else the caller reads it. */
+static HOT_INLINE int member_value(ctg_lexer *lx, const ctg_key_sieve *sv, bool opens,
+                                   ctg_lex_member *m, ctg_token *val, const char *colon,
+                                   const char *p)
 {
     m->key.type = CTG_TOK_KEY;
     lx->state = S_AFTER_COLON;
@@ -661,6 +663,11 @@ static HOT_INLINE int member_value(ctg_lexer *lx, const ctg_key_sieve *sv, ctg_l
     if (p != lx->end && *p == '"' && plain_string(lx, val, p)) {
         val->type = CTG_TOK_STRING;
         lx->cur = val->str + val->len + 1;
+    } else if (opens && p != lx->end && (*p == '[' || *p == '{')) {
+        /* bracket leaves the state inside the container; when it cannot take the bracket
+         * (depth, room), nothing has changed and the caller's next call fails there. */
+        m->value_ready = bracket(lx, val, p, S_AFTER_COLON);
+        return CTG_LEX_KEY;
     } else if (sv == NULL || p == lx->end || !scalar(lx, val, p)) {
         m->value_ready = false;
         return CTG_LEX_KEY;
@@ -670,12 +677,16 @@ static HOT_INLINE int member_value(ctg_lexer *lx, const ctg_key_sieve *sv, ctg_l
     return CTG_LEX_KEY;
 }
 
-/* The common case: a plain key (often the hint) and its ':' on one line, then, when it follows
- * on the same line, a plain string value. With a sieve, the members it passes over are skipped
- * here, each as ctg_lexer_skip_next would skip its value. */
+/* ctg_lexer_member (sv NULL) or ctg_lexer_member_sifted, inline, and with `opens` (for a caller
+ * that reads every value it is given, never passing over one whole) m->value_ready also when
+ * the value opens an array or an object on the key's line: then its bracket is in `val` and the
+ * lexer inside the container, as after the next call. The common case: a plain key (often the
+ * hint) and its ':' on one line, then, when it follows on the same line, a plain string value.
+ * With a sieve, the members it passes over are skipped here, each as ctg_lexer_skip_next would
+ * skip its value. */
 static HOT_INLINE int ctg_lexer_member_inline(ctg_lexer *lx, const char *hint, size_t hint_len,
-                             const ctg_key_sieve *sv, ctg_lex_member *m, ctg_token *val,
-                             ctg_error *err)
+                                              const ctg_key_sieve *sv, bool opens,
+                                              ctg_lex_member *m, ctg_token *val, ctg_error *err)
 {
     int st = lx->state, rc;
     ctg_token *key = &m->key;
@@ -717,7 +728,7 @@ again:
     mark_token(lx, key, p);
     if ((colon = colon_and_value(q + 1, lx->end, &p)) == NULL)
         goto general;
-    return member_value(lx, sv, m, val, colon, p);
+    return member_value(lx, sv, opens, m, val, colon, p);
 general:
     return as_member(m, val, ctg_lex_next_from(lx, val, err, p, st));
 }

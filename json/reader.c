@@ -352,14 +352,15 @@ static int duplicate_key(ctg_reader *rd, ctg_path_frame *f, const ctg_token *key
 }
 
 /* The next member, with the key PowSyBl writes next (`next`, a valid index when there are
- * keys) as the lexer's hint. */
+ * keys) as the lexer's hint, and its value's first token with it where the lexer can take it
+ * (an opening bracket too: every value this loop is given is read by a field). */
 static inline int next_member(ctg_reader *rd, const ctg_object_def *def, unsigned next,
                               ctg_lex_member *m)
 {
     if (def->count == 0)
         return ctg_lexer_member(&rd->lex, NULL, 0, m, &rd->tok, rd->err);
-    return ctg_lexer_member_inline(&rd->lex, def->keys[next].name, def->keys[next].len, NULL, m,
-                                   &rd->tok, rd->err);
+    return ctg_lexer_member_inline(&rd->lex, def->keys[next].name, def->keys[next].len, NULL,
+                                   true, m, &rd->tok, rd->err);
 }
 
 /* The index of the member's key: the hint's when the lexer matched it, else looked up. */

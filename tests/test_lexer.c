@@ -16,6 +16,7 @@
 #include "base/alloc.h"
 #include "tests/test_common.h"
 #include "tests/test_lexer.h"
+#include "json/lexer_fast.h"
 
 /* ---- helpers --------------------------------------------------------------------------- */
 
@@ -130,14 +131,23 @@ static void lex_into(text *t, ctg_lexer *lx, int *status)
     *status = rc;
 }
 
-/* One token through the reader's hot-path calls, ctg_lexer_item and ctg_lexer_member (with a
- * rotating key hint), and ctg_lexer_member_sifted with a sieve that passes over nothing, in turn
- * with ctg_lexer_next; a value read with its key waits in *pending. */
+/* ctg_lexer_member as the reader's object loop runs it: inline, opening containers. */
+static int opening_member(ctg_lexer *lx, const char *hint, size_t len, ctg_lex_member *m,
+                          ctg_token *val, ctg_error *err)
+{
+    return ctg_lexer_member_inline(lx, hint, len, NULL, true, m, val, err);
+}
+
+/* One token through the reader's hot-path calls, ctg_lexer_item, ctg_lexer_member (with a
+ * rotating key hint) and its inline copy that opens containers, and ctg_lexer_member_sifted
+ * with a sieve that passes over nothing, in turn with ctg_lexer_next; a value read with its key
+ * waits in *pending. The hints' period (6) and the calls' (5) are coprime: every call meets
+ * every hint. */
 static int next_fast(ctg_lexer *lx, ctg_token *tok, ctg_token *pending, bool *has_pending,
                      unsigned *turn, ctg_error *err)
 {
-    static const char *const hints[] = { "id", "type", NULL, "a", "k" };
-    const char *hint = hints[*turn % 5];
+    static const char *const hints[] = { "id", "type", NULL, "a", "k", "b" };
+    const char *hint = hints[*turn % 6];
     ctg_key_sieve keep_all;
     ctg_lex_member m;
     int n;
@@ -149,15 +159,17 @@ static int next_fast(ctg_lexer *lx, ctg_token *tok, ctg_token *pending, bool *ha
     }
     memset(&keep_all, 0xFF, sizeof keep_all);
     keep_all.plain = NULL;
-    switch ((*turn)++ % 4) {
+    switch ((*turn)++ % 5) {
     case 0:
         return ctg_lexer_next(lx, tok, err);
     case 1:
         return ctg_lexer_item(lx, tok, err);
     default:
-        if (*turn % 4 == 0) /* this turn was 3 */
+        if (*turn % 5 == 4) /* this turn was 3 */
             n = ctg_lexer_member_sifted(lx, hint, hint ? strlen(hint) : 0, &keep_all, &m, pending,
                                         err);
+        else if (*turn % 5 == 0) /* this turn was 4 */
+            n = opening_member(lx, hint, hint ? strlen(hint) : 0, &m, pending, err);
         else
             n = ctg_lexer_member(lx, hint, hint ? strlen(hint) : 0, &m, pending, err);
         if (n < 0)
@@ -1849,6 +1861,93 @@ CTG_TEST(lexer, member_result)
     CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
     CU_ASSERT_EQUAL(ctg_lexer_member(&lx, "id", 2, &m, &val, &err), CTG_LEX_OTHER);
     CU_ASSERT_EQUAL(val.type, CTG_TOK_OBJECT_END);
+    ctg_lexer_dispose(&lx);
+}
+
+/* The member path with `opens` (the reader's) opens an array or object value on the key's
+ * line with the key, as the next call would: the bracket's token in val, the lexer inside the
+ * container. */
+CTG_TEST(lexer, member_opens_containers)
+{
+    static const char doc[] = "{\"a\" : [ 1 ], \"b\" : {\"c\" : 2}, \"d\" :\n[]}";
+    ctg_lex_source src = { doc, sizeof(doc) - 1, NULL, NULL };
+    ctg_lex_member m;
+    ctg_lexer lx;
+    ctg_token val;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(opening_member(&lx, "a", 1, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.hinted && m.value_ready);
+    CU_ASSERT(val.type == CTG_TOK_ARRAY_BEGIN && val.offset == 7 && val.line == 1);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT(val.type == CTG_TOK_NUMBER && val.number == 1 && val.offset == 9);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(val.type, CTG_TOK_ARRAY_END);
+    CU_ASSERT_EQUAL(opening_member(&lx, "x", 1, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(!m.hinted && m.value_ready && m.key.offset == 14);
+    CU_ASSERT(val.type == CTG_TOK_OBJECT_BEGIN && val.offset == 20);
+    CU_ASSERT_EQUAL(opening_member(&lx, NULL, 0, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.len == 1 && m.key.str[0] == 'c' && !m.value_ready);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(opening_member(&lx, NULL, 0, &m, &val, &err), CTG_LEX_OTHER);
+    CU_ASSERT_EQUAL(val.type, CTG_TOK_OBJECT_END);
+    /* A bracket on the next line is the next call's, which counts the line. */
+    CU_ASSERT_EQUAL(opening_member(&lx, "d", 1, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.hinted && !m.value_ready);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT(val.type == CTG_TOK_ARRAY_BEGIN && val.line == 2 && val.offset == 37);
+    ctg_lexer_dispose(&lx);
+}
+
+/* A bracket the member path cannot take is left to the next call, which fails or grows the
+ * container stack as ctg_lexer_next alone would: the depth limit, then the stack's first
+ * 64 levels (the next call grows it; the member path takes the levels after). The k-th
+ * object opens at offset 5k of {"a":{"a":...}}. */
+CTG_TEST(lexer, member_bracket_limits)
+{
+    enum { LEVELS = 100 };
+    char doc[5 * LEVELS + LEVELS + 1], *p = doc;
+    ctg_lex_limits lim = { 3, 0, 0 };
+    ctg_lex_source src;
+    ctg_lex_member m;
+    ctg_lexer lx;
+    ctg_token val;
+    ctg_error err;
+    unsigned waited = 0;
+
+    *p++ = '{';
+    for (int k = 1; k < LEVELS; k++)
+        p += sprintf(p, "\"a\":{");
+    memset(p, '}', LEVELS);
+    src = (ctg_lex_source){ doc, (size_t)(p - doc) + LEVELS, NULL, NULL };
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, &lim, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    for (int k = 1; k < 3; k++) {
+        CU_ASSERT_EQUAL(opening_member(&lx, "a", 1, &m, &val, &err), CTG_LEX_KEY);
+        CU_ASSERT(m.value_ready && val.offset == (size_t)(5 * k));
+    }
+    CU_ASSERT_EQUAL(opening_member(&lx, "a", 1, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT_FALSE(m.value_ready);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_ELIMIT);
+    CU_ASSERT_STRING_EQUAL(err.message, "nesting deeper than 3 levels");
+    CU_ASSERT_EQUAL(err.offset, 15);
+    ctg_lexer_dispose(&lx);
+    lim.max_depth = LEVELS;
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, &lim, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    for (int k = 1; k < LEVELS; k++) {
+        CU_ASSERT_EQUAL_FATAL(opening_member(&lx, "a", 1, &m, &val, &err), CTG_LEX_KEY);
+        if (!m.value_ready) {
+            CU_ASSERT_EQUAL(k, 64);
+            waited++;
+            CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+        }
+        CU_ASSERT(val.type == CTG_TOK_OBJECT_BEGIN && val.offset == (size_t)(5 * k));
+    }
+    CU_ASSERT_EQUAL(waited, 1);
+    CU_ASSERT_EQUAL(lx.depth, LEVELS);
     ctg_lexer_dispose(&lx);
 }
 

@@ -10,8 +10,9 @@
  * process's locale: the replay runs under de_DE.UTF-8 too), positions move
  * forward. After a key starting with 's' the value is skipped with ctg_lexer_skip_value, so
  * that path is fuzzed as well. Two more runs (in memory and through refills) take the tokens
- * through the reader's hot-path calls, ctg_lexer_member (with a rotating key hint) and
- * ctg_lexer_item, in turn with ctg_lexer_next: they must give the very same tokens and end. */
+ * through the reader's hot-path calls, ctg_lexer_member (with a rotating key hint; every other
+ * time the reader's inline copy, which opens containers too) and ctg_lexer_item, in turn with
+ * ctg_lexer_next: they must give the very same tokens and end. */
 
 #include <locale.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "json/lexer.h"
+#include "json/lexer_fast.h"
 #include "tests/fuzz/fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -178,7 +180,12 @@ static int next_token(ctg_lexer *lx, ctg_token *t, ctg_token *pending, bool *has
         return ctg_lexer_item(lx, t, err);
     memset(&m, 0, sizeof m);
     hint = hints[*turn % (sizeof hints / sizeof hints[0])];
-    n = ctg_lexer_member(lx, hint, hint ? strlen(hint) : 0, &m, pending, err);
+    /* Every other member turn, the reader's own inline copy, which also opens containers. */
+    if ((*turn / 3) % 2)
+        n = ctg_lexer_member_inline(lx, hint, hint ? strlen(hint) : 0, NULL, true, &m, pending,
+                                    err);
+    else
+        n = ctg_lexer_member(lx, hint, hint ? strlen(hint) : 0, &m, pending, err);
     if (n < 0)
         return n;
     if (n == CTG_LEX_OTHER) {
