@@ -879,25 +879,7 @@ COLD int ctg_lex_next_from(ctg_lexer *lx, ctg_token *t, ctg_error *err, const ch
 
 int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
 {
-    int st = lx->state;
-    const char *p;
-
-    if (st != S_ARRAY_AFTER && st != S_ARRAY_FIRST)
-        return ctg_lexer_next(lx, tok, err);
-    p = lx->cur;
-    /* "}, {", "[ {" and "} ]", as PowSyBl writes an array of objects, settled before the
-     * general skip (which reaches the same position and state). */
-    if (lx->end - p >= 3 && comma_space(p) && p[2] == '{' && (st & F_COMMA)) {
-        st = after_comma(st);
-        p += 2;
-    } else if (lx->end - p >= 2 && p[0] == ' ' && (p[1] == '{' || p[1] == ']')) {
-        p++;
-    } else {
-        p = before_token(lx, &st);
-    }
-    if (p != lx->end && bracket(lx, tok, p, st))
-        return CTG_OK;
-    return ctg_lex_next_from(lx, tok, err, p, st);
+    return ctg_lexer_item_inline(lx, tok, err);
 }
 
 int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_len, ctg_lex_member *m,

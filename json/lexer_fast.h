@@ -511,6 +511,30 @@ static inline bool bracket(ctg_lexer *lx, ctg_token *t, const char *p, int st)
     }
 }
 
+/* ctg_lexer_item, inline, for the reader's array loop. */
+static HOT_INLINE int ctg_lexer_item_inline(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
+{
+    int st = lx->state;
+    const char *p;
+
+    if (st != S_ARRAY_AFTER && st != S_ARRAY_FIRST)
+        return ctg_lexer_next(lx, tok, err);
+    p = lx->cur;
+    /* "}, {", "[ {" and "} ]", as PowSyBl writes an array of objects, settled before the
+     * general skip (which reaches the same position and state). */
+    if (lx->end - p >= 3 && comma_space(p) && p[2] == '{' && (st & F_COMMA)) {
+        st = after_comma(st);
+        p += 2;
+    } else if (lx->end - p >= 2 && p[0] == ' ' && (p[1] == '{' || p[1] == ']')) {
+        p++;
+    } else {
+        p = before_token(lx, &st);
+    }
+    if (p != lx->end && bracket(lx, tok, p, st))
+        return CTG_OK;
+    return ctg_lex_next_from(lx, tok, err, p, st);
+}
+
 /* ---- members ---------------------------------------------------------------------------- */
 
 /* The end of the number at `p` when lex_number would accept it as it is (see number_end). */

@@ -530,7 +530,7 @@ static int read_items(ctg_reader *rd, const ctg_handler *h, const ctg_item_sink 
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
     ctg_reader_top_frame(rd)->is_array = true;
-    while ((rc = ctg_lexer_item(&rd->lex, &rd->tok, rd->err)) == CTG_OK
+    while ((rc = ctg_lexer_item_inline(&rd->lex, &rd->tok, rd->err)) == CTG_OK
            && rd->tok.type != CTG_TOK_ARRAY_END) {
         ctg_reader_top_frame(rd)->index = n;
         if ((rc = h->read(rd, item)) != CTG_OK)
