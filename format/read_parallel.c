@@ -195,6 +195,29 @@ static int read_in_scope(ctg_reader *rd, part *p)
     return rc;
 }
 
+/* A part's memory, taken by the calling thread for every part (see ctg_arena_open). Sized as
+ * the sequential read sizes its stack and its arena's chunks (json/reader.c), so that a part
+ * fills large chunks and huge pages as that read does, not a page at a time: pages never
+ * touched cost nothing. The first part's items have room for every part's, which the stitch
+ * then copies after them instead of moving them all to a larger block. */
+static int prepare_part(part *p)
+{
+    const shared *sh = p->sh;
+
+    p->arena = ctg_arena_new_ex(sh->opts.allocator, sh->arena_flags);
+    if (!p->arena)
+        return CTG_ENOMEM;
+    ctg_arena_expect(p->arena, p->len / 2);
+    (void)ctg_arena_open(p->arena, p->len / 2); /* else the part opens chunks as it goes */
+    p->cap = p->reserve / 2 / sizeof *p->items;
+    p->items = p->cap ? ctg_mem_alloc(sh->opts.allocator, p->cap * sizeof *p->items) : NULL;
+    if (!p->items)
+        p->cap = 0;
+    else
+        ctg_pages_huge(p->items, p->items + p->cap);
+    return CTG_OK;
+}
+
 static int read_part(part *p)
 {
     const shared *sh = p->sh;
@@ -204,20 +227,6 @@ static int read_part(part *p)
     int rc;
 
     memset(&fr, 0, sizeof fr);
-    p->arena = ctg_arena_new_ex(sh->opts.allocator, sh->arena_flags);
-    if (!p->arena)
-        return CTG_ENOMEM;
-    /* Sized as the sequential read sizes its stack and its arena's chunks (json/reader.c), so
-     * that a part fills large chunks and huge pages as that read does, not a page at a time:
-     * pages never touched cost nothing. The first part's items have room for every part's,
-     * which the stitch then copies after them instead of moving them all to a larger block. */
-    ctg_arena_expect(p->arena, p->len / 2);
-    p->cap = p->reserve / 2 / sizeof *p->items;
-    p->items = p->cap ? ctg_mem_alloc(sh->opts.allocator, p->cap * sizeof *p->items) : NULL;
-    if (!p->items)
-        p->cap = 0;
-    else
-        ctg_pages_huge(p->items, p->items + p->cap);
     rc = ctg_reader_init(&fr.json, &src, &sh->opts, p->arena, &err);
     if (rc == CTG_OK) {
         ctg_lexer_enter_array(&fr.json.lex);
@@ -236,12 +245,15 @@ static void *part_main(void *arg)
     return NULL;
 }
 
-/* Items and arenas are the allocator's, which a part alone uses: nothing else is shared but
- * the options and the header, which no part writes. */
+/* Items and arenas are the allocator's, which a part alone uses once its thread starts:
+ * nothing else is shared but the options and the header, which no part writes. */
 /* Part 0 on the calling thread, the others each on one of their own (or, when a thread cannot
- * start, on the calling thread after it). */
+ * start, on the calling thread after it); none when some part's memory cannot be had. */
 static void run_parts(part *parts, size_t n)
 {
+    for (size_t i = 0; i < n; i++)
+        if ((parts[i].rc = prepare_part(&parts[i])) != CTG_OK)
+            return;
     for (size_t i = 1; i < n; i++)
         parts[i].started = pthread_create(&parts[i].thread, NULL, part_main, &parts[i]) == 0;
     parts[0].rc = read_part(&parts[0]);
