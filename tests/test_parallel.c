@@ -390,32 +390,35 @@ CTG_TEST(parallel, dense_items_outgrow_the_first_block)
     free(doc);
 }
 
-/* The resize hook that records the largest size a block was grown to. */
+/* The resize hook that records the largest size a block was grown to, behind the lock of
+ * `l` (whose inner allocator counts): the parts call it from several threads. */
 typedef struct growth {
     ctg_test_alloc st;
-    ctg_allocator inner;
+    locked l;
     size_t largest;
 } growth;
 
 static void *growth_alloc(void *ctx, size_t size)
 {
     growth *g = ctx;
-    return g->inner.alloc(g->inner.ctx, size);
+    return locked_alloc(&g->l, size);
 }
 
 static void *growth_resize(void *ctx, void *ptr, size_t old, size_t size)
 {
     growth *g = ctx;
 
+    pthread_mutex_lock(&g->l.lock);
     if (size > old && size > g->largest)
         g->largest = size;
-    return g->inner.resize(g->inner.ctx, ptr, old, size);
+    pthread_mutex_unlock(&g->l.lock);
+    return locked_resize(&g->l, ptr, old, size);
 }
 
 static void growth_release(void *ctx, void *ptr, size_t size)
 {
     growth *g = ctx;
-    g->inner.release(g->inner.ctx, ptr, size);
+    locked_release(&g->l, ptr, size);
 }
 
 /* The first part's block has room for every part's items, which the stitch copies after its
@@ -426,12 +429,12 @@ CTG_TEST(parallel, stitch_grows_no_block_to_the_whole_array)
     size_t len, parts = 0;
     char *doc = tricky_list(n, &len);
     ctg_source src = ctg_source_buffer(doc, len);
-    growth g = { { 0 }, { 0 }, 0 };
+    growth g = { { 0 }, { PTHREAD_MUTEX_INITIALIZER, { 0 } }, 0 };
     ctg_allocator a = { growth_alloc, growth_resize, growth_release, &g };
     ctg_read_options o = CTG_READ_OPTIONS_INIT;
     ctg_list *list = NULL;
 
-    g.inner = ctg_test_allocator(&g.st);
+    g.l.inner = ctg_test_allocator(&g.st);
     o.threads = 4;
     o.allocator = &a;
     CU_ASSERT_EQUAL(ctg_list_read_split(&list, &src, &o, NULL, 1, &parts), CTG_OK);
