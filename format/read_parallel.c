@@ -17,7 +17,8 @@
  * the array's first item, and what follows the last one) is read as a document of its own by
  * the sequential reader; the items are cut at such lines into parts, each read by a thread as
  * the items of an array, into an arena of its own, and a part must be whole items ending at its
- * last byte.
+ * last byte. The calling thread takes every part's memory before any part starts, reads the
+ * first part, then copies the others' items after the first part's as they come.
  * Indentation is only a hint: a cut at another depth leaves a part that is not a run of whole
  * items, which fails to read. Any failure declines, and the caller reads the input again with
  * one thread, so that an error is always the sequential read's. */
