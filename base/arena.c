@@ -424,6 +424,26 @@ void *ctg_arena_expect_scratch(ctg_arena *arena, size_t total, size_t scratch)
     return arena->limit;
 }
 
+bool ctg_arena_open(ctg_arena *arena, size_t size)
+{
+    size_t keep = arena->next_chunk;
+    bool ok;
+
+    if (arena->exact || size == 0)
+        return true;
+    if (arena->huge != 0) {
+        if (size > SIZE_MAX - arena->huge)
+            return false;
+        size = (size_t)ctg_align_up(size, arena->huge);
+    }
+    if (size > SIZE_MAX - sizeof(block_header) - arena->huge)
+        return false;
+    arena->next_chunk = size;
+    ok = new_chunk(arena);
+    arena->next_chunk = keep; /* new_chunk grew it from `size` */
+    return ok;
+}
+
 size_t ctg_arena_footprint(const ctg_arena *arena)
 {
     return arena == NULL ? 0 : arena->footprint;

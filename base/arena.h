@@ -151,6 +151,13 @@ CTG_INTERNAL void ctg_arena_expect(ctg_arena *arena, size_t total);
  * never allocates from it. NULL when that cannot be done: no huge pages, an exact arena, too
  * large, out of memory. */
 CTG_INTERNAL void *ctg_arena_expect_scratch(ctg_arena *arena, size_t total, size_t scratch);
+/* Opens a chunk of at least `size` bytes now (whole huge pages after ctg_arena_expect), which
+ * the next requests fill; the chunks after it are sized as before. A reader that runs on
+ * another thread has its arena opened by the thread that starts it, so that its memory comes
+ * from that thread's malloc arena, which a long-running program keeps mapped between reads
+ * (glibc unmaps a per-thread arena's extra heaps whenever they empty). false, nothing done, on
+ * out of memory or overflow; nothing either in an exact arena or when `size` is 0. */
+CTG_INTERNAL bool ctg_arena_open(ctg_arena *arena, size_t size);
 /* Bytes the arena holds from its allocator (blocks + adopted), for statistics. */
 CTG_INTERNAL size_t ctg_arena_footprint(const ctg_arena *arena);
 

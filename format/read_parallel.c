@@ -17,7 +17,8 @@
  * the array's first item, and what follows the last one) is read as a document of its own by
  * the sequential reader; the items are cut at such lines into parts, each read by a thread as
  * the items of an array, into an arena of its own, and a part must be whole items ending at its
- * last byte.
+ * last byte. The calling thread takes every part's memory before any part starts, reads the
+ * first part, then copies the others' items after the first part's as they come.
  * Indentation is only a hint: a cut at another depth leaves a part that is not a run of whole
  * items, which fails to read. Any failure declines, and the caller reads the input again with
  * one thread, so that an error is always the sequential read's. */
@@ -45,15 +46,23 @@ static const char array_open[] = "\n  \"contingencies\" : [ {";
 static const char boundary[] = "\n  }, {";
 static const char array_close[] = "\n  } ]";
 
+/* A part makes its items visible this many times as it reads (and once at its end), so that
+ * the calling thread copies them into the list's block while it goes on: what is left to copy
+ * once it ends is a fraction of its items. */
+#define PUBLISH_TIMES 32
+
 /* What every part reads with. */
 typedef struct shared {
     ctg_read_options opts; /* the caller's, one level shallower: a part has no root object */
     const ctg_list *header;
     unsigned arena_flags;
+    /* Guards every part's `items` block while it grows, and `published` and `ended`. */
+    pthread_mutex_t lock;
+    pthread_cond_t moved; /* some part published items or ended */
 } shared;
 
 typedef struct part {
-    const shared *sh;
+    shared *sh;
     const char *data;
     size_t len;
     ctg_arena *arena;
@@ -63,6 +72,11 @@ typedef struct part {
     size_t reserve; /* the bytes of input `items` is sized for: the first part's, all of them */
     size_t resolves;
     int rc;
+    size_t batch;        /* items between two publications */
+    size_t next_publish; /* the count at which the part publishes next */
+    size_t published;    /* items the calling thread may copy (under sh->lock) */
+    bool ended;          /* the part's thread is done with its items (under sh->lock) */
+    size_t copied;       /* of those, the calling thread's copies (its own) */
     pthread_t thread;
     bool started;
 } part;
@@ -132,22 +146,46 @@ static size_t cut(part *parts, size_t n, const char *d, size_t first, size_t end
 
 /* ---- one part --------------------------------------------------------------------------- */
 
+/* Makes the part's items so far visible to the calling thread; `ended` when it is done. */
+static void publish(part *p, bool ended)
+{
+    pthread_mutex_lock(&p->sh->lock);
+    p->published = p->count;
+    p->ended = ended;
+    pthread_cond_signal(&p->sh->moved); /* the calling thread is the only one that waits */
+    pthread_mutex_unlock(&p->sh->lock);
+}
+
+/* `items` (`*cap` entries) grown to hold at least `need`; under the lock, since the calling
+ * thread may be copying from it. */
+static int grow_items(shared *sh, ctg_contingency **items, size_t *cap, size_t need)
+{
+    size_t to;
+    void *q;
+
+    if (!ctg_grow_capacity(*cap, need, 1024, SIZE_MAX / sizeof **items, &to))
+        return CTG_ENOMEM;
+    pthread_mutex_lock(&sh->lock);
+    q = ctg_mem_resize(sh->opts.allocator, *items, *cap * sizeof **items, to * sizeof **items);
+    if (q) {
+        *items = q;
+        *cap = to;
+    }
+    pthread_mutex_unlock(&sh->lock);
+    return q ? CTG_OK : CTG_ENOMEM;
+}
+
 static int push_item(part *p, const ctg_contingency *c)
 {
-    if (p->count == p->cap) {
-        const ctg_allocator *a = p->sh->opts.allocator;
-        size_t cap;
-        void *q;
+    int rc;
 
-        if (!ctg_grow_capacity(p->cap, p->count + 1, 1024, SIZE_MAX / sizeof *c, &cap))
-            return CTG_ENOMEM;
-        q = ctg_mem_resize(a, p->items, p->cap * sizeof *c, cap * sizeof *c);
-        if (!q)
-            return CTG_ENOMEM;
-        p->items = q;
-        p->cap = cap;
-    }
+    if (p->count == p->cap && (rc = grow_items(p->sh, &p->items, &p->cap, p->count + 1)))
+        return rc;
     p->items[p->count++] = *c;
+    if (p->count == p->next_publish) {
+        publish(p, false);
+        p->next_publish += p->batch;
+    }
     return CTG_OK;
 }
 
@@ -195,6 +233,31 @@ static int read_in_scope(ctg_reader *rd, part *p)
     return rc;
 }
 
+/* A part's memory, taken by the calling thread for every part (see ctg_arena_open). Sized as
+ * the sequential read sizes its stack and its arena's chunks (json/reader.c), so that a part
+ * fills large chunks and huge pages as that read does, not a page at a time: pages never
+ * touched cost nothing. The first part's items have room for every part's, which the stitch
+ * then copies after them instead of moving them all to a larger block. */
+static int prepare_part(part *p)
+{
+    const shared *sh = p->sh;
+
+    p->arena = ctg_arena_new_ex(sh->opts.allocator, sh->arena_flags);
+    if (!p->arena)
+        return CTG_ENOMEM;
+    ctg_arena_expect(p->arena, p->len / 2);
+    (void)ctg_arena_open(p->arena, p->len / 2); /* else the part opens chunks as it goes */
+    p->cap = p->reserve / 2 / sizeof *p->items;
+    p->items = p->cap ? ctg_mem_alloc(sh->opts.allocator, p->cap * sizeof *p->items) : NULL;
+    if (!p->items)
+        p->cap = 0;
+    else
+        ctg_pages_huge(p->items, p->items + p->cap);
+    p->batch = p->len / 2 / sizeof *p->items / PUBLISH_TIMES + 1; /* items as the block expects */
+    p->next_publish = p->batch;
+    return CTG_OK;
+}
+
 static int read_part(part *p)
 {
     const shared *sh = p->sh;
@@ -204,20 +267,6 @@ static int read_part(part *p)
     int rc;
 
     memset(&fr, 0, sizeof fr);
-    p->arena = ctg_arena_new_ex(sh->opts.allocator, sh->arena_flags);
-    if (!p->arena)
-        return CTG_ENOMEM;
-    /* Sized as the sequential read sizes its stack and its arena's chunks (json/reader.c), so
-     * that a part fills large chunks and huge pages as that read does, not a page at a time:
-     * pages never touched cost nothing. The first part's items have room for every part's,
-     * which the stitch then copies after them instead of moving them all to a larger block. */
-    ctg_arena_expect(p->arena, p->len / 2);
-    p->cap = p->reserve / 2 / sizeof *p->items;
-    p->items = p->cap ? ctg_mem_alloc(sh->opts.allocator, p->cap * sizeof *p->items) : NULL;
-    if (!p->items)
-        p->cap = 0;
-    else
-        ctg_pages_huge(p->items, p->items + p->cap);
     rc = ctg_reader_init(&fr.json, &src, &sh->opts, p->arena, &err);
     if (rc == CTG_OK) {
         ctg_lexer_enter_array(&fr.json.lex);
@@ -233,24 +282,78 @@ static void *part_main(void *arg)
     part *p = arg;
 
     p->rc = read_part(p);
+    publish(p, true);
     return NULL;
 }
 
-/* Items and arenas are the allocator's, which a part alone uses: nothing else is shared but
- * the options and the header, which no part writes. */
-/* Part 0 on the calling thread, the others each on one of their own (or, when a thread cannot
- * start, on the calling thread after it). */
-static void run_parts(part *parts, size_t n)
+/* ---- the items, gathered as they come ----------------------------------------------------- */
+
+/* Waits for part `p` to end, copying its items into the first part's block (grown when they do
+ * not fit) from `at` on as it publishes them: the copies overlap the part's reading, and only
+ * its last items are left to copy at its end. Nothing is copied once `rc` is a failure. */
+static int follow(part *first, part *p, size_t at, int rc)
 {
+    shared *sh = p->sh;
+
+    pthread_mutex_lock(&sh->lock);
+    for (;;) {
+        size_t upto = p->published;
+
+        if (upto == p->copied) {
+            if (p->ended)
+                break;
+            pthread_cond_wait(&sh->moved, &sh->lock);
+            continue;
+        }
+        /* A batch at a time under the lock, so that the part's next publish (which waits for
+         * it) never waits long, even when all its items so far are to be copied. */
+        upto = upto - p->copied > p->batch ? p->copied + p->batch : upto;
+        /* The lock held: the part may not move its block meanwhile. first's block is this
+         * thread's alone now (its part is read); grow_items takes the lock, so release it. */
+        if (rc == CTG_OK && upto > first->cap - at) {
+            pthread_mutex_unlock(&sh->lock);
+            rc = grow_items(sh, &first->items, &first->cap, at + upto);
+            pthread_mutex_lock(&sh->lock);
+        }
+        if (rc == CTG_OK)
+            memcpy(first->items + at + p->copied, p->items + p->copied,
+                   (upto - p->copied) * sizeof *p->items);
+        p->copied = upto;
+    }
+    pthread_mutex_unlock(&sh->lock);
+    return rc;
+}
+
+/* Items and arenas are the allocator's, which a part alone uses once its thread starts, but
+ * for the copies `follow` makes of its items under the lock: nothing else is shared but the
+ * options and the header, which no part writes. */
+/* Part 0 on the calling thread, the others each on one of their own (or, when a thread cannot
+ * start, on the calling thread after it), their items gathered after part 0's in its block;
+ * none read when some part's memory cannot be had. The first failure, or CTG_OK. */
+static int run_parts(part *parts, size_t n)
+{
+    size_t at;
+    int rc;
+
+    for (size_t i = 0; i < n; i++)
+        if ((rc = prepare_part(&parts[i])) != CTG_OK)
+            return rc;
     for (size_t i = 1; i < n; i++)
         parts[i].started = pthread_create(&parts[i].thread, NULL, part_main, &parts[i]) == 0;
-    parts[0].rc = read_part(&parts[0]);
+    rc = read_part(&parts[0]);
+    at = parts[0].count;
     for (size_t i = 1; i < n; i++) {
+        if (!parts[i].started && rc == CTG_OK)
+            part_main(&parts[i]);
+        else if (!parts[i].started)
+            continue;
+        rc = follow(&parts[0], &parts[i], at, rc);
         if (parts[i].started)
             pthread_join(parts[i].thread, NULL);
-        else
-            parts[i].rc = read_part(&parts[i]);
+        rc = rc != CTG_OK ? rc : parts[i].rc;
+        at += parts[i].count;
     }
+    return rc;
 }
 
 /* ---- the whole -------------------------------------------------------------------------- */
@@ -291,31 +394,17 @@ static ctg_contingency *resize_items(const ctg_allocator *a, ctg_contingency *it
                                                  count * sizeof *items);
 }
 
-/* Hands every part's items and arena to `list`, in order: the others' items copied after the
- * first part's, in its block (reserved for them all: it grows only when they did not fit),
- * then shrunk to them in place. */
+/* Hands every part's items and arena to `list`, in order: the items are gathered in the
+ * first part's block (reserved for them all: it grew only when they did not fit), which is
+ * shrunk to them in place. */
 static int stitch(ctg_list *list, part *parts, size_t n)
 {
     const ctg_allocator *a = parts[0].sh->opts.allocator;
-    size_t total = 0, at, cap = parts[0].cap;
+    size_t total = 0, cap = parts[0].cap;
     ctg_contingency *items = parts[0].items, *shrunk;
 
-    for (size_t i = 0; i < n; i++) {
-        if (parts[i].rc != CTG_OK)
-            return parts[i].rc;
+    for (size_t i = 0; i < n; i++)
         total += parts[i].count;
-    }
-    if (total > cap) {
-        if (!(items = resize_items(a, items, cap, total)))
-            return CTG_ENOMEM;
-        parts[0].items = items;
-        parts[0].cap = cap = total;
-    }
-    at = parts[0].count;
-    for (size_t i = 1; i < n; i++) {
-        memcpy(items + at, parts[i].items, parts[i].count * sizeof *items);
-        at += parts[i].count;
-    }
     if ((shrunk = resize_items(a, items, cap, total)) != NULL) {
         items = shrunk;
         cap = total;
@@ -373,13 +462,25 @@ static bool options_allow(const ctg_read_options *o, size_t len)
            && (o->max_document_size == 0 || len <= o->max_document_size);
 }
 
+/* The lock and the condition the parts share; false when the system cannot make them. */
+static bool shared_init(shared *sh)
+{
+    if (pthread_mutex_init(&sh->lock, NULL) != 0)
+        return false;
+    if (pthread_cond_init(&sh->moved, NULL) == 0)
+        return true;
+    pthread_mutex_destroy(&sh->lock);
+    return false;
+}
+
 static int read_parts(ctg_list *list, part *parts, size_t n, size_t len, size_t header_resolves,
                       const ctg_read_options *opts)
 {
     int rc;
 
-    run_parts(parts, n);
-    rc = stitch(list, parts, n);
+    rc = run_parts(parts, n);
+    if (rc == CTG_OK)
+        rc = stitch(list, parts, n);
     if (rc == CTG_OK)
         fill_stats(opts->stats, list, parts, n, header_resolves, len, opts->flags);
     release_parts(parts, n);
@@ -393,6 +494,7 @@ int ctg_read_parallel(ctg_list **out, const char *data, size_t len, const ctg_re
     shared sh;
     size_t first, end, n, resolves;
     ctg_list *list;
+    int rc;
 
     if (!options_allow(opts, len) || !find_items(data, len, &first, &end))
         return CTG_PARALLEL_DECLINED;
@@ -401,6 +503,10 @@ int ctg_read_parallel(ctg_list **out, const char *data, size_t len, const ctg_re
     n = n < MAX_PARTS ? n : MAX_PARTS;
     if (n < 2 || !(list = read_header(data, len, first, end, opts, arena_flags, &resolves)))
         return CTG_PARALLEL_DECLINED;
+    if (!shared_init(&sh)) {
+        ctg_list_free(list);
+        return CTG_PARALLEL_DECLINED;
+    }
     sh.opts = *opts;
     sh.opts.max_depth = (opts->max_depth ? opts->max_depth : CTG_DEFAULT_MAX_DEPTH) - 1;
     sh.opts.stats = NULL;
@@ -410,7 +516,10 @@ int ctg_read_parallel(ctg_list **out, const char *data, size_t len, const ctg_re
     for (size_t i = 0; i < MAX_PARTS; i++)
         parts[i].sh = &sh;
     n = cut(parts, n, data, first, end);
-    if (read_parts(list, parts, n, len, resolves, opts) != CTG_OK) {
+    rc = read_parts(list, parts, n, len, resolves, opts);
+    pthread_cond_destroy(&sh.moved);
+    pthread_mutex_destroy(&sh.lock);
+    if (rc != CTG_OK) {
         ctg_list_free(list);
         return CTG_PARALLEL_DECLINED;
     }

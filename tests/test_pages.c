@@ -260,4 +260,85 @@ CTG_TEST(pages, arena_shares_a_chunk_only_for_mallocs_mid_sized_reads)
     CU_ASSERT_EQUAL(st.live_bytes, 0);
 }
 
+/* ---- a chunk opened ahead (ctg_arena_open) -------------------------------------------------- */
+
+/* An arena opened for 100 KiB takes that chunk at once, in one allocator call of its size and a
+ * header, and fills it before it asks for another; the chunks after it are sized as before
+ * (the first of the geometric series: 4 KiB). */
+CTG_TEST(pages, arena_open_takes_one_chunk_that_requests_fill)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_arena *arena = ctg_arena_new(&a);
+    size_t before, opened = (size_t)100 * 1024;
+    char *first, *p;
+
+    CU_ASSERT_FATAL(arena != NULL);
+    before = st.live_bytes;
+    CU_ASSERT_TRUE(ctg_arena_open(arena, opened));
+    CU_ASSERT_EQUAL(st.allocs, 2); /* the arena, its chunk */
+    CU_ASSERT(st.live_bytes - before >= opened && st.live_bytes - before < opened + 64);
+    CU_ASSERT_EQUAL(ctg_arena_footprint(arena), st.live_bytes);
+    first = ctg_arena_alloc(arena, 1000, 8);
+    CU_ASSERT_FATAL(first != NULL);
+    for (size_t i = 1; i < opened / 1000; i++) {
+        p = ctg_arena_alloc(arena, 1000, 8);
+        CU_ASSERT_FATAL(p == first + i * 1000);
+    }
+    CU_ASSERT_EQUAL(st.allocs, 2);
+    CU_ASSERT_PTR_NOT_NULL(ctg_arena_alloc(arena, 1000, 8)); /* the 101st: a new chunk */
+    CU_ASSERT_EQUAL(st.allocs, 3);
+    CU_ASSERT(st.live_bytes - before - opened < 2 * 4096);
+    ctg_arena_release(arena);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+}
+
+/* Nothing to open in an exact arena or for 0 bytes (true, no call); a size that cannot be
+ * allocated or overflows gives false and leaves the arena as it was, still usable. */
+CTG_TEST(pages, arena_open_fails_cleanly)
+{
+    ctg_test_alloc st = { 0 };
+    ctg_allocator a = ctg_test_allocator(&st);
+    ctg_arena *arena = ctg_arena_new(&a), *exact = ctg_arena_new_ex(&a, CTG_ARENA_EXACT);
+    size_t calls, footprint;
+
+    CU_ASSERT_FATAL(arena != NULL && exact != NULL);
+    calls = st.calls;
+    footprint = ctg_arena_footprint(arena);
+    CU_ASSERT_TRUE(ctg_arena_open(exact, 4096));
+    CU_ASSERT_TRUE(ctg_arena_open(arena, 0));
+    CU_ASSERT_EQUAL(st.calls, calls);
+    CU_ASSERT_FALSE(ctg_arena_open(arena, SIZE_MAX - 8));
+    CU_ASSERT_EQUAL(st.calls, calls);
+    st.fail_at = st.calls + 1;
+    CU_ASSERT_FALSE(ctg_arena_open(arena, 4096));
+    CU_ASSERT_EQUAL(ctg_arena_footprint(arena), footprint);
+    st.fail_at = 0;
+    CU_ASSERT_PTR_NOT_NULL(ctg_arena_strndup(arena, "after", 5));
+    ctg_arena_release(arena);
+    ctg_arena_release(exact);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
+}
+
+/* Told to expect a large read, an arena opens whole huge pages from a huge-page boundary on,
+ * as its other chunks after ctg_arena_expect. */
+CTG_TEST(pages, arena_open_lays_a_huge_chunk_out_after_expect)
+{
+    size_t huge = ctg_pages_huge_size();
+    ctg_arena *arena = ctg_arena_new(NULL);
+    char *p;
+
+    CU_ASSERT_FATAL(arena != NULL);
+    ctg_arena_expect(arena, (size_t)16 * 1024 * 1024);
+    CU_ASSERT_TRUE(ctg_arena_open(arena, (size_t)3 * 1024 * 1024));
+    p = ctg_arena_alloc(arena, 64, 8);
+    CU_ASSERT_FATAL(p != NULL);
+    if (huge == 0)
+        printf("\n  note: no huge pages to lay chunks out for here ");
+    else
+        CU_ASSERT_EQUAL((uintptr_t)p % huge, 0);
+    CU_ASSERT(ctg_arena_footprint(arena) >= (huge ? 2 * huge : (size_t)3 * 1024 * 1024));
+    ctg_arena_release(arena);
+}
+
 #include "test_pages.tests.h"

@@ -390,32 +390,35 @@ CTG_TEST(parallel, dense_items_outgrow_the_first_block)
     free(doc);
 }
 
-/* The resize hook that records the largest size a block was grown to. */
+/* The resize hook that records the largest size a block was grown to, behind the lock of
+ * `l` (whose inner allocator counts): the parts call it from several threads. */
 typedef struct growth {
     ctg_test_alloc st;
-    ctg_allocator inner;
+    locked l;
     size_t largest;
 } growth;
 
 static void *growth_alloc(void *ctx, size_t size)
 {
     growth *g = ctx;
-    return g->inner.alloc(g->inner.ctx, size);
+    return locked_alloc(&g->l, size);
 }
 
 static void *growth_resize(void *ctx, void *ptr, size_t old, size_t size)
 {
     growth *g = ctx;
 
+    pthread_mutex_lock(&g->l.lock);
     if (size > old && size > g->largest)
         g->largest = size;
-    return g->inner.resize(g->inner.ctx, ptr, old, size);
+    pthread_mutex_unlock(&g->l.lock);
+    return locked_resize(&g->l, ptr, old, size);
 }
 
 static void growth_release(void *ctx, void *ptr, size_t size)
 {
     growth *g = ctx;
-    g->inner.release(g->inner.ctx, ptr, size);
+    locked_release(&g->l, ptr, size);
 }
 
 /* The first part's block has room for every part's items, which the stitch copies after its
@@ -426,12 +429,12 @@ CTG_TEST(parallel, stitch_grows_no_block_to_the_whole_array)
     size_t len, parts = 0;
     char *doc = tricky_list(n, &len);
     ctg_source src = ctg_source_buffer(doc, len);
-    growth g = { { 0 }, { 0 }, 0 };
+    growth g = { { 0 }, { PTHREAD_MUTEX_INITIALIZER, { 0 } }, 0 };
     ctg_allocator a = { growth_alloc, growth_resize, growth_release, &g };
     ctg_read_options o = CTG_READ_OPTIONS_INIT;
     ctg_list *list = NULL;
 
-    g.inner = ctg_test_allocator(&g.st);
+    g.l.inner = ctg_test_allocator(&g.st);
     o.threads = 4;
     o.allocator = &a;
     CU_ASSERT_EQUAL(ctg_list_read_split(&list, &src, &o, NULL, 1, &parts), CTG_OK);
@@ -442,6 +445,66 @@ CTG_TEST(parallel, stitch_grows_no_block_to_the_whole_array)
         fprintf(stderr, " (a block grown to %zu bytes) ", g.largest);
     ctg_list_free(list);
     CU_ASSERT_EQUAL(g.st.live_bytes, 0);
+    free(doc);
+}
+
+/* The hooks that record the largest block asked for by a thread other than `caller`. */
+typedef struct by_thread {
+    locked l;
+    pthread_t caller;
+    size_t largest_elsewhere;
+} by_thread;
+
+static void note_thread(by_thread *b, size_t size)
+{
+    pthread_mutex_lock(&b->l.lock);
+    if (!pthread_equal(pthread_self(), b->caller) && size > b->largest_elsewhere)
+        b->largest_elsewhere = size;
+    pthread_mutex_unlock(&b->l.lock);
+}
+
+static void *by_thread_alloc(void *ctx, size_t size)
+{
+    note_thread(ctx, size);
+    return locked_alloc(&((by_thread *)ctx)->l, size);
+}
+
+static void *by_thread_resize(void *ctx, void *ptr, size_t old, size_t size)
+{
+    note_thread(ctx, size);
+    return locked_resize(&((by_thread *)ctx)->l, ptr, old, size);
+}
+
+static void by_thread_release(void *ctx, void *ptr, size_t size)
+{
+    locked_release(&((by_thread *)ctx)->l, ptr, size);
+}
+
+/* Every part's items and arena chunk come from the calling thread, whose malloc arena a
+ * long-running program keeps between reads (a thread's own arena gives its heaps back): the
+ * reading threads ask only for their readers' small blocks, well under a part's size. */
+CTG_TEST(parallel, parts_take_their_memory_on_the_calling_thread)
+{
+    const size_t n = 400;
+    size_t len, parts = 0;
+    char *doc = tricky_list(n, &len);
+    ctg_source src = ctg_source_buffer(doc, len);
+    ctg_test_alloc st = { 0 };
+    by_thread b = { { PTHREAD_MUTEX_INITIALIZER, ctg_test_allocator(&st) }, pthread_self(), 0 };
+    ctg_allocator a = { by_thread_alloc, by_thread_resize, by_thread_release, &b };
+    ctg_read_options o = CTG_READ_OPTIONS_INIT;
+    ctg_list *list = NULL;
+
+    o.threads = 4;
+    o.allocator = &a;
+    CU_ASSERT_EQUAL(ctg_list_read_split(&list, &src, &o, NULL, 1, &parts), CTG_OK);
+    CU_ASSERT_EQUAL(parts, 4);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(list), n);
+    CU_ASSERT(b.largest_elsewhere > 0 && b.largest_elsewhere < len / 4 / 8);
+    if (b.largest_elsewhere >= len / 4 / 8)
+        fprintf(stderr, " (a block of %zu bytes from a part's thread) ", b.largest_elsewhere);
+    ctg_list_free(list);
+    CU_ASSERT_EQUAL(st.live_bytes, 0);
     free(doc);
 }
 
