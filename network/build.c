@@ -403,7 +403,8 @@ static int reserve(ctg_network *net, plan *p)
     return CTG_OK;
 }
 
-/* The object's value in `obj`, its strings and container in the arena; CTG_ENOMEM. */
+/* The object in `obj` (the next slot of its vector), its strings and container in the arena;
+ * CTG_ENOMEM. */
 static int make_object(ctg_network *net, const plan *p, ctg_net_object *obj)
 {
     const ctg_net_spec *s = p->spec;
@@ -466,11 +467,12 @@ static void box_insert(ctg_net_box *box, const ctg_net_object *obj, uint32_t key
     box->pub.member_count = n + 1;
 }
 
-static ctg_net_object *commit(ctg_network *net, const plan *p, const ctg_net_object *value)
+/* Appends the object make_object made in the vector's next slot, and links it. */
+static ctg_net_object *commit(ctg_network *net, const plan *p)
 {
-    ctg_identifiable_type t = value->type;
+    ctg_identifiable_type t = p->spec->type;
     bool vsc = p->vec == &net->vsc;
-    ctg_net_object *obj = ctg_net_vec_push(net, p->vec, vsc ? CTG_NET_VEC_VSC : t, value);
+    ctg_net_object *obj = ctg_net_vec_claim(net, p->vec, vsc ? CTG_NET_VEC_VSC : t);
 
     obj->type_index = (uint32_t)p->vec->len - 1;
     if (vsc)
@@ -512,11 +514,11 @@ int ctg_network_add_known(ctg_network *net, const ctg_net_spec *spec, const ctg_
     int rc = make_plan(net, spec, known, &p, err);
     if (rc != CTG_OK)
         return rc;
-    ctg_net_object value;
-    if (reserve(net, &p) != CTG_OK || make_object(net, &p, &value) != CTG_OK)
+    /* Made in place: a failure leaves the slot unclaimed, the next add overwrites it. */
+    if (reserve(net, &p) != CTG_OK || make_object(net, &p, ctg_net_vec_next(p.vec)) != CTG_OK)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory adding %s \"%s\"", p.type,
                              spec->id);
-    ctg_net_object *obj = commit(net, &p, &value);
+    ctg_net_object *obj = commit(net, &p);
     if (out)
         *out = obj;
     return CTG_OK;
