@@ -460,6 +460,17 @@ static int report_progress(jx_read *x)
     return ctg_iidm_progress(x->in, at, x->rd.err);
 }
 
+/* At a node-breaker level's '}': its switches and internal connections are all in, so what
+ * the graph holds since the last level is settled now, in a small part that is in the cache,
+ * not in one sort and merge over every node of the network at the end. */
+static int level_end(jx_read *x, const jx_el *el)
+{
+    if (el->k->shape != JX_VLEVEL || el->obj == NULL ||
+        el->obj->container->topology != CTG_TOPOLOGY_NODE_BREAKER)
+        return CTG_OK;
+    return ctg_nb_graph_level_end(&x->graph) == CTG_OK ? CTG_OK : ctg_reader_nomem(&x->rd);
+}
+
 int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope)
 {
     ctg_reader *rd = &x->rd;
@@ -483,7 +494,7 @@ int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope)
     }
     if (rc != CTG_LEX_OTHER)
         return rc;
-    if ((rc = jx_el_create(x, &el)) != CTG_OK)
+    if ((rc = jx_el_create(x, &el)) != CTG_OK || (rc = level_end(x, &el)) != CTG_OK)
         return rc;
     ctg_reader_pop_frame(rd);
     return x->in->src->refill ? CTG_OK : report_progress(x);

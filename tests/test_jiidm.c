@@ -715,6 +715,61 @@ CTG_TEST(jiidm, tie_line_before_1_10)
     ctg_network_free(net);
 }
 
+/* A node-breaker level "<id>" of `pairs` closed breakers, listed from the last: breaker i joins
+ * nodes 2i and 2i + 1, and an open one joins 2i + 1 and 2i + 2 (no merge). Appended to `b`. */
+static void pairs_level(char *b, const char *id, unsigned pairs)
+{
+    b += strlen(b);
+    b += sprintf(b, "{\"id\":\"%s\",\"nominalV\":400,\"topologyKind\":\"NODE_BREAKER\","
+                    "\"nodeBreakerTopology\":{\"switches\":[", id);
+    for (unsigned i = pairs; i-- > 0;)
+        b += sprintf(b, "{\"id\":\"%s_K%u\",\"kind\":\"BREAKER\",\"open\":false,\"node1\":%u,"
+                        "\"node2\":%u},{\"id\":\"%s_O%u\",\"kind\":\"BREAKER\",\"open\":true,"
+                        "\"node1\":%u,\"node2\":%u}%s",
+                     id, i, 2 * i + 1, 2 * i, id, i, 2 * i + 1, 2 * i + 2, i ? "," : "");
+    sprintf(b, "]}}");
+}
+
+/* A node-breaker level's part of the graph is settled at its end: 41 nodes in VL1 (sorted as a
+ * large part), 7 in VL2 (a small one), out of order, then the nodes a transformer of the
+ * substation and a line mention later, one inner (merged in its level) and one new (a bus of
+ * its own): the calculated buses are those of one settling at the end. */
+CTG_TEST(jiidm, node_breaker_parts)
+{
+    static const char *const want1[] = { "VL1_0",  "VL1_2",  "VL1_4",  "VL1_6",  "VL1_8",
+                                         "VL1_10", "VL1_12", "VL1_14", "VL1_16", "VL1_18",
+                                         "VL1_20", "VL1_22", "VL1_24", "VL1_26", "VL1_28",
+                                         "VL1_30", "VL1_32", "VL1_34", "VL1_36", "VL1_38",
+                                         "VL1_40", "VL1_90" };
+    static const char *const want2[] = { "VL2_0", "VL2_2", "VL2_4", "VL2_6", "VL2_50" };
+    char *doc = malloc(16384);
+    const ctg_net_container *c1, *c2;
+    ctg_network *net = NULL;
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    strcpy(doc, "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S1\","
+                "\"voltageLevels\":[");
+    pairs_level(doc, "VL1", 20);
+    strcat(doc, ",");
+    pairs_level(doc, "VL2", 3);
+    strcat(doc, "],\"twoWindingsTransformers\":[{\"id\":\"T\",\"voltageLevelId1\":\"VL1\","
+                "\"node1\":3,\"voltageLevelId2\":\"VL2\",\"node2\":50}]}],"
+                "\"lines\":[{\"id\":\"L\",\"voltageLevelId1\":\"VL1\",\"node1\":90,"
+                "\"voltageLevelId2\":\"VL2\",\"node2\":5}]}");
+    CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, doc, NULL, &err), CTG_OK);
+    c1 = find(net, "VL1")->container;
+    c2 = find(net, "VL2")->container;
+    CU_ASSERT_EQUAL_FATAL(c1->calculated_bus_count, sizeof want1 / sizeof want1[0]);
+    for (size_t i = 0; i < sizeof want1 / sizeof want1[0]; i++)
+        CU_ASSERT_STRING_EQUAL(c1->calculated_buses[i], want1[i]);
+    CU_ASSERT_EQUAL_FATAL(c2->calculated_bus_count, sizeof want2 / sizeof want2[0]);
+    for (size_t i = 0; i < sizeof want2 / sizeof want2[0]; i++)
+        CU_ASSERT_STRING_EQUAL(c2->calculated_buses[i], want2[i]);
+    ctg_network_free(net);
+    free(doc);
+}
+
 /* A node-breaker level whose busbar section stands on node `node` (the JSON text). */
 static char *busbar_on(const char *node)
 {
