@@ -377,6 +377,23 @@ static ctg_net_box *box_of(const ctg_net_object *obj)
     return (ctg_net_box *)obj->container;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH_W(p) __builtin_prefetch((p), 1, 3)
+#else
+#define PREFETCH_W(p) ((void)(p))
+#endif
+
+void ctg_net_prefetch_members(const ctg_net_object *vl)
+{
+    const ctg_net_box *box = box_of(vl);
+    size_t n = box->pub.member_count;
+
+    if (box->pub.members != NULL)
+        PREFETCH_W(&box->pub.members[n]);
+    if (box->keys != NULL && n > 0)
+        PREFETCH_W(&box->keys[n - 1]);
+}
+
 /* Room everywhere the object goes: after this, the commit cannot fail. */
 static int reserve(ctg_network *net, plan *p)
 {

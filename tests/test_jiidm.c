@@ -770,6 +770,47 @@ CTG_TEST(jiidm, node_breaker_parts)
     free(doc);
 }
 
+/* A branch's levels are looked up together, its checks still come in their order: leg 1's
+ * level and terminal before leg 2's, the id after both. Each error at its member (a missing
+ * one at the element's '{'), in a document of one line. */
+CTG_TEST(jiidm, branch_errors_in_order)
+{
+    static const char head[] =
+        "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S1\",\"voltageLevels\":["
+        "{\"id\":\"VL1\",\"nominalV\":400,\"topologyKind\":\"NODE_BREAKER\",\"loads\":[{\"id\":"
+        "\"LD\",\"node\":1}]},{\"id\":\"VL2\",\"nominalV\":400,\"topologyKind\":"
+        "\"BUS_BREAKER\"}]}],\"lines\":[";
+    static const struct {
+        const char *line, *at, *path, *message;
+    } cases[] = {
+        { "{\"id\":\"L\",\"voltageLevelId1\":\"VL1\",\"voltageLevelId2\":\"VL9\",\"node2\":3}",
+          "{\"id\":\"L\"", "/lines/0/node1", "missing required field \"node1\"" },
+        { "{\"id\":\"L\",\"voltageLevelId1\":\"LD\",\"node1\":1,\"voltageLevelId2\":\"VL2\"}",
+          "\"voltageLevelId1\"", "/lines/0/voltageLevelId1", "unknown voltage level \"LD\"" },
+        { "{\"id\":\"L\",\"voltageLevelId1\":\"VL1\",\"node1\":1,\"voltageLevelId2\":\"S1\"}",
+          "\"voltageLevelId2\"", "/lines/0/voltageLevelId2", "unknown voltage level \"S1\"" },
+        { "{\"id\":\"L\",\"voltageLevelId2\":\"VL2\",\"node1\":1}", "{\"id\":\"L\"",
+          "/lines/0/voltageLevelId1", "missing required field \"voltageLevelId1\"" },
+        { "{\"id\":\"VL1\",\"voltageLevelId1\":\"VL1\",\"node1\":1,\"voltageLevelId2\":\"VL2\"}",
+          "\"id\":\"VL1\",\"voltageLevelId1\"", "/lines/0/id", "duplicate id \"VL1\"" },
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char doc[1024];
+        ctg_network *net = NULL;
+        ctg_error err;
+
+        snprintf(doc, sizeof doc, "%s%s]}", head, cases[i].line);
+        CU_ASSERT_EQUAL(ctg_test_read_net(&net, doc, NULL, &err), CTG_ESCHEMA);
+        CU_ASSERT_PTR_NULL(net);
+        CU_ASSERT_STRING_EQUAL(err.path, cases[i].path);
+        CU_ASSERT_STRING_EQUAL(err.message, cases[i].message);
+        CU_ASSERT_EQUAL(err.line, 1);
+        CU_ASSERT_EQUAL(err.column,
+                        (unsigned)(strstr(doc + sizeof head - 1, cases[i].at) - doc) + 1);
+    }
+}
+
 /* A node-breaker level whose busbar section stands on node `node` (the JSON text). */
 static char *busbar_on(const char *node)
 {
