@@ -311,9 +311,17 @@ static int plan_id(const ctg_network *net, plan *p, ctg_error *err)
 static int make_plan(const ctg_network *net, const ctg_net_spec *s, const ctg_net_known *known,
                      plan *p, ctg_error *err)
 {
-    memset(p, 0, sizeof *p);
+    /* What a step may leave unset, cleared field by field: a memset of the whole plan is a
+     * `rep stos`, whose start-up was 7% of an add on the importers' hundreds of thousands. */
     p->spec = s;
     p->known = known;
+    p->id_len = 0;
+    p->hash = 0;
+    p->slot = 0;
+    p->vl[0] = p->vl[1] = p->vl[2] = NULL;
+    p->substation = p->subnetwork = p->refs[0] = p->refs[1] = NULL;
+    p->n_in = 0;
+    p->vec = NULL;
     if (s->version > CTG_NET_SPEC_VERSION)
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "unknown ctg_net_spec version %u",
                              s->version);
