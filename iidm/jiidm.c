@@ -220,6 +220,7 @@ static int setup(jx_read *x, const ctg_iidm_input *in, ctg_error *err)
     x->opts = *in->opts;
     ctg_nb_graph_init(&x->graph, x->opts.allocator);
     jx_leaf_sieve(&x->leaf, x->opts.max_name_len);
+    jx_container_sieve(&x->container, x->opts.max_name_len);
     ro.max_depth = x->opts.max_depth;
     ro.max_string_len = x->opts.max_value_len;
     ro.max_document_size = x->opts.max_document_size;

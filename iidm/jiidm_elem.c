@@ -484,9 +484,11 @@ int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope)
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
     /* A leaf element (no container) skips every member that is no key of ours (see
-     * skipped_member), so the lexer may skip them without handing them over. */
+     * skipped_member), so the lexer may skip them without handing them over; a container, the
+     * ones of a string or number value (other_member). */
     while ((rc = ctg_lexer_member_sifted(&rd->lex, el.seen ? NULL : "id", el.seen ? 0 : 2,
-                                         el.in == 0 ? &x->leaf : NULL, &m, &rd->tok, rd->err)) ==
+                                         el.in == 0 ? &x->leaf : &x->container, &m, &rd->tok,
+                                         rd->err)) ==
            CTG_LEX_KEY) {
         if ((rc = member(x, &el, &m)) != CTG_OK)
             return rc;

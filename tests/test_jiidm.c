@@ -811,6 +811,57 @@ CTG_TEST(jiidm, branch_errors_in_order)
     }
 }
 
+/* A container's members of no key of ours: a string or number value is passed over in the
+ * lexer, any other comes to the member loop, so that an unknown array is still refused at its
+ * '[', an array name with another value at that value, and a bad number in a skipped value at
+ * that number, with the container's path, read from memory or streamed. */
+CTG_TEST(jiidm, container_members)
+{
+    static const char head[] =
+        "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S1\",\"voltageLevels\":["
+        "{\"id\":\"VL1\",\"nominalV\":400,\"topologyKind\":\"BUS_BREAKER\"";
+    static const struct {
+        int code;
+        const char *tail, *at, *path, *message;
+    } cases[] = {
+        { CTG_ESCHEMA, ",\"generators\":5}]}]}", "5}", "/substations/0/voltageLevels/0/generators",
+          "expected array for \"generators\", got number" },
+        { CTG_ESYNTAX, ",\"lowVoltageLimit\":1e999}]}]}", "1e999", "/substations/0/voltageLevels/0",
+          "number out of range" },
+        { CTG_ESCHEMA, ",\"foo\":\"a\\u0000b\",\"bar\":[1]}]}]}", "[1]", "/substations/0/voltageLevels/0",
+          "unknown element \"bar\" in \"voltageLevel\"" },
+        { CTG_ESCHEMA, ",\"foo\":true,\"bar\":{\"x\":[1,2]},\"baz\":-0.5,\"q\":\"x\"}]}],\"zork\":[]}", "[]}",
+          "", "unknown element \"zork\" in \"network\"" },
+        { CTG_ESYNTAX, ",\"foo\":01}]}]}", "1}]", "/substations/0/voltageLevels/0", "leading zero in number" },
+        { CTG_ESCHEMA, ",\"Foo\":[]}]}]}", "[]", "/substations/0/voltageLevels/0",
+          "unknown element \"Foo\" in \"voltageLevel\"" },
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char doc[512];
+
+        snprintf(doc, sizeof doc, "%s%s", head, cases[i].tail);
+        for (int streamed = 0; streamed < 2; streamed++) {
+            FILE *fp = streamed ? fmemopen(doc, strlen(doc), "rb") : NULL;
+            ctg_source src = streamed ? ctg_source_fp(fp) : ctg_source_buffer(doc, strlen(doc));
+            ctg_iidm_read_options o = { 0 };
+            ctg_network *net = NULL;
+            ctg_error err;
+
+            o.format = CTG_IIDM_JSON;
+            CU_ASSERT_EQUAL(ctg_iidm_read(&net, &src, &o, &err), cases[i].code);
+            if (fp)
+                fclose(fp);
+            CU_ASSERT_PTR_NULL(net);
+            CU_ASSERT_STRING_EQUAL(err.path, cases[i].path);
+            CU_ASSERT_STRING_EQUAL(err.message, cases[i].message);
+            CU_ASSERT_EQUAL(err.line, 1);
+            CU_ASSERT_EQUAL(err.column,
+                            (unsigned)(strstr(doc + sizeof head - 1, cases[i].at) - doc) + 1);
+        }
+    }
+}
+
 /* A node-breaker level whose busbar section stands on node `node` (the JSON text). */
 static char *busbar_on(const char *node)
 {
