@@ -862,6 +862,36 @@ CTG_TEST(jiidm, container_members)
     }
 }
 
+/* Property and alias items: their keys in any order, escaped or not, other members skipped;
+ * a missing key is an error at the item's '{'. */
+CTG_TEST(jiidm, pair_items)
+{
+    static const char doc[] =
+        "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S1\",\"properties\":["
+        "{\"value\":\"v1\",\"name\":\"k1\"},{\"n\\u0061me\":\"k2\",\"value\":\"v2\"},"
+        "{\"name\":\"k3\",\"x\":[1],\"value\":\"v3\"}],\"aliases\":[{\"type\":\"t\","
+        "\"content\":\"A1\"},{\"content\":\"A2\"}]}]}";
+    static const char bad[] = "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S1\","
+                              "\"properties\":[{\"name\":\"k\"}]}]}";
+    ctg_network *net = NULL;
+    const ctg_net_object *s1;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, doc, NULL, &err), CTG_OK);
+    s1 = find(net, "S1");
+    CU_ASSERT_EQUAL(ctg_net_object_property_count(s1), 3);
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(s1, "k1"), "v1");
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(s1, "k2"), "v2");
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(s1, "k3"), "v3");
+    CU_ASSERT_PTR_EQUAL(find(net, "A1"), s1);
+    CU_ASSERT_PTR_EQUAL(find(net, "A2"), s1);
+    ctg_network_free(net);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, bad, NULL, &err), CTG_ESCHEMA);
+    CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/properties/0/value");
+    CU_ASSERT_STRING_EQUAL(err.message, "missing required field \"value\"");
+    CU_ASSERT_EQUAL(err.column, (unsigned)(strstr(bad, "{\"name\"") - bad) + 1);
+}
+
 /* A node-breaker level whose busbar section stands on node `node` (the JSON text). */
 static char *busbar_on(const char *node)
 {
