@@ -78,15 +78,35 @@ int jx_create_network(jx_read *x, const char *id, const ctg_mark *at)
 
 /* ---- aliases and properties ------------------------------------------------------------ */
 
+/* The names of a pair's two members, and their lengths. */
+typedef struct jx_pair_keys {
+    const char *k1, *k2;
+    size_t len1, len2;
+} jx_pair_keys;
+
+/* Which of the pair's keys the member's key `m` is, NULL for another one. The hint (the key
+ * expected next: k1, then k2) matched in place needs no compare. */
+static const char *pair_key(const jx_pair_keys *pk, const ctg_lex_member *m, const char *hint)
+{
+    if (m->hinted)
+        return hint;
+    if (m->key.len == pk->len1 && memcmp(m->key.str, pk->k1, pk->len1) == 0)
+        return pk->k1;
+    if (m->key.len == pk->len2 && memcmp(m->key.str, pk->k2, pk->len2) == 0)
+        return pk->k2;
+    return NULL;
+}
+
 /* One item of "aliases" or "properties": the string members `k1` (required) and `k2`
  * (required when `need2`), copied into the scratch arena; rd.tok on its '{'. Other members
  * are skipped. */
-static int read_pair(jx_read *x, const char *k1, const char *k2, bool need2, const char **v1,
+static int read_pair(jx_read *x, const jx_pair_keys *pk, bool need2, const char **v1,
                      const char **v2)
 {
     ctg_reader *rd = &x->rd;
     ctg_mark start = ctg_reader_mark(rd);
     ctg_lex_member m;
+    const char *hint = pk->k1;
     int rc;
 
     if (rd->tok.type != CTG_TOK_OBJECT_BEGIN)
@@ -94,28 +114,28 @@ static int read_pair(jx_read *x, const char *k1, const char *k2, bool need2, con
     *v1 = *v2 = NULL;
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
-    while ((rc = ctg_lexer_member(&rd->lex, NULL, 0, &m, &rd->tok, rd->err)) == CTG_LEX_KEY) {
-        const char *key = m.key.len == strlen(k1) && memcmp(m.key.str, k1, m.key.len) == 0   ? k1
-                          : m.key.len == strlen(k2) && memcmp(m.key.str, k2, m.key.len) == 0 ? k2
-                                                                                             : NULL;
+    while ((rc = ctg_lexer_member(&rd->lex, hint, hint == pk->k1 ? pk->len1 : pk->len2, &m,
+                                  &rd->tok, rd->err)) == CTG_LEX_KEY) {
+        const char *key = pair_key(pk, &m, hint);
         ctg_reader_top_frame(rd)->key = key;
-        ctg_reader_top_frame(rd)->key_len = key ? strlen(key) : 0;
+        ctg_reader_top_frame(rd)->key_len = key ? m.key.len : 0;
         if (!m.value_ready && (rc = ctg_reader_next(rd)) != CTG_OK)
             return rc;
         if (key)
-            rc = ctg_read_string(rd, key == k1 ? v1 : v2, key);
+            rc = ctg_read_string(rd, key == pk->k1 ? v1 : v2, key);
         else
             rc = ctg_lexer_skip_value(&rd->lex, &rd->tok, rd->err);
         if (rc != CTG_OK)
             return rc;
+        hint = pk->k2;
     }
     if (rc != CTG_LEX_OTHER)
         return rc;
     ctg_reader_top_frame(rd)->key = NULL;
     if (!*v1)
-        return ctg_reader_missing(rd, &start, k1);
+        return ctg_reader_missing(rd, &start, pk->k1);
     if (need2 && !*v2)
-        return ctg_reader_missing(rd, &start, k2);
+        return ctg_reader_missing(rd, &start, pk->k2);
     ctg_reader_pop_frame(rd);
     return CTG_OK;
 }
@@ -144,7 +164,8 @@ static int alias_item(jx_read *x, jx_el *el, const ctg_mark *at)
     const char *alias, *type;
     ctg_error e;
     /* "type" is optional, and the table keeps no alias types. */
-    int rc = read_pair(x, "content", "type", false, &alias, &type);
+    static const jx_pair_keys keys = { "content", "type", 7, 4 };
+    int rc = read_pair(x, &keys, false, &alias, &type);
 
     if (rc != CTG_OK)
         return rc;
@@ -159,7 +180,8 @@ static int property_item(jx_read *x, jx_el *el, const ctg_mark *at)
 {
     const char *name, *value;
     ctg_error e;
-    int rc = read_pair(x, "name", "value", true, &name, &value);
+    static const jx_pair_keys keys = { "name", "value", 4, 5 };
+    int rc = read_pair(x, &keys, true, &name, &value);
 
     if (rc != CTG_OK)
         return rc;
@@ -220,6 +242,7 @@ static int setup(jx_read *x, const ctg_iidm_input *in, ctg_error *err)
     x->opts = *in->opts;
     ctg_nb_graph_init(&x->graph, x->opts.allocator);
     jx_leaf_sieve(&x->leaf, x->opts.max_name_len);
+    jx_container_sieve(&x->container, x->opts.max_name_len);
     ro.max_depth = x->opts.max_depth;
     ro.max_string_len = x->opts.max_value_len;
     ro.max_document_size = x->opts.max_document_size;

@@ -87,6 +87,7 @@ typedef struct jx_read {
     ctg_nb_graph graph;    /* the node-breaker levels' nodes and switches */
     const jx_items *items; /* what the items of the array being read are */
     ctg_key_sieve leaf;    /* the members of a leaf element that are skipped unseen */
+    ctg_key_sieve container; /* those of a container (scalars only) */
 } jx_read;
 
 /* What the enclosing elements give the one being read. */
@@ -178,6 +179,11 @@ jx_key jx_key_of(const char *s, size_t n);
 /* Fills `sv` to pass over every member that is no jx_key, none longer than `max_name_len` (whose
  * error the member loop gives). */
 void jx_leaf_sieve(ctg_key_sieve *sv, size_t max_name_len);
+
+/* Fills `sv` for a container (jiidm_kinds.c): the leaf's sieve, but the element arrays' names
+ * are kept too, and only a member whose value is a plain string or a number is passed over (an
+ * unknown array is an error, at its '['): such a member is only skipped (other_member). */
+void jx_container_sieve(ctg_key_sieve *sv, size_t max_name_len);
 
 typedef struct jx_el {
     const jx_kind *k;

@@ -9,6 +9,12 @@
 
 #include "network/table.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch((p), 0, 3)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 static unsigned container_of(const jx_kind *k)
 {
     switch (k->shape) {
@@ -65,20 +71,28 @@ static int refused(jx_read *x, const jx_el *el, int rc, const ctg_error *e)
     return ctg_reader_fail_at(&x->rd, &el->start, NULL, CTG_ESCHEMA, "%s", e->message);
 }
 
-/* The object member `key` names, which must be of `type`. */
-static int ref(jx_read *x, const jx_el *el, jx_key key, ctg_identifiable_type type,
-               const char *what, const ctg_net_object **out)
+/* The object member `key` names, which must be of `type`: `found` when the caller looked it
+ * up already, else looked up here. */
+static int ref_found(jx_read *x, const jx_el *el, jx_key key, ctg_identifiable_type type,
+                     const char *what, const ctg_net_object *found, const ctg_net_object **out)
 {
     const char *id = el->s[key];
-    const ctg_net_object *o;
+    const ctg_net_object *o = found;
 
     if (!jx_el_has(el, key))
         return missing(x, el, key);
-    o = ctg_net_index_find_hashed(x->net, id, el->len[key], el->hash[key]);
+    if (o == NULL)
+        o = ctg_net_index_find_hashed(x->net, id, el->len[key], el->hash[key]);
     if (!o || o->type != type)
         return bad_ref(x, el, key, what);
     *out = o;
     return CTG_OK;
+}
+
+static int ref(jx_read *x, const jx_el *el, jx_key key, ctg_identifiable_type type,
+               const char *what, const ctg_net_object **out)
+{
+    return ref_found(x, el, key, type, what, NULL, out);
 }
 
 /* ---- terminals ------------------------------------------------------------------------- */
@@ -217,12 +231,42 @@ static int add_internal(jx_read *x, jx_el *el)
     return CTG_OK;
 }
 
+/* The voltage levels a branch names, looked up together (NULL where unnamed or unknown): a
+ * line's levels are mostly far back in the document, out of the cache, and one after the
+ * other each look-up and each level's member list would wait for the memory in turn. */
+static void branch_levels(jx_read *x, const jx_el *el, const ctg_net_object *vl[3])
+{
+    unsigned legs = el->k->legs;
+
+    /* The first is looked up at once: the others' objects come while it waits for its own. */
+    for (unsigned i = 1; i < legs; i++)
+        if (jx_el_has(el, (jx_key)(JK_VL1 + i)))
+            ctg_net_index_prefetch_object(x->net, el->hash[JK_VL1 + i]);
+    for (unsigned i = 0; i < legs; i++) {
+        jx_key key = (jx_key)(JK_VL1 + i);
+        vl[i] = jx_el_has(el, key) ? ctg_net_index_find_hashed(x->net, el->s[key], el->len[key],
+                                                               el->hash[key])
+                                   : NULL;
+        if (vl[i] != NULL && vl[i]->type == CTG_IDENTIFIABLE_VOLTAGE_LEVEL)
+            PREFETCH(vl[i]->container);
+        else
+            vl[i] = NULL;
+    }
+    for (unsigned i = 0; i < legs; i++)
+        if (vl[i] != NULL)
+            ctg_net_prefetch_members(vl[i]);
+}
+
 static int spec_branch(jx_read *x, jx_el *el, ctg_net_spec *sp)
 {
+    const ctg_net_object *found[3];
+
+    branch_levels(x, el, found);
+    /* The checks in their order, as if each level was looked up at its turn. */
     for (unsigned i = 0; i < el->k->legs; i++) {
         const ctg_net_object *vl = NULL;
-        int rc =
-            ref(x, el, (jx_key)(JK_VL1 + i), CTG_IDENTIFIABLE_VOLTAGE_LEVEL, "voltage level", &vl);
+        int rc = ref_found(x, el, (jx_key)(JK_VL1 + i), CTG_IDENTIFIABLE_VOLTAGE_LEVEL,
+                           "voltage level", found[i], &vl);
         if (rc == CTG_OK)
             rc = terminal(x, el, i + 1, vl, &sp->order[i]);
         if (rc != CTG_OK)

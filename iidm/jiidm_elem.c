@@ -460,6 +460,17 @@ static int report_progress(jx_read *x)
     return ctg_iidm_progress(x->in, at, x->rd.err);
 }
 
+/* At a node-breaker level's '}': its switches and internal connections are all in, so what
+ * the graph holds since the last level is settled now, in a small part that is in the cache,
+ * not in one sort and merge over every node of the network at the end. */
+static int level_end(jx_read *x, const jx_el *el)
+{
+    if (el->k->shape != JX_VLEVEL || el->obj == NULL ||
+        el->obj->container->topology != CTG_TOPOLOGY_NODE_BREAKER)
+        return CTG_OK;
+    return ctg_nb_graph_level_end(&x->graph) == CTG_OK ? CTG_OK : ctg_reader_nomem(&x->rd);
+}
+
 int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope)
 {
     ctg_reader *rd = &x->rd;
@@ -473,9 +484,11 @@ int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope)
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
     /* A leaf element (no container) skips every member that is no key of ours (see
-     * skipped_member), so the lexer may skip them without handing them over. */
+     * skipped_member), so the lexer may skip them without handing them over; a container, the
+     * ones of a string or number value (other_member). */
     while ((rc = ctg_lexer_member_sifted(&rd->lex, el.seen ? NULL : "id", el.seen ? 0 : 2,
-                                         el.in == 0 ? &x->leaf : NULL, &m, &rd->tok, rd->err)) ==
+                                         el.in == 0 ? &x->leaf : &x->container, &m, &rd->tok,
+                                         rd->err)) ==
            CTG_LEX_KEY) {
         if ((rc = member(x, &el, &m)) != CTG_OK)
             return rc;
@@ -483,7 +496,7 @@ int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope)
     }
     if (rc != CTG_LEX_OTHER)
         return rc;
-    if ((rc = jx_el_create(x, &el)) != CTG_OK)
+    if ((rc = jx_el_create(x, &el)) != CTG_OK || (rc = level_end(x, &el)) != CTG_OK)
         return rc;
     ctg_reader_pop_frame(rd);
     return x->in->src->refill ? CTG_OK : report_progress(x);

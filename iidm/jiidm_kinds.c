@@ -116,3 +116,22 @@ const jx_kind *jx_kind_find(const char *key, size_t len, unsigned in)
     }
     return NULL;
 }
+
+/* Keeps `name` (`n` bytes) in `sv`, as jx_leaf_sieve keeps a key. */
+static void keep_name(ctg_key_sieve *sv, const char *name, size_t n)
+{
+    if (n < 64 && name[0] >= 'a' && name[0] <= 'z')
+        sv->keep[n] |= 1u << (name[0] - 'a');
+    else
+        sv->max_len = 0;
+}
+
+void jx_container_sieve(ctg_key_sieve *sv, size_t max_name_len)
+{
+    jx_leaf_sieve(sv, max_name_len);
+    /* An array name with a value of another type is an error at that value: kept too. */
+    for (size_t i = 0; i < KIND_COUNT; i++)
+        keep_name(sv, kinds[i].array, kinds[i].array_len);
+    keep_name(sv, jx_subnet_kind.array, jx_subnet_kind.array_len);
+    sv->scalars_only = true;
+}

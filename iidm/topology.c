@@ -98,20 +98,30 @@ static bool radix_pass(const uint64_t *src, uint64_t *dst, size_t n, unsigned sh
     return true;
 }
 
-/* Sorts nodes[from..] (a radix sort: most of a key's bytes are the same everywhere, and their
- * passes are skipped) and keeps one key per node, the one of the highest flags. CTG_OK or
- * CTG_ENOMEM. */
-static int sort_unique(ctg_nb_graph *g, size_t from)
-{
-    size_t n = g->node_count - from, kept = from, bytes = n * sizeof(uint64_t);
-    uint64_t *nodes, *tmp, *src, *dst;
+/* Below this many keys, a part is sorted by insertion: a radix pass costs its 256 counters
+ * whatever the count, and one level's part holds a few dozen nodes. */
+#define NB_SMALL_SORT 64
 
-    /* Nothing to sort, and no nodes[0] to look at; g->nodes may be NULL, and NULL + 0 is not
-     * defined in C either. */
-    if (n == 0)
-        return CTG_OK;
-    nodes = src = g->nodes + from;
-    tmp = dst = ctg_mem_alloc(g->alloc, bytes);
+/* Sorts the `n` keys at `keys` by insertion. */
+static void insertion_sort(uint64_t *keys, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        uint64_t k = keys[i];
+        size_t j = i;
+        for (; j > 0 && keys[j - 1] > k; j--)
+            keys[j] = keys[j - 1];
+        keys[j] = k;
+    }
+}
+
+/* Sorts the `n` keys at `nodes` (a radix sort: most of a key's bytes are the same everywhere,
+ * and their passes are skipped). CTG_OK or CTG_ENOMEM. */
+static int radix_sort(const ctg_allocator *a, uint64_t *nodes, size_t n)
+{
+    size_t bytes = n * sizeof(uint64_t);
+    uint64_t *tmp, *src = nodes, *dst;
+
+    tmp = dst = ctg_mem_alloc(a, bytes);
     if (!tmp)
         return CTG_ENOMEM;
     for (unsigned shift = 0; shift < 64; shift += 8) {
@@ -123,7 +133,24 @@ static int sort_unique(ctg_nb_graph *g, size_t from)
     }
     if (src != nodes)
         memcpy(nodes, src, bytes);
-    ctg_mem_release(g->alloc, tmp, bytes);
+    ctg_mem_release(a, tmp, bytes);
+    return CTG_OK;
+}
+
+/* Sorts nodes[from..] and keeps one key per node, the one of the highest flags. CTG_OK or
+ * CTG_ENOMEM. */
+static int sort_unique(ctg_nb_graph *g, size_t from)
+{
+    size_t n = g->node_count - from, kept = from;
+
+    /* Nothing to sort, and no nodes[0] to look at; g->nodes may be NULL, and NULL + 0 is not
+     * defined in C either. */
+    if (n == 0)
+        return CTG_OK;
+    if (n < NB_SMALL_SORT)
+        insertion_sort(g->nodes + from, n);
+    else if (radix_sort(g->alloc, g->nodes + from, n) != CTG_OK)
+        return CTG_ENOMEM;
     for (size_t i = from; i < g->node_count; i++) {
         if (kept > from && g->nodes[kept - 1] >> 2 == g->nodes[i] >> 2)
             g->nodes[kept - 1] = g->nodes[i]; /* the flags sort up: the last is the highest */

@@ -172,12 +172,16 @@ CTG_INTERNAL int ctg_lexer_member(ctg_lexer *lx, const char *hint, size_t hint_l
  * has bit (c - 'a') of keep[its length] clear; and those whose key is exactly `plain`
  * (`plain_len` bytes, at most max_len; NULL for none) and whose value, on the key's line, is a
  * plain string: a member that is only checked to be a string without U+0000 (that string is
- * left in `val`, the current token, as if it had been read). */
+ * left in `val`, the current token, as if it had been read). With `scalars_only`, only the
+ * members of the first kind whose value, on the key's line, is a plain string or a number the
+ * fast path takes are passed over; any other is handed over as when it is kept (for a
+ * container, where an unknown array is an error at its '['). */
 typedef struct ctg_key_sieve {
     uint32_t keep[64];
     size_t max_len;
     const char *plain;
     size_t plain_len;
+    bool scalars_only;
 } ctg_key_sieve;
 
 /* ctg_lexer_member, but the members `sv` passes over are skipped as ctg_lexer_skip_next skips a

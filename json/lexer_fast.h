@@ -625,17 +625,22 @@ static inline bool scalar(ctg_lexer *lx, ctg_token *t, const char *p)
     return true;
 }
 
-/* The value of a member the sieve passes over, lx->cur just past its ':', `p` after the blanks
- * that follow: skipped as ctg_lexer_skip_next skips it, a plain string or a number on the
- * colon's line in place. */
-static HOT_INLINE int sift(ctg_lexer *lx, ctg_token *val, ctg_error *err, const char *p)
+/* The end of the value at `p` (a member's, after the blanks that follow its ':') when it is a
+ * plain string or a number the fast path takes; NULL otherwise. */
+static inline const char *scalar_end(const ctg_lexer *lx, const char *p)
 {
-    const char *q = NULL;
-
-    if (p != lx->end)
-        q = *p == '"' ? string_end(lx, p)
-            : *p == '-' || (unsigned char)(*p - '0') < 10 ? number_end(lx, p)
+    if (p == lx->end)
+        return NULL;
+    return *p == '"'                                       ? string_end(lx, p)
+           : *p == '-' || (unsigned char)(*p - '0') < 10 ? number_end(lx, p)
                                                            : NULL;
+}
+
+/* The value of a member the sieve passes over, lx->cur just past its ':', `q` its end when
+ * scalar_end found one: skipped as ctg_lexer_skip_next skips it, a plain string or a number
+ * on the colon's line in place. */
+static HOT_INLINE int sift(ctg_lexer *lx, ctg_token *val, ctg_error *err, const char *q)
+{
     if (q == NULL)
         return ctg_lexer_skip_next(lx, val, err);
     /* `val` is not set: the member loop reads the next token into it, or fails. */
@@ -714,7 +719,7 @@ static HOT_INLINE int ctg_lexer_member_inline(ctg_lexer *lx, const char *hint, s
 {
     int st = lx->state, rc;
     ctg_token *key = &m->key;
-    const char *p, *colon, *s, *q;
+    const char *p, *colon, *s, *q, *v, *end;
 
 again:
     if (st != S_OBJECT_AFTER && st != S_OBJECT_FIRST)
@@ -732,12 +737,14 @@ again:
     else if ((q = scan_plain(s, lx->end)) == lx->end || *q != '"'
              || (size_t)(q - s) > lx->lim.max_string_len)
         goto general;
-    /* A member the sieve passes over is settled before its key becomes a token. */
+    /* A member the sieve passes over is settled before its key becomes a token (`end` is its
+     * value's, or NULL: skipped token by token; with scalars_only, kept). */
     if (sv != NULL && sifted(sv, s, (size_t)(q - s))
-        && (colon = colon_and_value(q + 1, lx->end, &p)) != NULL) {
+        && (colon = colon_and_value(q + 1, lx->end, &v)) != NULL
+        && ((end = scalar_end(lx, v)) != NULL || !sv->scalars_only)) {
         lx->state = S_AFTER_COLON;
         lx->cur = colon;
-        if ((rc = sift(lx, val, err, p)) != CTG_OK)
+        if ((rc = sift(lx, val, err, end)) != CTG_OK)
             return rc;
         st = lx->state;
         goto again;

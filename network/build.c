@@ -311,9 +311,17 @@ static int plan_id(const ctg_network *net, plan *p, ctg_error *err)
 static int make_plan(const ctg_network *net, const ctg_net_spec *s, const ctg_net_known *known,
                      plan *p, ctg_error *err)
 {
-    memset(p, 0, sizeof *p);
+    /* What a step may leave unset, cleared field by field: a memset of the whole plan is a
+     * `rep stos`, whose start-up was 7% of an add on the importers' hundreds of thousands. */
     p->spec = s;
     p->known = known;
+    p->id_len = 0;
+    p->hash = 0;
+    p->slot = 0;
+    p->vl[0] = p->vl[1] = p->vl[2] = NULL;
+    p->substation = p->subnetwork = p->refs[0] = p->refs[1] = NULL;
+    p->n_in = 0;
+    p->vec = NULL;
     if (s->version > CTG_NET_SPEC_VERSION)
         return ctg_error_set(err, CTG_EINVAL, NULL, "", "unknown ctg_net_spec version %u",
                              s->version);
@@ -377,6 +385,23 @@ static ctg_net_box *box_of(const ctg_net_object *obj)
     return (ctg_net_box *)obj->container;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH_W(p) __builtin_prefetch((p), 1, 3)
+#else
+#define PREFETCH_W(p) ((void)(p))
+#endif
+
+void ctg_net_prefetch_members(const ctg_net_object *vl)
+{
+    const ctg_net_box *box = box_of(vl);
+    size_t n = box->pub.member_count;
+
+    if (box->pub.members != NULL)
+        PREFETCH_W(&box->pub.members[n]);
+    if (box->keys != NULL && n > 0)
+        PREFETCH_W(&box->keys[n - 1]);
+}
+
 /* Room everywhere the object goes: after this, the commit cannot fail. */
 static int reserve(ctg_network *net, plan *p)
 {
@@ -403,7 +428,8 @@ static int reserve(ctg_network *net, plan *p)
     return CTG_OK;
 }
 
-/* The object's value in `obj`, its strings and container in the arena; CTG_ENOMEM. */
+/* The object in `obj` (the next slot of its vector), its strings and container in the arena;
+ * CTG_ENOMEM. */
 static int make_object(ctg_network *net, const plan *p, ctg_net_object *obj)
 {
     const ctg_net_spec *s = p->spec;
@@ -466,11 +492,12 @@ static void box_insert(ctg_net_box *box, const ctg_net_object *obj, uint32_t key
     box->pub.member_count = n + 1;
 }
 
-static ctg_net_object *commit(ctg_network *net, const plan *p, const ctg_net_object *value)
+/* Appends the object make_object made in the vector's next slot, and links it. */
+static ctg_net_object *commit(ctg_network *net, const plan *p)
 {
-    ctg_identifiable_type t = value->type;
+    ctg_identifiable_type t = p->spec->type;
     bool vsc = p->vec == &net->vsc;
-    ctg_net_object *obj = ctg_net_vec_push(net, p->vec, vsc ? CTG_NET_VEC_VSC : t, value);
+    ctg_net_object *obj = ctg_net_vec_claim(net, p->vec, vsc ? CTG_NET_VEC_VSC : t);
 
     obj->type_index = (uint32_t)p->vec->len - 1;
     if (vsc)
@@ -512,11 +539,11 @@ int ctg_network_add_known(ctg_network *net, const ctg_net_spec *spec, const ctg_
     int rc = make_plan(net, spec, known, &p, err);
     if (rc != CTG_OK)
         return rc;
-    ctg_net_object value;
-    if (reserve(net, &p) != CTG_OK || make_object(net, &p, &value) != CTG_OK)
+    /* Made in place: a failure leaves the slot unclaimed, the next add overwrites it. */
+    if (reserve(net, &p) != CTG_OK || make_object(net, &p, ctg_net_vec_next(p.vec)) != CTG_OK)
         return ctg_error_set(err, CTG_ENOMEM, NULL, "", "out of memory adding %s \"%s\"", p.type,
                              spec->id);
-    ctg_net_object *obj = commit(net, &p, &value);
+    ctg_net_object *obj = commit(net, &p);
     if (out)
         *out = obj;
     return CTG_OK;

@@ -58,15 +58,20 @@ int ctg_net_vec_reserve(ctg_network *net, ctg_net_vec *v)
     return CTG_OK;
 }
 
-ctg_net_object *ctg_net_vec_push(ctg_network *net, ctg_net_vec *v, uint32_t vec,
-                                 const ctg_net_object *obj)
+ctg_net_object *ctg_net_vec_claim(ctg_network *net, ctg_net_vec *v, uint32_t vec)
 {
     ctg_net_object *slot = ctg_net_vec_at(v, v->len);
 
-    *slot = *obj;
     slot->doc_index = (uint32_t)net->doc_len;
     net->docs[net->doc_len++] = vec << CTG_NET_LOC_SHIFT | (uint32_t)v->len++;
     return slot;
+}
+
+ctg_net_object *ctg_net_vec_push(ctg_network *net, ctg_net_vec *v, uint32_t vec,
+                                 const ctg_net_object *obj)
+{
+    *ctg_net_vec_next(v) = *obj;
+    return ctg_net_vec_claim(net, v, vec);
 }
 
 uint32_t ctg_net_loc_of(const ctg_network *net, const ctg_net_object *obj)

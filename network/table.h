@@ -67,6 +67,11 @@ int ctg_network_set_property_obj(ctg_network *net, ctg_net_object *obj, const ch
 int ctg_net_add_calculated_bus_obj(ctg_network *net, ctg_net_object *vl, const char *bus_id,
                                    size_t len, ctg_error *err);
 
+/* A hint to the processor (nothing is read but `vl` and its container): fetches where the
+ * next member of voltage level `vl` goes, which an add of a connectable in it reads and writes.
+ * For a branch, whose levels are often far back in the document and out of the cache. */
+void ctg_net_prefetch_members(const ctg_net_object *vl);
+
 /* Reserves room for about `objects_hint` more objects (index slots, the document-order and
  * per-type vectors), so that an importer that knows its input's size (about one object per
  * 300 bytes of XIIDM or JIIDM) does not grow them by doubling, which briefly holds the old

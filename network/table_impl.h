@@ -168,6 +168,15 @@ int ctg_net_vec_reserve(ctg_network *net, ctg_net_vec *v);
  * `vec` is `v`'s number (a type, or CTG_NET_VEC_VSC). */
 ctg_net_object *ctg_net_vec_push(ctg_network *net, ctg_net_vec *v, uint32_t vec,
                                  const ctg_net_object *obj);
+/* The slot the next object of `v` goes into, after a reserve: an add makes its object there
+ * and then claims it, with no copy (a copy of the object just written would load it back in
+ * 16-byte words over its smaller stores, which cannot be forwarded: a stall per load). */
+static inline ctg_net_object *ctg_net_vec_next(const ctg_net_vec *v)
+{
+    return ctg_net_vec_at(v, v->len);
+}
+/* Appends the object made in ctg_net_vec_next's slot to `v` and the document order. */
+ctg_net_object *ctg_net_vec_claim(ctg_network *net, ctg_net_vec *v, uint32_t vec);
 /* The locator of an object of `net`. */
 uint32_t ctg_net_loc_of(const ctg_network *net, const ctg_net_object *obj);
 /* Room for one more item in an arena array of `len` items whose capacity is the next power of

@@ -715,6 +715,183 @@ CTG_TEST(jiidm, tie_line_before_1_10)
     ctg_network_free(net);
 }
 
+/* A node-breaker level "<id>" of `pairs` closed breakers, listed from the last: breaker i joins
+ * nodes 2i and 2i + 1, and an open one joins 2i + 1 and 2i + 2 (no merge). Appended to `b`. */
+static void pairs_level(char *b, const char *id, unsigned pairs)
+{
+    b += strlen(b);
+    b += sprintf(b, "{\"id\":\"%s\",\"nominalV\":400,\"topologyKind\":\"NODE_BREAKER\","
+                    "\"nodeBreakerTopology\":{\"switches\":[", id);
+    for (unsigned i = pairs; i-- > 0;)
+        b += sprintf(b, "{\"id\":\"%s_K%u\",\"kind\":\"BREAKER\",\"open\":false,\"node1\":%u,"
+                        "\"node2\":%u},{\"id\":\"%s_O%u\",\"kind\":\"BREAKER\",\"open\":true,"
+                        "\"node1\":%u,\"node2\":%u}%s",
+                     id, i, 2 * i + 1, 2 * i, id, i, 2 * i + 1, 2 * i + 2, i ? "," : "");
+    sprintf(b, "]}}");
+}
+
+/* A node-breaker level's part of the graph is settled at its end: 41 nodes in VL1 (sorted as a
+ * large part), 7 in VL2 (a small one), out of order, then the nodes a transformer of the
+ * substation and a line mention later, one inner (merged in its level) and one new (a bus of
+ * its own): the calculated buses are those of one settling at the end. */
+CTG_TEST(jiidm, node_breaker_parts)
+{
+    static const char *const want1[] = { "VL1_0",  "VL1_2",  "VL1_4",  "VL1_6",  "VL1_8",
+                                         "VL1_10", "VL1_12", "VL1_14", "VL1_16", "VL1_18",
+                                         "VL1_20", "VL1_22", "VL1_24", "VL1_26", "VL1_28",
+                                         "VL1_30", "VL1_32", "VL1_34", "VL1_36", "VL1_38",
+                                         "VL1_40", "VL1_90" };
+    static const char *const want2[] = { "VL2_0", "VL2_2", "VL2_4", "VL2_6", "VL2_50" };
+    char *doc = malloc(16384);
+    const ctg_net_container *c1, *c2;
+    ctg_network *net = NULL;
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    strcpy(doc, "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S1\","
+                "\"voltageLevels\":[");
+    pairs_level(doc, "VL1", 20);
+    strcat(doc, ",");
+    pairs_level(doc, "VL2", 3);
+    strcat(doc, "],\"twoWindingsTransformers\":[{\"id\":\"T\",\"voltageLevelId1\":\"VL1\","
+                "\"node1\":3,\"voltageLevelId2\":\"VL2\",\"node2\":50}]}],"
+                "\"lines\":[{\"id\":\"L\",\"voltageLevelId1\":\"VL1\",\"node1\":90,"
+                "\"voltageLevelId2\":\"VL2\",\"node2\":5}]}");
+    CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, doc, NULL, &err), CTG_OK);
+    c1 = find(net, "VL1")->container;
+    c2 = find(net, "VL2")->container;
+    CU_ASSERT_EQUAL_FATAL(c1->calculated_bus_count, sizeof want1 / sizeof want1[0]);
+    for (size_t i = 0; i < sizeof want1 / sizeof want1[0]; i++)
+        CU_ASSERT_STRING_EQUAL(c1->calculated_buses[i], want1[i]);
+    CU_ASSERT_EQUAL_FATAL(c2->calculated_bus_count, sizeof want2 / sizeof want2[0]);
+    for (size_t i = 0; i < sizeof want2 / sizeof want2[0]; i++)
+        CU_ASSERT_STRING_EQUAL(c2->calculated_buses[i], want2[i]);
+    ctg_network_free(net);
+    free(doc);
+}
+
+/* A branch's levels are looked up together, its checks still come in their order: leg 1's
+ * level and terminal before leg 2's, the id after both. Each error at its member (a missing
+ * one at the element's '{'), in a document of one line. */
+CTG_TEST(jiidm, branch_errors_in_order)
+{
+    static const char head[] =
+        "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S1\",\"voltageLevels\":["
+        "{\"id\":\"VL1\",\"nominalV\":400,\"topologyKind\":\"NODE_BREAKER\",\"loads\":[{\"id\":"
+        "\"LD\",\"node\":1}]},{\"id\":\"VL2\",\"nominalV\":400,\"topologyKind\":"
+        "\"BUS_BREAKER\"}]}],\"lines\":[";
+    static const struct {
+        const char *line, *at, *path, *message;
+    } cases[] = {
+        { "{\"id\":\"L\",\"voltageLevelId1\":\"VL1\",\"voltageLevelId2\":\"VL9\",\"node2\":3}",
+          "{\"id\":\"L\"", "/lines/0/node1", "missing required field \"node1\"" },
+        { "{\"id\":\"L\",\"voltageLevelId1\":\"LD\",\"node1\":1,\"voltageLevelId2\":\"VL2\"}",
+          "\"voltageLevelId1\"", "/lines/0/voltageLevelId1", "unknown voltage level \"LD\"" },
+        { "{\"id\":\"L\",\"voltageLevelId1\":\"VL1\",\"node1\":1,\"voltageLevelId2\":\"S1\"}",
+          "\"voltageLevelId2\"", "/lines/0/voltageLevelId2", "unknown voltage level \"S1\"" },
+        { "{\"id\":\"L\",\"voltageLevelId2\":\"VL2\",\"node1\":1}", "{\"id\":\"L\"",
+          "/lines/0/voltageLevelId1", "missing required field \"voltageLevelId1\"" },
+        { "{\"id\":\"VL1\",\"voltageLevelId1\":\"VL1\",\"node1\":1,\"voltageLevelId2\":\"VL2\"}",
+          "\"id\":\"VL1\",\"voltageLevelId1\"", "/lines/0/id", "duplicate id \"VL1\"" },
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char doc[1024];
+        ctg_network *net = NULL;
+        ctg_error err;
+
+        snprintf(doc, sizeof doc, "%s%s]}", head, cases[i].line);
+        CU_ASSERT_EQUAL(ctg_test_read_net(&net, doc, NULL, &err), CTG_ESCHEMA);
+        CU_ASSERT_PTR_NULL(net);
+        CU_ASSERT_STRING_EQUAL(err.path, cases[i].path);
+        CU_ASSERT_STRING_EQUAL(err.message, cases[i].message);
+        CU_ASSERT_EQUAL(err.line, 1);
+        CU_ASSERT_EQUAL(err.column,
+                        (unsigned)(strstr(doc + sizeof head - 1, cases[i].at) - doc) + 1);
+    }
+}
+
+/* A container's members of no key of ours: a string or number value is passed over in the
+ * lexer, any other comes to the member loop, so that an unknown array is still refused at its
+ * '[', an array name with another value at that value, and a bad number in a skipped value at
+ * that number, with the container's path, read from memory or streamed. */
+CTG_TEST(jiidm, container_members)
+{
+    static const char head[] =
+        "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S1\",\"voltageLevels\":["
+        "{\"id\":\"VL1\",\"nominalV\":400,\"topologyKind\":\"BUS_BREAKER\"";
+    static const struct {
+        int code;
+        const char *tail, *at, *path, *message;
+    } cases[] = {
+        { CTG_ESCHEMA, ",\"generators\":5}]}]}", "5}", "/substations/0/voltageLevels/0/generators",
+          "expected array for \"generators\", got number" },
+        { CTG_ESYNTAX, ",\"lowVoltageLimit\":1e999}]}]}", "1e999", "/substations/0/voltageLevels/0",
+          "number out of range" },
+        { CTG_ESCHEMA, ",\"foo\":\"a\\u0000b\",\"bar\":[1]}]}]}", "[1]", "/substations/0/voltageLevels/0",
+          "unknown element \"bar\" in \"voltageLevel\"" },
+        { CTG_ESCHEMA, ",\"foo\":true,\"bar\":{\"x\":[1,2]},\"baz\":-0.5,\"q\":\"x\"}]}],\"zork\":[]}", "[]}",
+          "", "unknown element \"zork\" in \"network\"" },
+        { CTG_ESYNTAX, ",\"foo\":01}]}]}", "1}]", "/substations/0/voltageLevels/0", "leading zero in number" },
+        { CTG_ESCHEMA, ",\"Foo\":[]}]}]}", "[]", "/substations/0/voltageLevels/0",
+          "unknown element \"Foo\" in \"voltageLevel\"" },
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char doc[512];
+
+        snprintf(doc, sizeof doc, "%s%s", head, cases[i].tail);
+        for (int streamed = 0; streamed < 2; streamed++) {
+            FILE *fp = streamed ? fmemopen(doc, strlen(doc), "rb") : NULL;
+            ctg_source src = streamed ? ctg_source_fp(fp) : ctg_source_buffer(doc, strlen(doc));
+            ctg_iidm_read_options o = { 0 };
+            ctg_network *net = NULL;
+            ctg_error err;
+
+            o.format = CTG_IIDM_JSON;
+            CU_ASSERT_EQUAL(ctg_iidm_read(&net, &src, &o, &err), cases[i].code);
+            if (fp)
+                fclose(fp);
+            CU_ASSERT_PTR_NULL(net);
+            CU_ASSERT_STRING_EQUAL(err.path, cases[i].path);
+            CU_ASSERT_STRING_EQUAL(err.message, cases[i].message);
+            CU_ASSERT_EQUAL(err.line, 1);
+            CU_ASSERT_EQUAL(err.column,
+                            (unsigned)(strstr(doc + sizeof head - 1, cases[i].at) - doc) + 1);
+        }
+    }
+}
+
+/* Property and alias items: their keys in any order, escaped or not, other members skipped;
+ * a missing key is an error at the item's '{'. */
+CTG_TEST(jiidm, pair_items)
+{
+    static const char doc[] =
+        "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S1\",\"properties\":["
+        "{\"value\":\"v1\",\"name\":\"k1\"},{\"n\\u0061me\":\"k2\",\"value\":\"v2\"},"
+        "{\"name\":\"k3\",\"x\":[1],\"value\":\"v3\"}],\"aliases\":[{\"type\":\"t\","
+        "\"content\":\"A1\"},{\"content\":\"A2\"}]}]}";
+    static const char bad[] = "{\"version\":\"1.17\",\"id\":\"n\",\"substations\":[{\"id\":\"S1\","
+                              "\"properties\":[{\"name\":\"k\"}]}]}";
+    ctg_network *net = NULL;
+    const ctg_net_object *s1;
+    ctg_error err;
+
+    CU_ASSERT_EQUAL_FATAL(ctg_test_read_net(&net, doc, NULL, &err), CTG_OK);
+    s1 = find(net, "S1");
+    CU_ASSERT_EQUAL(ctg_net_object_property_count(s1), 3);
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(s1, "k1"), "v1");
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(s1, "k2"), "v2");
+    CU_ASSERT_STRING_EQUAL(ctg_net_object_property(s1, "k3"), "v3");
+    CU_ASSERT_PTR_EQUAL(find(net, "A1"), s1);
+    CU_ASSERT_PTR_EQUAL(find(net, "A2"), s1);
+    ctg_network_free(net);
+    CU_ASSERT_EQUAL(ctg_test_read_net(&net, bad, NULL, &err), CTG_ESCHEMA);
+    CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/properties/0/value");
+    CU_ASSERT_STRING_EQUAL(err.message, "missing required field \"value\"");
+    CU_ASSERT_EQUAL(err.column, (unsigned)(strstr(bad, "{\"name\"") - bad) + 1);
+}
+
 /* A node-breaker level whose busbar section stands on node `node` (the JSON text). */
 static char *busbar_on(const char *node)
 {

@@ -159,6 +159,7 @@ static int next_fast(ctg_lexer *lx, ctg_token *tok, ctg_token *pending, bool *ha
     }
     memset(&keep_all, 0xFF, sizeof keep_all);
     keep_all.plain = NULL;
+    keep_all.scalars_only = false;
     switch ((*turn)++ % 5) {
     case 0:
         return ctg_lexer_next(lx, tok, err);
@@ -2013,6 +2014,63 @@ CTG_TEST(lexer, member_sifted)
     CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_ESYNTAX);
     CU_ASSERT_EQUAL(err.offset, 9);
     CU_ASSERT_STRING_EQUAL(err.message, "expected a digit after '.' in number");
+    ctg_lexer_dispose(&lx);
+}
+
+/* With scalars_only, a member the sieve would pass over is passed over only when its value is a
+ * plain string or a number the fast path takes, on the key's line; any other comes back as a
+ * kept member does (its value the next call's, or with it when it is a boolean). */
+CTG_TEST(lexer, member_sifted_scalars_only)
+{
+    static const char doc[] = "{\"p\" : 1.5, \"q\" : \"s\", \"r\" : true, \"x\" : [1], \"p\" : -7,"
+                              " \"y\" : {\"a\" : 1}, \"z\" : \"a\\nb\", \"n\" : null, \"q\" :\n 2,"
+                              " \"k\" : 3}";
+    ctg_lex_source src = { doc, sizeof(doc) - 1, NULL, NULL };
+    ctg_key_sieve sv;
+    ctg_lex_member m;
+    ctg_lexer lx;
+    ctg_token val;
+    ctg_error err;
+
+    memset(&sv, 0, sizeof sv);
+    sv.keep[1] = 1u << ('k' - 'a'); /* only "k" is kept */
+    sv.max_len = 1;
+    sv.scalars_only = true;
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_init(&lx, &src, NULL, NULL), CTG_OK);
+    CU_ASSERT_EQUAL_FATAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    /* "p" and "q" passed over; "r" comes back with its boolean. */
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.len == 1 && m.key.str[0] == 'r' && m.value_ready);
+    CU_ASSERT(val.type == CTG_TOK_TRUE && val.offset == 29);
+    /* "x": its array the next call's, at its '['. */
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.str[0] == 'x' && m.key.offset == 35 && !m.value_ready);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT(val.type == CTG_TOK_ARRAY_BEGIN && val.offset == 41);
+    CU_ASSERT_EQUAL(ctg_lexer_skip_value(&lx, &val, &err), CTG_OK);
+    /* "p" : -7 passed over; "y" and its object, "z" and its escape, "n" and null come back. */
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.str[0] == 'y' && !m.value_ready);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(val.type, CTG_TOK_OBJECT_BEGIN);
+    CU_ASSERT_EQUAL(ctg_lexer_skip_value(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.str[0] == 'z' && !m.value_ready);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT(val.type == CTG_TOK_STRING && val.len == 3 && memcmp(val.str, "a\nb", 3) == 0);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.str[0] == 'n' && !m.value_ready);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT_EQUAL(val.type, CTG_TOK_NULL);
+    /* "q", its number on the next line: not on the key's line, so it comes back. */
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.str[0] == 'q' && m.key.line == 1 && !m.value_ready);
+    CU_ASSERT_EQUAL(ctg_lexer_next(&lx, &val, &err), CTG_OK);
+    CU_ASSERT(val.type == CTG_TOK_NUMBER && val.number == 2 && val.line == 2);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_KEY);
+    CU_ASSERT(m.key.str[0] == 'k' && m.value_ready && val.number == 3);
+    CU_ASSERT_EQUAL(ctg_lexer_member_sifted(&lx, NULL, 0, &sv, &m, &val, &err), CTG_LEX_OTHER);
+    CU_ASSERT_EQUAL(val.type, CTG_TOK_OBJECT_END);
     ctg_lexer_dispose(&lx);
 }
 
