@@ -429,29 +429,17 @@ static inline bool plain_string(const ctg_lexer *lx, ctg_token *t, const char *q
 CTG_INTERNAL int ctg_lex_next_from(ctg_lexer *lx, ctg_token *t, ctg_error *err, const char *p,
                                    int st);
 
-/* Whether the 2 bytes at `p` are ", ": one compare where the byte order allows. */
-static inline bool comma_space(const char *p)
+/* Whether the 2 bytes at `p` are `a` then `b` (", " or ",\n" between items and members): one
+ * compare where the byte order allows. */
+static inline bool two_bytes(const char *p, char a, char b)
 {
 #ifdef CTG_LEX_SWAR
     uint16_t w;
 
     memcpy(&w, p, sizeof(w));
-    return w == (',' | ' ' << 8);
+    return w == (uint16_t)((unsigned char)a | (unsigned char)b << 8);
 #else
-    return p[0] == ',' && p[1] == ' ';
-#endif
-}
-
-/* Whether the 2 bytes at `p` are ",\n": one compare where the byte order allows. */
-static inline bool comma_newline(const char *p)
-{
-#ifdef CTG_LEX_SWAR
-    uint16_t w;
-
-    memcpy(&w, p, sizeof(w));
-    return w == (',' | '\n' << 8);
-#else
-    return p[0] == ',' && p[1] == '\n';
+    return p[0] == a && p[1] == b;
 #endif
 }
 
@@ -463,7 +451,7 @@ static inline const char *before_token(ctg_lexer *lx, int *st)
     const char *p = lx->cur, *end = lx->end;
 
     /* ",\n" and an indentation: what comes between two members or items of a pretty file. */
-    if (end - p >= 2 && comma_newline(p) && (*st & F_COMMA)) {
+    if (end - p >= 2 && two_bytes(p, ',', '\n') && (*st & F_COMMA)) {
         *st = after_comma(*st);
         p = newline(lx, p + 2, end);
         return p < end && (unsigned char)*p > ' ' ? p : skip_ws(lx, p, end);
@@ -522,7 +510,7 @@ static HOT_INLINE int ctg_lexer_item_inline(ctg_lexer *lx, ctg_token *tok, ctg_e
     p = lx->cur;
     /* "}, {", "[ {" and "} ]", as PowSyBl writes an array of objects, settled before the
      * general skip (which reaches the same position and state). */
-    if (lx->end - p >= 3 && comma_space(p) && p[2] == '{' && (st & F_COMMA)) {
+    if (lx->end - p >= 3 && two_bytes(p, ',', ' ') && p[2] == '{' && (st & F_COMMA)) {
         st = after_comma(st);
         p += 2;
     } else if (lx->end - p >= 2 && p[0] == ' ' && (p[1] == '{' || p[1] == ']')) {
