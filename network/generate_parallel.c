@@ -162,20 +162,33 @@ static void add(keys *k, uint32_t i)
     k->run_n = q.run_n;
 }
 
-/* Every branch of the type being read, `n` of them: add's loop with its counts kept local,
- * which a store through the candidates' arrays would make the compiler reload each time. */
-static void add_all(keys *k, size_t n)
+/* Every branch of the type being read, `n` of them, `stride` apart: add's loop with its counts
+ * kept local, which a store through the candidates' arrays would make the compiler reload
+ * each time. */
+static inline void add_run(keys *k, size_t n, size_t stride)
 {
     const uint32_t *lv = k->levels;
     par_pass q = { k->top, k->late_n, k->run_n };
     size_t c = k->n;
 
-    for (size_t i = 0; i < n; i++, lv += k->stride)
+    for (size_t i = 0; i < n; i++, lv += stride)
         c += add_at(k, &q, lv, (uint32_t)i, c);
     k->n = c;
     k->top = q.top;
     k->late_n = q.late_n;
     k->run_n = q.run_n;
+}
+
+/* add_run with the strides of the parallel types made constants (2 for a line, 3 for a
+ * transformer, whose substation follows): a register fewer in a loop short of them. */
+static void add_all(keys *k, size_t n)
+{
+    if (k->stride == 2)
+        add_run(k, n, 2);
+    else if (k->stride == 3)
+        add_run(k, n, 3);
+    else
+        add_run(k, n, k->stride);
 }
 
 static int add_one(gen_ctx *g, const ctg_net_object *obj, size_t index, void *arg)
