@@ -24,8 +24,9 @@
  * the substations' count plus its own type_index. When both ends are in one place (a
  * transformer), the key is its two voltage levels, numbered the same way: a level with a
  * substation is never a place, so that these numbers meet no place's, and the key is one-to-one
- * with what the rule compares. Memory while grouping: 28 bytes and a bit per candidate, 20 per
- * place (8 of them for a run, at most one per candidate), 4 per voltage level; kept for the
+ * with what the rule compares. Memory while grouping: 24 bytes and a bit per object of the
+ * selected parallel types, 20 per place (8 of them for a run, at most one per object), 4 per
+ * voltage level; kept for the
  * emission: 8 bytes per member of a group and 8 per group; nothing per pair. */
 
 #include <string.h>
@@ -51,7 +52,10 @@ typedef struct par_slot {
 
 /* The grouping's state, in one scratch allocation released when the groups are found. The
  * candidates are the selected two-ended branches, in selection order, in at most three runs
- * of one type each (`seg_type`, ending before `seg_end`). */
+ * of one type each (`seg_type`): a candidate is numbered by its run's base (`seg_base`) plus
+ * its type_index, so that the numbers ascend in selection order and give back the object
+ * without a table of type_index. A number that is no candidate (an object not selected, or
+ * with an end in no voltage level) has the lower place NONE, and takes no part. */
 typedef struct keys {
     const ctg_net_vl_scan *vls;
     uint32_t subs, places;
@@ -59,9 +63,8 @@ typedef struct keys {
     const uint32_t *levels; /* of the type being read, `stride` per object */
     size_t stride;
     ctg_identifiable_type seg_type[3];
-    size_t seg_end[3], segs;
-    size_t n, cap;     /* candidates, and the room of the arrays below */
-    uint32_t *tix;     /* per candidate: its type_index */
+    size_t seg_base[4], segs;
+    size_t n, cap;     /* the numbers given so far, and the room of the arrays below */
     uint32_t *next;    /* per candidate: the next member of its group, NONE after the last */
     uint64_t *lead;    /* a bit per candidate: the first of a group of two or more */
     par_slot *slots;   /* per place */
@@ -120,16 +123,18 @@ typedef struct par_pass {
     size_t late_n, run_n;
 } par_pass;
 
-/* Adds the branch of type_index `i` of the type being read, when both its ends are in a
- * voltage level, as candidate `c`; false when it is not one. A candidate whose lower place is
+/* Adds the branch at `lv` of the type being read, when both its ends are in a voltage level,
+ * as candidate `c`; else marks `c` as none. A candidate whose lower place is
  * not below any met before is met in the order of (lower place, selection) that the slots
  * need, and is linked at once; the others, late, are linked by link_late. */
-static inline bool add_at(const keys *k, par_pass *q, const uint32_t *lv, uint32_t i, size_t c)
+static inline void add_at(const keys *k, par_pass *q, const uint32_t *lv, size_t c)
 {
     uint32_t v1 = lv[0], v2 = lv[1], a, b, lo, hi;
 
-    if (v1 == CTG_NET_SCAN_NONE || v2 == CTG_NET_SCAN_NONE)
-        return false;
+    if (v1 == CTG_NET_SCAN_NONE || v2 == CTG_NET_SCAN_NONE) {
+        k->lo[c] = NONE;
+        return;
+    }
     a = k->place[v1];
     b = k->place[v2];
     if (a == b) {
@@ -140,23 +145,21 @@ static inline bool add_at(const keys *k, par_pass *q, const uint32_t *lv, uint32
     hi = a < b ? b : a;
     k->lo[c] = lo;
     k->hi[c] = hi;
-    k->tix[c] = i;
     if ((int64_t)lo < q->top) {
         k->late[q->late_n++] = (uint32_t)c;
-        return true;
+        return;
     }
     if ((int64_t)lo > q->top)
         k->runs[q->run_n++] = ((uint64_t)lo << 32) | c;
     q->top = lo;
     link_one(k, lo, hi, (uint32_t)c);
-    return true;
 }
 
 static void add(keys *k, uint32_t i)
 {
     par_pass q = { k->top, k->late_n, k->run_n };
 
-    k->n += add_at(k, &q, k->levels + (size_t)i * k->stride, i, k->n);
+    add_at(k, &q, k->levels + (size_t)i * k->stride, k->n + i);
     k->top = q.top;
     k->late_n = q.late_n;
     k->run_n = q.run_n;
@@ -172,8 +175,7 @@ static inline void add_run(keys *k, size_t n, size_t stride)
     size_t c = k->n;
 
     for (size_t i = 0; i < n; i++, lv += stride)
-        c += add_at(k, &q, lv, (uint32_t)i, c);
-    k->n = c;
+        add_at(k, &q, lv, c + i);
     k->top = q.top;
     k->late_n = q.late_n;
     k->run_n = q.run_n;
@@ -219,24 +221,30 @@ static int other_type(gen_ctx *g, size_t t, uint64_t *sel)
     return rc;
 }
 
-/* The candidates of g->types[t], a branch type; *sel its selected objects. A whole type is
- * read from the scan data alone, without visiting its objects. */
+/* The candidates of g->types[t], a branch type, numbered from k->n on (then past its objects);
+ * *sel its selected objects. A whole type is read from the scan data alone, without visiting
+ * its objects; otherwise the numbers of the objects not visited are first marked as none. */
 static int branch_type(gen_ctx *g, keys *k, size_t t, uint64_t *sel)
 {
     ctg_identifiable_type type = g->types[t].type;
     size_t n = ctg_network_count(g->net, type), index = 0;
+    bool all = ctg_gen_takes_all(g, t);
     int rc = CTG_OK;
 
     k->levels = ctg_net_scan_levels(g->net, type, &k->stride);
-    if (k->levels == NULL || k->vls == NULL) /* no object, or none with an end */
+    if (k->lo == NULL) /* no candidate at all: only counted */
         return other_type(g, t, sel);
-    if (ctg_gen_takes_all(g, t)) {
+    if (k->levels == NULL || k->vls == NULL || !all) /* no object or none with an end */
+        memset(k->lo + k->n, 0xff, n * sizeof *k->lo);
+    if (k->levels == NULL || k->vls == NULL)
+        rc = other_type(g, t, sel);
+    else if (all)
         add_all(k, n);
-        index = n;
-    } else {
+    else
         rc = ctg_gen_select_type(g, t, add_one, k, &index);
-    }
-    *sel = index;
+    if (k->levels != NULL && k->vls != NULL)
+        *sel = all ? n : index;
+    k->n += n;
     return rc;
 }
 
@@ -251,7 +259,7 @@ static int reserve(gen_ctx *g, keys *k, size_t cap)
         return ctg_rs_nomem(&g->rs);
     k->cap = cap;
     k->block_size = words * sizeof *k->lead + places * (sizeof *k->slots + sizeof *k->count) +
-                    (cap * 7 + levels) * sizeof(uint32_t) + runs * sizeof *k->runs;
+                    (cap * 6 + levels) * sizeof(uint32_t) + runs * sizeof *k->runs;
     k->block = b = ctg_mem_alloc(g->alloc, k->block_size);
     if (b == NULL)
         return ctg_rs_nomem(&g->rs);
@@ -259,8 +267,7 @@ static int reserve(gen_ctx *g, keys *k, size_t cap)
     k->runs = k->lead + words;
     k->slots = (par_slot *)(k->runs + runs);
     k->count = (uint32_t *)(k->slots + places);
-    k->tix = k->count + places;
-    k->next = k->tix + cap;
+    k->next = k->count + places;
     k->lo = k->next + cap;
     k->hi = k->lo + cap;
     k->tail = k->hi + cap;
@@ -300,14 +307,17 @@ static void sort_late(keys *k)
 
 /* The slots of lower place `lo` set back to the groups of its run, which begins at candidate
  * `c` and ends where the next run begins (the late candidates among them are of lower
- * places): each group's lead is its first. A slot whose stamp is `lo` already holds its
- * group's lead, as no other run sets that stamp. */
+ * places, and the numbers that are none are passed over): each group's lead is its first. A
+ * slot whose stamp is `lo` already holds its group's lead, as no other run sets that stamp. */
 static void restore_run(const keys *k, uint32_t lo, size_t c)
 {
-    for (; c < k->n && k->lo[c] <= lo; c++) {
-        par_slot *s = &k->slots[k->hi[c]];
+    for (; c < k->n && (k->lo[c] <= lo || k->lo[c] == NONE); c++) {
+        par_slot *s;
 
-        if (k->lo[c] == lo && s->stamp != lo) {
+        if (k->lo[c] != lo)
+            continue;
+        s = &k->slots[k->hi[c]];
+        if (s->stamp != lo) {
             s->stamp = lo;
             s->head = (uint32_t)c;
         }
@@ -366,7 +376,7 @@ static int candidates(gen_ctx *g, keys *k, uint64_t *selected)
         if (is_parallel_type(type)) {
             rc = branch_type(g, k, t, &n);
             k->seg_type[k->segs] = type;
-            k->seg_end[k->segs++] = k->n;
+            k->seg_base[++k->segs] = k->n;
         } else {
             rc = other_type(g, t, &n);
         }
@@ -381,9 +391,9 @@ static const ctg_net_object *member(const gen_ctx *g, const keys *k, uint32_t c)
 {
     size_t s = 0;
 
-    while (c >= k->seg_end[s])
+    while (c >= k->seg_base[s + 1])
         s++;
-    return ctg_network_object_at(g->net, k->seg_type[s], k->tix[c]);
+    return ctg_network_object_at(g->net, k->seg_type[s], c - k->seg_base[s]);
 }
 
 /* The groups' members into p->objs, group after group in the order of their leads (a bit
