@@ -5,21 +5,29 @@
  * their substations come from the table's compact scan data (network/scan_data.h) as small
  * integers, so that a branch's key is two reads of a sequential array and two of an array of
  * the levels' places, made once per generation: no pointer chase, no string and no allocation
- * per branch. The branches are then grouped in linear time: a counting sort on the lower place
- * of their key, then, for each lower place, a table indexed by the higher one that links the
- * branches of each pair of places in selection order (a radix sort of 64-bit keys, then a sort
- * of the groups by their first branch, took most of a run on 50,000 branches; so did a filter
- * of the keys read in two passes, computing a key costing about as much as grouping it). The
- * groups are then gathered in the order of their first branch (a bit per candidate, scanned a
- * word at a time) into the array of objects that the emission reads in order.
+ * per branch. The branches are grouped in linear time, in the order of their key's lower place
+ * then of the selection: for each lower place, a table indexed by the higher one links the
+ * branches of each pair of places in selection order. Branches met in that order already (a
+ * branch whose lower place is below none met before it: most of them, in a network written
+ * substation after substation) are linked as their key is read, in the same pass; the others,
+ * late, are then sorted by a counting sort and linked after those of their lower place met in
+ * order, whose slots are first set back. A counting sort of every branch, its counts kept per
+ * place, took more time than the linking: the increments of a place's count follow each other
+ * through memory. (A radix sort of 64-bit keys, then a sort of the groups by their first
+ * branch, took most of a run on 50,000 branches; so did a filter of the keys read in two
+ * passes; and so did a hash table of the keys: spread over a table larger than the first
+ * levels of cache, each probe a miss, its branch mispredicted.) The groups are then gathered
+ * in the order of their first branch (a bit per candidate, scanned a word at a time) into the
+ * array of objects that the emission reads in order.
  *
  * Places are numbered from 0: a substation by its type_index, a voltage level without one by
  * the substations' count plus its own type_index. When both ends are in one place (a
  * transformer), the key is its two voltage levels, numbered the same way: a level with a
  * substation is never a place, so that these numbers meet no place's, and the key is one-to-one
- * with what the rule compares. Memory while grouping: 20 bytes and a bit per candidate, 12 per
- * place, 4 per voltage level; kept for the emission: 8 bytes per member of a group and 8 per
- * group; nothing per pair. */
+ * with what the rule compares. Memory while grouping: 24 bytes and a bit per object of the
+ * selected parallel types, 20 per place (8 of them for a run, at most one per object), 4 per
+ * voltage level; kept for the
+ * emission: 8 bytes per member of a group and 8 per group; nothing per pair. */
 
 #include <string.h>
 
@@ -36,7 +44,7 @@ static bool is_parallel_type(ctg_identifiable_type t)
 }
 
 /* What the grouping links per higher place: the group of (stamp, this place) met last, by its
- * first member (8 bytes: the slot of every higher place is set before the grouping). */
+ * first member (8 bytes; every stamp is NONE before the grouping). */
 typedef struct par_slot {
     uint32_t stamp; /* the lower place of the group, NONE before the first */
     uint32_t head;
@@ -44,7 +52,10 @@ typedef struct par_slot {
 
 /* The grouping's state, in one scratch allocation released when the groups are found. The
  * candidates are the selected two-ended branches, in selection order, in at most three runs
- * of one type each (`seg_type`, ending before `seg_end`). */
+ * of one type each (`seg_type`): a candidate is numbered by its run's base (`seg_base`) plus
+ * its type_index, so that the numbers ascend in selection order and give back the object
+ * without a table of type_index. A number that is no candidate (an object not selected, or
+ * with an end in no voltage level) has the lower place NONE, and takes no part. */
 typedef struct keys {
     const ctg_net_vl_scan *vls;
     uint32_t subs, places;
@@ -52,15 +63,20 @@ typedef struct keys {
     const uint32_t *levels; /* of the type being read, `stride` per object */
     size_t stride;
     ctg_identifiable_type seg_type[3];
-    size_t seg_end[3], segs;
-    size_t n, cap;     /* candidates, and the room of the arrays below */
-    uint32_t *tix;     /* per candidate: its type_index */
+    size_t seg_base[4], segs;
+    size_t n, cap;     /* the numbers given so far, and the room of the arrays below */
     uint32_t *next;    /* per candidate: the next member of its group, NONE after the last */
     uint64_t *lead;    /* a bit per candidate: the first of a group of two or more */
     par_slot *slots;   /* per place */
-    uint32_t *count;   /* per place: the candidates whose lower place it is */
+    uint32_t *count;   /* per place: the late candidates of a lower place, sorting them */
     uint32_t *lo, *hi; /* per candidate: its key */
-    uint32_t *order;   /* the candidates sorted by lower place */
+    uint32_t *tail;    /* per lead of a group of two or more: its last member */
+    int64_t top;       /* the highest lower place met so far, -1 before the first */
+    size_t late_n;     /* the late candidates: met after one of a higher lower place */
+    uint32_t *late;    /* late_n candidates, in selection order */
+    uint32_t *sorted;  /* late_n: the late candidates sorted by lower place */
+    size_t run_n;      /* the runs: the candidates met in order, of one lower place each */
+    uint64_t *runs;    /* run_n: a run's lower place << 32 | its first candidate */
     void *block;
     size_t block_size;
 } keys;
@@ -80,17 +96,45 @@ static void set_places(keys *k)
     }
 }
 
-/* Adds the branch of type_index `i` of the type being read, when both its ends are in a
- * voltage level, as candidate `c`; false when it is not one. The slot of its higher place is
- * marked empty here, so that only the slots of the places met are set, not every place's.
- * (lead is cleared for every candidate at once by reserve; next is set by group, for the
- * members of a group only.) */
-static inline bool add_at(const keys *k, const uint32_t *lv, uint32_t i, size_t c)
+/* Candidate `c` of key (lo, hi) linked into its group, the slot of its higher place, after
+ * every candidate of a lower key: the lead of a group is its first, marked when a second
+ * joins it; its `tail` is then its last. */
+static inline void link_one(const keys *k, uint32_t lo, uint32_t hi, uint32_t c)
+{
+    uint32_t h, w;
+    par_slot *s = &k->slots[hi];
+
+    if (s->stamp != lo) {
+        s->stamp = lo;
+        s->head = c;
+        return;
+    }
+    h = s->head;
+    w = (k->lead[h / 64] >> (h % 64)) & 1;
+    k->lead[h / 64] |= (uint64_t)1 << (h % 64);
+    k->next[w ? k->tail[h] : h] = c;
+    k->next[c] = NONE;
+    k->tail[h] = c;
+}
+
+/* The grouping's progress through the candidates, kept in locals by add_all. */
+typedef struct par_pass {
+    int64_t top;
+    size_t late_n, run_n;
+} par_pass;
+
+/* Adds the branch at `lv` of the type being read, when both its ends are in a voltage level,
+ * as candidate `c`; else marks `c` as none. A candidate whose lower place is
+ * not below any met before is met in the order of (lower place, selection) that the slots
+ * need, and is linked at once; the others, late, are linked by link_late. */
+static inline void add_at(const keys *k, par_pass *q, const uint32_t *lv, size_t c)
 {
     uint32_t v1 = lv[0], v2 = lv[1], a, b, lo, hi;
 
-    if (v1 == CTG_NET_SCAN_NONE || v2 == CTG_NET_SCAN_NONE)
-        return false;
+    if (v1 == CTG_NET_SCAN_NONE || v2 == CTG_NET_SCAN_NONE) {
+        k->lo[c] = NONE;
+        return;
+    }
     a = k->place[v1];
     b = k->place[v2];
     if (a == b) {
@@ -101,27 +145,52 @@ static inline bool add_at(const keys *k, const uint32_t *lv, uint32_t i, size_t 
     hi = a < b ? b : a;
     k->lo[c] = lo;
     k->hi[c] = hi;
-    k->slots[hi].stamp = NONE;
-    k->count[lo]++;
-    k->tix[c] = i;
-    return true;
+    if ((int64_t)lo < q->top) {
+        k->late[q->late_n++] = (uint32_t)c;
+        return;
+    }
+    if ((int64_t)lo > q->top)
+        k->runs[q->run_n++] = ((uint64_t)lo << 32) | c;
+    q->top = lo;
+    link_one(k, lo, hi, (uint32_t)c);
 }
 
 static void add(keys *k, uint32_t i)
 {
-    k->n += add_at(k, k->levels + (size_t)i * k->stride, i, k->n);
+    par_pass q = { k->top, k->late_n, k->run_n };
+
+    add_at(k, &q, k->levels + (size_t)i * k->stride, k->n + i);
+    k->top = q.top;
+    k->late_n = q.late_n;
+    k->run_n = q.run_n;
 }
 
-/* Every branch of the type being read, `n` of them: add's loop with the count kept local,
- * which a store through the candidates' arrays would make the compiler reload each time. */
-static void add_all(keys *k, size_t n)
+/* Every branch of the type being read, `n` of them, `stride` apart: add's loop with its counts
+ * kept local, which a store through the candidates' arrays would make the compiler reload
+ * each time. */
+static inline void add_run(keys *k, size_t n, size_t stride)
 {
     const uint32_t *lv = k->levels;
+    par_pass q = { k->top, k->late_n, k->run_n };
     size_t c = k->n;
 
-    for (size_t i = 0; i < n; i++, lv += k->stride)
-        c += add_at(k, lv, (uint32_t)i, c);
-    k->n = c;
+    for (size_t i = 0; i < n; i++, lv += stride)
+        add_at(k, &q, lv, c + i);
+    k->top = q.top;
+    k->late_n = q.late_n;
+    k->run_n = q.run_n;
+}
+
+/* add_run with the strides of the parallel types made constants (2 for a line, 3 for a
+ * transformer, whose substation follows): a register fewer in a loop short of them. */
+static void add_all(keys *k, size_t n)
+{
+    if (k->stride == 2)
+        add_run(k, n, 2);
+    else if (k->stride == 3)
+        add_run(k, n, 3);
+    else
+        add_run(k, n, k->stride);
 }
 
 static int add_one(gen_ctx *g, const ctg_net_object *obj, size_t index, void *arg)
@@ -152,24 +221,30 @@ static int other_type(gen_ctx *g, size_t t, uint64_t *sel)
     return rc;
 }
 
-/* The candidates of g->types[t], a branch type; *sel its selected objects. A whole type is
- * read from the scan data alone, without visiting its objects. */
+/* The candidates of g->types[t], a branch type, numbered from k->n on (then past its objects);
+ * *sel its selected objects. A whole type is read from the scan data alone, without visiting
+ * its objects; otherwise the numbers of the objects not visited are first marked as none. */
 static int branch_type(gen_ctx *g, keys *k, size_t t, uint64_t *sel)
 {
     ctg_identifiable_type type = g->types[t].type;
     size_t n = ctg_network_count(g->net, type), index = 0;
+    bool all = ctg_gen_takes_all(g, t);
     int rc = CTG_OK;
 
     k->levels = ctg_net_scan_levels(g->net, type, &k->stride);
-    if (k->levels == NULL || k->vls == NULL) /* no object, or none with an end */
+    if (k->lo == NULL) /* no candidate at all: only counted */
         return other_type(g, t, sel);
-    if (ctg_gen_takes_all(g, t)) {
+    if (k->levels == NULL || k->vls == NULL || !all) /* no object or none with an end */
+        memset(k->lo + k->n, 0xff, n * sizeof *k->lo);
+    if (k->levels == NULL || k->vls == NULL)
+        rc = other_type(g, t, sel);
+    else if (all)
         add_all(k, n);
-        index = n;
-    } else {
+    else
         rc = ctg_gen_select_type(g, t, add_one, k, &index);
-    }
-    *sel = index;
+    if (k->levels != NULL && k->vls != NULL)
+        *sel = all ? n : index;
+    k->n += n;
     return rc;
 }
 
@@ -177,68 +252,98 @@ static int branch_type(gen_ctx *g, keys *k, size_t t, uint64_t *sel)
 static int reserve(gen_ctx *g, keys *k, size_t cap)
 {
     size_t places = k->places, words = cap / 64 + 1, levels = places - k->subs;
+    size_t runs = cap < places ? cap : places; /* a run per lower place, at most */
     char *b;
 
     if (cap > SIZE_MAX / 64 || places > SIZE_MAX / 64 - cap)
         return ctg_rs_nomem(&g->rs);
     k->cap = cap;
     k->block_size = words * sizeof *k->lead + places * (sizeof *k->slots + sizeof *k->count) +
-                    (cap * 5 + levels) * sizeof(uint32_t);
+                    (cap * 6 + levels) * sizeof(uint32_t) + runs * sizeof *k->runs;
     k->block = b = ctg_mem_alloc(g->alloc, k->block_size);
     if (b == NULL)
         return ctg_rs_nomem(&g->rs);
     k->lead = (uint64_t *)b;
-    k->slots = (par_slot *)(k->lead + words);
+    k->runs = k->lead + words;
+    k->slots = (par_slot *)(k->runs + runs);
     k->count = (uint32_t *)(k->slots + places);
-    k->tix = k->count + places;
-    k->next = k->tix + cap;
+    k->next = k->count + places;
     k->lo = k->next + cap;
     k->hi = k->lo + cap;
-    k->order = k->hi + cap;
-    k->place = k->order + cap;
+    k->tail = k->hi + cap;
+    k->late = k->tail + cap;
+    k->sorted = k->late + cap;
+    k->place = k->sorted + cap;
     memset(k->lead, 0, words * sizeof *k->lead); /* no lead */
-    memset(k->count, 0, places * sizeof *k->count);
+    memset(k->slots, 0xff, places * sizeof *k->slots); /* every stamp NONE */
     set_places(k);
     return CTG_OK;
 }
 
-/* The counting sort by lower place (stable: each place's candidates stay in selection order),
- * then every candidate linked into its group, the slot of its higher place: a group's members
- * in selection order, its lead the first. A group's last member is kept in the `hi` of its
- * lead, which the loop has read already and does not read again; that the lead's bit is set
- * says that the group has two members or more, and so that it is there. The loop keeps its
- * arrays in locals, as the stores into `next` would make the compiler reload them through k.
- * Only a group's members get a `next`: the counts and the emission walk from the leads. */
-static void group(keys *k)
+/* The late candidates sorted by lower place (stable: each place's in selection order), a
+ * counting sort over the places of their range alone, into k->sorted. */
+static void sort_late(keys *k)
 {
-    const uint32_t *lo = k->lo;
-    uint32_t *hi = k->hi, *order = k->order, *count = k->count, *next = k->next, sum = 0;
-    uint64_t *lead = k->lead;
-    par_slot *slots = k->slots;
-    size_t n = k->n;
+    const uint32_t *lo = k->lo, *late = k->late;
+    uint32_t *count = k->count, low = NONE, high = 0, sum = 0;
+    size_t m = k->late_n;
 
-    for (uint32_t a = 0; a < k->places; a++) {
-        uint32_t m = count[a];
+    for (size_t i = 0; i < m; i++) {
+        low = lo[late[i]] < low ? lo[late[i]] : low;
+        high = lo[late[i]] > high ? lo[late[i]] : high;
+    }
+    memset(count + low, 0, ((size_t)high - low + 1) * sizeof *count);
+    for (size_t i = 0; i < m; i++)
+        count[lo[late[i]]]++;
+    for (uint32_t a = low; a <= high; a++) {
+        uint32_t n = count[a];
 
         count[a] = sum;
-        sum += m;
+        sum += n;
     }
-    for (size_t c = 0; c < n; c++)
-        order[count[lo[c]]++] = (uint32_t)c;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t c = order[i], h, w;
-        par_slot *s = &slots[hi[c]];
+    for (size_t i = 0; i < m; i++)
+        k->sorted[count[lo[late[i]]]++] = late[i];
+}
 
-        if (s->stamp != lo[c]) {
-            *s = (par_slot){ lo[c], c };
+/* The slots of lower place `lo` set back to the groups of its run, which begins at candidate
+ * `c` and ends where the next run begins (the late candidates among them are of lower
+ * places, and the numbers that are none are passed over): each group's lead is its first. A
+ * slot whose stamp is `lo` already holds its group's lead, as no other run sets that stamp. */
+static void restore_run(const keys *k, uint32_t lo, size_t c)
+{
+    for (; c < k->n && (k->lo[c] <= lo || k->lo[c] == NONE); c++) {
+        par_slot *s;
+
+        if (k->lo[c] != lo)
             continue;
+        s = &k->slots[k->hi[c]];
+        if (s->stamp != lo) {
+            s->stamp = lo;
+            s->head = (uint32_t)c;
         }
-        h = s->head;
-        w = (lead[h / 64] >> (h % 64)) & 1;
-        lead[h / 64] |= (uint64_t)1 << (h % 64);
-        next[w ? hi[h] : h] = c;
-        next[c] = NONE;
-        hi[h] = c;
+    }
+}
+
+/* The late candidates linked into their groups, in the order of (lower place, selection):
+ * each place's after its run's candidates, met before them, whose slots are restored first.
+ * The runs and the places of the late candidates both ascend: one walk of the runs. */
+static void link_late(keys *k)
+{
+    size_t r = 0;
+
+    if (k->late_n == 0)
+        return;
+    sort_late(k);
+    for (size_t j = 0; j < k->late_n; j++) {
+        uint32_t c = k->sorted[j], lo = k->lo[c];
+
+        if (j == 0 || lo != k->lo[k->sorted[j - 1]]) {
+            while (r < k->run_n && (k->runs[r] >> 32) < lo)
+                r++;
+            if (r < k->run_n && (k->runs[r] >> 32) == lo)
+                restore_run(k, lo, (uint32_t)k->runs[r]);
+        }
+        link_one(k, lo, k->hi[c], c);
     }
 }
 
@@ -271,7 +376,7 @@ static int candidates(gen_ctx *g, keys *k, uint64_t *selected)
         if (is_parallel_type(type)) {
             rc = branch_type(g, k, t, &n);
             k->seg_type[k->segs] = type;
-            k->seg_end[k->segs++] = k->n;
+            k->seg_base[++k->segs] = k->n;
         } else {
             rc = other_type(g, t, &n);
         }
@@ -286,9 +391,9 @@ static const ctg_net_object *member(const gen_ctx *g, const keys *k, uint32_t c)
 {
     size_t s = 0;
 
-    while (c >= k->seg_end[s])
+    while (c >= k->seg_base[s + 1])
         s++;
-    return ctg_network_object_at(g->net, k->seg_type[s], k->tix[c]);
+    return ctg_network_object_at(g->net, k->seg_type[s], c - k->seg_base[s]);
 }
 
 /* The groups' members into p->objs, group after group in the order of their leads (a bit
@@ -322,6 +427,7 @@ int ctg_gen_parallel_find(gen_ctx *g, gen_par *p, uint64_t *selected)
 
     memset(p, 0, sizeof *p);
     memset(&k, 0, sizeof k);
+    k.top = -1;
     k.vls = ctg_net_scan_voltage_levels(g->net);
     k.subs = (uint32_t)ctg_network_count(g->net, CTG_IDENTIFIABLE_SUBSTATION);
     k.places = k.subs + (uint32_t)ctg_network_count(g->net, CTG_IDENTIFIABLE_VOLTAGE_LEVEL);
@@ -335,7 +441,7 @@ int ctg_gen_parallel_find(gen_ctx *g, gen_par *p, uint64_t *selected)
     if (rc == CTG_OK)
         rc = candidates(g, &k, selected);
     if (rc == CTG_OK && k.n > 0) {
-        group(&k);
+        link_late(&k);
         count_groups(&k, p);
     }
     if (rc == CTG_OK && p->groups > 0 && g->emit != NULL) /* counting reads no object */

@@ -602,6 +602,88 @@ CTG_TEST(generate, parallel_large_groups)
     ctg_network_free(net);
 }
 
+/* Lines written substation after substation, as the grouping meets most of them in the order
+ * of their lower substation (the rule's fast path), with some met late: a line back to an
+ * earlier substation that joins a group of lines met in order, late lines of a group of their
+ * own, a late line alone, and a group whose lead is met in order and whose later members are
+ * late; then transformers, whose places follow the substations'. */
+static ctg_network *ordered_net(void)
+{
+    static const int line[][2] = {
+        { 0, 1 }, { 0, 1 }, { 0, 2 }, { 1, 2 }, { 1, 3 }, { 1, 3 }, { 2, 3 }, { 3, 4 },
+        { 3, 4 }, { 4, 5 }, { 4, 0 }, { 5, 6 }, { 5, 6 }, { 5, 6 },
+        /* met late: back to S00 and S01 from S06 and S07, then more of earlier groups */
+        { 6, 0 }, { 7, 1 }, { 7, 1 }, { 1, 0 }, { 3, 1 }, { 2, 1 }, { 6, 5 }, { 7, 0 },
+        { 7, 7 }, { 0, 4 }, { 3, 2 },
+    };
+    ctg_network *net = NULL;
+    ctg_error err;
+    char id[32], v1[32], v2[32];
+    int rc = ctg_network_new(&net, "ordered", NULL, &err);
+
+    for (int i = 0; rc == CTG_OK && i < 8; i++) {
+        ctg_net_spec sub = CTG_NET_SPEC_INIT, vl = CTG_NET_SPEC_INIT;
+
+        snprintf(id, sizeof id, "S%02d", i);
+        sub.type = CTG_IDENTIFIABLE_SUBSTATION;
+        sub.id = id;
+        rc = ctg_network_add(net, &sub, NULL, &err);
+        for (int v = 0; rc == CTG_OK && v < 2; v++) {
+            snprintf(v1, sizeof v1, "V%02d%c", i, "ab"[v]);
+            vl.type = CTG_IDENTIFIABLE_VOLTAGE_LEVEL;
+            vl.id = v1;
+            vl.substation = id;
+            vl.nominal_v = v ? 225 : 400;
+            rc = ctg_network_add(net, &vl, NULL, &err);
+        }
+    }
+    for (size_t i = 0; rc == CTG_OK && i < COUNT_OF(line) + 6; i++) {
+        ctg_net_spec b = CTG_NET_SPEC_INIT;
+        bool tr = i >= COUNT_OF(line);
+        int t = (int)(i - COUNT_OF(line)) % 3; /* in S00, S03, S00, ...: T2 is met late */
+
+        snprintf(id, sizeof id, tr ? "T%zu" : "L%02zu", tr ? i - COUNT_OF(line) : i);
+        snprintf(v1, sizeof v1, "V%02d%c", tr ? t % 2 * 3 : line[i][0], tr ? 'a' : 'a' + (int)i % 2);
+        snprintf(v2, sizeof v2, "V%02d%c", tr ? t % 2 * 3 : line[i][1], tr ? 'b' : 'a');
+        b.type = tr ? CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER : CTG_IDENTIFIABLE_LINE;
+        b.id = id;
+        b.voltage_levels[0] = v1;
+        b.voltage_levels[1] = v2;
+        rc = ctg_network_add(net, &b, NULL, &err);
+    }
+    if (rc != CTG_OK)
+        ctg_test_report("ordered_net", &err);
+    return net;
+}
+
+/* The groups of ordered_net, listed by hand: by first member, then second. */
+CTG_TEST(generate, parallel_in_order_and_late)
+{
+    static const char *const want[] = {
+        "N-2_L00+L01", "N-2_L00+L17", "N-2_L01+L17", "N-2_L03+L19", "N-2_L04+L05",
+        "N-2_L04+L18", "N-2_L05+L18", "N-2_L06+L24", "N-2_L07+L08", "N-2_L10+L23",
+        "N-2_L11+L12", "N-2_L11+L13", "N-2_L11+L20", "N-2_L12+L13", "N-2_L12+L20",
+        "N-2_L13+L20", "N-2_L15+L16", "N-2_T0+T2",   "N-2_T0+T3",   "N-2_T0+T5",
+        "N-2_T2+T3",   "N-2_T2+T5",   "N-2_T3+T5",   "N-2_T1+T4",
+    };
+    ctg_gen_selection s = types_sel(branches, COUNT_OF(branches));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_PARALLEL);
+    ctg_network *net = ordered_net();
+    ctg_list *got;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+    got = generate(net, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+    CU_ASSERT_EQUAL(ctg_list_contingency_count(got), COUNT_OF(want));
+    for (size_t i = 0; i < COUNT_OF(want) && i < ctg_list_contingency_count(got); i++)
+        CU_ASSERT_STRING_EQUAL(ctg_list_contingency_at(got, i)->id, want[i]);
+    ctg_list_free(got);
+    expect_parallel_by_hand(net, &s);
+    s.id_regex = "[02468]$|^T"; /* a filtered selection: every other line */
+    expect_parallel_by_hand(net, &s);
+    ctg_network_free(net);
+}
+
 CTG_TEST(generate, common_substation)
 {
     static const ctg_identifiable_type lines[] = { CTG_IDENTIFIABLE_LINE,
