@@ -153,8 +153,9 @@ enum { CTG_LEX_OTHER = 0, CTG_LEX_KEY = 1 };
 typedef struct ctg_lex_member {
     ctg_token key;
     bool hinted;      /* the key is the hint, matched in place: no look-up needed */
-    bool value_ready; /* its value, a plain string, is in `val` already; false: the next call
-                         reads it */
+    bool value_ready; /* its value's first token is in `val` already (a plain string; with
+                         a sieve a short scalar; in the reader's inline copy an opening
+                         bracket); false: the next call reads it */
 } ctg_lex_member;
 
 /* The hot path of an object: reads the next token as ctg_lexer_next does. A key goes into

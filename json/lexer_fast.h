@@ -625,13 +625,21 @@ static inline const char *scalar_end(const ctg_lexer *lx, const char *p)
 }
 
 /* The value of a member the sieve passes over, lx->cur just past its ':', `q` its end when
- * scalar_end found one: skipped as ctg_lexer_skip_next skips it, a plain string or a number
- * on the colon's line in place. */
-static HOT_INLINE int sift(ctg_lexer *lx, ctg_token *val, ctg_error *err, const char *q)
+ * scalar_end found one at `v`: skipped as ctg_lexer_skip_next skips it, a plain string or a
+ * number on the colon's line in place. */
+static HOT_INLINE int sift(ctg_lexer *lx, const ctg_key_sieve *sv, ctg_token *val,
+                           ctg_error *err, const char *v, const char *q)
 {
     if (q == NULL)
         return ctg_lexer_skip_next(lx, val, err);
-    /* `val` is not set: the member loop reads the next token into it, or fails. */
+    /* With scalars_only (a container, whose caller read such a value before the sieve took
+     * it), the value becomes the current token, its type and place as a skip leaves them, for
+     * an error placed there; else `val` is not set: the member loop reads the next token into
+     * it, or fails. */
+    if (sv->scalars_only) {
+        val->type = *v == '"' ? CTG_TOK_STRING : CTG_TOK_NUMBER;
+        mark_token(lx, val, v);
+    }
     lx->cur = q;
     lx->state = S_OBJECT_AFTER;
     return CTG_OK;
@@ -732,7 +740,7 @@ again:
         && ((end = scalar_end(lx, v)) != NULL || !sv->scalars_only)) {
         lx->state = S_AFTER_COLON;
         lx->cur = colon;
-        if ((rc = sift(lx, val, err, end)) != CTG_OK)
+        if ((rc = sift(lx, sv, val, err, v, end)) != CTG_OK)
             return rc;
         st = lx->state;
         goto again;

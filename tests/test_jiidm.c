@@ -412,6 +412,33 @@ static char *with_member(const char *member, bool in_vl)
     return doc;
 }
 
+/* A member name too long is reported at the current token, the value before the key: in a
+ * voltage level, after a member of ours and after one the lexer passes over (an unknown
+ * string or number), the same place as when that member's value was read. */
+CTG_TEST(jiidm, long_name_after_passed_over_scalar)
+{
+    static const char *const members[] = { "\"zzq\":5,", "\"zzq\":\"x\",", "\"zzq\":-2.5e3," };
+    ctg_iidm_read_options o = { 0 };
+    ctg_network *net = NULL;
+    ctg_error err;
+    char member[64];
+
+    o.max_name_len = 16;
+    for (size_t i = 0; i < sizeof members / sizeof members[0]; i++) {
+        char *doc;
+
+        snprintf(member, sizeof member, "%s\"%s\":null,", members[i], "aaaaaaaaaaaaaaaaaaaa");
+        doc = with_member(member, true);
+        CU_ASSERT_FATAL(doc != NULL);
+        CU_ASSERT_EQUAL(ctg_test_read_net(&net, doc, &o, &err), CTG_ELIMIT);
+        CU_ASSERT_PTR_NULL(net);
+        CU_ASSERT_STRING_EQUAL(err.message, "member name longer than 16 bytes");
+        CU_ASSERT_STRING_EQUAL(err.path, "/substations/0/voltageLevels/0");
+        CU_ASSERT_EQUAL(err.offset, (size_t)(strstr(doc, "\"zzq\":") - doc) + 6);
+        free(doc);
+    }
+}
+
 /* Members the importer passes over unread still fail as the lexer fails on them: same code,
  * message and offset (the bad byte, found by `bad`), the path at the element. */
 CTG_TEST(jiidm, bad_values_in_skipped_members)
