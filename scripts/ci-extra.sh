@@ -9,7 +9,7 @@
 #   4. a --coverage build (gcc): line and branch coverage of the library with gcovr;
 #   5. each libFuzzer target (CTG_FUZZ_TARGETS in CMakeLists.txt: lexer, read, roundtrip,
 #      stream, alloc, sa, and xiidm, jiidm, resolve with the network library) for
-#      CTG_FUZZ_SECONDS (default 45; nine targets keep the whole CI within 25 minutes on two
+#      CTG_FUZZ_SECONDS (default 35; nine targets keep the whole CI within 25 minutes on two
 #      cores) with -fork=2, starting from the committed corpus; any crash, leak, timeout or
 #      OOM artifact fails the job;
 #   6. the package (scripts/check-install.sh): installed into a temporary prefix, moved, and
@@ -37,7 +37,7 @@ cd "$(dirname "$0")/.."
 
 prefix=${CTG_BUILD_PREFIX:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
-fuzz_seconds=${CTG_FUZZ_SECONDS:-45}
+fuzz_seconds=${CTG_FUZZ_SECONDS:-35}
 selected=" ${CTG_EXTRA_JOBS:-valgrind locale tsan coverage fuzz install docs m32 m32-asan} "
 # The fuzz targets, from the one list of them (CTG_FUZZ_TARGETS in CMakeLists.txt, with the
 # network library's appended to it).
