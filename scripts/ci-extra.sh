@@ -9,17 +9,21 @@
 #   4. a --coverage build (gcc): line and branch coverage of the library with gcovr;
 #   5. each libFuzzer target (CTG_FUZZ_TARGETS in CMakeLists.txt: lexer, read, roundtrip,
 #      stream, alloc, sa, and xiidm, jiidm, resolve with the network library) for
-#      CTG_FUZZ_SECONDS (default 35; nine targets keep the whole CI within 25 minutes on two
-#      cores) with -fork=2, starting from the committed corpus; any crash, leak, timeout or
-#      OOM artifact fails the job;
+#      CTG_FUZZ_SECONDS (default 30: nine targets take about 5 of CI's minutes) with -fork=2,
+#      starting from the committed corpus; any crash, leak, timeout or OOM artifact fails the
+#      job;
 #   6. the package (scripts/check-install.sh): installed into a temporary prefix, moved, and
 #      examples/ built and run against it with CMake and with pkg-config, shared and static;
 #   7. the API reference: the `docs` target (Doxygen), where any warning is an error;
 #   8. a 32-bit build (gcc -m32, x87 floating point, cmake/i386-linux-gnu.cmake) of everything
 #      with -Werror, and the whole ctest suite there;
 #   9. the same 32-bit build under AddressSanitizer and UndefinedBehaviorSanitizer
-#      (-DCTG_SANITIZE=ON), and the whole ctest suite there: item sizes and alignments differ on
-#      32-bit targets, and only a sanitizer sees a copy that runs past a 32-bit item.
+#      (-DCTG_SANITIZE=ON), and the ctest suite there but the bench runs (which the 64-bit
+#      ASan run and the m32 job run), with CTG_TEST_QUICK=1: item sizes and alignments differ
+#      on 32-bit targets, and only a sanitizer sees a copy that runs past a 32-bit item.
+# CTG_TEST_QUICK=1 (valgrind, coverage, m32-asan) runs the same checks on fewer random inputs
+# and smaller pathological sizes (tests/test_common.h); scripts/test.sh runs them whole, plain
+# and under ASan. On two cores the jobs take about 15 minutes, the whole CI about 23.
 # A failing job does not stop the later ones; the exit status is 1 if any failed. A table of
 # the time each job took ends the output.
 #
@@ -37,7 +41,7 @@ cd "$(dirname "$0")/.."
 
 prefix=${CTG_BUILD_PREFIX:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
-fuzz_seconds=${CTG_FUZZ_SECONDS:-35}
+fuzz_seconds=${CTG_FUZZ_SECONDS:-30}
 selected=" ${CTG_EXTRA_JOBS:-valgrind locale tsan coverage fuzz install docs m32 m32-asan} "
 # The fuzz targets, from the one list of them (CTG_FUZZ_TARGETS in CMakeLists.txt, with the
 # network library's appended to it).
@@ -110,8 +114,9 @@ job_valgrind() {
         echo "$dir/threads.log $prefix/tests/ctg_threads"
         echo "$dir/threads-network.log $prefix/tests/ctg_threads_network"
     } >"$dir/commands"
-    # The pathological tests shrink tenfold and the random allocation failures run 60 seeds
-    # instead of 300 (CTG_TEST_QUICK): valgrind is ~30 times slower.
+    # The pathological tests shrink tenfold, the random inputs too, the allocation sweeps
+    # fail every seventh allocation past the first hundred and the random allocation failures
+    # run 60 seeds instead of 300 (CTG_TEST_QUICK): valgrind is ~30 times slower.
     CTG_TEST_QUICK=1 xargs -P "$jobs" -L 1 bash -c 'valgrind_one "$@"' _ <"$dir/commands"
 }
 
@@ -282,11 +287,13 @@ job_m32_asan() {
     local dir=$prefix-m32-asan
     on_x86_64 || return 77
     build_m32 "$dir" -DCTG_SANITIZE=ON || return 1
-    # The options of scripts/test.sh's ASan run; every test binary, the fuzz replays included.
+    # The options of scripts/test.sh's ASan run; every test binary, the fuzz replays included,
+    # but the bench runs: a minute and a half of the job's CPU, on the bench's own code, which
+    # the 64-bit ASan run of scripts/test.sh and the m32 job both run.
     (cd "$dir" &&
         ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1} \
         UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-        ctest --output-on-failure -j "$jobs")
+        CTG_TEST_QUICK=1 ctest --output-on-failure -j "$jobs" -E '^bench_')
 }
 
 run_job job_valgrind valgrind

@@ -638,11 +638,11 @@ static void check_run(run *r, int rc, const op_def *op, const run *ref, int ref_
  * CTG_TEST_SEEDS=n any number, for a longer hunt by hand. */
 static size_t seed_count(void)
 {
-    const char *quick = getenv("CTG_TEST_QUICK"), *seeds = getenv("CTG_TEST_SEEDS");
+    const char *seeds = getenv("CTG_TEST_SEEDS");
 
     if (seeds != NULL && strtoul(seeds, NULL, 10) >= 6)
         return strtoul(seeds, NULL, 10);
-    return quick != NULL && quick[0] == '1' ? 60 : 300;
+    return ctg_test_quick() ? 60 : 300;
 }
 
 /* One operation on `f`, `seeds` seeds at each rate; its run without failures goes to *want

@@ -41,6 +41,20 @@ const char *ctg_test_shared_dir(void)
     return is_directory(dir) ? dir : NULL;
 }
 
+bool ctg_test_quick(void)
+{
+    const char *quick = getenv("CTG_TEST_QUICK");
+
+    return quick != NULL && strcmp(quick, "1") == 0;
+}
+
+size_t ctg_test_scaled(size_t n)
+{
+    if (!ctg_test_quick())
+        return n;
+    return n / 10 > 0 ? n / 10 : 1;
+}
+
 void ctg_test_text_add(ctg_test_text *t, const char *s, size_t n)
 {
     if (t->len + n + 1 > t->cap) {

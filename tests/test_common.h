@@ -40,6 +40,13 @@ typedef struct ctg_test_info {
 /* The shared test data folder, or NULL when it is absent (those suites are then skipped). */
 const char *ctg_test_shared_dir(void);
 
+/* Whether CTG_TEST_QUICK=1 is set: the valgrind and coverage jobs, 10 to 30 times slower,
+ * run the same checks on fewer inputs. */
+bool ctg_test_quick(void);
+
+/* `n`, or a tenth of it (at least 1) under CTG_TEST_QUICK=1. */
+size_t ctg_test_scaled(size_t n);
+
 /* Runs `check` on the name (without ".json") of every .json file of `dir`, in name order, and
  * asserts that there are at least `min` and that `check` returned true for each. */
 void ctg_test_each_case(const char *dir, int min, bool (*check)(const char *name));

@@ -48,11 +48,6 @@ static void put_rep(text *t, const char *s, size_t times)
         put(t, s);
 }
 
-static size_t scale(size_t n)
-{
-    const char *quick = getenv("CTG_TEST_QUICK");
-    return quick != NULL && quick[0] == '1' ? n / 10 : n;
-}
 
 /* Reads `len` bytes from memory (use_fp = 0) or through a temporary FILE * (1); frees the list.
  * Fills *err on failure; with a non-NULL `out` hands the list over instead of freeing it. */
@@ -523,7 +518,7 @@ CTG_TEST(limits, 100k_nested_arrays)
 {
     static const char head[] = "{\"type\":\"default\",\"name\":\"n\",\"contingencies\":[{\"id\":\"c\","
                                "\"extensions\":{\"deep\":";
-    const size_t n = scale(100000);
+    const size_t n = ctg_test_scaled(100000);
     text t = { 0 };
     ctg_error err;
 
@@ -572,7 +567,7 @@ static void read_big_name(size_t n)
  * under a smaller one. */
 CTG_TEST(limits, 10mb_single_string)
 {
-    const size_t n = scale(10u * 1000 * 1000);
+    const size_t n = ctg_test_scaled(10u * 1000 * 1000);
     ctg_read_options opts = CTG_READ_OPTIONS_INIT;
     size_t len;
     char *doc;
@@ -629,7 +624,7 @@ static void read_many_keys(size_t n)
  * duplicate-key checks must not be quadratic. */
 CTG_TEST(limits, 1m_keys_in_one_extension_object)
 {
-    const size_t n = scale(1000000);
+    const size_t n = ctg_test_scaled(1000000);
     char *doc;
     ctg_list *list = NULL;
     ctg_error err;
@@ -662,7 +657,7 @@ static void read_whitespace(size_t n)
 /* 10 MB of whitespace, alone (an empty document) and after a list. */
 CTG_TEST(limits, 10mb_whitespace)
 {
-    const size_t n = scale(10u * 1000 * 1000);
+    const size_t n = ctg_test_scaled(10u * 1000 * 1000);
     char *ws = malloc(n);
     ctg_error err;
 
