@@ -160,6 +160,10 @@ CTG_API int ctg_list_read_fd(ctg_list **out, int fd, const ctg_read_options *opt
  * Lifetime: the list borrows `data`. The buffer must outlive the list (until ctg_list_free)
  * and must not be modified while the list lives; after the call it no longer holds the
  * document. On failure nothing is left allocated, but `data` may have been rewritten in part.
+ * It saves the copies, not memory: the list holds no copy of the strings, but the whole
+ * document stays in memory as long as the list, where a caller of ctg_list_read_buffer may
+ * release it once the read returns (for a `default` list of short ids, about 1.7 times the
+ * document in all, against about 0.9 times for ctg_list_read_buffer's list alone).
  * A gzip buffer is decompressed and read as ctg_list_read_buffer reads it: then `data` is
  * neither rewritten nor borrowed. The read uses one thread, whatever ctg_read_options.threads
  * says: a parallel read that declines reads the input again, which a rewrite would spoil.
