@@ -405,7 +405,14 @@ static int run_network(const bench_options *opts, bench_report *rep)
     return bench_network_run(rep, c, opts->repeat, opts->quick);
 }
 
-static int run_sections(const bench_options *opts, bench_report *rep)
+/* --repeat N, or the section's own default in quick and full runs. */
+static int runs_or(const bench_options *opts, int quick, int full)
+{
+    return opts->repeat ? opts->repeat : opts->quick ? quick : full;
+}
+
+/* The sections over generated lists: cases, absent, flooding, scaling, memory, threads. */
+static int run_list_sections(const bench_options *opts, bench_report *rep)
 {
     static const size_t sizes[] = { 10000, 100000, 1000000, 10000000 };
     unsigned s = opts->sections;
@@ -415,19 +422,14 @@ static int run_sections(const bench_options *opts, bench_report *rep)
     reset_heap();
     if (s & SECTION_ABSENT) {
         progress("contingency-bench: %s", "absent-field benchmark");
-        if (bench_absent_run(rep, opts->quick ? 10000 : 100000,
-                             opts->repeat  ? opts->repeat
-                             : opts->quick ? 3
-                                           : 21) != 0)
+        if (bench_absent_run(rep, opts->quick ? 10000 : 100000, runs_or(opts, 3, 21)) != 0)
             return -1;
     }
     reset_heap();
     if (s & SECTION_FLOODING) {
         progress("contingency-bench: %s", "flooding");
         if (bench_flood_run(rep, opts->quick ? QUICK_FLOOD_KEYS : BENCH_KEY_MAX,
-                            opts->repeat  ? opts->repeat
-                            : opts->quick ? 3
-                                          : 21) != 0)
+                            runs_or(opts, 3, 21)) != 0)
             return -1;
     }
     reset_heap();
@@ -446,9 +448,18 @@ static int run_sections(const bench_options *opts, bench_report *rep)
     if (s & SECTION_THREADS) {
         progress("contingency-bench: %s", "threads");
         if (bench_threads_run(rep, bench_gen_find(opts->quick ? "b10k" : "b1m"),
-                              opts->repeat ? opts->repeat : opts->quick ? 3 : 7) != 0)
+                              runs_or(opts, 3, 7)) != 0)
             return -1;
     }
+    return 0;
+}
+
+static int run_sections(const bench_options *opts, bench_report *rep)
+{
+    unsigned s = opts->sections;
+
+    if (run_list_sections(opts, rep) != 0)
+        return -1;
     reset_heap();
     if ((s & SECTION_NETWORK) && run_network(opts, rep) != 0)
         return -1;
@@ -472,7 +483,7 @@ static int run_sections(const bench_options *opts, bench_report *rep)
 static int run_toolkit(const bench_options *opts)
 {
     size_t mb = opts->toolkit_mb ? opts->toolkit_mb : opts->quick ? 16 : 1024;
-    int runs = opts->repeat ? opts->repeat : opts->quick ? 1 : 3;
+    int runs = runs_or(opts, 1, 3);
 
     if (opts->cli == NULL) {
         fprintf(stderr, "contingency-bench: toolkit: no contingency-cli; give --cli PATH\n");
@@ -510,6 +521,19 @@ static void free_report(bench_report *rep)
     }
 }
 
+/* Without --sections: the case tables for --cases, the network section for a network case,
+ * else all; without --cases, the default cases. */
+static void default_sections(bench_options *opts)
+{
+    if (opts->sections == 0 && (opts->case_count > 0 || opts->net_case != NULL))
+        opts->sections = (opts->case_count > 0 ? SECTION_CASES : 0) |
+                         (opts->net_case != NULL ? SECTION_NETWORK : 0);
+    if (opts->sections == 0)
+        opts->sections = SECTION_ALL;
+    if (opts->case_count == 0)
+        default_cases(opts);
+}
+
 int main(int argc, char **argv)
 {
     static bench_report rep;
@@ -534,13 +558,7 @@ int main(int argc, char **argv)
         return bench_memory_child(opts.rss_child, opts.rss_path, opts.rss_count);
     if (opts.generate != NULL)
         return generate(opts.generate);
-    if (opts.sections == 0 && (opts.case_count > 0 || opts.net_case != NULL))
-        opts.sections = (opts.case_count > 0 ? SECTION_CASES : 0) |
-                        (opts.net_case != NULL ? SECTION_NETWORK : 0);
-    if (opts.sections == 0)
-        opts.sections = SECTION_ALL;
-    if (opts.case_count == 0)
-        default_cases(&opts);
+    default_sections(&opts);
     rep.quick = opts.quick;
     rep.malloc_tuning = opts.malloc_tuning;
     rc = run_sections(&opts, &rep);
