@@ -106,9 +106,13 @@ void cli_signals_catch_pipe(void);
 bool cli_signals_pipe_broken(void);
 /* A ctg_write_options.temp_file hook: the temporary file to remove on a signal (NULL: none). */
 void cli_signals_temp_file(const char *path, void *payload);
-/* As cli_signals_temp_file, for the temporary file of slot `slot` (0 or 1): a command may have
- * two outputs in progress at once (resolve's list and its report). cli_signals_temp_file is
- * slot 0. */
+/* Temporary files a signal removes: an output (slot 0), a second output or an input's copy
+ * (1), and more copies of inputs (merge of several pipes); past them a copy is still made, but
+ * a signal leaves it behind. */
+#define CLI_TEMP_SLOTS 16
+/* As cli_signals_temp_file, for the temporary file of slot `slot` (0 to CLI_TEMP_SLOTS - 1):
+ * a command may have two outputs in progress at once (resolve's list and its report), and
+ * copies of its inputs. cli_signals_temp_file is slot 0. */
 void cli_signals_temp_file_at(int slot, const char *path);
 /* Whether the progress bar is on the terminal's current line. */
 void cli_signals_bar(bool on_line);

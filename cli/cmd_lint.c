@@ -772,8 +772,8 @@ int cli_lint_file(const char *path, const cli_lint_config *cfg)
     const char *file = path;
     int rc;
 
-    /* stdin is copied first: a file that spills is read twice. */
-    if (strcmp(path, "-") == 0 && (rc = pl_spool_stdin(&spool)) != CLI_OK)
+    /* An input that cannot be read twice is copied first: a file that spills is. */
+    if ((rc = pl_spool_input(path, 1, &spool)) != CLI_OK)
         return rc;
     if (spool != NULL)
         file = spool;
@@ -789,7 +789,7 @@ int cli_lint_file(const char *path, const cli_lint_config *cfg)
     if (j.held != NULL)
         fclose(j.held);
     cli_spill_dispose(&j.spill);
-    pl_spool_remove(spool);
+    pl_spool_remove(spool, 1);
     free(j.ids.slots);
     free(j.dups);
     free(j.seen);

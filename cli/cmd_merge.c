@@ -15,6 +15,7 @@
  * earlier one): a first read finds the repeated hashes, the confirmation read (when any)
  * decides, and a last read writes. */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,7 @@ static bool repeated(const merge_job *j, uint64_t h)
 static int add_record(merge_job *j, const ctg_contingency *c, const char *path,
                       const ctg_stream_place *at, bool by_id, bool by_set)
 {
+    char id_path[128];
     record *r;
 
     if (j->nrecs == j->recs_cap) {
@@ -133,7 +135,9 @@ static int add_record(merge_job *j, const ctg_contingency *c, const char *path,
     r->id_candidate = by_id;
     r->line = at ? at->id_line : 0;
     r->column = at ? at->id_column : 0;
-    r->path = strdup(path);
+    /* The place of its id, as its line and column are, and as lint and diff name it. */
+    snprintf(id_path, sizeof id_path, "%s/id", path);
+    r->path = strdup(id_path);
     r->id = strdup(c->id);
     if (by_set && (r->key = malloc(j->es.key_len + 1)) != NULL) {
         memcpy(r->key, j->es.key, j->es.key_len);
@@ -423,26 +427,43 @@ static int merge(merge_job *j)
     return status;
 }
 
-/* The inputs, "-" read from a copy of stdin; then the merge. */
+/* The signal slot of input i's copy: past the slots, none (a signal leaves the copy). */
+static int copy_slot(size_t i)
+{
+    return i + 1 < CLI_TEMP_SLOTS ? (int)i + 1 : CLI_TEMP_SLOTS;
+}
+
+/* The inputs, those that cannot be read twice (stdin, pipes) from copies, each in a signal
+ * slot of its own (stdin named twice is one copy); then the merge. */
 static int merge_inputs(merge_job *j, char **pos, size_t n)
 {
     const char *names[n];
-    char *spool = NULL;
+    char *spool[n], *stdin_copy = NULL;
     int status = CLI_OK;
 
     for (size_t i = 0; i < n; i++) {
+        bool in_stdin = strcmp(pos[i], "-") == 0;
+
         names[i] = cli_input_name(pos[i]);
-        if (strcmp(pos[i], "-") == 0 && spool == NULL &&
-            (status = pl_spool_stdin(&spool)) != CLI_OK)
-            return status;
-        if (strcmp(pos[i], "-") == 0)
-            pos[i] = spool;
+        spool[i] = NULL;
+        if (in_stdin && stdin_copy != NULL) {
+            pos[i] = stdin_copy;
+            continue;
+        }
+        if (status == CLI_OK)
+            status = pl_spool_input(pos[i], copy_slot(i), &spool[i]);
+        if (spool[i] != NULL)
+            pos[i] = spool[i];
+        if (in_stdin)
+            stdin_copy = spool[i];
     }
     j->inputs = pos;
     j->names = names;
     j->n = n;
-    status = merge(j);
-    pl_spool_remove(spool);
+    if (status == CLI_OK)
+        status = merge(j);
+    for (size_t i = 0; i < n; i++)
+        pl_spool_remove(spool[i], copy_slot(i));
     return status;
 }
 

@@ -37,6 +37,7 @@ typedef struct split_job {
     size_t parts;   /* --parts N, or 0 with --size */
     size_t size;    /* --size K */
     uint64_t total; /* weight of the whole input (--parts) */
+    uint64_t count; /* contingencies of the whole input (--parts) */
     bool by_count;  /* no element at all: balance the number of contingencies */
     size_t part;    /* parts opened so far; the current one is part - 1 */
     size_t in_part; /* contingencies in the current part */
@@ -64,10 +65,13 @@ static int count_one(const ctg_stream_header *h, const ctg_contingency *c, const
 }
 
 /* Part `n` (from 1): its temporary path when `temp`, else its final name. */
+/* The final names have one width, that of the number of parts (at least 4), known when they
+ * are put in place, so that a shell's glob of them lists them in order. */
 static int part_name(const split_job *j, size_t n, bool temp, char *buf, size_t cap)
 {
-    int width = j->parts > 9999 ? snprintf(NULL, 0, "%zu", j->parts) : 4;
-    int len = temp ? snprintf(buf, cap, "%s/%0*zu", j->dir, width, n)
+    size_t parts = j->parts > j->part ? j->parts : j->part;
+    int width = parts > 9999 ? snprintf(NULL, 0, "%zu", parts) : 4;
+    int len = temp ? snprintf(buf, cap, "%s/%zu", j->dir, n)
                    : snprintf(buf, cap, "%s-%0*zu.json", j->prefix, width, n);
 
     return len >= 0 && (size_t)len < cap ? 0 : -1;
@@ -99,6 +103,9 @@ static bool starts_new_part(const split_job *j, uint64_t w)
         return j->part_weight + w > j->size;
     if (j->part >= j->parts)
         return false;
+    /* As many contingencies left as parts: one each, rather than empty parts at the end. */
+    if (j->count - j->seen_count <= j->parts - j->part)
+        return true;
     /* 2 * done + w > 2 * total * part / parts, without division */
     return (2 * j->done + w) * j->parts > 2 * j->total * j->part;
 }
@@ -210,6 +217,7 @@ static int count_total(split_job *j, pl_read *r, const char *in)
         j->guessed = true;
         j->by_count = elements == 0;
         j->total = j->by_count ? contingencies : elements;
+        j->count = contingencies;
         return CLI_OK;
     }
     r->fn = count_one;
@@ -218,6 +226,7 @@ static int count_total(split_job *j, pl_read *r, const char *in)
         return status;
     j->by_count = j->total == 0;
     j->total = j->by_count ? r->seen : j->total;
+    j->count = r->seen;
     return CLI_OK;
 }
 
@@ -228,21 +237,25 @@ static bool guess_missed(split_job *j)
     bool by_count = j->seen_weight == 0;
     uint64_t total = by_count ? j->seen_count : j->seen_weight;
 
-    if (!j->guessed || (by_count == j->by_count && total == j->total))
+    if (!j->guessed ||
+        (by_count == j->by_count && total == j->total && j->seen_count == j->count))
         return false;
     j->guessed = false;
     j->by_count = by_count;
     j->total = total;
+    j->count = j->seen_count;
     remove_parts(j);
     return true;
 }
 
-static int split_read(split_job *j, const char *in, bool no_progress)
+/* Reads `in` (a copy of `arg` when it could not be read twice) into the parts. */
+static int split_read(split_job *j, const char *in, const char *arg, bool no_progress)
 {
     pl_read r;
     int status = CLI_OK;
 
     memset(&r, 0, sizeof r);
+    r.display = cli_input_name(arg);
     r.ctx = j;
     r.no_progress = no_progress;
     if (j->parts && (status = count_total(j, &r, in)) != CLI_OK)
@@ -265,17 +278,18 @@ static int split(const char *in, split_job *j, bool no_progress)
     char *spool = NULL;
     int status = CLI_OK;
 
-    if (j->parts && strcmp(in, "-") == 0 && (status = pl_spool_stdin(&spool)) != CLI_OK)
+    /* --parts reads the input twice: first to count. */
+    if (j->parts && (status = pl_spool_input(in, 1, &spool)) != CLI_OK)
         return status;
     if ((status = make_dir(j)) == CLI_OK) {
-        status = split_read(j, spool ? spool : in, no_progress);
+        status = split_read(j, spool ? spool : in, in, no_progress);
         if (status == CLI_OK)
             status = install(j);
         else
             discard(j);
         free(j->dir);
     }
-    pl_spool_remove(spool);
+    pl_spool_remove(spool, 1);
     return status;
 }
 

@@ -322,29 +322,51 @@ void cli_spool_remove(char *path, int slot)
     free(path);
 }
 
-int pl_spool_stdin(char **path)
+/* The copy of `path` (stdin for "-"), a descriptor `fd`, into *spool; reported as pl_fail. */
+static int spool_fd(int fd, const char *path, int slot, char **spool)
 {
+    const char *name = cli_input_name(path);
+    const char *what = strcmp(path, "-") == 0 ? "stdin" : "it";
     int status;
 
-    switch (cli_spool(STDIN_FILENO, "ctg-stdin", 1, path)) {
+    switch (cli_spool(fd, "ctg-input", slot, spool)) {
     case CLI_SPOOL_OK:
         return CLI_OK;
     case CLI_SPOOL_NOMEM:
-        return pl_fail(CLI_FAILURE, CLI_STDIN_NAME, "", "out of memory");
+        return pl_fail(CLI_FAILURE, name, "", "out of memory");
     case CLI_SPOOL_CREATE:
-        return pl_fail(CLI_FAILURE, CLI_STDIN_NAME, "", "cannot create a copy of stdin in %s: %s",
-                       cli_temp_dir(), strerror(errno));
+        return pl_fail(CLI_FAILURE, name, "", "cannot create a copy of %s in %s: %s",
+                       what, cli_temp_dir(), strerror(errno));
     default:
-        status = pl_fail(CLI_FAILURE, *path, "", "cannot copy stdin: %s", strerror(errno));
-        pl_spool_remove(*path);
-        *path = NULL;
+        status = pl_fail(CLI_FAILURE, name, "", "cannot copy %s: %s", what, strerror(errno));
+        cli_spool_remove(*spool, slot);
+        *spool = NULL;
         return status;
     }
 }
 
-void pl_spool_remove(char *path)
+int pl_spool_input(const char *path, int slot, char **spool)
 {
-    cli_spool_remove(path, 1);
+    bool in_stdin = strcmp(path, "-") == 0;
+    int fd, status, saved;
+
+    *spool = NULL;
+    if (!cli_input_once(path))
+        return CLI_OK;
+    fd = in_stdin ? STDIN_FILENO : open(path, O_RDONLY);
+    if (fd < 0)
+        return pl_fail(CLI_FAILURE, path, "", "cannot open: %s", strerror(errno));
+    status = spool_fd(fd, path, slot, spool);
+    saved = errno;
+    if (!in_stdin)
+        close(fd);
+    errno = saved;
+    return status;
+}
+
+void pl_spool_remove(char *path, int slot)
+{
+    cli_spool_remove(path, slot);
 }
 
 bool pl_parse_count(const cli_command *cmd, const char *name, const char *text, size_t min,

@@ -89,11 +89,13 @@ int pl_out_close(pl_out *o);
 /* Discards the output: a file OUT is left as it was. */
 void pl_out_abort(pl_out *o);
 
-/* Copies stdin to a temporary file in $TMPDIR (or /tmp) that can then be read several times;
- * `*path` (owned) names it; the file is removed on a signal (slot 1) and by pl_spool_remove.
- * Returns the exit status (failure reported). */
-int pl_spool_stdin(char **path);
-void pl_spool_remove(char *path);
+/* An input that cannot be read twice (stdin for "-", a pipe, a FIFO, a character device:
+ * cli_input_once) copied to a temporary file in $TMPDIR (or /tmp) that can then be read
+ * several times; `*spool` (owned) names it, NULL for an input read in place. The copy is
+ * removed on a signal (signal slot `slot`, 1 to CLI_TEMP_SLOTS - 1) and by pl_spool_remove.
+ * Returns the exit status (failure reported, under the input's name). */
+int pl_spool_input(const char *path, int slot, char **spool);
+void pl_spool_remove(char *spool, int slot);
 
 /* Appends `out` (the value of --output/-o; NULL when absent) to the positionals: OUT given as
  * an option is the last positional. */

@@ -15,8 +15,8 @@
 #include "cli.h"
 
 /* Copies of the temporary files' paths (the library frees its own at the end of the write):
- * two slots, for a command with two outputs in progress at once. */
-#define TEMP_SLOTS 2
+ * a slot for each of a command's outputs in progress at once and of its inputs' copies. */
+#define TEMP_SLOTS CLI_TEMP_SLOTS
 static char temp_path[TEMP_SLOTS][4096];
 static volatile sig_atomic_t temp_armed[TEMP_SLOTS];
 static volatile sig_atomic_t bar_on_line;

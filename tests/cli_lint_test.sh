@@ -163,6 +163,11 @@ check "several files: ids are compared within a file" 0 "" "" \
     -- "$cli" lint clean.json clean.json
 stdin_out='<stdin>:4:8: warning: /contingencies/2/id: duplicate contingency id "a", first at 2:7\n<stdin>:5:7: warning: /contingencies/3/id: duplicate contingency id "a", first at 2:7\n'
 check "stdin" 1 "$stdin_out" "" -- sh -c "'$cli' lint - <dup.json"
+# A pipe cannot be read twice: past the id budget (1 here), a repeated hash has the file read
+# again, from a copy of the pipe.
+pipe_out='/dev/stdin:4:8: warning: /contingencies/2/id: duplicate contingency id "a", first at 2:7\n/dev/stdin:5:7: warning: /contingencies/3/id: duplicate contingency id "a", first at 2:7\n'
+check "a pipe past the id budget: read again from a copy" 1 "$pipe_out" "" \
+    -- sh -c "cat dup.json | CTG_TEST_LINT_ID_BUDGET=1 '$cli' lint /dev/stdin"
 gzip -c dup.json >dup.json.gz
 check ".gz: the same findings, at the same places" 1 \
     'dup.json.gz:4:8: warning: /contingencies/2/id: duplicate contingency id "a", first at 2:7\ndup.json.gz:5:7: warning: /contingencies/3/id: duplicate contingency id "a", first at 2:7\n' \

@@ -139,6 +139,39 @@ check "  its content" 0 "previous\n" "" -- sh -c "cat '$work'/old-*"
 check "split in a missing directory" 2 "" \
     "$work/no/p: error: cannot create a temporary directory: No such file or directory\n" \
     -- "$cli" split --size 1 "$sample" "$work/no/p"
+# A pipe cannot be read twice either: --parts copies it as it copies stdin.
+check "split a pipe --parts 2 (copied, read twice)" 0 "" "" \
+    -- sh -c "cat '$sample' | '$cli' split /dev/stdin --parts 2 '$work/pp'"
+check "  merge gives back the input" 0 "@$work/sample.conv" "" \
+    -- sh -c "'$cli' merge '$work'/pp-*.json -"
+check "split stdin --parts: errors name <stdin>, not the copy" 1 "" \
+    "<stdin>:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n" \
+    -- sh -c "'$cli' split - --parts 2 '$work/badi' <'$data/cli/unknown-type.json'"
+check "  nothing left" 0 "" "" -- find "$work" -name "badi*"
+# Balanced by elements 1, 1 and 10, three parts: one contingency each, none empty.
+k1='{"id":"k1","elements":[{"id":"A","type":"LINE"}]}'
+k2='{"id":"k2","elements":[{"id":"B","type":"LINE"}]}'
+k3='{"id":"k3","elements":[{"id":"C","type":"LINE"}'
+for i in 2 3 4 5 6 7 8 9 10; do k3="$k3,{\"id\":\"C$i\",\"type\":\"LINE\"}"; done
+k3="$k3]}"
+printf '%s"k","contingencies":[%s,%s,%s]}' "$head" "$k1" "$k2" "$k3" >"$work/k.json"
+check "split --parts 3 of 3 contingencies, a heavy last one: one each" 0 \
+    "$head\"k\",\"contingencies\":[$k1]}$head\"k\",\"contingencies\":[$k2]}$head\"k\",\"contingencies\":[$k3]}" "" \
+    -- sh -c "'$cli' split --compact '$work/k.json' --parts 3 '$work/kb' && cat '$work'/kb-*"
+# Past 9999 parts every name takes the width of the last, so that a glob lists them in order.
+awk -v head="$head" 'BEGIN { printf "%s\"w\",\"contingencies\":[", head
+    for (i = 0; i < 10001; i++)
+        printf "%s{\"id\":\"w%d\",\"elements\":[{\"id\":\"L\",\"type\":\"LINE\"}]}", i ? "," : "", i
+    printf "]}" }' >"$work/w.json" || exit 2
+# The parts go to /dev/shm where there is one: each part is synced, free there, not on a disk.
+wd=$(mktemp -d "$( [ -d /dev/shm ] && echo /dev/shm || echo "$work")/ctg-split-XXXXXX") || exit 2
+check "split --size 1 into 10001 parts" 0 "" "" -- "$cli" split --size 1 "$work/w.json" "$wd/p"
+check "  names of five digits" 0 "$wd/p-00001.json\n$wd/p-10001.json\n" "" \
+    -- sh -c "ls '$wd'/p-* | sed -n '1p;\$p'"
+"$cli" convert "$work/w.json" "$work/w.conv" || exit 2
+check "  merge of the glob gives back the input" 0 "@$work/w.conv" "" \
+    -- sh -c "'$cli' merge '$wd'/p-*.json -"
+rm -rf "$wd"
 usage_split="usage: contingency-cli split [OPTION...] IN (--parts N | --size K) OUTPREFIX\nTry 'contingency-cli split --help' for more information.\n"
 check "split needs one of --parts and --size" 2 "" \
     "contingency-cli split: give one of --parts and --size\n$usage_split" \
@@ -147,23 +180,26 @@ check "split --parts 0" 2 "" "contingency-cli split: not a positive count: --par
     -- "$cli" split --parts 0 "$sample" "$work/q"
 
 # ---- merge ------------------------------------------------------------------------------
-dup_err="$b:2:7: error: /contingencies/1: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0); --dedupe first or last keeps one\n"
+dup_err="$b:2:7: error: /contingencies/1/id: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0/id); --dedupe first or last keeps one\n"
 printf 'previous\n' >"$work/kept"
 check "merge: a duplicate id names both places" 1 "" "$dup_err" -- "$cli" merge "$a" "$b" "$work/kept"
 check "  OUT left as it was" 0 "previous\n" "" -- cat "$work/kept"
 check "merge from stdin: its name" 1 "" \
-    "<stdin>:2:7: error: /contingencies/1: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0); --dedupe first or last keeps one\n" \
+    "<stdin>:2:7: error: /contingencies/1/id: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0/id); --dedupe first or last keeps one\n" \
     -- sh -c "'$cli' merge '$a' - - <'$b'"
 check "merge --dedupe first" 0 "$head\"a\",\"contingencies\":[$c1,$c2,$c3]}" \
-    "$b:2:7: warning: /contingencies/1: dropped duplicate id \"c1\" (kept: $a:1:69, /contingencies/0)\n" \
+    "$b:2:7: warning: /contingencies/1/id: dropped duplicate id \"c1\" (kept: $a:1:69, /contingencies/0/id)\n" \
     -- "$cli" merge --compact --dedupe first "$a" "$b" -
+check "merge --dedupe first of a pipe (copied, read twice)" 0 "$head\"a\",\"contingencies\":[$c1,$c2,$c3]}" \
+    "/dev/stdin:2:7: warning: /contingencies/1/id: dropped duplicate id \"c1\" (kept: $a:1:69, /contingencies/0/id)\n" \
+    -- sh -c "cat '$b' | '$cli' merge --compact --dedupe first '$a' /dev/stdin -"
 check "merge --dedupe last: the later one, at its place" 0 "$head\"a\",\"contingencies\":[$c2,$c3,$c1b]}" \
-    "$a:1:69: warning: /contingencies/0: dropped duplicate id \"c1\" (kept: $b:2:7, /contingencies/1)\n" \
+    "$a:1:69: warning: /contingencies/0/id: dropped duplicate id \"c1\" (kept: $b:2:7, /contingencies/1/id)\n" \
     -- "$cli" merge --compact --dedupe last "$a" "$b" -
 check "merge --dedupe last -q" 0 "$head\"a\",\"contingencies\":[$c2,$c3,$c1b]}" "" \
     -- "$cli" merge -q --compact --dedupe last "$a" "$b" -
 check "merge --dedupe-equivalent: elements in another order" 0 "$head\"a\",\"contingencies\":[$c1,$c2]}" \
-    "$b:1:69: warning: /contingencies/0: dropped \"c3\": same elements as \"c2\" (kept: $a:1:120, /contingencies/1)\n$b:2:7: warning: /contingencies/1: dropped duplicate id \"c1\" (kept: $a:1:69, /contingencies/0)\n" \
+    "$b:1:69: warning: /contingencies/0/id: dropped \"c3\": same elements as \"c2\" (kept: $a:1:120, /contingencies/1/id)\n$b:2:7: warning: /contingencies/1/id: dropped duplicate id \"c1\" (kept: $a:1:69, /contingencies/0/id)\n" \
     -- "$cli" merge --compact --dedupe first --dedupe-equivalent "$a" "$b" -
 check "merge --dedupe-equivalent alone: a duplicate id is still an error" 1 "" "$dup_err" \
     -- "$cli" merge --dedupe-equivalent "$a" "$b" -
@@ -174,7 +210,7 @@ printf '{"type":"list","version":"1.1","name":"outer","contingencyLists":[%s"x",
 check "merge flattens a list of default lists" 0 "$head\"x\",\"contingencies\":[$c1,$c2]}" "" \
     -- "$cli" merge --compact "$work/nested.json" -
 check "merge: a duplicate in a flattened list" 1 "" \
-    "$work/nested.json:1:135: error: /contingencyLists/0/contingencies/0: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0); --dedupe first or last keeps one\n$work/nested.json:1:250: error: /contingencyLists/1/contingencies/0: duplicate contingency id \"c2\", first at $a:1:120 (/contingencies/1); --dedupe first or last keeps one\n" \
+    "$work/nested.json:1:135: error: /contingencyLists/0/contingencies/0/id: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0/id); --dedupe first or last keeps one\n$work/nested.json:1:250: error: /contingencyLists/1/contingencies/0/id: duplicate contingency id \"c2\", first at $a:1:120 (/contingencies/1/id); --dedupe first or last keeps one\n" \
     -- "$cli" merge "$a" "$work/nested.json" -
 check "merge of empty lists: the first one's name" 0 "$head\"e\",\"contingencies\":[]}" "" \
     -- "$cli" merge --compact "$work/empty.json" "$work/empty.json" -
