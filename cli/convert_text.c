@@ -778,6 +778,18 @@ static bool blank(const char *s, size_t n)
     return true;
 }
 
+/* The error of a line's read at the place of its contingency in the list written
+ * (/contingencies/N...), as a CSV row's are; a path too long to grow stays the line's own. */
+static void rebase_path(ctg_error *err, size_t index)
+{
+    char path[sizeof err->path];
+    int n = snprintf(path, sizeof path, "/contingencies/%zu%s", index,
+                     strcmp(err->path, "/") == 0 ? "" : err->path);
+
+    if (n > 0 && (size_t)n < sizeof path)
+        memcpy(err->path, path, (size_t)n + 1);
+}
+
 /* One line (without its '\n'): a contingency object, written to the sink. */
 static int jsonl_one(cli_sink *s, const char *source, unsigned lineno, const char *text,
                      size_t len, ctg_error *err)
@@ -793,6 +805,7 @@ static int jsonl_one(cli_sink *s, const char *source, unsigned lineno, const cha
     if (rc != CTG_OK) {
         if (err->line > 0)
             err->line = err->line - 1 + lineno; /* the read saw one line */
+        rebase_path(err, s->index);
         return rc;
     }
     if (ctg_list_get_kind(list) != CTG_LIST_CONTINGENCY)

@@ -3,6 +3,7 @@
  * reads plain input as it is), CSV through libcsv. */
 
 #include "csvio.h"
+#include "diag.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -264,6 +265,7 @@ typedef struct csv_reader {
     size_t n, cap;
     unsigned line;     /* the line being fed */
     unsigned row_line; /* the current row's first line */
+    bool after_cr;     /* the last byte fed was a '\r', ending a line (a "\r\n" cut?) */
     int status;        /* the first failure: later callbacks do nothing */
 } csv_reader;
 
@@ -299,6 +301,13 @@ static void on_field(void *s, size_t len, void *data)
     if (s != NULL && memchr(s, '\0', len) != NULL) {
         r->status = cli_fail_at(r->err, CTG_ESYNTAX, r->name, r->row_line, 1, "",
                                 "field %zu holds a NUL byte", r->n + 1);
+        return;
+    }
+    /* Every text of a list is UTF-8: a field that is not is the input's fault, here. */
+    if (s != NULL && cli_utf8_invalid_at(s, len) < len) {
+        r->status = cli_fail_at(r->err, CTG_ESYNTAX, r->name, r->row_line, 1, "",
+                                "field %zu is not valid UTF-8 (byte %zu)", r->n + 1,
+                                cli_utf8_invalid_at(s, len) + 1);
         return;
     }
     if ((r->n == r->cap && grow_fields(r) != 0)
@@ -349,19 +358,35 @@ static int feed(csv_reader *r, struct csv_parser *p, const char *s, size_t len, 
                                    "open and close a field, and be doubled inside one");
 }
 
+/* The bytes of `buf` up to the end of its first line, its end included: a '\n', a '\r' or
+ * "\r\n", each a line end to libcsv; `got` when the line goes on past the chunk. */
+static size_t line_length(const char *buf, size_t got, bool *ended)
+{
+    size_t len = 0;
+
+    while (len < got && buf[len] != '\n' && buf[len] != '\r')
+        len++;
+    *ended = len < got;
+    if (len < got && buf[len] == '\r' && len + 1 < got && buf[len + 1] == '\n')
+        len++;
+    return len < got ? len + 1 : got;
+}
+
 /* Feeds a chunk line by line, counting lines; `*column` carries a line cut by the chunk. */
 static int feed_chunk(csv_reader *r, struct csv_parser *p, const char *buf, size_t got,
                       unsigned *column)
 {
     while (got > 0 && r->status == CTG_OK) {
-        const char *nl = memchr(buf, '\n', got);
-        size_t len = nl ? (size_t)(nl - buf) + 1 : got;
+        bool ended = false;
+        /* The '\n' of a "\r\n" that the chunk cut ends the line counted at its '\r'. */
+        size_t len = r->after_cr && buf[0] == '\n' ? 1 : line_length(buf, got, &ended);
 
         if (feed(r, p, buf, len, *column) != CTG_OK)
             break;
-        *column = nl ? 1 : *column + (unsigned)len;
-        if (nl && r->line < UINT_MAX)
+        *column = ended || (r->after_cr && buf[0] == '\n') ? 1 : *column + (unsigned)len;
+        if (ended && r->line < UINT_MAX)
             r->line++;
+        r->after_cr = buf[len - 1] == '\r';
         buf += len;
         got -= len;
     }
@@ -404,7 +429,7 @@ int cli_csv_read(cli_textin *in, char delimiter, cli_csv_row_fn row, void *paylo
                  ctg_error *err)
 {
     struct csv_parser p;
-    csv_reader r = { row, payload, err, in->name, NULL, NULL, 0, 0, 1, 1, CTG_OK };
+    csv_reader r = { row, payload, err, in->name, NULL, NULL, 0, 0, 1, 1, false, CTG_OK };
     int rc;
 
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL) != 0)

@@ -97,6 +97,17 @@ static size_t utf8_sequence(const unsigned char *s, size_t n, uint32_t *cp)
     return len;
 }
 
+size_t cli_utf8_invalid_at(const char *s, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0, n;
+    uint32_t cp;
+
+    while (i < len && (n = u[i] < 0x80 ? 1 : utf8_sequence(u + i, len - i, &cp)) != 0)
+        i += n;
+    return i;
+}
+
 /* The code points escaped although JSON allows them raw: C0 and C1 controls, DEL, and the
  * invisible or reordering ones ctg_escape_text escapes (a terminal showing the JSON). */
 static bool json_escaped(uint32_t cp)

@@ -62,4 +62,8 @@ int cli_diag_report(cli_diag_format format, int rc, const ctg_error *err);
  * 0, or -1 on a write error. */
 int cli_diag_json_string(FILE *out, const char *text);
 
+/* The offset of the first byte of the `len` at `s` that begins no valid UTF-8 sequence
+ * (RFC 3629: no overlong form, no surrogate), or `len` when all are valid. */
+size_t cli_utf8_invalid_at(const char *s, size_t len);
+
 #endif

@@ -38,7 +38,7 @@ static int open_writer(ctg_stream_writer **out, const ctg_output_target *target,
 {
     ctg_write_options opts;
     ctg_error w = { 0 };
-    const char *source = "<writer>";
+    const char *source = ctg_output_target_name(target); /* before the open, too */
     ctg_stream_writer *sw = NULL;
     bool opened = false;
     int rc;

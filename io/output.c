@@ -305,6 +305,17 @@ int ctg_output_open_path(ctg_output *o, const char *path, const ctg_write_option
     return rc;
 }
 
+const char *ctg_output_target_name(const ctg_output_target *t)
+{
+    switch (t->kind) {
+    case CTG_OUTPUT_BUF: return "<memory>";
+    case CTG_OUTPUT_FP: return "<stream>";
+    case CTG_OUTPUT_FD: return "<fd>";
+    case CTG_OUTPUT_PATH: return t->to.path != NULL ? t->to.path : "";
+    }
+    return "<output>";
+}
+
 int ctg_output_open(ctg_output *o, const ctg_output_target *t, const ctg_write_options *opts,
                     ctg_error *w)
 {

@@ -62,6 +62,10 @@ typedef struct ctg_output_target {
     } to;
 } ctg_output_target;
 
+/* What errors call the output `t`, before and after its open: the path of a PATH, else
+ * "<memory>", "<stream>" or "<fd>" as the opens below say. Static or the caller's. */
+CTG_INTERNAL const char *ctg_output_target_name(const ctg_output_target *t);
+
 /* Opens the output `t` names, with the open of its kind below. `opts` has been checked
  * (ctg_write_check_options). */
 CTG_INTERNAL int ctg_output_open(ctg_output *o, const ctg_output_target *t,

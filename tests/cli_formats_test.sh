@@ -67,6 +67,24 @@ printf 'contingency_id,contingency_name,element_id,element_type,voltage_level_id
 check "csv: a quote left open at the end" 1 "" \
     "$work/open.csv:2:1: error: /: malformed CSV: a quoted field is not closed at the end\n" \
     -- "$cli" convert "$work/open.csv" -
+printf 'contingency_id,contingency_name,element_id,element_type,voltage_level_id\na,,L,LINE,\nb,,X\377,LINE,\n' >"$work/utf8.csv"
+check "csv: a field that is not UTF-8, at its row, not copied through" 1 "" \
+    "$work/utf8.csv:3:1: error: /: field 3 is not valid UTF-8 (byte 2)\n" \
+    -- "$cli" convert "$work/utf8.csv" --to csv -
+printf 'contingency_id,contingency_name,element_id,element_type,voltage_level_id\ra,,L,LINE,\rb,,X,TRANSFORMER,\r' >"$work/cr.csv"
+check "csv: lines ended by CR alone are counted" 1 "" \
+    "$work/cr.csv:3:1: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n" \
+    -- "$cli" convert "$work/cr.csv" -
+# The 64 KiB chunks of the read cut a "\r\n" in two: still one line end.
+awk 'BEGIN { h = "contingency_id,contingency_name,element_id,element_type,voltage_level_id\r\n"
+    printf "%s", h; n = length(h); for (i = 0; n + 16 <= 65500; i++) { r = sprintf("c%d,,L%d,LINE,\r\n", i, i); printf "%s", r; n += length(r) }
+    pad = ""; for (k = n + 9; k < 65535; k++) pad = pad "X"
+    printf "p,,%s,LINE,\r\nz,,Z,LIN,\r\n", pad; print i + 3 > "/dev/stderr" }' >"$work/cut.csv" 2>"$work/cut.line"
+check "csv: a CRLF cut by a chunk, the line after it" 1 "" \
+    "$work/cut.csv:$(cat "$work/cut.line"):1: error: /contingencies/$(($(cat "$work/cut.line") - 2))/elements/0/type: unknown element type \"LIN\"\n" \
+    -- "$cli" convert "$work/cut.csv" -
+check "  the cut: byte 65535 is the CR" 0 "0d0a\n" "" \
+    -- sh -c "od -An -tx1 -j65535 -N2 '$work/cut.csv' | tr -d ' '"
 : >"$work/empty.csv"
 check "csv: an empty file has no header" 1 "" \
     "$work/empty.csv:1:1: error: /: no header: an empty CSV file (the header row is required)\n" \
@@ -113,7 +131,7 @@ check "jsonl from stdin needs --name" 2 "" \
 check "jsonl from stdin with --name, blank lines skipped" 0 "@$f/quoting.json" "" \
     -- sh -c "sed 's/^/  /; G' '$f/quoting.jsonl' | '$cli' convert --from jsonl --name quoting - -"
 check "jsonl: a bad line, at its line" 1 "" \
-    "$f/bad-type.jsonl:3:40: error: /elements/0/type: unknown element type \"LIN\"\n" \
+    "$f/bad-type.jsonl:3:40: error: /contingencies/1/elements/0/type: unknown element type \"LIN\"\n" \
     -- "$cli" convert "$f/bad-type.jsonl" -
 printf '{"type":"default","version":"1.1","name":"x","contingencies":[]}\n' >"$work/list.jsonl"
 check "jsonl: a line holding a list" 1 "" \
@@ -177,6 +195,9 @@ check "--to-version 1.0 of a criterion list with BOUNDARY_LINE" 1 "" \
 check "--to-version a kind has not got" 2 "" \
     "<stdout>: error: cannot write default lists at format version \"1.3\" (1.0, 1.1)\n" \
     -- "$cli" convert --to-version 1.3 "$sample" -
+check "--to-version a kind has not got, to a file: the file named, nothing written" 2 "" \
+    "$work/v13.json: error: cannot write default lists at format version \"1.3\" (1.0, 1.1)\n" \
+    -- sh -c "'$cli' convert --to-version 1.3 '$sample' '$work/v13.json'; s=\$?; test ! -e '$work/v13.json' && exit \$s"
 check "--to-version unknown" 2 "" \
     "contingency-cli convert: unknown --to-version (1.0, 1.1, 1.2 or 1.3): 2.0\nusage: contingency-cli convert [OPTION...] IN OUT\nTry 'contingency-cli convert --help' for more information.\n" \
     -- "$cli" convert --to-version 2.0 "$sample" -

@@ -932,8 +932,9 @@ CTG_TEST(stream, writer_allocation_failures)
         if (failed) {
             CU_ASSERT_EQUAL(buf.len, 0);
             CU_ASSERT_EQUAL(err.code, CTG_ENOMEM);
-            /* The first call allocates the writer itself, before it has an output. */
-            CU_ASSERT_STRING_EQUAL(err.source, n == 1 ? "<writer>" : "<memory>");
+            /* The first call allocates the writer itself, before it has an output: the
+             * error names the output all the same. */
+            CU_ASSERT_STRING_EQUAL(err.source, "<memory>");
             CU_ASSERT_STRING_EQUAL(err.message, "out of memory");
         }
         ctg_buf_dispose(&buf);
