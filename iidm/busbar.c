@@ -73,18 +73,21 @@ int ctg_bb_node(ctg_bb *b, const ctg_net_object *obj, size_t side, uint32_t node
     if (!ctg_bb_node_breaker(vl))
         return CTG_OK;
     it.vl = vl->type_index;
-    if (obj->type == CTG_IDENTIFIABLE_BUSBAR_SECTION) {
+    /* A section is a busbar and a terminal of its own zone, as every other one in it. */
+    if (obj->type == CTG_IDENTIFIABLE_BUSBAR_SECTION)
         it.bbs = obj;
-        it.obj = NULL;
-    }
     return push(b, &it);
 }
 
-/* Links `member` (and the tie line of a paired boundary line) to `busbar`. */
+/* Links `member` to `busbar`, and what it brings: the tie line of a paired boundary line, the
+ * HVDC line of a converter station. */
 static int link(ctg_bb *b, const ctg_net_object *busbar, const ctg_net_object *member)
 {
+    bool brings = member->type == CTG_IDENTIFIABLE_BOUNDARY_LINE ||
+                  member->type == CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION;
+
     if (ctg_gen_topo_link(b->topo, busbar, member) != CTG_OK ||
-        (member->type == CTG_IDENTIFIABLE_BOUNDARY_LINE && member->refs[0] != NULL &&
+        (brings && member->refs[0] != NULL &&
          ctg_gen_topo_link(b->topo, busbar, member->refs[0]) != CTG_OK))
         return CTG_ENOMEM;
     return CTG_OK;

@@ -47,6 +47,7 @@ static const jb_array arrays[] = {
     { "lines", JB_EQUIPMENT },
     { "twoWindingsTransformers", JB_EQUIPMENT },
     { "threeWindingsTransformers", JB_EQUIPMENT },
+    { "tieLines", JB_EQUIPMENT }, /* IIDM 1.0 to 1.9: its halves' terminals (terminals) */
 };
 
 /* The members kept: an index into `keys`. Node and bus slots: 0 for `node`/`bus`, s for
@@ -201,22 +202,34 @@ static int settle(jreader *j, jb_el *el)
     return CTG_OK;
 }
 
-/* Every terminal of the equipment: `node`/`bus` for one, `nodeN`/`busN` for several. */
+/* The terminal `slot` of the element (0: node/bus, s: nodeS/busS) as side `side` of `obj`. */
+static int terminal(jreader *j, const jb_el *el, const ctg_net_object *obj, size_t side,
+                    size_t slot)
+{
+    if (ctg_bb_node_breaker(obj->voltage_levels[side]))
+        return el->seen[KY_NODE + slot] ? ctg_bb_node(j->b, obj, side, el->node[slot]) : CTG_OK;
+    if (!el->seen[KY_BUS + slot])
+        return CTG_OK;
+    return ctg_bb_bus(j->b, obj, side, el->s[KY_BUS + slot], el->len[KY_BUS + slot]);
+}
+
+/* Every terminal of the equipment: `node`/`bus` for one, `nodeN`/`busN` for several. A tie
+ * line of IIDM 1.0 to 1.9 holds its halves' (node1 for half 1, ...): each is its half's, a
+ * boundary line paired in the tie line, which brings the tie line; a later one has none. */
 static int terminals(jreader *j, const jb_el *el)
 {
     const ctg_net_object *obj = el->obj;
-    size_t sides = ctg_bb_sides(obj);
+    bool tie = obj->type == CTG_IDENTIFIABLE_TIE_LINE;
+    size_t sides = tie ? 2 : ctg_bb_sides(obj);
     int rc = CTG_OK;
 
     for (size_t s = 0; rc == CTG_OK && s < sides; s++) {
-        size_t slot = sides == 1 ? 0 : s + 1;
+        const ctg_net_object *half = tie ? obj->refs[s] : NULL;
 
-        if (ctg_bb_node_breaker(obj->voltage_levels[s])) {
-            if (el->seen[KY_NODE + slot])
-                rc = ctg_bb_node(j->b, obj, s, el->node[slot]);
-        } else if (el->seen[KY_BUS + slot]) {
-            rc = ctg_bb_bus(j->b, obj, s, el->s[KY_BUS + slot], el->len[KY_BUS + slot]);
-        }
+        if (!tie)
+            rc = terminal(j, el, obj, s, sides == 1 ? 0 : s + 1);
+        else if (half != NULL && half->type == CTG_IDENTIFIABLE_BOUNDARY_LINE)
+            rc = terminal(j, el, half, 0, s + 1);
     }
     return rc;
 }

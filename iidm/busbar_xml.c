@@ -111,6 +111,33 @@ static int on_terminals(treader *r, const ctg_net_object *obj, const XML_Char **
     return built(r, rc);
 }
 
+/* A tie line of IIDM 1.0 to 1.9, which carries its halves' terminals (`node1`/`bus1` for
+ * half 1, ...): each is the terminal of its half, a boundary line paired in the tie line,
+ * which brings the tie line. A later one names its halves (danglingLineId1, ...), whose own
+ * elements hold the terminals: it has none of these attributes, and nothing is done. */
+static int on_old_tie_line(treader *r, const ctg_net_object *obj, const XML_Char **atts)
+{
+    static const char *const nodes[] = { "node1", "node2" };
+    static const char *const buses[] = { "bus1", "bus2" };
+    int rc = CTG_OK;
+
+    for (size_t s = 0; rc == CTG_OK && s < 2; s++) {
+        const ctg_net_object *half = obj->refs[s];
+        const char *b = attr(atts, buses[s]);
+        uint32_t node;
+
+        if (half == NULL || half->type != CTG_IDENTIFIABLE_BOUNDARY_LINE)
+            continue;
+        if (ctg_bb_node_breaker(half->voltage_levels[0])) {
+            if (node_of(attr(atts, nodes[s]), &node))
+                rc = ctg_bb_node(r->b, half, 0, node);
+        } else if (b != NULL) {
+            rc = ctg_bb_bus(r->b, half, 0, b, strlen(b));
+        }
+    }
+    return built(r, rc);
+}
+
 /* The element names whose id must be in the network (the equipment with terminals). */
 static bool is_equipment(const char *name)
 {
@@ -138,7 +165,8 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
         on_switch(r, atts, n[0] == 'i');
         return;
     }
-    if (id == NULL || !(strcmp(n, "voltageLevel") == 0 || is_equipment(n)))
+    if (id == NULL ||
+        !(strcmp(n, "voltageLevel") == 0 || strcmp(n, "tieLine") == 0 || is_equipment(n)))
         return;
     obj = ctg_network_find(r->b->net, id, strlen(id));
     if (obj == NULL) {
@@ -147,6 +175,8 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
     }
     if (strcmp(n, "voltageLevel") == 0)
         r->vl = obj;
+    else if (strcmp(n, "tieLine") == 0)
+        on_old_tie_line(r, obj, atts);
     else
         on_terminals(r, obj, atts);
 }

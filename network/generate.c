@@ -186,7 +186,7 @@ static int run_parallel(gen_ctx *g, ctg_gen_counts *counts)
 static int run_busbar(gen_ctx *g, ctg_gen_counts *counts)
 {
     uint64_t n = 0, groups = 0;
-    int rc = ctg_gen_busbar(g, false, &n, &groups);
+    int rc = ctg_gen_busbar(g, false, &n, &groups, counts != NULL ? counts->selected : NULL);
 
     if (rc == CTG_OK && counts != NULL) {
         counts->contingencies = n;
@@ -195,7 +195,7 @@ static int run_busbar(gen_ctx *g, ctg_gen_counts *counts)
     if (rc == CTG_OK && g->emit != NULL)
         rc = limit(g, n);
     if (rc == CTG_OK && g->emit != NULL)
-        rc = ctg_gen_busbar(g, true, &n, &groups);
+        rc = ctg_gen_busbar(g, true, &n, &groups, NULL);
     return rc;
 }
 

@@ -98,6 +98,7 @@ void ctg_gen_topo_finish(ctg_gen_topology *t)
 typedef struct ranks {
     uint32_t *at;
     size_t len;
+    uint64_t *selected; /* per type, counted; or NULL */
 } ranks;
 
 static int rank_one(gen_ctx *g, const ctg_net_object *obj, size_t index, void *arg)
@@ -106,6 +107,8 @@ static int rank_one(gen_ctx *g, const ctg_net_object *obj, size_t index, void *a
     ctg_element e;
 
     r->at[obj->doc_index] = (uint32_t)index + 1;
+    if (r->selected != NULL)
+        r->selected[obj->type]++;
     return ctg_rs_map(&g->rs, obj, &e);
 }
 
@@ -159,10 +162,11 @@ static int busbars(gen_ctx *g, const uint32_t *rank, bool emit, uint64_t *count)
     return rc;
 }
 
-int ctg_gen_busbar(gen_ctx *g, bool emit, uint64_t *count, uint64_t *groups)
+int ctg_gen_busbar(gen_ctx *g, bool emit, uint64_t *count, uint64_t *groups,
+                   uint64_t *selected)
 {
     const ctg_gen_topology *t = g->opts->topology;
-    ranks r = { NULL, ctg_network_object_count(g->net) };
+    ranks r = { NULL, ctg_network_object_count(g->net), selected };
     int rc;
 
     *count = 0;

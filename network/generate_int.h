@@ -119,8 +119,10 @@ int ctg_gen_topo_link(ctg_gen_topology *t, const ctg_net_object *busbar,
 /* Sorts the links into the busbars' order (busbar sections, then buses, each in enumeration
  * order; a busbar's equipment in document order) and drops duplicates. */
 void ctg_gen_topo_finish(ctg_gen_topology *t);
-/* The busbar rule over the selection, emitted (`emit`) or counted. */
-int ctg_gen_busbar(gen_ctx *g, bool emit, uint64_t *count, uint64_t *groups);
+/* The busbar rule over the selection, emitted (`emit`) or counted; the selected objects
+ * counted per type into `selected` unless NULL. */
+int ctg_gen_busbar(gen_ctx *g, bool emit, uint64_t *count, uint64_t *groups,
+                   uint64_t *selected);
 /* One member of a pair rule's group: its object, its element and the length of its id, found
  * once for all its pairs. */
 typedef struct gen_member {

@@ -1354,6 +1354,9 @@ static void expect_busbars(const char *file, const ctg_identifiable_type *types,
     CU_ASSERT_EQUAL(ctg_generate_count(net, &o, &c, &err), CTG_OK);
     CU_ASSERT_EQUAL(c.contingencies, ctg_list_contingency_count(l));
     CU_ASSERT_EQUAL(c.groups, busbars);
+    /* The selection counted per type, as the other rules count it: every object of them. */
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT_EQUAL(c.selected[types[i]], ctg_network_count(net, types[i]));
     free(t.data);
     ctg_list_free(l);
     ctg_gen_topology_free(topo);
@@ -1385,6 +1388,32 @@ CTG_TEST(generate, busbar)
                    "BUSBAR_B1_400:L12a,L12b,L13 BUSBAR_B2_400:L12a,L12b,L23,L25a,L25b "
                    "BUSBAR_B3_400:TL34,L13,L23,L34 BUSBAR_B4_400:TL34,L34 BUSBAR_B5:L25a,L25b",
                    7);
+}
+
+#define TIE_V17 CTG_TESTDATA("network/generate/tieline-v1_7.xiidm")
+#define TIE_V17_J CTG_TESTDATA("network/generate/tieline-v1_7.jiidm")
+#define HVDC CTG_TESTDATA("network/generate/hvdc.xiidm")
+
+/* What the busbar rule once missed: the terminals of a tie line of IIDM 1.0 to 1.9 (held by
+ * the tie line's element, not by its halves'), the HVDC line a converter station brings, and a
+ * busbar section as a terminal of its own zone. */
+CTG_TEST(generate, busbar_old_tie_lines_hvdc_and_sections)
+{
+    static const ctg_identifiable_type tie[] = { CTG_IDENTIFIABLE_LINE, CTG_IDENTIFIABLE_TIE_LINE,
+                                                 CTG_IDENTIFIABLE_BOUNDARY_LINE };
+    static const ctg_identifiable_type hvdc[] = { CTG_IDENTIFIABLE_HVDC_LINE };
+    static const ctg_identifiable_type stations[] = { CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION };
+    static const ctg_identifiable_type sections[] = { CTG_IDENTIFIABLE_BUSBAR_SECTION };
+
+    expect_busbars(TIE_V17, tie, COUNT_OF(tie),
+                   "BUSBAR_B1:L12,TL12,TL12.1 BUSBAR_B2:L12,TL12,TL12.2", 2);
+    expect_busbars(TIE_V17_J, tie, COUNT_OF(tie),
+                   "BUSBAR_B1:L12,TL12,TL12.1 BUSBAR_B2:L12,TL12,TL12.2", 2);
+    expect_busbars(HVDC, hvdc, COUNT_OF(hvdc), "BUSBAR_BBS1:HV1 BUSBAR_B2:HV1", 2);
+    expect_busbars(HVDC, stations, COUNT_OF(stations), "BUSBAR_BBS1:HV1 BUSBAR_B2:HV1", 2);
+    expect_busbars(HVDC, sections, COUNT_OF(sections), "BUSBAR_BBS1:BBS1", 2);
+    /* The coupler parts BBS1's zone from BBS2's. */
+    expect_busbars(BUSBAR, sections, COUNT_OF(sections), "BUSBAR_BBS1:BBS1 BUSBAR_BBS2:BBS2", 5);
 }
 
 #define BUSBAR_J CTG_TESTDATA("network/generate/busbar.jiidm")

@@ -137,8 +137,10 @@ CTG_API bool ctg_gen_rule_from_name(const char *name, size_t len, ctg_gen_rule *
  * section's: every terminal in its zone (the nodes joined to it through closed disconnectors,
  * load-break switches and internal connections), and every terminal behind one closed breaker
  * of the zone, up to the next breaker; a breaker whose far side holds another busbar section
- * is a coupler, and nothing behind it is lost. Open switches join nothing. A boundary line
- * paired in a tie line brings the tie line; a converter station, its HVDC line's element.
+ * is a coupler, and nothing behind it is lost. Open switches join nothing. The sections of a
+ * zone are terminals of it too. A boundary line paired in a tie line brings the tie line; a
+ * converter station, its HVDC line. A tie line of IIDM 1.0 to 1.9, whose element holds the
+ * terminals of its halves, is on the busbars of those terminals, as its halves are.
  * Busbars are enumerated busbar sections first, then buses, each in enumeration order.
  */
 typedef struct ctg_gen_topology ctg_gen_topology;
