@@ -315,16 +315,29 @@ int ctg_gen_emit_pair(gen_ctx *g, const ctg_net_object *a, const ctg_net_object 
     return rc != CTG_OK ? rc : emit_two(g, ea, eb);
 }
 
+/* Whether elems[m] is one of elems[0..m): a converter station is its HVDC line's element, and
+ * a busbar may hold both, or both stations of the line. A busbar holds a few dozen at most. */
+static bool element_seen(const ctg_element *elems, size_t m)
+{
+    for (size_t i = 0; i < m; i++)
+        if (elems[i].type == elems[m].type && strcmp(elems[i].id, elems[m].id) == 0)
+            return true;
+    return false;
+}
+
 int ctg_gen_emit_set(gen_ctx *g, const ctg_net_object *busbar, const ctg_net_object *const *objs,
                      size_t n)
 {
     ctg_contingency c;
+    size_t m = 0;
     int rc = CTG_OK;
 
     if (!ctg_rs_elems_room(&g->rs, n))
         return ctg_rs_nomem(&g->rs);
-    for (size_t i = 0; rc == CTG_OK && i < n; i++)
-        rc = ctg_rs_map(&g->rs, objs[i], &g->rs.elems[i]);
+    for (size_t i = 0; rc == CTG_OK && i < n; i++) {
+        rc = ctg_rs_map(&g->rs, objs[i], &g->rs.elems[m]);
+        m += rc == CTG_OK && !element_seen(g->rs.elems, m);
+    }
     if (rc == CTG_OK)
         rc = ctg_gen_format(g, busbar, NULL);
     if (rc != CTG_OK)
@@ -332,7 +345,7 @@ int ctg_gen_emit_set(gen_ctx *g, const ctg_net_object *busbar, const ctg_net_obj
     memset(&c, 0, sizeof c);
     c.id = g->rs.text;
     c.elements = g->rs.elems;
-    c.element_count = n;
+    c.element_count = m;
     if (g->emit(&c, g->payload) != 0)
         return ctg_error_set(g->rs.err, CTG_ESTOPPED, NULL, "", "stopped by the callback at "
                              "\"%.64s\"", c.id);

@@ -1404,6 +1404,8 @@ CTG_TEST(generate, busbar_old_tie_lines_hvdc_and_sections)
     static const ctg_identifiable_type hvdc[] = { CTG_IDENTIFIABLE_HVDC_LINE };
     static const ctg_identifiable_type stations[] = { CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION };
     static const ctg_identifiable_type sections[] = { CTG_IDENTIFIABLE_BUSBAR_SECTION };
+    static const ctg_identifiable_type both[] = { CTG_IDENTIFIABLE_HVDC_LINE,
+                                                  CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION };
 
     expect_busbars(TIE_V17, tie, COUNT_OF(tie),
                    "BUSBAR_B1:L12,TL12,TL12.1 BUSBAR_B2:L12,TL12,TL12.2", 2);
@@ -1412,6 +1414,8 @@ CTG_TEST(generate, busbar_old_tie_lines_hvdc_and_sections)
     expect_busbars(HVDC, hvdc, COUNT_OF(hvdc), "BUSBAR_BBS1:HV1 BUSBAR_B2:HV1", 2);
     expect_busbars(HVDC, stations, COUNT_OF(stations), "BUSBAR_BBS1:HV1 BUSBAR_B2:HV1", 2);
     expect_busbars(HVDC, sections, COUNT_OF(sections), "BUSBAR_BBS1:BBS1", 2);
+    /* A station and its line are one element: written once. */
+    expect_busbars(HVDC, both, COUNT_OF(both), "BUSBAR_BBS1:HV1 BUSBAR_B2:HV1", 2);
     /* The coupler parts BBS1's zone from BBS2's. */
     expect_busbars(BUSBAR, sections, COUNT_OF(sections), "BUSBAR_BBS1:BBS1 BUSBAR_BBS2:BBS2", 5);
 }

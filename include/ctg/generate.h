@@ -115,7 +115,8 @@ typedef enum ctg_gen_rule {
     CTG_GEN_ALL_PAIRS,
     /** Per busbar of ctg_gen_options.topology (ctg_gen_topology_read), the selected objects
      *  connected to it as one contingency (no contingency for a busbar without any), their
-     *  elements in the selection's order. Id format "BUSBAR_{id}", the placeholders of N-1
+     *  elements in the selection's order, each once (a converter station and its HVDC line
+     *  are one element). Id format "BUSBAR_{id}", the placeholders of N-1
      *  naming the busbar (its id, type, voltage level as {vl1}, substation). */
     CTG_GEN_BUSBAR,
     CTG_GEN_RULE_COUNT
