@@ -362,10 +362,10 @@ static int feed(csv_reader *r, struct csv_parser *p, const char *s, size_t len, 
  * "\r\n", each a line end to libcsv; `got` when the line goes on past the chunk. */
 static size_t line_length(const char *buf, size_t got, bool *ended)
 {
-    size_t len = 0;
+    const char *nl = memchr(buf, '\n', got);
+    const char *cr = memchr(buf, '\r', nl != NULL ? (size_t)(nl - buf) : got);
+    size_t len = cr != NULL ? (size_t)(cr - buf) : nl != NULL ? (size_t)(nl - buf) : got;
 
-    while (len < got && buf[len] != '\n' && buf[len] != '\r')
-        len++;
     *ended = len < got;
     if (len < got && buf[len] == '\r' && len + 1 < got && buf[len + 1] == '\n')
         len++;
