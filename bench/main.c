@@ -70,11 +70,25 @@ static void print_net_help(void)
            "", "", "", "", "", "");
 }
 
+/* The cases of --cases and --generate, for --help. */
+static void print_cases_help(void)
+{
+    size_t n;
+    const bench_gen_case *cases = bench_gen_cases(&n);
+
+    printf("\ncases:\n");
+    for (size_t i = 0; i < n; i++)
+        printf("  %-22s %s\n", cases[i].name, cases[i].summary);
+    print_net_help();
+    printf("  %-22s %s\n  %-22s %s\n", "keys-colliding",
+           "--generate only: the flooding section's 65,536 colliding keys, ~4.2 MB", "keys-random",
+           "--generate only: its 65,536 random keys of the same length");
+}
+
 static void print_help(void)
 {
     size_t n;
     const bench_runner *runners = bench_runners(&n);
-    const bench_gen_case *cases;
 
     printf("usage: contingency-bench [--json] [--quick] [--repeat N] [--cases LIST]\n"
            "                         [--sections LIST] [--no-malloc-tuning] [--wall-clock]\n"
@@ -115,14 +129,7 @@ static void print_help(void)
            "runners:\n");
     for (size_t i = 0; i < n; i++)
         printf("  %-22s %s\n", runners[i].name, runners[i].what);
-    cases = bench_gen_cases(&n);
-    printf("\ncases:\n");
-    for (size_t i = 0; i < n; i++)
-        printf("  %-22s %s\n", cases[i].name, cases[i].summary);
-    print_net_help();
-    printf("  %-22s %s\n  %-22s %s\n", "keys-colliding",
-           "--generate only: the flooding section's 65,536 colliding keys, ~4.2 MB", "keys-random",
-           "--generate only: its 65,536 random keys of the same length");
+    print_cases_help();
 }
 
 static int usage_error(const char *message, const char *arg)

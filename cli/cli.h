@@ -110,9 +110,9 @@ void cli_signals_temp_file(const char *path, void *payload);
  * (1), and more copies of inputs (merge of several pipes); past them a copy is still made, but
  * a signal leaves it behind. */
 #define CLI_TEMP_SLOTS 16
-/* As cli_signals_temp_file, for the temporary file of slot `slot` (0 to CLI_TEMP_SLOTS - 1):
- * a command may have two outputs in progress at once (resolve's list and its report), and
- * copies of its inputs. cli_signals_temp_file is slot 0. */
+/* As cli_signals_temp_file, for the temporary file of slot `slot` (0 to CLI_TEMP_SLOTS - 1;
+ * another slot is ignored): a command may have two outputs in progress at once (resolve's
+ * list and its report), and copies of its inputs. cli_signals_temp_file is slot 0. */
 void cli_signals_temp_file_at(int slot, const char *path);
 /* Whether the progress bar is on the terminal's current line. */
 void cli_signals_bar(bool on_line);

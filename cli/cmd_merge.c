@@ -427,10 +427,10 @@ static int merge(merge_job *j)
     return status;
 }
 
-/* The signal slot of input i's copy: past the slots, none (a signal leaves the copy). */
+/* The signal slot of input i's copy: past the slots, none (-1: a signal leaves the copy). */
 static int copy_slot(size_t i)
 {
-    return i + 1 < CLI_TEMP_SLOTS ? (int)i + 1 : CLI_TEMP_SLOTS;
+    return i + 1 < CLI_TEMP_SLOTS ? (int)i + 1 : -1;
 }
 
 /* The inputs, those that cannot be read twice (stdin, pipes) from copies, each in a signal

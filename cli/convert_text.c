@@ -778,6 +778,19 @@ static bool blank(const char *s, size_t n)
     return true;
 }
 
+/* Whether the line begins as a list does ({"type" first, as PowSyBl writes every list): its
+ * errors are a list's, of no contingency's place, and keep their own path. */
+static bool starts_as_list(const char *text, size_t len)
+{
+    size_t i = 0;
+
+    while (i < len && (text[i] == ' ' || text[i] == '\t'))
+        i++;
+    for (i += i < len && text[i] == '{'; i < len && (text[i] == ' ' || text[i] == '\t');)
+        i++;
+    return len - i >= 6 && memcmp(text + i, "\"type\"", 6) == 0;
+}
+
 /* The error of a line's read at the place of its contingency in the list written
  * (/contingencies/N...), as a CSV row's are; a path too long to grow stays the line's own. */
 static void rebase_path(ctg_error *err, size_t index)
@@ -805,7 +818,8 @@ static int jsonl_one(cli_sink *s, const char *source, unsigned lineno, const cha
     if (rc != CTG_OK) {
         if (err->line > 0)
             err->line = err->line - 1 + lineno; /* the read saw one line */
-        rebase_path(err, s->index);
+        if (!starts_as_list(text, len))
+            rebase_path(err, s->index);
         return rc;
     }
     if (ctg_list_get_kind(list) != CTG_LIST_CONTINGENCY)

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pipeline.h"
@@ -345,13 +346,22 @@ static int spool_fd(int fd, const char *path, int slot, char **spool)
     }
 }
 
+/* Whether `path` names a pipe or a FIFO. A character device is read in place: one that never
+ * ends (/dev/zero) must fail at its first byte, not fill $TMPDIR with a copy. */
+static bool is_fifo(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
 int pl_spool_input(const char *path, int slot, char **spool)
 {
     bool in_stdin = strcmp(path, "-") == 0;
     int fd, status, saved;
 
     *spool = NULL;
-    if (!cli_input_once(path))
+    if (!in_stdin && !is_fifo(path))
         return CLI_OK;
     fd = in_stdin ? STDIN_FILENO : open(path, O_RDONLY);
     if (fd < 0)

@@ -89,10 +89,10 @@ int pl_out_close(pl_out *o);
 /* Discards the output: a file OUT is left as it was. */
 void pl_out_abort(pl_out *o);
 
-/* An input that cannot be read twice (stdin for "-", a pipe, a FIFO, a character device:
- * cli_input_once) copied to a temporary file in $TMPDIR (or /tmp) that can then be read
- * several times; `*spool` (owned) names it, NULL for an input read in place. The copy is
- * removed on a signal (signal slot `slot`, 1 to CLI_TEMP_SLOTS - 1) and by pl_spool_remove.
+/* An input that cannot be read twice (stdin for "-", a pipe, a FIFO) copied to a temporary
+ * file in $TMPDIR (or /tmp) that can then be read several times; `*spool` (owned) names it,
+ * NULL for an input read in place. The copy is removed by pl_spool_remove and on a signal
+ * (signal slot `slot`, 1 to CLI_TEMP_SLOTS - 1; -1: none, a signal leaves the copy).
  * Returns the exit status (failure reported, under the input's name). */
 int pl_spool_input(const char *path, int slot, char **spool);
 void pl_spool_remove(char *spool, int slot);

@@ -133,6 +133,10 @@ check "jsonl from stdin with --name, blank lines skipped" 0 "@$f/quoting.json" "
 check "jsonl: a bad line, at its line" 1 "" \
     "$f/bad-type.jsonl:3:40: error: /contingencies/1/elements/0/type: unknown element type \"LIN\"\n" \
     -- "$cli" convert "$f/bad-type.jsonl" -
+printf '{"id":"a","elements":[]}\n{"type":"default","version":"1.1","name":"x","contingencies":[{"id":"c","elements":[{"id":"L","type":"LIN"}]}]}\n' >"$work/badlist.jsonl"
+check "jsonl: a bad list on a line keeps the list's own path" 1 "" \
+    "$work/badlist.jsonl:2:102: error: /contingencies/0/elements/0/type: unknown element type \"LIN\"\n" \
+    -- "$cli" convert "$work/badlist.jsonl" -
 printf '{"type":"default","version":"1.1","name":"x","contingencies":[]}\n' >"$work/list.jsonl"
 check "jsonl: a line holding a list" 1 "" \
     "$work/list.jsonl:1:1: error: /: a line must hold one contingency object, not a default list\n" \

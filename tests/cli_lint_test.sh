@@ -168,6 +168,9 @@ check "stdin" 1 "$stdin_out" "" -- sh -c "'$cli' lint - <dup.json"
 pipe_out='/dev/stdin:4:8: warning: /contingencies/2/id: duplicate contingency id "a", first at 2:7\n/dev/stdin:5:7: warning: /contingencies/3/id: duplicate contingency id "a", first at 2:7\n'
 check "a pipe past the id budget: read again from a copy" 1 "$pipe_out" "" \
     -- sh -c "cat dup.json | CTG_TEST_LINT_ID_BUDGET=1 '$cli' lint /dev/stdin"
+mkdir -p tmp || exit 2
+check "  the copy and the spill files removed" 0 "" "" \
+    -- sh -c "cat dup.json | TMPDIR=\$PWD/tmp CTG_TEST_LINT_ID_BUDGET=1 '$cli' lint /dev/stdin >/dev/null; ls -A tmp"
 gzip -c dup.json >dup.json.gz
 check ".gz: the same findings, at the same places" 1 \
     'dup.json.gz:4:8: warning: /contingencies/2/id: duplicate contingency id "a", first at 2:7\ndup.json.gz:5:7: warning: /contingencies/3/id: duplicate contingency id "a", first at 2:7\n' \

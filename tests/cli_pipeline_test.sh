@@ -144,10 +144,12 @@ check "split a pipe --parts 2 (copied, read twice)" 0 "" "" \
     -- sh -c "cat '$sample' | '$cli' split /dev/stdin --parts 2 '$work/pp'"
 check "  merge gives back the input" 0 "@$work/sample.conv" "" \
     -- sh -c "'$cli' merge '$work'/pp-*.json -"
+mkdir -p "$work/tmp" || exit 2
 check "split stdin --parts: errors name <stdin>, not the copy" 1 "" \
     "<stdin>:15:16: error: /contingencies/1/elements/0/type: unknown element type \"TRANSFORMER\"\n" \
-    -- sh -c "'$cli' split - --parts 2 '$work/badi' <'$data/cli/unknown-type.json'"
-check "  nothing left" 0 "" "" -- find "$work" -name "badi*"
+    -- sh -c "TMPDIR='$work/tmp' '$cli' split - --parts 2 '$work/badi' <'$data/cli/unknown-type.json'"
+check "  nothing left, the copy of stdin removed" 0 "" "" \
+    -- sh -c "find '$work' -name 'badi*'; ls -A '$work/tmp'"
 # Balanced by elements 1, 1 and 10, three parts: one contingency each, none empty.
 k1='{"id":"k1","elements":[{"id":"A","type":"LINE"}]}'
 k2='{"id":"k2","elements":[{"id":"B","type":"LINE"}]}'
@@ -193,6 +195,12 @@ check "merge --dedupe first" 0 "$head\"a\",\"contingencies\":[$c1,$c2,$c3]}" \
 check "merge --dedupe first of a pipe (copied, read twice)" 0 "$head\"a\",\"contingencies\":[$c1,$c2,$c3]}" \
     "/dev/stdin:2:7: warning: /contingencies/1/id: dropped duplicate id \"c1\" (kept: $a:1:69, /contingencies/0/id)\n" \
     -- sh -c "cat '$b' | '$cli' merge --compact --dedupe first '$a' /dev/stdin -"
+check "merge of a pipe failing on a duplicate: the copy removed" 1 "" \
+    "/dev/stdin:2:7: error: /contingencies/1/id: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0/id); --dedupe first or last keeps one\n" \
+    -- sh -c "cat '$b' | TMPDIR='$work/tmp' '$cli' merge '$a' /dev/stdin '$work/mp.json'; s=\$?; ls -A '$work/tmp'; exit \$s"
+check "a device is read in place, not copied: /dev/zero fails at once" 1 "" \
+    "/dev/zero:1:1: error: /: expected a value, got byte 0x00\n" \
+    -- "$cli" split /dev/zero --parts 2 "$work/zp"
 check "merge --dedupe last: the later one, at its place" 0 "$head\"a\",\"contingencies\":[$c2,$c3,$c1b]}" \
     "$a:1:69: warning: /contingencies/0/id: dropped duplicate id \"c1\" (kept: $b:2:7, /contingencies/1/id)\n" \
     -- "$cli" merge --compact --dedupe last "$a" "$b" -

@@ -634,7 +634,7 @@ static void check_run(run *r, int rc, const op_def *op, const run *ref, int ref_
         EXPECT(r, r->got.len == 0);
 }
 
-/* 300 seeds per rate; CTG_TEST_QUICK=1 (the valgrind job: ~30 times slower) 60, and
+/* 300 seeds per rate; CTG_TEST_QUICK=1 (valgrind, ~30 times slower; coverage; m32-asan) 60, and
  * CTG_TEST_SEEDS=n any number, for a longer hunt by hand. */
 static size_t seed_count(void)
 {

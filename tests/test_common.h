@@ -40,8 +40,8 @@ typedef struct ctg_test_info {
 /* The shared test data folder, or NULL when it is absent (those suites are then skipped). */
 const char *ctg_test_shared_dir(void);
 
-/* Whether CTG_TEST_QUICK=1 is set: the valgrind and coverage jobs, 10 to 30 times slower,
- * run the same checks on fewer inputs. */
+/* Whether CTG_TEST_QUICK is set to exactly "1": the valgrind, coverage and m32-asan jobs, 3
+ * to 30 times slower, run the same checks on fewer inputs. */
 bool ctg_test_quick(void);
 
 /* `n`, or a tenth of it (at least 1) under CTG_TEST_QUICK=1. */
