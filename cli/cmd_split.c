@@ -64,9 +64,9 @@ static int count_one(const ctg_stream_header *h, const ctg_contingency *c, const
     return 0;
 }
 
-/* Part `n` (from 1): its temporary path when `temp`, else its final name. */
-/* The final names have one width, that of the number of parts (at least 4), known when they
- * are put in place, so that a shell's glob of them lists them in order. */
+/* Part `n` (from 1): its temporary path when `temp`, else its final name. The final names
+ * have one width, that of the number of parts (at least 4), known when they are put in
+ * place, so that a shell's glob of them lists them in order. */
 static int part_name(const split_job *j, size_t n, bool temp, char *buf, size_t cap)
 {
     size_t parts = j->parts > j->part ? j->parts : j->part;

@@ -783,11 +783,10 @@ static bool blank(const char *s, size_t n)
 static bool starts_as_list(const char *text, size_t len)
 {
     size_t i = 0;
+    bool brace = false;
 
-    while (i < len && (text[i] == ' ' || text[i] == '\t'))
-        i++;
-    for (i += i < len && text[i] == '{'; i < len && (text[i] == ' ' || text[i] == '\t');)
-        i++;
+    for (; i < len && (text[i] == ' ' || text[i] == '\t' || (!brace && text[i] == '{')); i++)
+        brace = brace || text[i] == '{';
     return len - i >= 6 && memcmp(text + i, "\"type\"", 6) == 0;
 }
 

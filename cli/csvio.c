@@ -295,6 +295,7 @@ static void on_field(void *s, size_t len, void *data)
 {
     csv_reader *r = data;
     char *copy = NULL;
+    size_t bad;
 
     if (r->status != CTG_OK)
         return;
@@ -304,10 +305,9 @@ static void on_field(void *s, size_t len, void *data)
         return;
     }
     /* Every text of a list is UTF-8: a field that is not is the input's fault, here. */
-    if (s != NULL && cli_utf8_invalid_at(s, len) < len) {
+    if (s != NULL && (bad = cli_utf8_invalid_at(s, len)) < len) {
         r->status = cli_fail_at(r->err, CTG_ESYNTAX, r->name, r->row_line, 1, "",
-                                "field %zu is not valid UTF-8 (byte %zu)", r->n + 1,
-                                cli_utf8_invalid_at(s, len) + 1);
+                                "field %zu is not valid UTF-8 (byte %zu)", r->n + 1, bad + 1);
         return;
     }
     if ((r->n == r->cap && grow_fields(r) != 0)

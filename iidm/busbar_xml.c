@@ -88,6 +88,18 @@ static int on_switch(treader *r, const XML_Char **atts, bool internal)
                                   !internal && open != NULL && strcmp(open, "true") == 0));
 }
 
+/* The terminal of side `side` of `obj`, at node `n` or bus `b` (attribute values; NULL when
+ * absent) as its voltage level's topology reads it. */
+static int terminal(treader *r, const ctg_net_object *obj, size_t side, const char *n,
+                    const char *b)
+{
+    uint32_t node;
+
+    if (ctg_bb_node_breaker(obj->voltage_levels[side]))
+        return node_of(n, &node) ? ctg_bb_node(r->b, obj, side, node) : CTG_OK;
+    return b != NULL ? ctg_bb_bus(r->b, obj, side, b, strlen(b)) : CTG_OK;
+}
+
 /* Every terminal of the equipment `obj`: `node`/`bus` for one, `nodeN`/`busN` for several. */
 static int on_terminals(treader *r, const ctg_net_object *obj, const XML_Char **atts)
 {
@@ -96,18 +108,9 @@ static int on_terminals(treader *r, const ctg_net_object *obj, const XML_Char **
     size_t sides = ctg_bb_sides(obj);
     int rc = CTG_OK;
 
-    for (size_t s = 0; rc == CTG_OK && s < sides; s++) {
-        const char *n = attr(atts, sides == 1 ? "node" : nodes[s]);
-        const char *b = attr(atts, sides == 1 ? "bus" : buses[s]);
-        uint32_t node;
-
-        if (ctg_bb_node_breaker(obj->voltage_levels[s])) {
-            if (node_of(n, &node))
-                rc = ctg_bb_node(r->b, obj, s, node);
-        } else if (b != NULL) {
-            rc = ctg_bb_bus(r->b, obj, s, b, strlen(b));
-        }
-    }
+    for (size_t s = 0; rc == CTG_OK && s < sides; s++)
+        rc = terminal(r, obj, s, attr(atts, sides == 1 ? "node" : nodes[s]),
+                      attr(atts, sides == 1 ? "bus" : buses[s]));
     return built(r, rc);
 }
 
@@ -123,17 +126,9 @@ static int on_old_tie_line(treader *r, const ctg_net_object *obj, const XML_Char
 
     for (size_t s = 0; rc == CTG_OK && s < 2; s++) {
         const ctg_net_object *half = obj->refs[s];
-        const char *b = attr(atts, buses[s]);
-        uint32_t node;
 
-        if (half == NULL || half->type != CTG_IDENTIFIABLE_BOUNDARY_LINE)
-            continue;
-        if (ctg_bb_node_breaker(half->voltage_levels[0])) {
-            if (node_of(attr(atts, nodes[s]), &node))
-                rc = ctg_bb_node(r->b, half, 0, node);
-        } else if (b != NULL) {
-            rc = ctg_bb_bus(r->b, half, 0, b, strlen(b));
-        }
+        if (half != NULL && half->type == CTG_IDENTIFIABLE_BOUNDARY_LINE)
+            rc = terminal(r, half, 0, attr(atts, nodes[s]), attr(atts, buses[s]));
     }
     return built(r, rc);
 }
