@@ -16,6 +16,7 @@
 #include "ctg/sa.h"
 #include "base/arena.h"
 #include "base/error_set.h"
+#include "base/utf8.h"
 #include "json/emit.h"
 #include "json/reader.h"
 #include "format/version.h"
@@ -1105,6 +1106,17 @@ const ctg_action *ctg_sa_action_at(const ctg_sa_doc *doc, size_t i)
     return i < ctg_sa_action_count(doc) ? &((const action_list *)doc->body)->items[i] : NULL;
 }
 
+/* A built action's strings, which the reader's tokenizer checks on input (NULL: fine, else
+ * the message; *member the member at fault); its type is known valid. */
+static const char *check_strings(const ctg_action *a, const char **member)
+{
+    *member = "id";
+    if (!ctg_utf8_valid(a->id))
+        return "is not valid UTF-8";
+    *member = keys[types[a->type].element].name;
+    return ctg_utf8_valid(a->element_id) ? NULL : "is not valid UTF-8";
+}
+
 /* Checks `a` and its nested actions; the path of the first fault goes to `path`. */
 static const char *check_tree(const ctg_action *a, char *path, size_t used, size_t depth)
 {
@@ -1114,7 +1126,7 @@ static const char *check_tree(const ctg_action *a, char *path, size_t used, size
         snprintf(path + used, CTG_ERROR_PATH_MAX - used, "/struct_version");
         return "unknown struct_version";
     }
-    if ((why = check_action(a, &member)) != NULL) {
+    if ((why = check_action(a, &member)) != NULL || (why = check_strings(a, &member)) != NULL) {
         snprintf(path + used, CTG_ERROR_PATH_MAX - used, "/%s", member);
         return why;
     }
@@ -1140,7 +1152,7 @@ const char *ctg_sa_builder_check(const ctg_action *a, char *path, size_t used)
         snprintf(path + used, CTG_ERROR_PATH_MAX - used, "/struct_version");
         return "unknown struct_version";
     }
-    if ((why = check_builder(a, &member)) != NULL) {
+    if ((why = check_builder(a, &member)) != NULL || (why = check_strings(a, &member)) != NULL) {
         snprintf(path + used, CTG_ERROR_PATH_MAX - used, "/%s", member);
         return why;
     }

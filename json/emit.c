@@ -145,6 +145,16 @@ static bool any_lead4(const unsigned char *u, size_t n)
     return false;
 }
 
+/* Whether `p` starts a well-formed 4-byte UTF-8 sequence (U+10000..U+10FFFF); anything else
+ * passes through as it is, so a stray byte never swallows the bytes after it. */
+static bool is_astral(const unsigned char *p)
+{
+    if (p[0] < 0xF0 || p[0] > 0xF4 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 ||
+        (p[3] & 0xC0) != 0x80)
+        return false;
+    return (p[0] != 0xF0 || p[1] >= 0x90) && (p[0] != 0xF4 || p[1] < 0x90);
+}
+
 /* flush_for with astral escapes: the buffer goes to the sink with each 4-byte sequence
  * replaced. A piece never ends inside a character (put_string slices at character starts, the
  * rest is ASCII), so the buffer is always sent whole. */
@@ -164,7 +174,7 @@ static bool flush_astral(ctg_emitter *e)
             i += 8;
             continue;
         }
-        if (u[i] < 0xF0 || n - i < 4) {
+        if (n - i < 4 || !is_astral(u + i)) {
             i++;
             continue;
         }

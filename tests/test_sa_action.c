@@ -373,6 +373,12 @@ CTG_TEST(sa_action, builders_check_as_the_reader)
     check_refused(doc, &multi, "/actions/1/actions/0/id", "missing required field \"id\"");
     multi.actions = NULL;
     check_refused(doc, &multi, "/actions/1/actions", "has a count but no actions");
+    inner[0] = make(CTG_ACTION_SWITCH, "s", "sw\xc3");
+    inner[0].set = 1u << CTG_ACTION_F_OPEN;
+    multi.actions = inner;
+    check_refused(doc, &multi, "/actions/1/actions/0/switchId", "is not valid UTF-8");
+    multi.id = "bad\xff";
+    check_refused(doc, &multi, "/actions/1/id", "is not valid UTF-8");
     CU_ASSERT_EQUAL(ctg_sa_action_list_add(NULL, &a, NULL), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_sa_action_list_add(doc, NULL, NULL), CTG_EINVAL);
     CU_ASSERT_EQUAL_FATAL(ctg_sa_doc_new(&other, CTG_SA_STATE_MONITORS, NULL), CTG_OK);

@@ -313,6 +313,19 @@ CTG_TEST(sa_idaction, builder_checks_as_the_reader)
     e.builder.actions = nested;
     e.builder.action_count = 1;
     check_refused(doc, &e, "/actionBuilders/1/actions/0/switchId", "missing required field");
+    nested[0].element_id = "sw";
+    nested[0].set = 1u << CTG_ACTION_F_OPEN;
+    nested[0].id = "s\xe2\x82";
+    check_refused(doc, &e, "/actionBuilders/1/actions/0/id", "is not valid UTF-8");
+    e.builder.id = "m\xf8\x88\x80\x80\x80";
+    check_refused(doc, &e, "/actionBuilders/1/id", "is not valid UTF-8");
+    e = entry(CTG_ACTION_SWITCH, "b", "x");
+    e.builder.element_id = "\xc0\xaf";
+    check_refused(doc, &e, "/actionBuilders/1/switchId", "is not valid UTF-8");
+    e = entry(CTG_ACTION_SWITCH, "b", "x\xed\xa0\x80");
+    check_refused(doc, &e, "/elementIdentifiers/1",
+                  "breaks a rule of network-element identifiers (contingency-list spec 4)");
+    e = entry(CTG_ACTION_MULTIPLE_ACTIONS, "m", "x");
     e.builder.struct_version = 7;
     check_refused(doc, &e, "/actionBuilders/1/struct_version", "unknown struct_version");
     CU_ASSERT_EQUAL(ctg_sa_identified_action_count(doc), 1);

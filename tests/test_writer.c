@@ -379,6 +379,26 @@ CTG_TEST(writer, escapes_every_control_character)
     free(out.data);
 }
 
+/* With astral escapes on, only a well-formed 4-byte sequence becomes two escapes: a byte of
+ * F0-FF that starts none (a stray byte, an overlong or out-of-range lead, a sequence cut
+ * short) passes through and never swallows the bytes after it. */
+CTG_TEST(writer, astral_escapes_only_real_sequences)
+{
+    static const char in[] = "p\xff\"q\xf0\x9f\x98\x80r\xf0\x8f\xbf\xbfs\xf4\x90\x80\x80"
+                             "t\xf5\x80\x80\x80u\xf4\x8f\xbf\xbfv\xf0\x9f\x98w\xf0";
+    static const char want[] = "\"p\xff\\\"q\\uD83D\\uDE00r\xf0\x8f\xbf\xbfs\xf4\x90\x80\x80"
+                               "t\xf5\x80\x80\x80u\\uDBFF\\uDFFFv\xf0\x9f\x98w\xf0\"";
+    ctg_emitter e;
+    collect out;
+
+    collect_init(&out, &e, true, NULL);
+    ctg_emit_escape_astral(&e);
+    ctg_emit_string(&e, in, sizeof in - 1);
+    CU_ASSERT_EQUAL(collect_finish(&out, &e), CTG_OK);
+    assert_bytes(out.data, out.len, want);
+    free(out.data);
+}
+
 CTG_TEST(writer, escapes_quote_and_backslash_only)
 {
     /* '/', DEL and non-ASCII (é, €, U+1F600) are written as they are. */
