@@ -25,7 +25,8 @@ typedef struct checker {
     ctg_keyset ids;
     size_t *action_of; /* keyset entry of an action id -> its action's index */
     bool *used;        /* by action index: some stage names it */
-    size_t actions;
+    size_t actions;    /* plain actions, then builders */
+    size_t plain;      /* plain actions */
     char path[CTG_ERROR_PATH_MAX];
     char message[CTG_ERROR_MESSAGE_MAX];
 } checker;
@@ -69,34 +70,71 @@ static int add_contingencies(checker *ck)
     return CTG_OK;
 }
 
+/* Action `i` of the list: its plain actions first, then (identifier action list) the
+ * builders, which PowSyBl resolves into actions of the builder's id. NULL: a builder without
+ * an id, which no stage can name. */
+static const char *action_id(const checker *ck, size_t i)
+{
+    const ctg_sa_doc *doc = ck->set->actions;
+
+    if (i < ck->plain)
+        return ctg_sa_action_at(doc, i)->id;
+    return ctg_sa_identified_action_at(doc, i - ck->plain)->builder.id;
+}
+
+/* The path of action `i`, then `member` ("/id" or ""), into `buf` of `size` bytes
+ * (CTG_ERROR_PATH_MAX). A builder is under its id, the key PowSyBl writes it under. */
+static void action_path(const checker *ck, size_t i, const char *member, char *buf, size_t size)
+{
+    size_t n;
+
+    if (i < ck->plain) {
+        snprintf(buf, size, "/actions/%zu%s", i, member);
+        return;
+    }
+    n = (size_t)snprintf(buf, size, "/actionBuilders");
+    n = ctg_error_path_append(buf, n, action_id(ck, i), strlen(action_id(ck, i)));
+    snprintf(buf + n, size - n, "%s", member);
+}
+
+/* Action `i`'s id already holds entry `entry`: a finding at the repeat. */
+static int repeated(checker *ck, size_t i, size_t entry)
+{
+    char first[CTG_ERROR_PATH_MAX];
+
+    ck->used[i] = true; /* a repeat is reported once, as a repeat */
+    action_path(ck, ck->action_of[entry], "", first, sizeof first);
+    action_path(ck, i, "/id", ck->path, sizeof ck->path);
+    snprintf(ck->message, sizeof ck->message, "action id \"%.100s\" is already the id of %.60s",
+             action_id(ck, i), first);
+    return found(ck, CTG_SA_DUPLICATE_ACTION, ctg_sa_doc_kind(ck->set->actions));
+}
+
 /* The action ids, each once; a repeat is a finding at its `id`. */
 static int add_actions(checker *ck)
 {
     const ctg_sa_doc *doc = ck->set->actions;
     int rc = CTG_OK;
 
-    ck->actions = ctg_sa_action_count(doc);
+    ck->plain = ctg_sa_action_count(doc);
+    ck->actions = ck->plain + ctg_sa_identified_action_count(doc);
     ck->action_of = ctg_mem_alloc(ck->alloc, (ck->actions + 1) * sizeof *ck->action_of);
     ck->used = ctg_mem_alloc(ck->alloc, ck->actions + 1);
     if (!ck->action_of || !ck->used)
         return CTG_ENOMEM;
     memset(ck->used, 0, ck->actions + 1);
     for (size_t i = 0; i < ck->actions && rc == CTG_OK; i++) {
-        const char *id = ctg_sa_action_at(doc, i)->id;
+        const char *id = action_id(ck, i);
         size_t entry;
-        rc = insert(ck, G_ACTION, id, strlen(id), &entry);
-        if (rc == CTG_OK) {
-            ck->action_of[entry] = i;
+        if (!id) {
+            ck->used[i] = true;
             continue;
         }
-        if (rc != 1)
-            return rc;
-        ck->used[i] = true; /* a repeat is reported once, as a repeat */
-        snprintf(ck->path, sizeof ck->path, "/actions/%zu/id", i);
-        snprintf(ck->message, sizeof ck->message,
-                 "action id \"%.100s\" is already the id of /actions/%zu", id,
-                 ck->action_of[entry]);
-        rc = found(ck, CTG_SA_DUPLICATE_ACTION, ctg_sa_doc_kind(doc));
+        rc = insert(ck, G_ACTION, id, strlen(id), &entry);
+        if (rc == CTG_OK)
+            ck->action_of[entry] = i;
+        else if (rc == 1)
+            rc = repeated(ck, i, entry);
     }
     return rc;
 }
@@ -230,10 +268,9 @@ static int check_unused(checker *ck)
     for (size_t i = 0; i < ck->actions && rc == CTG_OK; i++) {
         if (ck->used[i])
             continue;
-        snprintf(ck->path, sizeof ck->path, "/actions/%zu/id", i);
+        action_path(ck, i, "/id", ck->path, sizeof ck->path);
         snprintf(ck->message, sizeof ck->message,
-                 "action \"%.100s\" is used by no operator strategy",
-                 ctg_sa_action_at(ck->set->actions, i)->id);
+                 "action \"%.100s\" is used by no operator strategy", action_id(ck, i));
         rc = found(ck, CTG_SA_UNUSED_ACTION, ctg_sa_doc_kind(ck->set->actions));
     }
     return rc;

@@ -33,6 +33,10 @@ actions.json:10:12: warning: /actions/1/id: action "a2" is used by no operator s
     -- "$cli" lint --contingencies contingencies.json --actions actions.json \
     --strategies strategies-1.0.json
 
+check "an identifier action list: a stage may name a builder, found under its id" 1 \
+    'idactions.json:15:23: warning: /actionBuilders/idle/id: action "idle" is used by no operator strategy\n' "" \
+    -- "$cli" lint --actions idactions.json --strategies idstrategies.json
+
 # Each file is opened once to be read and at most once more to place its findings, however
 # many fallbacks a finding needs (a 1.0 file needs two); a file without findings only once.
 # Counted with strace, when it runs here.

@@ -123,6 +123,49 @@ CTG_TEST(sa_check, every_finding_in_order)
     ctg_sa_doc_free(strategies);
 }
 
+/* An identifier action list: its builders become actions of the builder's id when PowSyBl
+ * resolves the list, so a stage may name them; they repeat and go unused like plain ones, and
+ * are found under their id, the key PowSyBl writes them under ('/' escaped). */
+CTG_TEST(sa_check, builders_are_actions_by_their_id)
+{
+    static const char idactions[] =
+        "{\"version\":\"1.3\",\"actions\":[{\"type\":\"SWITCH\",\"id\":\"s\","
+        "\"switchId\":\"x\",\"open\":true}],\"elementIdentifiers\":{"
+        "\"sw\":{\"type\":\"ID_BASED\",\"identifier\":\"x\"},"
+        "\"s\":{\"type\":\"ID_BASED\",\"identifier\":\"y\"},"
+        "\"id/le\":{\"type\":\"ID_BASED\",\"identifier\":\"z\"}},\"actionBuilders\":{"
+        "\"sw\":{\"id\":\"sw\",\"type\":\"SWITCH\"},\"s\":{\"id\":\"s\",\"type\":\"SWITCH\"},"
+        "\"id/le\":{\"id\":\"id/le\",\"type\":\"HVDC\"}}}";
+    static const char strategies[] =
+        "{\"version\":\"1.2\",\"operatorStrategies\":[{\"id\":\"os\","
+        "\"contingencyContextType\":\"ALL\",\"conditionalActions\":[{\"id\":\"st\","
+        "\"condition\":{\"type\":\"TRUE_CONDITION\"},\"actionIds\":[\"s\",\"sw\",\"nope\"]}]}]}";
+    ctg_sa_check_set set = { CTG_SA_CHECK_SET_VERSION, NULL, 0, NULL, NULL, NULL, NULL };
+    findings_log l = { { 0 }, 0, 0, 0, 0 };
+    ctg_sa_doc *actions = read_doc(idactions, CTG_SA_IDENTIFIER_ACTION_LIST);
+    ctg_sa_doc *os = read_doc(strategies, CTG_SA_OPERATOR_STRATEGIES);
+    ctg_error err;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(actions);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(os);
+    CU_ASSERT_EQUAL_FATAL(ctg_sa_identified_action_count(actions), 3);
+    set.actions = actions;
+    set.strategies = os;
+    CU_ASSERT_EQUAL(ctg_sa_check(&set, keep, &l, NULL, &err), CTG_OK);
+    CU_ASSERT_STRING_EQUAL(
+        l.text,
+        "duplicate-action 2 /actionBuilders/s/id action id \"s\" is already the id of "
+        "/actions/0\n"
+        "unknown-action 3 /operatorStrategies/0/conditionalActions/0/actionIds/2 no action "
+        "\"nope\" in the action list\n"
+        "unused-action 2 /actionBuilders/id~1le/id action \"id/le\" is used by no operator "
+        "strategy\n");
+    CU_ASSERT_EQUAL(l.count, 3);
+    CU_ASSERT_EQUAL(l.warnings, 1);
+    ctg_sa_doc_free(actions);
+    ctg_sa_doc_free(os);
+}
+
 /* Bad arguments: nothing is called. */
 CTG_TEST(sa_check, bad_arguments)
 {

@@ -594,7 +594,9 @@ typedef struct ctg_sa_check_set {
  * has; repeats within one strategy are its own) and their action ids; the SPECIFIC contexts of
  * the limit reductions, then of the monitors; last, when both an action list and strategies
  * are given, the actions no stage names (warnings). Only the top-level actions of the list
- * can be named (the actions nested in a MULTIPLE_ACTIONS are not looked at).
+ * can be named (the actions nested in a MULTIPLE_ACTIONS are not looked at). The builders of
+ * an identifier action list count as actions of their id, which PowSyBl gives the actions it
+ * resolves them into; their findings are at `/actionBuilders/<id>/id`, the key it writes.
  * @param set        the documents, borrowed; each of the kind its member names.
  * @param each       called for each finding.
  * @param payload    passed to `each`.
