@@ -99,29 +99,51 @@ static int read_ids(refs_run *r, cli_diag_format format)
     return rc == CTG_OK ? CLI_OK : cli_diag_report(format, rc, &err);
 }
 
-/* Reads file `i` as the kind its option names (an action list may be an identifier one). */
+/* Whether document `i`, read as CTG_SA_ANY, is of the kind its option names: an action list
+ * may be an identifier one, and an empty array (read as contexts) is an empty monitor list,
+ * which then takes its place. CTG_ENOMEM when that fails. */
+static int kind_fits(refs_run *r, int i, bool *fits)
+{
+    ctg_sa_kind got = ctg_sa_doc_kind(r->docs[i]), want = doc_kinds[i];
+
+    *fits = got == want || (want == CTG_SA_ACTION_LIST && got == CTG_SA_IDENTIFIER_ACTION_LIST);
+    if (want != CTG_SA_STATE_MONITORS || got != CTG_SA_CONTINGENCY_CONTEXTS ||
+        ctg_sa_context_count(r->docs[i]) != 0)
+        return CTG_OK;
+    ctg_sa_doc_free(r->docs[i]);
+    r->docs[i] = NULL;
+    *fits = true;
+    return ctg_sa_doc_new(&r->docs[i], CTG_SA_STATE_MONITORS, NULL);
+}
+
+/* Reads file `i` as the kind its option names (kind_fits). */
 static int read_doc(refs_run *r, int i, cli_diag_format format)
 {
     ctg_read_options opts = cli_read_options(r->files[i]);
-    ctg_sa_kind want = doc_kinds[i];
+    ctg_sa_kind want = doc_kinds[i], got;
     ctg_error err;
+    bool fits;
     int rc;
 
     rc = ctg_sa_read_file(&r->docs[i], CTG_SA_ANY, r->files[i], &opts, &err);
-    if (rc == CTG_OK) {
-        ctg_sa_kind got = ctg_sa_doc_kind(r->docs[i]);
-        if (got == want || (want == CTG_SA_ACTION_LIST && got == CTG_SA_IDENTIFIER_ACTION_LIST))
-            return CLI_OK;
-        memset(&err, 0, sizeof err);
+    if (rc != CTG_OK)
+        return cli_diag_report(format, rc, &err);
+    got = ctg_sa_doc_kind(r->docs[i]);
+    rc = kind_fits(r, i, &fits);
+    if (rc == CTG_OK && fits)
+        return CLI_OK;
+    memset(&err, 0, sizeof err);
+    snprintf(err.source, sizeof err.source, "%s", cli_input_name(r->files[i]));
+    if (rc != CTG_OK) {
+        snprintf(err.message, sizeof err.message, "out of memory");
+    } else {
         rc = CTG_ESCHEMA;
-        err.code = CTG_ESCHEMA;
-        err.line = 1;
-        err.column = 1;
-        snprintf(err.source, sizeof err.source, "%s", cli_input_name(r->files[i]));
+        err.line = err.column = 1;
         snprintf(err.message, sizeof err.message, "this is %s %s, not %s %s",
                  ctg_sa_kind_article(got), ctg_sa_kind_name(got), ctg_sa_kind_article(want),
                  ctg_sa_kind_name(want));
     }
+    err.code = rc;
     return cli_diag_report(format, rc, &err);
 }
 

@@ -71,6 +71,16 @@ check "a document of another kind" 1 "" \
     'strategies.json:1:1: error: /: this is an operator-strategy list, not an action list\n' \
     -- "$cli" lint --actions strategies.json --strategies strategies.json
 
+# PowSyBl writes an empty monitoring file as []: the array has no item to tell its kind by,
+# and the option does. An empty array given for actions is still a context list.
+printf '[]' >monitors-empty.json
+check "an empty monitoring file" 0 "" "" \
+    -- "$cli" lint --contingencies contingencies.json --strategies strategies-clean.json \
+    --monitoring monitors-empty.json
+check "an empty array is no action list" 1 "" \
+    'monitors-empty.json:1:1: error: /: this is a contingency-context list, not an action list\n' \
+    -- "$cli" lint --actions monitors-empty.json
+
 check "a criterion list has no ids before resolution" 1 "" \
     'criteria.json: error: not a default list: its contingencies are known only once resolved against a network (contingency-cli resolve)\n' \
     -- "$cli" lint --contingencies criteria.json --strategies strategies.json
