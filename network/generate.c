@@ -3,6 +3,7 @@
  * emit), the stream form and the equivalent criterion list. */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -135,6 +136,51 @@ static int reserve(gen_ctx *g, sel_vec *v)
     return v->s.objs != NULL && v->s.elems != NULL ? CTG_OK : ctg_rs_nomem(&g->rs);
 }
 
+/* An HVDC-line element of the kept selection: its id and its place there. */
+typedef struct hvdc_item {
+    const char *id;
+    size_t at;
+} hvdc_item;
+
+static int by_id_then_place(const void *a, const void *b)
+{
+    const hvdc_item *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+
+    return c != 0 ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* Keeps the first of the kept items that share an element: a converter station's element is
+ * its HVDC line, so a line and its two stations are one outage, and a pair of them is no N-2.
+ * Only HVDC-line elements can repeat, and a network has few of them. */
+static int drop_repeats(gen_ctx *g, gen_sel *s)
+{
+    size_t h = 0, k = 0, m = 0;
+    hvdc_item *items;
+
+    for (size_t i = 0; i < s->n; i++)
+        h += s->elems[i].type == CTG_ELEMENT_HVDC_LINE;
+    if (h < 2)
+        return CTG_OK;
+    if ((items = ctg_mem_alloc(g->alloc, h * sizeof *items)) == NULL)
+        return ctg_rs_nomem(&g->rs);
+    for (size_t i = 0; i < s->n; i++)
+        if (s->elems[i].type == CTG_ELEMENT_HVDC_LINE)
+            items[k++] = (hvdc_item){ s->elems[i].id, i };
+    qsort(items, h, sizeof *items, by_id_then_place);
+    for (k = 1; k < h; k++)
+        if (strcmp(items[k - 1].id, items[k].id) == 0)
+            s->objs[items[k].at] = NULL;
+    ctg_mem_release(g->alloc, items, h * sizeof *items);
+    for (size_t i = 0; i < s->n; i++)
+        if (s->objs[i] != NULL) {
+            s->objs[m] = s->objs[i];
+            s->elems[m++] = s->elems[i];
+        }
+    s->n = m;
+    return CTG_OK;
+}
+
 /* The pair rules: the selection kept, the pairs counted, then (generating) emitted. */
 static int run_pairs(gen_ctx *g, ctg_gen_counts *counts)
 {
@@ -148,6 +194,8 @@ static int run_pairs(gen_ctx *g, ctg_gen_counts *counts)
         rc = ctg_gen_select(g, keep_one, &v);
     for (size_t i = 0; counts != NULL && i < v.s.n; i++)
         counts->selected[v.s.objs[i]->type]++;
+    if (rc == CTG_OK)
+        rc = drop_repeats(g, &v.s);
     if (rc == CTG_OK)
         rc = ctg_gen_pairs(g, &v.s, false, &n, &groups);
     if (rc == CTG_OK && counts != NULL) {

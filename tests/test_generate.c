@@ -1420,6 +1420,24 @@ CTG_TEST(generate, busbar_old_tie_lines_hvdc_and_sections)
     expect_busbars(BUSBAR, sections, COUNT_OF(sections), "BUSBAR_BBS1:BBS1 BUSBAR_BBS2:BBS2", 5);
 }
 
+/* A converter station's element is its HVDC line: the line and its two stations are one
+ * outage, so all-pairs pairs the first of them once with each other element, never with
+ * itself (VSC1+VSC2 once held HV1 twice). The count is of the pairs made. */
+CTG_TEST(generate, all_pairs_one_hvdc_outage_once)
+{
+    static const ctg_identifiable_type stations[] = { CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION,
+                                                      CTG_IDENTIFIABLE_BUSBAR_SECTION };
+    static const ctg_identifiable_type all[] = { CTG_IDENTIFIABLE_HVDC_LINE,
+                                                 CTG_IDENTIFIABLE_BUSBAR_SECTION,
+                                                 CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION };
+    static const ctg_identifiable_type two[] = { CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION };
+
+    /* In the selection's order (the types'), the first of the three is kept. */
+    expect_pairs(HVDC, CTG_GEN_ALL_PAIRS, stations, COUNT_OF(stations), "N-2_VSC1+BBS1", 0);
+    expect_pairs(HVDC, CTG_GEN_ALL_PAIRS, all, COUNT_OF(all), "N-2_HV1+BBS1", 0);
+    expect_pairs(HVDC, CTG_GEN_ALL_PAIRS, two, COUNT_OF(two), "", 0);
+}
+
 #define BUSBAR_J CTG_TESTDATA("network/generate/busbar.jiidm")
 
 /* The busbars and contingencies of `file` read through a FILE (the refilled input). */

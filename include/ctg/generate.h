@@ -111,7 +111,9 @@ typedef enum ctg_gen_rule {
      *  TIE_LINE) with an end in the same place (as for PARALLEL). Other selected types take
      *  no part. Id format "N-2_{id1}+{id2}". */
     CTG_GEN_COMMON_SUBSTATION,
-    /** Every unordered pair of the selection. Id format "N-2_{id1}+{id2}". */
+    /** Every unordered pair of the selection. Id format "N-2_{id1}+{id2}". Selected objects
+     *  of one element (an HVDC line and its converter stations) are paired as the first of
+     *  them only: a pair is always two elements. */
     CTG_GEN_ALL_PAIRS,
     /** Per busbar of ctg_gen_options.topology (ctg_gen_topology_read), the selected objects
      *  connected to it as one contingency (no contingency for a busbar without any), their
