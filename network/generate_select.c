@@ -133,12 +133,12 @@ static int type_voltage(gen_ctx *g, gen_type *t, ctg_criterion_type vt)
 
     if (!iv[0].set && !iv[1].set && !iv[2].set)
         return CTG_OK;
+    /* A single-voltage type therefore always has its side-1 range here. */
     for (int k = n; k < 3; k++)
         if (iv[k].set)
-            return bad(g, "selection: a side-%s nominal-voltage range does not apply to this "
-                          "type", k == 1 ? "2" : "3");
-    if (vt == CTG_CRITERION_SINGLE_NOMINAL_VOLTAGE && !iv[0].set)
-        return bad(g, "%s: a single-voltage type needs the side-1 range", "selection");
+            return ctg_error_set(g->rs.err, CTG_EINVAL, NULL, "",
+                                 "selection: a side-%d nominal-voltage range does not apply "
+                                 "to %s", k + 1, ctg_identifiable_type_name(t->type));
     t->voltage.type = vt;
     memcpy(t->voltage.intervals, iv, sizeof t->voltage.intervals);
     t->cr.nominal_voltage = &t->voltage;

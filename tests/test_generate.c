@@ -891,7 +891,11 @@ CTG_TEST(generate, bad_selections)
     s = types_sel(gen, 1);
     s.nominal_v[1] = (ctg_voltage_interval){ true, true, 1, true, false, 0, false };
     expect_error(net, &o, CTG_EINVAL, "selection: a side-2 nominal-voltage range does not apply "
-                                      "to this type");
+                                      "to GENERATOR");
+    s = types_sel(branches, COUNT_OF(branches));
+    s.nominal_v[2] = (ctg_voltage_interval){ true, true, 1, true, false, 0, false };
+    expect_error(net, &o, CTG_EINVAL, "selection: a side-3 nominal-voltage range does not apply "
+                                      "to LINE");
     s = types_sel(gen, 1);
     s.nominal_v[0] = (ctg_voltage_interval){ true, true, 10, true, true, 5, true };
     expect_error(net, &o, CTG_EINVAL, "selection: an empty or invalid nominal-voltage range");
