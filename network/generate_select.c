@@ -214,8 +214,9 @@ static int setup_refs(gen_ctx *g)
         o = ctg_network_find(g->net, s->subnetwork, strlen(s->subnetwork));
         if (o == NULL || o->type != CTG_IDENTIFIABLE_NETWORK)
             return bad(g, "selection: no subnetwork \"%.64s\"", s->subnetwork);
-        g->by_subnetwork = true;
-        g->subnetwork = o == ctg_network_root(g->net) ? NULL : o;
+        /* The root holds every object, its subnetworks' too, as in PowSyBl. */
+        g->by_subnetwork = o != ctg_network_root(g->net);
+        g->subnetwork = o;
     }
     if (s->connected_to != NULL) {
         o = ctg_network_find(g->net, s->connected_to, strlen(s->connected_to));

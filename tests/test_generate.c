@@ -827,6 +827,26 @@ CTG_TEST(generate, id_format_and_filters)
     ctg_network_free(net);
 }
 
+/* --subnetwork: a subnetwork's own objects; the root network's id selects every object,
+ * its subnetworks' too (it once selected only the objects outside them: LN_N_S here). */
+CTG_TEST(generate, subnetwork_filter)
+{
+    static const ctg_identifiable_type t[] = { CTG_IDENTIFIABLE_LINE, CTG_IDENTIFIABLE_GENERATOR,
+                                               CTG_IDENTIFIABLE_LOAD };
+    ctg_network *net = read_net(CTG_TESTDATA("network/subnetworks.xiidm"));
+    ctg_gen_selection s = types_sel(t, COUNT_OF(t));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_N1);
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+    s.subnetwork = "merged";
+    expect_ids(net, &o, "N-1_LN_N_S N-1_G_N N-1_LD_S");
+    s.subnetwork = "north";
+    expect_ids(net, &o, "N-1_G_N");
+    s.subnetwork = "south";
+    expect_ids(net, &o, "N-1_LD_S");
+    ctg_network_free(net);
+}
+
 /* Pair formats near the default's shape (a literal, {id1}, a literal, {id2}), which is
  * written by four copies: a brace as its literal, and the shapes around it that are not it. */
 CTG_TEST(generate, pair_id_formats)

@@ -89,7 +89,8 @@ typedef struct ctg_gen_selection {
     const ctg_gen_property *properties; /**< all must hold */
     size_t property_count;              /**< items at `properties` */
     const char *id_regex;               /**< RE2, find semantics; NULL: none */
-    /** The id of a subnetwork: only its objects. NULL: every object. No criterion equivalent. */
+    /** The id of a subnetwork: only its objects; the root network's id, or NULL: every
+     *  object (the root holds its subnetworks'). No criterion equivalent. */
     const char *subnetwork;
     /** The id of a voltage level (an object with a terminal in it) or of a substation (an
      *  object with a terminal in one of its voltage levels, or a transformer standing in it).
