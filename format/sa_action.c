@@ -1107,12 +1107,15 @@ const ctg_action *ctg_sa_action_at(const ctg_sa_doc *doc, size_t i)
 }
 
 /* A built action's strings, which the reader's tokenizer checks on input (NULL: fine, else
- * the message; *member the member at fault); its type is known valid. */
+ * the message; *member the member at fault); its type is known valid. A MULTIPLE_ACTIONS has
+ * no element id to write: its `element_id` is not looked at. */
 static const char *check_strings(const ctg_action *a, const char **member)
 {
     *member = "id";
     if (!ctg_utf8_valid(a->id))
         return "is not valid UTF-8";
+    if (a->type == CTG_ACTION_MULTIPLE_ACTIONS)
+        return NULL;
     *member = keys[types[a->type].element].name;
     return ctg_utf8_valid(a->element_id) ? NULL : "is not valid UTF-8";
 }

@@ -83,17 +83,21 @@ static const char *action_id(const checker *ck, size_t i)
 }
 
 /* The path of action `i`, then `member` ("/id" or ""), into `buf` of `size` bytes
- * (CTG_ERROR_PATH_MAX). A builder is under its id, the key PowSyBl writes it under. */
+ * (CTG_ERROR_PATH_MAX). A builder is under its key as read, or for one added in code under its
+ * id, the key it is written under. */
 static void action_path(const checker *ck, size_t i, const char *member, char *buf, size_t size)
 {
+    const char *key;
     size_t n;
 
     if (i < ck->plain) {
         snprintf(buf, size, "/actions/%zu%s", i, member);
         return;
     }
+    key = ctg_sa_identified_action_key(ck->set->actions, i - ck->plain);
+    key = key ? key : action_id(ck, i);
     n = (size_t)snprintf(buf, size, "/actionBuilders");
-    n = ctg_error_path_append(buf, n, action_id(ck, i), strlen(action_id(ck, i)));
+    n = ctg_error_path_append(buf, n, key, strlen(key));
     snprintf(buf + n, size - n, "%s", member);
 }
 

@@ -192,11 +192,15 @@ static int unmatched(ctg_sa_reader *sa, const map_entry *k, const char *map, con
                                 key, map, other);
 }
 
-/* Gives each builder the identifier of its key (both sorted by key, same count). */
+/* Gives each builder the identifier of its key (both sorted by key, same count), and keeps
+ * each builder's key: PowSyBl takes the action's id from the builder, whatever the key, so a
+ * place in the file is found by the key alone. */
 static int pair(ctg_sa_reader *sa, ctg_sa_action_body *body, reading *r)
 {
     size_t n = body->entry_count;
 
+    if (!(body->keys = ctg_arena_alloc(sa->json.arena, n * sizeof *body->keys, 8)))
+        return ctg_reader_nomem(&sa->json);
     for (size_t i = 0; i < n; i++) {
         int c = strcmp(r->builder_keys[i].key, r->id_keys[i].key);
         if (c < 0)
@@ -204,7 +208,9 @@ static int pair(ctg_sa_reader *sa, ctg_sa_action_body *body, reading *r)
         if (c > 0)
             return unmatched(sa, &r->id_keys[i], "elementIdentifiers", "actionBuilders");
         body->entries[r->builder_keys[i].index].identifier = r->ids[r->id_keys[i].index];
+        body->keys[r->builder_keys[i].index] = r->builder_keys[i].key;
     }
+    body->key_count = n;
     return CTG_OK;
 }
 
@@ -428,6 +434,13 @@ size_t ctg_sa_identified_action_count(const ctg_sa_doc *doc)
 const ctg_identified_action *ctg_sa_identified_action_at(const ctg_sa_doc *doc, size_t i)
 {
     return i < ctg_sa_identified_action_count(doc) ? &body_of(doc)->entries[i] : NULL;
+}
+
+const char *ctg_sa_identified_action_key(const ctg_sa_doc *doc, size_t i)
+{
+    const ctg_sa_action_body *b = body_of(doc);
+
+    return b && i < b->key_count ? b->keys[i] : NULL;
 }
 
 /* Whether `id` or an identifier in it has a contingencyId, which the reader always refuses. */

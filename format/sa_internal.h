@@ -151,6 +151,8 @@ typedef struct ctg_sa_action_body {
     ctg_identified_action *entries; /* D1b, in `actionBuilders` order */
     size_t entry_count;
     size_t entry_cap;
+    const char **keys; /* the keys of the first key_count entries, as read (arena) */
+    size_t key_count;
     void *reading; /* sa_idaction.c's, while the root is read */
 } ctg_sa_action_body;
 

@@ -33,8 +33,8 @@ actions.json:10:12: warning: /actions/1/id: action "a2" is used by no operator s
     -- "$cli" lint --contingencies contingencies.json --actions actions.json \
     --strategies strategies-1.0.json
 
-check "an identifier action list: a stage may name a builder, found under its id" 1 \
-    'idactions.json:15:23: warning: /actionBuilders/idle/id: action "idle" is used by no operator strategy\n' "" \
+check "an identifier action list: a stage may name a builder, found under its key" 1 \
+    'idactions.json:15:25: warning: /actionBuilders/k-idle/id: action "idle" is used by no operator strategy\n' "" \
     -- "$cli" lint --actions idactions.json --strategies idstrategies.json
 
 # Each file is opened once to be read and at most once more to place its findings, however

@@ -379,13 +379,19 @@ CTG_TEST(sa_action, builders_check_as_the_reader)
     check_refused(doc, &multi, "/actions/1/actions/0/switchId", "is not valid UTF-8");
     multi.id = "bad\xff";
     check_refused(doc, &multi, "/actions/1/id", "is not valid UTF-8");
+    /* A MULTIPLE_ACTIONS writes no element id: a stray one is not looked at. */
+    inner[0].element_id = "sw";
+    multi.id = "m";
+    multi.element_id = "x\xff";
+    CU_ASSERT_EQUAL(ctg_sa_action_list_add(doc, &multi, NULL), CTG_OK);
+    CU_ASSERT_EQUAL(ctg_sa_action_count(doc), 2);
     CU_ASSERT_EQUAL(ctg_sa_action_list_add(NULL, &a, NULL), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_sa_action_list_add(doc, NULL, NULL), CTG_EINVAL);
     CU_ASSERT_EQUAL_FATAL(ctg_sa_doc_new(&other, CTG_SA_STATE_MONITORS, NULL), CTG_OK);
     a = make(CTG_ACTION_SWITCH, "s", "sw");
     a.set = 1u << CTG_ACTION_F_OPEN;
     CU_ASSERT_EQUAL(ctg_sa_action_list_add(other, &a, NULL), CTG_EINVAL);
-    CU_ASSERT_EQUAL(ctg_sa_action_count(doc), 1);
+    CU_ASSERT_EQUAL(ctg_sa_action_count(doc), 2);
     ctg_sa_doc_free(other);
     ctg_sa_doc_free(doc);
 }

@@ -125,16 +125,16 @@ CTG_TEST(sa_check, every_finding_in_order)
 
 /* An identifier action list: its builders become actions of the builder's id when PowSyBl
  * resolves the list, so a stage may name them; they repeat and go unused like plain ones, and
- * are found under their id, the key PowSyBl writes them under ('/' escaped). */
+ * are found under the key read ('/' escaped), which PowSyBl lets differ from the id. */
 CTG_TEST(sa_check, builders_are_actions_by_their_id)
 {
     static const char idactions[] =
         "{\"version\":\"1.3\",\"actions\":[{\"type\":\"SWITCH\",\"id\":\"s\","
         "\"switchId\":\"x\",\"open\":true}],\"elementIdentifiers\":{"
         "\"sw\":{\"type\":\"ID_BASED\",\"identifier\":\"x\"},"
-        "\"s\":{\"type\":\"ID_BASED\",\"identifier\":\"y\"},"
+        "\"dup\":{\"type\":\"ID_BASED\",\"identifier\":\"y\"},"
         "\"id/le\":{\"type\":\"ID_BASED\",\"identifier\":\"z\"}},\"actionBuilders\":{"
-        "\"sw\":{\"id\":\"sw\",\"type\":\"SWITCH\"},\"s\":{\"id\":\"s\",\"type\":\"SWITCH\"},"
+        "\"sw\":{\"id\":\"sw\",\"type\":\"SWITCH\"},\"dup\":{\"id\":\"s\",\"type\":\"SWITCH\"},"
         "\"id/le\":{\"id\":\"id/le\",\"type\":\"HVDC\"}}}";
     static const char strategies[] =
         "{\"version\":\"1.2\",\"operatorStrategies\":[{\"id\":\"os\","
@@ -149,12 +149,15 @@ CTG_TEST(sa_check, builders_are_actions_by_their_id)
     CU_ASSERT_PTR_NOT_NULL_FATAL(actions);
     CU_ASSERT_PTR_NOT_NULL_FATAL(os);
     CU_ASSERT_EQUAL_FATAL(ctg_sa_identified_action_count(actions), 3);
+    CU_ASSERT_STRING_EQUAL(ctg_sa_identified_action_key(actions, 1), "dup");
+    CU_ASSERT_STRING_EQUAL(ctg_sa_identified_action_at(actions, 1)->builder.id, "s");
+    CU_ASSERT_PTR_NULL(ctg_sa_identified_action_key(actions, 3));
     set.actions = actions;
     set.strategies = os;
     CU_ASSERT_EQUAL(ctg_sa_check(&set, keep, &l, NULL, &err), CTG_OK);
     CU_ASSERT_STRING_EQUAL(
         l.text,
-        "duplicate-action 2 /actionBuilders/s/id action id \"s\" is already the id of "
+        "duplicate-action 2 /actionBuilders/dup/id action id \"s\" is already the id of "
         "/actions/0\n"
         "unknown-action 3 /operatorStrategies/0/conditionalActions/0/actionIds/2 no action "
         "\"nope\" in the action list\n"

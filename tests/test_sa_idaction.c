@@ -260,6 +260,10 @@ CTG_TEST(sa_idaction, built_document_writes_the_fixture)
     CU_ASSERT_EQUAL(ctg_sa_identified_action_add(doc, &sw, &err), CTG_OK);
     id[0] = 'X'; /* copied */
     CU_ASSERT(writes_exactly(doc, fixture));
+    /* Added in code: no key read; it is written under its builder's id. */
+    CU_ASSERT_PTR_NULL(ctg_sa_identified_action_key(doc, 0));
+    CU_ASSERT_PTR_NULL(ctg_sa_identified_action_key(doc, 1));
+    CU_ASSERT_PTR_NULL(ctg_sa_identified_action_key(NULL, 0));
     ctg_sa_doc_free(doc);
 }
 

@@ -533,7 +533,8 @@ CTG_API const ctg_action *ctg_sa_action_at(const ctg_sa_doc *doc, size_t i);
 /**
  * Appends a deep copy of `action` (nested actions included) to an action list, after checking
  * it as the reader checks a read one (required members, members of its type only, finite
- * numbers, the ranges of spec 2.3), so that the document writes what a read one would.
+ * numbers, the ranges of spec 2.3, ids and element ids valid UTF-8), so that the document
+ * writes what a read one would.
  * @param doc     a CTG_SA_ACTION_LIST or CTG_SA_IDENTIFIER_ACTION_LIST document
  *                (ctg_sa_doc_new), changed only on success.
  * @param action  the action, borrowed for the call; struct_version CTG_ACTION_STRUCT_VERSION.
@@ -596,7 +597,9 @@ typedef struct ctg_sa_check_set {
  * are given, the actions no stage names (warnings). Only the top-level actions of the list
  * can be named (the actions nested in a MULTIPLE_ACTIONS are not looked at). The builders of
  * an identifier action list count as actions of their id, which PowSyBl gives the actions it
- * resolves them into; their findings are at `/actionBuilders/<id>/id`, the key it writes.
+ * resolves them into (after the plain actions, each in list order; a builder without an id is
+ * passed over); their findings are at `/actionBuilders/<key>/id`, under the key read (for an
+ * entry added in code, its id: the key it is written under).
  * @param set        the documents, borrowed; each of the kind its member names.
  * @param each       called for each finding.
  * @param payload    passed to `each`.
@@ -613,8 +616,8 @@ CTG_API int ctg_sa_check(const ctg_sa_check_set *set, ctg_sa_finding_fn each, vo
  * One entry of an identifier action list: a partial action ("builder") and the network-element
  * identifier that gives it its element when the list is resolved against a network. The two
  * maps of the JSON, `elementIdentifiers` and `actionBuilders`, pair their values by key; the
- * key PowSyBl writes is the builder's id (the key read is not kept). Read: arena-owned by the
- * document. Given to the builder: borrowed for the call (deep-copied).
+ * key PowSyBl writes is the builder's id (the key read: ctg_sa_identified_action_key). Read:
+ * arena-owned by the document. Given to the builder: borrowed for the call (deep-copied).
  */
 typedef struct ctg_identified_action {
     /** `elementIdentifiers` value: CTG §4, without `contingencyId` (never read here). */
@@ -634,14 +637,19 @@ CTG_API size_t ctg_sa_identified_action_count(const ctg_sa_doc *doc);
 /** Entry `i`, or NULL when out of range; owned by `doc`. */
 CTG_API const ctg_identified_action *ctg_sa_identified_action_at(const ctg_sa_doc *doc,
                                                                  size_t i);
+/** The key entry `i` was read under in both maps, owned by `doc`: PowSyBl reads the action's
+ *  id from the builder, so the two may differ. NULL for an entry added by
+ *  ctg_sa_identified_action_add (written under its builder's id), or out of range. */
+CTG_API const char *ctg_sa_identified_action_key(const ctg_sa_doc *doc, size_t i);
 
 /**
  * Appends a deep copy of `item` to an identifier action list, after the checks the reader
  * makes of one it has read: the identifier follows CTG §4 and has no `contingencyId` (LIST
- * items included), the builder's members are those of its type with values in range, and it
- * is not of a type whose builders no reader accepts (BOUNDARY_LINE, gated by a version that
- * builders never have). Like a read one, a document whose builders lack an id, share an id,
- * or are tap-changer builders is refused by ctg_sa_write_buf with CTG_EUNSUPPORTED.
+ * items included), the builder's members are those of its type with values in range and its
+ * id and element id valid UTF-8, and it is not of a type whose builders no reader accepts
+ * (BOUNDARY_LINE, gated by a version that builders never have). Like a read one, a document
+ * whose builders lack an id, share an id, or are tap-changer builders is refused by
+ * ctg_sa_write_buf with CTG_EUNSUPPORTED.
  * @param doc   a CTG_SA_IDENTIFIER_ACTION_LIST document (ctg_sa_doc_new or a read).
  * @param item  the entry, borrowed for the call; builder.struct_version
  *              CTG_ACTION_STRUCT_VERSION.
