@@ -478,9 +478,10 @@ static const char *check_args(const cli_args *args, const char *const *values, r
     if ((args->flags & FLAG_WITH_N1) && values[OPT_N2] == NULL)
         return "--with-n1 without --n2";
     /* 0 would be the library's "the default": a silent 10 million, not the 0 asked for. */
+    errno = 0;
     if (max != NULL && (max[0] < '0' || max[0] > '9' || strtoull(max, &end, 10) == 0 ||
-                        *end != '\0'))
-        return *arg = max, "--max-contingencies takes a number from 1";
+                        *end != '\0' || errno == ERANGE))
+        return *arg = max, "--max-contingencies takes a whole number of 1 or more";
     if (ra->rules[ra->nrules - 1] == CTG_GEN_BUSBAR && !crit &&
         strcmp(values[OPT_NETWORK], "-") == 0)
         return "the busbar rule reads NET twice: NET cannot be stdin";

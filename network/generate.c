@@ -194,7 +194,7 @@ static int run_pairs(gen_ctx *g, ctg_gen_counts *counts)
         rc = ctg_gen_select(g, keep_one, &v);
     for (size_t i = 0; counts != NULL && i < v.s.n; i++)
         counts->selected[v.s.objs[i]->type]++;
-    if (rc == CTG_OK)
+    if (rc == CTG_OK && g->opts->rule == CTG_GEN_ALL_PAIRS) /* the other takes only branches */
         rc = drop_repeats(g, &v.s);
     if (rc == CTG_OK)
         rc = ctg_gen_pairs(g, &v.s, false, &n, &groups);

@@ -42,8 +42,8 @@ typedef struct gen_ctx {
     ctg_criterion *props; /* sel->property_count PROPERTY criteria, SELF */
     ctg_criterion regex;
     ctg_regex *re; /* compiled once, at setup */
-    /* The subnetwork filter: `subnetwork` is the owner to match (NULL: the root's objects)
-     * when `by_subnetwork`. */
+    /* The subnetwork filter: `subnetwork` is the owner to match when `by_subnetwork` (never
+     * for the root, which holds every object). */
     bool by_subnetwork;
     const ctg_net_object *subnetwork, *connected;
     const char *format; /* the id format in use */

@@ -133,12 +133,13 @@ static int type_voltage(gen_ctx *g, gen_type *t, ctg_criterion_type vt)
 
     if (!iv[0].set && !iv[1].set && !iv[2].set)
         return CTG_OK;
-    /* A single-voltage type therefore always has its side-1 range here. */
     for (int k = n; k < 3; k++)
         if (iv[k].set)
             return ctg_error_set(g->rs.err, CTG_EINVAL, NULL, "",
                                  "selection: a side-%d nominal-voltage range does not apply "
                                  "to %s", k + 1, ctg_identifiable_type_name(t->type));
+    /* A single-voltage type has its side-1 range here; a two- or three-range type may lack
+     * any of them: a missing interval is ignored, as in PowSyBl. */
     t->voltage.type = vt;
     memcpy(t->voltage.intervals, iv, sizeof t->voltage.intervals);
     t->cr.nominal_voltage = &t->voltage;
@@ -216,7 +217,7 @@ static int setup_refs(gen_ctx *g)
             return bad(g, "selection: no subnetwork \"%.64s\"", s->subnetwork);
         /* The root holds every object, its subnetworks' too, as in PowSyBl. */
         g->by_subnetwork = o != ctg_network_root(g->net);
-        g->subnetwork = o;
+        g->subnetwork = g->by_subnetwork ? o : NULL;
     }
     if (s->connected_to != NULL) {
         o = ctg_network_find(g->net, s->connected_to, strlen(s->connected_to));

@@ -119,8 +119,11 @@ check "unknown rule" 2 "" \
     "contingency-cli $gen: unknown --n2 rule (parallel, common-substation, busbar, all-pairs): foo\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --n2 foo out.json
 check "--max-contingencies 0 is no limit of 0" 2 "" \
-    "contingency-cli $gen: --max-contingencies takes a number from 1: 0\n$usage" \
+    "contingency-cli $gen: --max-contingencies takes a whole number of 1 or more: 0\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --max-contingencies 0 out.json
+check "--max-contingencies past 2^64 - 1 is no silent maximum" 2 "" \
+    "contingency-cli $gen: --max-contingencies takes a whole number of 1 or more: 18446744073709551616\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --max-contingencies 18446744073709551616 out.json
 check "unknown type" 2 "" "contingency-cli $gen: invalid value of: --types\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --types LINE,FOO out.json
 check "busbar needs NET as a file" 2 "" \

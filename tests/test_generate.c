@@ -422,8 +422,14 @@ static void expect_pairs(const char *file, ctg_gen_rule rule, const ctg_identifi
         fprintf(stderr, "%s %s:\n  got      %s\n  expected %s\n", file, ctg_gen_rule_name(rule),
                 ids_of(l), expected);
     CU_ASSERT_STRING_EQUAL(ids_of(l), expected);
-    for (size_t i = 0; i < ctg_list_contingency_count(l); i++)
-        CU_ASSERT_EQUAL(ctg_list_contingency_at(l, i)->element_count, 2);
+    for (size_t i = 0; i < ctg_list_contingency_count(l); i++) {
+        const ctg_contingency *k = ctg_list_contingency_at(l, i);
+
+        CU_ASSERT_EQUAL_FATAL(k->element_count, 2);
+        /* two elements, never one twice */
+        CU_ASSERT(k->elements[0].type != k->elements[1].type ||
+                  strcmp(k->elements[0].id, k->elements[1].id) != 0);
+    }
     CU_ASSERT_EQUAL(ctg_generate_count(net, &o, &c, &err), CTG_OK);
     CU_ASSERT_EQUAL(c.contingencies, ctg_list_contingency_count(l));
     CU_ASSERT_EQUAL(c.groups, groups);
@@ -1417,6 +1423,7 @@ CTG_TEST(generate, busbar)
 #define TIE_V17 CTG_TESTDATA("network/generate/tieline-v1_7.xiidm")
 #define TIE_V17_J CTG_TESTDATA("network/generate/tieline-v1_7.jiidm")
 #define HVDC CTG_TESTDATA("network/generate/hvdc.xiidm")
+#define HVDC2 CTG_TESTDATA("network/generate/hvdc2.xiidm")
 
 /* What the busbar rule once missed: the terminals of a tie line of IIDM 1.0 to 1.9 (held by
  * the tie line's element, not by its halves'), the HVDC line a converter station brings, and a
@@ -1455,11 +1462,19 @@ CTG_TEST(generate, all_pairs_one_hvdc_outage_once)
                                                  CTG_IDENTIFIABLE_BUSBAR_SECTION,
                                                  CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION };
     static const ctg_identifiable_type two[] = { CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION };
+    static const ctg_identifiable_type with_load[] = { CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION,
+                                                       CTG_IDENTIFIABLE_LOAD };
 
     /* In the selection's order (the types'), the first of the three is kept. */
     expect_pairs(HVDC, CTG_GEN_ALL_PAIRS, stations, COUNT_OF(stations), "N-2_VSC1+BBS1", 0);
     expect_pairs(HVDC, CTG_GEN_ALL_PAIRS, all, COUNT_OF(all), "N-2_HV1+BBS1", 0);
     expect_pairs(HVDC, CTG_GEN_ALL_PAIRS, two, COUNT_OF(two), "", 0);
+    /* Two lines whose stations alternate (VSC1, VSC3: HVB; VSC2, VSC4: HVA): each line's
+     * first station is kept, in the selection's order. */
+    expect_pairs(HVDC2, CTG_GEN_ALL_PAIRS, two, COUNT_OF(two), "N-2_VSC1+VSC2", 0);
+    expect_pairs(HVDC2, CTG_GEN_ALL_PAIRS, with_load, COUNT_OF(with_load),
+                 "N-2_VSC1+VSC2 N-2_VSC1+LD N-2_VSC2+LD", 0);
+    expect_pairs(HVDC2, CTG_GEN_ALL_PAIRS, all, COUNT_OF(all), "N-2_HVA+HVB", 0);
 }
 
 #define BUSBAR_J CTG_TESTDATA("network/generate/busbar.jiidm")

@@ -114,7 +114,8 @@ typedef enum ctg_gen_rule {
     CTG_GEN_COMMON_SUBSTATION,
     /** Every unordered pair of the selection. Id format "N-2_{id1}+{id2}". Selected objects
      *  of one element (an HVDC line and its converter stations) are paired as the first of
-     *  them only: a pair is always two elements. */
+     *  them only: a pair is always two elements, and n objects of n' elements make
+     *  n'(n'-1)/2 pairs (ctg_gen_counts.selected still counts the n). */
     CTG_GEN_ALL_PAIRS,
     /** Per busbar of ctg_gen_options.topology (ctg_gen_topology_read), the selected objects
      *  connected to it as one contingency (no contingency for a busbar without any), their
