@@ -69,6 +69,7 @@ typedef struct merge_job {
     uint64_t *drops; /* ordinals not written, ascending */
     size_t ndrops, drop_at;
     cli_elemset es;
+    const pl_read *reader; /* the read under way: its name is the first list's */
     pl_out out;
     int status;
 } merge_job;
@@ -174,7 +175,7 @@ static int write_one(merge_job *j, const ctg_stream_header *h, const ctg_conting
     j->status = j->out.w != NULL ? CLI_OK
                                  : pl_out_open(&j->out, j->name         ? j->name
                                                         : j->first_name ? j->first_name
-                                                                        : h->name);
+                                                                        : j->reader->name);
     if (j->status == CLI_OK)
         j->status = pl_out_add(&j->out, h, c);
     return j->status != CLI_OK;
@@ -209,6 +210,7 @@ static int run_pass(merge_job *j, pass p)
     r.skip_extensions = p != PASS_WRITE;
     r.places = p == PASS_CONFIRM; /* only the duplicates' messages need them */
     r.no_progress = j->no_progress;
+    j->reader = &r;
     j->pass = p;
     j->ordinal = 0;
     for (j->input = 0; j->input < j->n && status == CLI_OK; j->input++) {

@@ -90,7 +90,8 @@ static int on_contingency_at(const ctg_stream_header *h, const ctg_contingency *
     if (r->status != CLI_OK)
         return 1;
     if (r->seen++ == 0) {
-        r->name = strdup(h->name);
+        if (r->name == NULL) /* else the name of an empty list before it */
+            r->name = strdup(h->name);
         if (r->name == NULL) {
             r->status = pl_fail(CLI_FAILURE, r->in.name, "", "out of memory");
             return 1;
@@ -128,6 +129,22 @@ static int on_list(const ctg_stream_header *h, const ctg_list *list, void *paylo
     return 1;
 }
 
+/* A `default` list that ends before any contingency came: its name is the input's, when
+ * it is the first (merge names its output after the first list, empty or not). */
+static int on_list_end(const ctg_stream_header *h, void *payload)
+{
+    pl_read *r = payload;
+
+    if (r->name != NULL || r->seen != 0 || h->kind != CTG_LIST_DEFAULT || h->name == NULL ||
+        (h->depth != 0 && !r->flatten))
+        return 0;
+    if ((r->name = strdup(h->name)) == NULL) {
+        r->status = pl_fail(CLI_FAILURE, r->in.name, "", "out of memory");
+        return 1;
+    }
+    return 0;
+}
+
 /* An input without contingencies: its kind and name, from the bytes kept. */
 static int read_empty(pl_read *r)
 {
@@ -157,7 +174,8 @@ int pl_read_run(pl_read *r, const char *path)
                       .contingency = on_contingency,
                       .list = on_list,
                       .progress = cli_progress_update,
-                      .payload = r };
+                      .payload = r,
+                      .list_end = on_list_end };
     ctg_read_options opts; /* once the input is open, named as it is */
     ctg_source src;
     ctg_error err;
@@ -183,7 +201,7 @@ int pl_read_run(pl_read *r, const char *path)
     cli_progress_done(&r->progress);
     if (rc != CTG_OK && rc != CTG_ESTOPPED)
         r->status = cli_report(rc, &err);
-    else if (rc == CTG_OK && r->seen == 0)
+    else if (rc == CTG_OK && r->seen == 0 && r->name == NULL)
         read_empty(r);
     cli_input_close(&r->in);
     return r->status;

@@ -217,6 +217,18 @@ printf '{"type":"list","version":"1.1","name":"outer","contingencyLists":[%s"x",
     "$head" "$c1" "$head" "$c2" >"$work/nested.json"
 check "merge flattens a list of default lists" 0 "$head\"x\",\"contingencies\":[$c1,$c2]}" "" \
     -- "$cli" merge --compact "$work/nested.json" -
+# Named after the first list even when it is empty (it took the first non-empty one's name),
+# and the same when every list is empty (it took the outer list's).
+printf '{"type":"list","version":"1.1","name":"outer","contingencyLists":[%s"x","contingencies":[]},%s"y","contingencies":[%s]}]}' \
+    "$head" "$head" "$c2" >"$work/nested-empty.json"
+check "merge of a list whose first list is empty: its name" 0 "$head\"x\",\"contingencies\":[$c2]}" "" \
+    -- "$cli" merge --compact "$work/nested-empty.json" -
+printf '{"type":"list","version":"1.1","name":"outer","contingencyLists":[%s"x","contingencies":[]}]}' \
+    "$head" >"$work/nested-none.json"
+check "merge of a list of empty lists: the first one's name" 0 "$head\"x\",\"contingencies\":[]}" "" \
+    -- "$cli" merge --compact "$work/nested-none.json" -
+check "filter of a list of empty lists: refused" 1 "" "$work/nested-none.json: error: /: a list of type \"list\", not \"default\"\n" \
+    -- "$cli" filter --compact "$work/nested-none.json" -
 check "merge: a duplicate in a flattened list" 1 "" \
     "$work/nested.json:1:135: error: /contingencyLists/0/contingencies/0/id: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0/id); --dedupe first or last keeps one\n$work/nested.json:1:250: error: /contingencyLists/1/contingencies/0/id: duplicate contingency id \"c2\", first at $a:1:120 (/contingencies/1/id); --dedupe first or last keeps one\n" \
     -- "$cli" merge "$a" "$work/nested.json" -
