@@ -44,6 +44,7 @@ static const jb_array arrays[] = {
     { "vscConverterStations", JB_EQUIPMENT },
     { "lccConverterStations", JB_EQUIPMENT },
     { "grounds", JB_EQUIPMENT },
+    { "voltageSourceConverters", JB_EQUIPMENT }, /* an AC/DC converter, 1.15 on */
     { "lines", JB_EQUIPMENT },
     { "twoWindingsTransformers", JB_EQUIPMENT },
     { "threeWindingsTransformers", JB_EQUIPMENT },

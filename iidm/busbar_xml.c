@@ -139,7 +139,8 @@ static bool is_equipment(const char *name)
     static const char *const names[] = {
         "generator", "load", "battery", "shunt", "shuntCompensator", "staticVarCompensator",
         "danglingLine", "boundaryLine", "lccConverterStation", "vscConverterStation", "line",
-        "twoWindingsTransformer", "threeWindingsTransformer", "busbarSection", "ground"
+        "twoWindingsTransformer", "threeWindingsTransformer", "busbarSection", "ground",
+        "voltageSourceConverter" /* an AC/DC converter (1.15 on), a contingency element */
     };
 
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

@@ -1424,6 +1424,8 @@ CTG_TEST(generate, busbar)
 #define TIE_V17_J CTG_TESTDATA("network/generate/tieline-v1_7.jiidm")
 #define HVDC CTG_TESTDATA("network/generate/hvdc.xiidm")
 #define HVDC2 CTG_TESTDATA("network/generate/hvdc2.xiidm")
+#define ACDC CTG_TESTDATA("network/generate/acdc.xiidm")
+#define ACDC_J CTG_TESTDATA("network/generate/acdc.jiidm")
 
 /* What the busbar rule once missed: the terminals of a tie line of IIDM 1.0 to 1.9 (held by
  * the tie line's element, not by its halves'), the HVDC line a converter station brings, and a
@@ -1437,6 +1439,7 @@ CTG_TEST(generate, busbar_old_tie_lines_hvdc_and_sections)
     static const ctg_identifiable_type sections[] = { CTG_IDENTIFIABLE_BUSBAR_SECTION };
     static const ctg_identifiable_type both[] = { CTG_IDENTIFIABLE_HVDC_LINE,
                                                   CTG_IDENTIFIABLE_HVDC_CONVERTER_STATION };
+    static const ctg_identifiable_type vsc[] = { CTG_IDENTIFIABLE_VOLTAGE_SOURCE_CONVERTER };
 
     expect_busbars(TIE_V17, tie, COUNT_OF(tie),
                    "BUSBAR_B1:L12,TL12,TL12.1 BUSBAR_B2:L12,TL12,TL12.2", 2);
@@ -1449,6 +1452,10 @@ CTG_TEST(generate, busbar_old_tie_lines_hvdc_and_sections)
     expect_busbars(HVDC, both, COUNT_OF(both), "BUSBAR_BBS1:HV1 BUSBAR_B2:HV1", 2);
     /* The coupler parts BBS1's zone from BBS2's. */
     expect_busbars(BUSBAR, sections, COUNT_OF(sections), "BUSBAR_BBS1:BBS1 BUSBAR_BBS2:BBS2", 5);
+    /* An AC/DC converter (1.15 on) on a bus at each of its two AC terminals: once missed by
+     * both topology readers. */
+    expect_busbars(ACDC, vsc, COUNT_OF(vsc), "BUSBAR_B1:VSC BUSBAR_B2:VSC", 2);
+    expect_busbars(ACDC_J, vsc, COUNT_OF(vsc), "BUSBAR_B1:VSC BUSBAR_B2:VSC", 2);
 }
 
 /* A converter station's element is its HVDC line: the line and its two stations are one
