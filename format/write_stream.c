@@ -9,6 +9,7 @@
 #include "base/alloc.h"
 #include "base/arena.h"
 #include "base/error_set.h"
+#include "base/utf8.h"
 #include "model/list_impl.h"
 #include "ext/ext.h"
 #include "io/output.h"
@@ -47,6 +48,9 @@ static int open_writer(ctg_stream_writer **out, const ctg_output_target *target,
         *out = NULL;
     if ((rc = ctg_write_check_options(given, &opts, &w)) == CTG_OK && (!out || !name))
         rc = ctg_output_message(&w, CTG_EINVAL, !out ? "no place for the writer" : "no name");
+    /* The reader refuses a name that is not UTF-8: a list it could not read back. */
+    if (rc == CTG_OK && !ctg_utf8_valid(name))
+        rc = ctg_output_message(&w, CTG_EINVAL, "the list name is not valid UTF-8");
     if (rc == CTG_OK && (sw = ctg_mem_alloc(opts.allocator, sizeof(*sw))) == NULL)
         rc = ctg_output_message(&w, CTG_ENOMEM, "out of memory");
     if (rc != CTG_OK)

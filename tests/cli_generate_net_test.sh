@@ -118,6 +118,9 @@ check "--network=NET is the network mode" 0 "selected LINE: 7\nall-pairs: 21 con
 check "unknown rule" 2 "" \
     "contingency-cli $gen: unknown --n2 rule (parallel, common-substation, busbar, all-pairs): foo\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --n2 foo out.json
+check "--name that is not UTF-8: nothing written" 2 "" \
+    "$work/badname.json: error: the list name is not valid UTF-8\n" \
+    -- sh -c "'$cli' '$gen' --network '$pairs' --name \"\$(printf 'n\\377')\" '$work/badname.json'; s=\$?; test ! -e '$work/badname.json' && exit \$s"
 check "--max-contingencies 0 is no limit of 0" 2 "" \
     "contingency-cli $gen: --max-contingencies takes a whole number of 1 or more: 0\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --max-contingencies 0 out.json

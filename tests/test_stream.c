@@ -677,6 +677,7 @@ CTG_TEST(stream, writer_add_read_relays_the_reader_s_contingencies)
     ctg_stream_header h = { 0 };
     ctg_stream_writer *w = NULL;
     ctg_buf buf = CTG_BUF_INIT;
+    ctg_error err;
 
     check_relay(doc, strlen(doc));
     check_relay(own, len);
@@ -689,6 +690,13 @@ CTG_TEST(stream, writer_add_read_relays_the_reader_s_contingencies)
     CU_ASSERT_EQUAL(ctg_stream_writer_add_read(w, &h, NULL, NULL), CTG_EINVAL);
     CU_ASSERT_EQUAL(ctg_stream_writer_add_read(NULL, &h, &plain, NULL), CTG_EINVAL);
     ctg_stream_writer_abort(w);
+    /* A name the reader would refuse: no writer, nothing written. */
+    w = NULL;
+    buf.len = 0;
+    CU_ASSERT_EQUAL(ctg_stream_writer_open_buf(&w, &buf, "n\xff", NULL, &err), CTG_EINVAL);
+    CU_ASSERT_STRING_EQUAL(err.message, "the list name is not valid UTF-8");
+    CU_ASSERT_PTR_NULL(w);
+    CU_ASSERT_EQUAL(buf.len, 0);
     ctg_buf_dispose(&buf);
     free(ext);
     free(own);

@@ -215,7 +215,8 @@ typedef struct ctg_stream_writer ctg_stream_writer;
  * gzip-compressed.
  * @param[out] out the writer; the caller owns it and must close or abort it.
  * @param path     the file to replace, borrowed until close or abort.
- * @param name     the list's "name", copied.
+ * @param name     the list's "name", copied; NULL or not valid UTF-8: CTG_EINVAL, nothing
+ *                 written.
  * @param opts     NULL for defaults; the layout flag applies.
  * @param[out] err may be NULL; written only on failure.
  * @return CTG_OK, CTG_EINVAL, CTG_EIO or CTG_ENOMEM.
