@@ -259,6 +259,9 @@ int cli_outfile_puts(cli_outfile *o, const char *text);
 int cli_outfile_commit(cli_outfile *o, ctg_error *err);
 /* Removes the temporary file: a file is left as it was. Accepts an `o` already done. */
 void cli_outfile_abort(cli_outfile *o);
+/* Whether two outputs ("-" is stdout) are one: both stdout, the same name, or one existing
+ * file under two names. A report written over its list would replace it at commit. */
+bool cli_same_output(const char *a, const char *b);
 
 /* Arguments of a subcommand after option parsing. */
 typedef struct cli_args {

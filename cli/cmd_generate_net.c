@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -451,6 +452,17 @@ static int run(const ctg_network *net, const run_args *ra, const selection *s)
     return status;
 }
 
+/* Whether NET can be read a second time: not stdin, nor a pipe or FIFO named by its path
+ * (one that cannot be looked at is left for the read to report). */
+static bool rereadable(const char *path)
+{
+    struct stat st;
+
+    if (strcmp(path, "-") == 0)
+        return false;
+    return stat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISBLK(st.st_mode);
+}
+
 /* Usage errors of the arguments together; NULL when they fit. */
 static const char *check_args(const cli_args *args, const char *const *values, run_args *ra,
                               const char **arg)
@@ -466,6 +478,9 @@ static const char *check_args(const cli_args *args, const char *const *values, r
         return args->npos < (dry ? 0 : 1) ? "missing OUT" : "too many arguments";
     if (dry && (crit || values[OPT_REPORT] != NULL))
         return "--dry-run writes nothing: no --as-criterion or --report with it";
+    if (crit && (values[OPT_REPORT] != NULL || values[OPT_ID_FORMAT] != NULL))
+        return "--as-criterion writes criteria, not contingencies: no --report or --id-format "
+               "with it";
     ra->nrules = 0;
     if (values[OPT_N2] == NULL || (args->flags & FLAG_WITH_N1))
         ra->rules[ra->nrules++] = CTG_GEN_N1;
@@ -482,12 +497,10 @@ static const char *check_args(const cli_args *args, const char *const *values, r
     if (max != NULL && (max[0] < '0' || max[0] > '9' || strtoull(max, &end, 10) == 0 ||
                         *end != '\0' || errno == ERANGE))
         return *arg = max, "--max-contingencies takes a whole number of 1 or more";
-    if (ra->rules[ra->nrules - 1] == CTG_GEN_BUSBAR && !crit &&
-        strcmp(values[OPT_NETWORK], "-") == 0)
-        return "the busbar rule reads NET twice: NET cannot be stdin";
-    if (values[OPT_REPORT] != NULL && !dry && strcmp(values[OPT_REPORT], "-") == 0 &&
-        strcmp(args->pos[0], "-") == 0)
-        return "the report and OUT cannot both be stdout";
+    if (ra->rules[ra->nrules - 1] == CTG_GEN_BUSBAR && !crit && !rereadable(values[OPT_NETWORK]))
+        return "the busbar rule reads NET twice: NET must be a file, not stdin or a pipe";
+    if (values[OPT_REPORT] != NULL && !dry && cli_same_output(values[OPT_REPORT], args->pos[0]))
+        return "the report and OUT cannot be one output";
     ra->out = dry ? NULL : args->pos[0];
     ra->name = values[OPT_NAME] != NULL ? values[OPT_NAME]
                                         : ctg_gen_rule_name(ra->rules[ra->nrules - 1]);

@@ -348,8 +348,8 @@ static const char *check_args(const cli_args *args, const char *const *values, c
         return "--report-format without --report";
     if (strcmp(values[OPT_NETWORK], "-") == 0 && strcmp(args->pos[0], "-") == 0)
         return "NET and LIST cannot both be stdin";
-    if (rep != NULL && strcmp(rep, "-") == 0 && strcmp(args->pos[1], "-") == 0)
-        return "the report and OUT cannot both be stdout";
+    if (rep != NULL && cli_same_output(rep, args->pos[1]))
+        return "the report and OUT cannot be one output";
     return NULL;
 }
 

@@ -193,3 +193,16 @@ void cli_outfile_abort(cli_outfile *o)
         unlink(o->temp);
     forget_temp(o);
 }
+
+bool cli_same_output(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    bool a_out = strcmp(a, "-") == 0, b_out = strcmp(b, "-") == 0;
+
+    if (a_out || b_out)
+        return a_out && b_out;
+    if (strcmp(a, b) == 0)
+        return true;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}

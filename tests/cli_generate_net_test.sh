@@ -121,6 +121,15 @@ check "unknown rule" 2 "" \
 check "--name that is not UTF-8: nothing written" 2 "" \
     "$work/badname.json: error: the list name is not valid UTF-8\n" \
     -- sh -c "'$cli' '$gen' --network '$pairs' --name \"\$(printf 'n\\377')\" '$work/badname.json'; s=\$?; test ! -e '$work/badname.json' && exit \$s"
+check "--report naming OUT" 2 "" \
+    "contingency-cli $gen: the report and OUT cannot be one output\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --n2 parallel --report "$work/same.json" "$work/same.json"
+check "--as-criterion with --report" 2 "" \
+    "contingency-cli $gen: --as-criterion writes criteria, not contingencies: no --report or --id-format with it\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --as-criterion --report "$work/rep.txt" "$work/crit.json"
+check "--as-criterion with --id-format" 2 "" \
+    "contingency-cli $gen: --as-criterion writes criteria, not contingencies: no --report or --id-format with it\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --as-criterion --id-format '{id}' "$work/crit.json"
 check "--max-contingencies 0 is no limit of 0" 2 "" \
     "contingency-cli $gen: --max-contingencies takes a whole number of 1 or more: 0\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --max-contingencies 0 out.json
@@ -130,8 +139,12 @@ check "--max-contingencies past 2^64 - 1 is no silent maximum" 2 "" \
 check "unknown type" 2 "" "contingency-cli $gen: invalid value of: --types\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --types LINE,FOO out.json
 check "busbar needs NET as a file" 2 "" \
-    "contingency-cli $gen: the busbar rule reads NET twice: NET cannot be stdin\n$usage" \
+    "contingency-cli $gen: the busbar rule reads NET twice: NET must be a file, not stdin or a pipe\n$usage" \
     -- "$cli" "$gen" --network - --n2 busbar out.json
+rm -f "$work/net.fifo" && mkfifo "$work/net.fifo"
+check "busbar needs NET as a file, not a FIFO" 2 "" \
+    "contingency-cli $gen: the busbar rule reads NET twice: NET must be a file, not stdin or a pipe\n$usage" \
+    -- "$cli" "$gen" --network "$work/net.fifo" --n2 busbar out.json
 check "a type that cannot be selected" 2 "" \
     "<generate>: error: selection: SUBSTATION cannot be selected (not an enumerable contingency element)\n" \
     -- "$cli" "$gen" --network "$pairs" --types SUBSTATION out.json

@@ -243,8 +243,13 @@ usage_check "--report-format alone" "--report-format without --report" \
     --network "$net" --report-format json "$lists/default.json" -
 usage_check "NET and LIST both stdin" "NET and LIST cannot both be stdin" \
     --network - - "$work/r.json"
-usage_check "report and OUT both stdout" "the report and OUT cannot both be stdout" \
+usage_check "report and OUT both stdout" "the report and OUT cannot be one output" \
     --network "$net" --report - "$lists/default.json" -
+usage_check "report and OUT one file" "the report and OUT cannot be one output" \
+    --network "$net" --report "$work/r.json" "$lists/default.json" "$work/r.json"
+: >"$work/r2.json" && ln -f "$work/r2.json" "$work/r2-link.json"
+usage_check "report and OUT one file under two names" "the report and OUT cannot be one output" \
+    --network "$net" --report "$work/r2-link.json" "$lists/default.json" "$work/r2.json"
 usage_check "unknown option" "unknown option: --strict" --strict --network "$net" a b
 
 # ---- the progress bar, on a terminal (script(1) gives one) --------------------------------
