@@ -373,10 +373,40 @@ static int before_rule(job *j, const run_args *ra, size_t i, ctg_error *err)
     return CTG_OK;
 }
 
+/* With --with-n1, the N-2 rule's faults (its id format, its limit) found before N-1 is
+ * written: they would otherwise end the run once N-1 had streamed to OUT (to a file left as
+ * it was, but to stdout half a list). */
+static int check_last_rule(job *j, const run_args *ra, ctg_error *err)
+{
+    uint64_t max = j->opts.max_contingencies ? j->opts.max_contingencies : CTG_GEN_DEFAULT_MAX;
+    ctg_gen_rule rule = ra->rules[ra->nrules - 1];
+    ctg_gen_counts c;
+    int rc;
+
+    if (ra->nrules < 2)
+        return CTG_OK;
+    j->opts.id_format = ra->values[OPT_ID_FORMAT];
+    rc = count_rule(j, rule, &c, err);
+    j->opts.id_format = NULL;
+    if (rc != CTG_OK || c.contingencies <= max)
+        return rc;
+    memset(err, 0, sizeof *err);
+    err->code = CTG_ELIMIT;
+    snprintf(err->source, sizeof err->source, "<generate>");
+    snprintf(err->message, sizeof err->message,
+             "%s would generate %llu contingencies, more than the limit of %llu",
+             ctg_gen_rule_name(rule), (unsigned long long)c.contingencies,
+             (unsigned long long)max);
+    return CTG_ELIMIT;
+}
+
 static int generate_all(job *j, const run_args *ra, const ctg_write_options *wopts)
 {
     ctg_error err;
-    int rc = cli_list_writer_open(&j->w, ra->out, ra->name, wopts, &err);
+    int rc = check_last_rule(j, ra, &err);
+
+    if (rc == CTG_OK)
+        rc = cli_list_writer_open(&j->w, ra->out, ra->name, wopts, &err);
 
     for (size_t i = 0; rc == CTG_OK && i < ra->nrules; i++) {
         rc = before_rule(j, ra, i, &err);

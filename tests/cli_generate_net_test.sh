@@ -130,6 +130,12 @@ check "--as-criterion with --report" 2 "" \
 check "--as-criterion with --id-format" 2 "" \
     "contingency-cli $gen: --as-criterion writes criteria, not contingencies: no --report or --id-format with it\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --as-criterion --id-format '{id}' "$work/crit.json"
+check "--with-n1: the N-2 limit before any N-1 is written to stdout" 1 "" \
+    "<generate>: error: all-pairs would generate 66 contingencies, more than the limit of 30\n" \
+    -- sh -c "'$cli' '$gen' --network '$pairs' --n2 all-pairs --with-n1 --max-contingencies 30 - | wc -c | tr -d ' ' | grep -qx 0 || echo 'N-1 written'; exit 1"
+check "--with-n1: the N-2 id format before any N-1 is written" 2 "" \
+    "<generate>: error: id format \"{id}\": unknown placeholder at \"{id}\" ({id1}, {id2}, {rule})\n" \
+    -- sh -c "'$cli' '$gen' --network '$pairs' --n2 parallel --with-n1 --id-format '{id}' - >'$work/n1.out'; s=\$?; test ! -s '$work/n1.out' && exit \$s"
 check "--max-contingencies 0 is no limit of 0" 2 "" \
     "contingency-cli $gen: --max-contingencies takes a whole number of 1 or more: 0\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --max-contingencies 0 out.json
