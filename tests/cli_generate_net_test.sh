@@ -133,9 +133,18 @@ check "--as-criterion with --id-format" 2 "" \
 check "--with-n1: the N-2 limit before any N-1 is written to stdout" 1 "" \
     "<generate>: error: all-pairs would generate 66 contingencies, more than the limit of 30\n" \
     -- sh -c "'$cli' '$gen' --network '$pairs' --n2 all-pairs --with-n1 --max-contingencies 30 - | wc -c | tr -d ' ' | grep -qx 0 || echo 'N-1 written'; exit 1"
+# 3,000 lines: an N-1 larger than the writer's buffer, which a late failure leaves on stdout.
+{
+    printf '<iidm:network xmlns:iidm="http://www.powsybl.org/schema/iidm/1_17" id="big" caseDate="2026-01-01T00:00:00.000Z" forecastDistance="0" sourceFormat="ctg" minimumValidationLevel="STEADY_STATE_HYPOTHESIS">\n'
+    for s in 0 1; do
+        printf '<iidm:substation id="S%s"><iidm:voltageLevel id="V%s" nominalV="400.0" topologyKind="BUS_BREAKER"><iidm:busBreakerTopology><iidm:bus id="B%s"/></iidm:busBreakerTopology></iidm:voltageLevel></iidm:substation>\n' $s $s $s
+    done
+    awk 'BEGIN { for (i = 0; i < 3000; i++) printf "<iidm:line id=\"LINE_NUMBER_%06d\" r=\"2.0\" x=\"25.0\" g1=\"0.0\" b1=\"0.0\" g2=\"0.0\" b2=\"0.0\" bus1=\"B0\" connectableBus1=\"B0\" voltageLevelId1=\"V0\" bus2=\"B1\" connectableBus2=\"B1\" voltageLevelId2=\"V1\"/>\n", i }'
+    printf '</iidm:network>\n'
+} >"$work/big.xiidm"
 check "--with-n1: the N-2 id format before any N-1 is written" 2 "" \
     "<generate>: error: id format \"{id}\": unknown placeholder at \"{id}\" ({id1}, {id2}, {rule})\n" \
-    -- sh -c "'$cli' '$gen' --network '$pairs' --n2 parallel --with-n1 --id-format '{id}' - >'$work/n1.out'; s=\$?; test ! -s '$work/n1.out' && exit \$s"
+    -- sh -c "'$cli' '$gen' --network '$work/big.xiidm' --n2 parallel --with-n1 --id-format '{id}' - >'$work/n1.out'; s=\$?; test ! -s '$work/n1.out' && exit \$s"
 check "--max-contingencies 0 is no limit of 0" 2 "" \
     "contingency-cli $gen: --max-contingencies takes a whole number of 1 or more: 0\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --max-contingencies 0 out.json
