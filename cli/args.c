@@ -216,6 +216,12 @@ int cli_flush_stdout(int status)
     return cli_report(cli_io_failure(&err, CLI_STDOUT_NAME, "cannot write", errno), &err);
 }
 
+void cli_stdout_drop(void)
+{
+    if (freopen("/dev/null", "w", stdout) == NULL)
+        clearerr(stdout);
+}
+
 int cli_put_escaped(FILE *out, const char *text)
 {
     size_t len = strlen(text), need = ctg_escape_text(NULL, 0, text, len);

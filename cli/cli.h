@@ -341,6 +341,9 @@ int cli_io_failure(ctg_error *err, const char *source, const char *what, int err
  * descriptor): then reports it and returns CLI_FAILURE, else `status`. Every command that
  * writes to stdout ends with it, so that a lost result never goes unsaid. */
 int cli_flush_stdout(int status);
+/* After a write failure on stdout has been reported: the rest of the output goes to
+ * /dev/null, so that cli_flush_stdout does not report the same failure a second time. */
+void cli_stdout_drop(void);
 
 /* Prints `text` (a name or an id from the input) escaped by ctg_escape_text, so that no
  * file or argument can put control sequences on the terminal. Returns what fputs returns. */

@@ -373,6 +373,22 @@ static int before_rule(job *j, const run_args *ra, size_t i, ctg_error *err)
     return CTG_OK;
 }
 
+/* A failure of the run, said once; a closed pipe is exit 1 (whoever read the output
+ * stopped: `| head`), as convert says it. */
+static int report_write(int rc, bool to_stdout, ctg_error *err)
+{
+    int status;
+
+    /* The writer names a FILE "<stream>"; a failure of the report keeps the report's name. */
+    if (rc == CTG_EIO && to_stdout &&
+        (err->source[0] == '\0' || strcmp(err->source, "<stream>") == 0))
+        snprintf(err->source, sizeof err->source, CLI_STDOUT_NAME);
+    status = cli_report(rc, err);
+    if (rc == CTG_EIO && to_stdout)
+        cli_stdout_drop();
+    return cli_signals_pipe_broken() ? CLI_INVALID : status;
+}
+
 /* With --with-n1, the N-2 rule's faults (its id format, its limit) found before N-1 is
  * written: they would otherwise end the run once N-1 had streamed to OUT (to a file left as
  * it was, but to stdout half a list). */
@@ -428,9 +444,9 @@ static int generate_all(job *j, const run_args *ra, const ctg_write_options *wop
     else if (j->rep_open)
         cli_outfile_abort(&j->rep);
     j->rep_open = false;
-    if (rc == CTG_EIO && strcmp(ra->out, "-") == 0 && err.source[0] == '\0')
-        snprintf(err.source, sizeof err.source, CLI_STDOUT_NAME);
-    return rc == CTG_OK ? CLI_OK : cli_signals_pipe_broken() ? CLI_INVALID : cli_report(rc, &err);
+    if (rc == CTG_OK)
+        return CLI_OK;
+    return report_write(rc, strcmp(ra->out, "-") == 0, &err);
 }
 
 /* The busbar rule's topology: NET read again, as a file. */

@@ -185,6 +185,8 @@ static int report_write(const job *j, int rc, ctg_error *err)
     if (to_stdout(j) && rc == CTG_EIO)
         snprintf(err->source, sizeof err->source, CLI_STDOUT_NAME);
     status = cli_report(rc, err);
+    if (to_stdout(j) && rc == CTG_EIO)
+        cli_stdout_drop(); /* said: not again by cli_flush_stdout */
     links_hint(rc, err);
     return cli_signals_pipe_broken() ? CLI_INVALID : status;
 }

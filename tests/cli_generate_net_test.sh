@@ -145,6 +145,12 @@ check "--with-n1: the N-2 limit before any N-1 is written to stdout" 1 "" \
 check "--with-n1: the N-2 id format before any N-1 is written" 2 "" \
     "<generate>: error: id format \"{id}\": unknown placeholder at \"{id}\" ({id1}, {id2}, {rule})\n" \
     -- sh -c "'$cli' '$gen' --network '$work/big.xiidm' --n2 parallel --with-n1 --id-format '{id}' - >'$work/n1.out'; s=\$?; test ! -s '$work/n1.out' && exit \$s"
+if [ -w /dev/full ]; then
+    check "a full stdout: said once, exit 2" 2 "" "<stdout>: error: cannot write: No space left on device\n" \
+        -- sh -c "'$cli' '$gen' --network '$pairs' - >/dev/full"
+fi
+check "a closed pipe: said once, exit 1" 0 "1\n" "<stdout>: error: cannot write: Broken pipe\n" \
+    -- sh -c "{ '$cli' '$gen' --network '$work/big.xiidm' -; echo \$? >'$work/pipe.rc'; } | head -c 10 >/dev/null; cat '$work/pipe.rc'"
 check "--max-contingencies 0 is no limit of 0" 2 "" \
     "contingency-cli $gen: --max-contingencies takes a whole number of 1 or more: 0\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --max-contingencies 0 out.json

@@ -98,6 +98,11 @@ sed 's/^  "name" : "sample N-1",$//; s/^}$/, "name" : "sample N-1" }/' "$lists/d
     >"$work/name-last.json"
 check "resolve a default list with its name last" 0 "@$exp/resolved-default.json" "" \
     -- "$cli" resolve --network "$net" "$work/name-last.json" -
+if [ -w /dev/full ]; then
+    check "resolve to a full stdout: said once, exit 2" 2 "" \
+        "<stdout>: error: cannot write: No space left on device\n" \
+        -- sh -c "'$cli' resolve --network '$net' '$lists/criterion.json' - >/dev/full"
+fi
 check "resolve --network=NET" 0 "@$exp/resolved-criterion.json" "" \
     -- "$cli" resolve --network="$net" "$lists/criterion.json" -
 check "resolve --compact" 0 "@$exp/resolved-criterion-compact.json" "" \
