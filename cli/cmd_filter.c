@@ -10,10 +10,10 @@
  * OUT; kept contingencies are written as they were read, extensions included, so that a
  * filter keeping everything writes what convert writes. */
 
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "glob.h"
 #include "pipeline.h"
 
 enum { FLAG_INVERT = 1u << 0, FLAG_COMPACT = 1u << 1, FLAG_BREAK_LINKS = 1u << 2 };
@@ -51,7 +51,7 @@ static bool has_type(const selectors *s, const ctg_contingency *c)
 static bool has_element(const char *glob, const ctg_contingency *c)
 {
     for (size_t i = 0; i < c->element_count; i++) {
-        if (fnmatch(glob, c->elements[i].id, 0) == 0)
+        if (cli_glob_match(glob, c->elements[i].id))
             return true;
     }
     return false;
@@ -61,7 +61,7 @@ static bool selected(const selectors *s, const ctg_contingency *c)
 {
     bool yes = c->element_count >= s->min && c->element_count <= s->max &&
                (!s->by_type || has_type(s, c)) &&
-               (s->id == NULL || fnmatch(s->id, c->id, 0) == 0) &&
+               (s->id == NULL || cli_glob_match(s->id, c->id)) &&
                (s->element == NULL || has_element(s->element, c));
 
     return yes != s->invert;

@@ -246,10 +246,12 @@ static const cli_command commands[] = {
                    "selector given chooses (they are ANDed; none keeps everything), or with\n"
                    "--invert the others. --type and --element each need some element of the\n"
                    "contingency to match, not necessarily the same one. GLOB is a shell\n"
-                   "pattern (fnmatch(3): *, ?, [...]) matched against the whole id. The list\n"
-                   "streams, in constant memory; kept contingencies are written as convert\n"
-                   "writes them, extensions included, so that a filter keeping everything\n"
-                   "gives convert's output. \"-\" is stdin for IN and stdout for OUT; gzip\n"
+                   "pattern (*, ?, [...] as fnmatch(3) has them, ? and [...] taking one UTF-8\n"
+                   "character) matched against the whole id. The list streams, in constant\n"
+                   "memory; kept contingencies are written as convert writes them,\n"
+                   "extensions included, so that a filter keeping everything gives convert's\n"
+                   "output (a list whose name comes after its contingencies is refused:\n"
+                   "convert writes it first). \"-\" is stdin for IN and stdout for OUT; gzip\n"
                    "input is read as such, an OUT ending in .gz is compressed; a file OUT is\n"
                    "replaced atomically, as convert replaces it.\n",
         .options = "      --type TYPE[,TYPE...]\n"
@@ -284,7 +286,8 @@ static const cli_command commands[] = {
                    "first so that they can be read again. Without --dedupe or\n"
                    "--dedupe-equivalent each IN is read once (twice when a hash repeats); with\n"
                    "them, twice (three times when a hash repeats): once to find the duplicates,\n"
-                   "once to write. \"-\" is stdin for one IN and stdout for OUT.\n",
+                   "once to write. \"-\" is stdin for one IN and stdout for OUT. An IN whose\n"
+                   "name comes after its contingencies is refused (convert writes it first).\n",
         .options = "      --name NAME    the output list's name\n"
                    "      --dedupe first|last\n"
                    "                     keep the first (or the last) of the contingencies\n"
@@ -312,7 +315,8 @@ static const cli_command commands[] = {
                    "once. Parts are written in a temporary directory OUTPREFIX.ctg-split-XXXXXX\n"
                    "beside them and moved into place at the end: on failure none appears (an\n"
                    "interrupt may leave that directory).\n"
-                   "`merge` of the parts gives back IN as convert writes it.\n",
+                   "`merge` of the parts gives back IN as convert writes it. An IN whose name\n"
+                   "comes after its contingencies is refused (convert writes it first).\n",
         .options = "      --parts N      N parts of balanced element counts\n"
                    "      --size K       parts of at most K elements\n"
                    "      --compact      no whitespace at all\n"

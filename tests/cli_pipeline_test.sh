@@ -34,6 +34,15 @@ check "filter --type LINE" 0 "$head\"a\",\"contingencies\":[$c1,$c2]}" "" \
     -- "$cli" filter --compact --type LINE "$a" -
 check "filter --type GENERATOR,SWITCH: any element" 0 "$head\"a\",\"contingencies\":[$c2]}" "" \
     -- "$cli" filter --compact --type GENERATOR,SWITCH "$a" -
+# A glob's ? and [...] take a character, not a byte: e-acute is two bytes.
+cu=$(printf '{"id":"\303\2511","elements":[{"id":"L1","type":"LINE"}]}')
+printf '%s"u","contingencies":[%s]}' "$head" "$cu" >"$work/utf8.json"
+check "filter --id: ? is one UTF-8 character" 0 "$head\"u\",\"contingencies\":[$cu]}" "" \
+    -- "$cli" filter --compact --id '?1' "$work/utf8.json" -
+check "filter --id: ?? is two" 0 "$head\"u\",\"contingencies\":[]}" "" \
+    -- "$cli" filter --compact --id '??1' "$work/utf8.json" -
+check "filter --id: a set of one UTF-8 character" 0 "$head\"u\",\"contingencies\":[$cu]}" "" \
+    -- "$cli" filter --compact --id "$(printf '[\303\251]1')" "$work/utf8.json" -
 check "filter --id glob" 0 "$head\"a\",\"contingencies\":[$c2]}" "" \
     -- "$cli" filter --compact --id '*2' "$a" -
 check "filter --element glob" 0 "$head\"a\",\"contingencies\":[$c2]}" "" \

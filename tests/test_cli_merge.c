@@ -12,6 +12,7 @@
 
 #include "cli/elemset.h"
 #include "cli/hashspill.h"
+#include "cli/glob.h"
 #include "cli/splitcount.h"
 #include "tests/test_common.h"
 
@@ -245,3 +246,36 @@ CTG_TEST(cli_merge, split_count_exact)
 }
 
 #include "test_cli_merge.tests.h"
+
+/* filter's globs: fnmatch's syntax, a character being a UTF-8 sequence. */
+CTG_TEST(cli_merge, glob_matches_characters)
+{
+    static const struct {
+        const char *glob, *str;
+        bool yes;
+    } cases[] = {
+        { "N-1_*", "N-1_L1", true },      { "N-1_*", "N-2_L1", false },
+        { "*", "", true },                { "?", "", false },
+        { "L?", "L1", true },             { "L?", "L12", false },
+        { "?1", "\xc3\xa9" "1", true },   { "??1", "\xc3\xa9" "1", false },
+        { "[\xc3\xa9]1", "\xc3\xa9" "1", true }, { "[!\xc3\xa9]1", "\xc3\xa9" "1", false },
+        { "????", "\xf0\x9f\x98\x80", false }, { "?", "\xf0\x9f\x98\x80", true },
+        { "[a-c]x", "bx", true },         { "[a-c]x", "dx", false },
+        { "[!a-c]x", "dx", true },        { "[^a-c]x", "ax", false },
+        { "[]]", "]", true },             { "[]a]", "a", true },
+        { "[", "[", true },               { "[a", "[a", true },
+        { "a\\*", "a*", true },           { "a\\*", "ab", false },
+        { "[[:digit:]]*", "7up", true },  { "[[:digit:]]*", "up7", false },
+        { "[[:upper:][:digit:]]", "Q", true }, { "*.json", "a/b.json", true },
+        { "*a*b", "xaxxbxab", true },     { "*a*b", "xaxxbxa", false },
+        { "a*b*c*d", "abcabcabcd", true }, { "L1*", "L1", true },
+        { "\xc3", "\xc3", true },         { "?", "\xc3", true },
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bool got = cli_glob_match(cases[i].glob, cases[i].str);
+        if (got != cases[i].yes)
+            fprintf(stderr, "glob \"%s\" on \"%s\": %d\n", cases[i].glob, cases[i].str, got);
+        CU_ASSERT_EQUAL(got, cases[i].yes);
+    }
+}
