@@ -259,9 +259,13 @@ int cli_outfile_puts(cli_outfile *o, const char *text);
 int cli_outfile_commit(cli_outfile *o, ctg_error *err);
 /* Removes the temporary file: a file is left as it was. Accepts an `o` already done. */
 void cli_outfile_abort(cli_outfile *o);
-/* Whether two outputs ("-" is stdout) are one: both stdout, the same name, or one existing
- * file under two names. A report written over its list would replace it at commit. */
+/* Whether two paths ("-" is stdout) name one file: both stdout, one existing file (stdout
+ * redirected to it included; a character device is none), or two names of one file not there
+ * yet (one name in one folder). A report written over its list would replace it at commit. */
 bool cli_same_output(const char *a, const char *b);
+/* Whether the output `out` would replace the input `in` ("-" is stdout for one, stdin for the
+ * other: never the same). */
+bool cli_replaces_input(const char *out, const char *in);
 
 /* Arguments of a subcommand after option parsing. */
 typedef struct cli_args {

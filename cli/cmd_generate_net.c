@@ -384,7 +384,7 @@ static int report_write(int rc, bool to_stdout, ctg_error *err)
         (err->source[0] == '\0' || strcmp(err->source, "<stream>") == 0))
         snprintf(err->source, sizeof err->source, CLI_STDOUT_NAME);
     status = cli_report(rc, err);
-    if (rc == CTG_EIO && to_stdout)
+    if (strcmp(err->source, CLI_STDOUT_NAME) == 0) /* OUT's failure, or the report's on "-" */
         cli_stdout_drop();
     return cli_signals_pipe_broken() ? CLI_INVALID : status;
 }
@@ -547,6 +547,8 @@ static const char *check_args(const cli_args *args, const char *const *values, r
         return "the busbar rule reads NET twice: NET must be a file, not stdin or a pipe";
     if (values[OPT_REPORT] != NULL && !dry && cli_same_output(values[OPT_REPORT], args->pos[0]))
         return "the report and OUT cannot be one output";
+    if (values[OPT_REPORT] != NULL && cli_replaces_input(values[OPT_REPORT], values[OPT_NETWORK]))
+        return "the report would replace NET";
     ra->out = dry ? NULL : args->pos[0];
     ra->name = values[OPT_NAME] != NULL ? values[OPT_NAME]
                                         : ctg_gen_rule_name(ra->rules[ra->nrules - 1]);

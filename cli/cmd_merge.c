@@ -225,6 +225,7 @@ static int run_pass(merge_job *j, pass p)
             status = pl_out_open(&j->out, j->name ? j->name : j->first_name);
     }
     pl_read_dispose(&r);
+    j->reader = NULL;
     return status;
 }
 

@@ -182,11 +182,13 @@ static int report_write(const job *j, int rc, ctg_error *err)
 {
     int status;
 
-    if (to_stdout(j) && rc == CTG_EIO)
+    /* The writer names a FILE "<stream>"; a failure of the report keeps the report's name. */
+    if (to_stdout(j) && rc == CTG_EIO &&
+        (err->source[0] == '\0' || strcmp(err->source, "<stream>") == 0))
         snprintf(err->source, sizeof err->source, CLI_STDOUT_NAME);
     status = cli_report(rc, err);
-    if (to_stdout(j) && rc == CTG_EIO)
-        cli_stdout_drop(); /* said: not again by cli_flush_stdout */
+    if (strcmp(err->source, CLI_STDOUT_NAME) == 0) /* said: not again by cli_flush_stdout */
+        cli_stdout_drop();
     links_hint(rc, err);
     return cli_signals_pipe_broken() ? CLI_INVALID : status;
 }
@@ -352,6 +354,9 @@ static const char *check_args(const cli_args *args, const char *const *values, c
         return "NET and LIST cannot both be stdin";
     if (rep != NULL && cli_same_output(rep, args->pos[1]))
         return "the report and OUT cannot be one output";
+    if (rep != NULL && (cli_replaces_input(rep, values[OPT_NETWORK]) ||
+                        cli_replaces_input(rep, args->pos[0])))
+        return "the report would replace an input";
     return NULL;
 }
 

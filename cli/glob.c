@@ -9,20 +9,26 @@
 
 #include "glob.h"
 
-/* The character at *s, whose bytes are then passed: a UTF-8 sequence, or one byte of none. */
+/* The character at *s, whose bytes are then passed: the code point of a well-formed UTF-8
+ * sequence, or for a byte that starts none, 0x110000 plus the byte (no code point: a stray
+ * byte equals only itself). */
 static uint32_t next_char(const char **s)
 {
     const unsigned char *p = (const unsigned char *)*s;
     unsigned n = p[0] < 0xC2 ? 0 : p[0] < 0xE0 ? 1 : p[0] < 0xF0 ? 2 : p[0] < 0xF5 ? 3 : 0;
-    uint32_t c = n == 0 ? p[0] : p[0] & (0x3F >> n);
+    unsigned char lo = p[0] == 0xE0 ? 0xA0 : p[0] == 0xF0 ? 0x90 : 0x80;
+    unsigned char hi = p[0] == 0xED ? 0x9F : p[0] == 0xF4 ? 0x8F : 0xBF;
+    uint32_t c = p[0] & (0x3F >> n);
 
-    for (unsigned i = 1; i <= n; i++)
+    if (n > 0 && (p[1] < lo || p[1] > hi))
+        n = 0; /* overlong, surrogate or past U+10FFFF */
+    for (unsigned i = 2; i <= n; i++)
         if ((p[i] & 0xC0) != 0x80)
-            n = 0; /* not a sequence: the lead byte alone */
+            n = 0;
     for (unsigned i = 1; i <= n; i++)
         c = c << 6 | (p[i] & 0x3F);
     *s += n + 1;
-    return n == 0 ? p[0] : c;
+    return n > 0 || p[0] < 0x80 ? (n > 0 ? c : p[0]) : 0x110000u + p[0];
 }
 
 static bool in_class(const char *name, size_t len, uint32_t c)

@@ -11,7 +11,9 @@
  * `[:space:]`, `[:punct:]`, `[:xdigit:]`, ASCII only), `\` makes the next character literal;
  * a `[` without its `]` is itself. Characters are UTF-8 sequences, so `?` takes `é` whole: ids
  * are UTF-8, and fnmatch in the program's C locale sees bytes (in glibc's C.UTF-8, `??` still
- * matched one two-byte character). A byte that starts no valid sequence is one character. */
+ * matched one two-byte character). A byte that starts no well-formed sequence (overlong forms
+ * and surrogates included) is one character, equal only to that byte. Other class names match
+ * nothing. */
 bool cli_glob_match(const char *glob, const char *str);
 
 #endif

@@ -437,7 +437,8 @@ static const cli_command generate_network_command = {
         "--report FILE lists the counts and every contingency of the N-2 rule.\n",
     .options = "      --network NET  the network (required)\n"
                "      --types T,T    identifiable types (LINE, GENERATOR, ...)\n"
-               "      --country C,C  countries (of either end of lines, tie lines, HVDC lines)\n"
+               "      --country C,C  countries (their substation's; either end of a line,\n"
+               "                     tie line or HVDC line)\n"
                "      --country2 C,C those of the other end, with --country (either order)\n"
                "      --voltage LOW:HIGH, --voltage2 LOW:HIGH, --voltage3 LOW:HIGH\n"
                "                     nominal-voltage ranges in kV (bounds included)\n"

@@ -194,15 +194,45 @@ void cli_outfile_abort(cli_outfile *o)
     forget_temp(o);
 }
 
+/* stat of `path`, "-" being stdout: false when it does not exist (or cannot be looked at). */
+static bool stat_output(const char *path, struct stat *st)
+{
+    return strcmp(path, "-") == 0 ? fstat(STDOUT_FILENO, st) == 0 : stat(path, st) == 0;
+}
+
+/* Whether two paths of files not there yet would be one: the same name in one folder. */
+static bool same_new_file(const char *a, const char *b)
+{
+    const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+    char *da = strdup(a), *db = strdup(b);
+    struct stat sa, sb;
+    bool yes = false;
+
+    ba = ba != NULL ? ba + 1 : a;
+    bb = bb != NULL ? bb + 1 : b;
+    if (da != NULL && db != NULL && strcmp(ba, bb) == 0 && stat(dirname(da), &sa) == 0 &&
+        stat(dirname(db), &sb) == 0)
+        yes = sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    free(da);
+    free(db);
+    return yes;
+}
+
 bool cli_same_output(const char *a, const char *b)
 {
     struct stat sa, sb;
-    bool a_out = strcmp(a, "-") == 0, b_out = strcmp(b, "-") == 0;
+    bool ea, eb;
 
-    if (a_out || b_out)
-        return a_out && b_out;
-    if (strcmp(a, b) == 0)
+    if (strcmp(a, "-") == 0 && strcmp(b, "-") == 0)
         return true;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
+    ea = stat_output(a, &sa);
+    eb = stat_output(b, &sb);
+    if (ea && eb) /* a device (/dev/null twice, the terminal) is no file to lose */
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && !S_ISCHR(sa.st_mode);
+    return !ea && !eb && strcmp(a, "-") != 0 && strcmp(b, "-") != 0 && same_new_file(a, b);
+}
+
+bool cli_replaces_input(const char *out, const char *in)
+{
+    return strcmp(out, "-") != 0 && strcmp(in, "-") != 0 && cli_same_output(out, in);
 }

@@ -136,7 +136,7 @@ static int on_list_end(const ctg_stream_header *h, void *payload)
     pl_read *r = payload;
 
     if (r->name != NULL || r->seen != 0 || h->kind != CTG_LIST_DEFAULT || h->name == NULL ||
-        (h->depth != 0 && !r->flatten))
+        h->depth > 1 || (h->depth == 1 && !r->flatten)) /* what place() refuses */
         return 0;
     if ((r->name = strdup(h->name)) == NULL) {
         r->status = pl_fail(CLI_FAILURE, r->in.name, "", "out of memory");

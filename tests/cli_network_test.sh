@@ -255,6 +255,12 @@ usage_check "report and OUT one file" "the report and OUT cannot be one output" 
 : >"$work/r2.json" && ln -f "$work/r2.json" "$work/r2-link.json"
 usage_check "report and OUT one file under two names" "the report and OUT cannot be one output" \
     --network "$net" --report "$work/r2-link.json" "$lists/default.json" "$work/r2.json"
+rm -f "$work/r3.json"
+usage_check "report and OUT one new file under two names" "the report and OUT cannot be one output" \
+    --network "$net" --report "$work/./r3.json" "$lists/default.json" "$work/r3.json"
+cp "$lists/default.json" "$work/in-copy.json"
+usage_check "report replacing LIST" "the report would replace an input" \
+    --network "$net" --report "$work/in-copy.json" "$work/in-copy.json" "$work/r4.json"
 usage_check "unknown option" "unknown option: --strict" --strict --network "$net" a b
 
 # ---- the progress bar, on a terminal (script(1) gives one) --------------------------------

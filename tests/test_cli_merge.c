@@ -270,6 +270,11 @@ CTG_TEST(cli_merge, glob_matches_characters)
         { "*a*b", "xaxxbxab", true },     { "*a*b", "xaxxbxa", false },
         { "a*b*c*d", "abcabcabcd", true }, { "L1*", "L1", true },
         { "\xc3", "\xc3", true },         { "?", "\xc3", true },
+        /* a stray byte is no code point: Latin-1 e-acute is not U+00E9 */
+        { "\xc3\xa9", "\xe9", false },    { "\xe9", "\xc3\xa9", false },
+        { "[\xc3\xa9]", "\xe9", false },  { "\xe9", "\xe9", true },
+        /* an overlong '/' is three stray bytes */
+        { "/", "\xe0\x80\xaf", false },   { "???", "\xe0\x80\xaf", true },
     };
 
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
