@@ -222,6 +222,20 @@ void cli_stdout_drop(void)
         clearerr(stdout);
 }
 
+int cli_report_output(int rc, bool to_stdout, ctg_error *err)
+{
+    int status;
+
+    /* The writer names a FILE "<stream>"; a failure of another output keeps its name. */
+    if (rc == CTG_EIO && to_stdout &&
+        (err->source[0] == '\0' || strcmp(err->source, "<stream>") == 0))
+        snprintf(err->source, sizeof err->source, CLI_STDOUT_NAME);
+    status = cli_report(rc, err);
+    if (strcmp(err->source, CLI_STDOUT_NAME) == 0) /* said: not again by cli_flush_stdout */
+        cli_stdout_drop();
+    return cli_signals_pipe_broken() ? CLI_INVALID : status;
+}
+
 int cli_put_escaped(FILE *out, const char *text)
 {
     size_t len = strlen(text), need = ctg_escape_text(NULL, 0, text, len);

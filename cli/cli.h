@@ -348,6 +348,11 @@ int cli_flush_stdout(int status);
 /* After a write failure on stdout has been reported: the rest of the output goes to
  * /dev/null, so that cli_flush_stdout does not report the same failure a second time. */
 void cli_stdout_drop(void);
+/* Reports the failure `rc` of a run whose list goes to stdout when `to_stdout` (the writer's
+ * "<stream>", or an I/O error without a source, is then <stdout>), once: a failure of stdout's
+ * drops it (cli_stdout_drop). Returns the exit status: a closed pipe is exit 1 (whoever read
+ * the output stopped: `| head`), as convert has it. */
+int cli_report_output(int rc, bool to_stdout, ctg_error *err);
 
 /* Prints `text` (a name or an id from the input) escaped by ctg_escape_text, so that no
  * file or argument can put control sequences on the terminal. Returns what fputs returns. */

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -373,47 +372,29 @@ static int before_rule(job *j, const run_args *ra, size_t i, ctg_error *err)
     return CTG_OK;
 }
 
-/* A failure of the run, said once; a closed pipe is exit 1 (whoever read the output
- * stopped: `| head`), as convert says it. */
-static int report_write(int rc, bool to_stdout, ctg_error *err)
+/* Stops a probe at its first contingency. */
+static int stop_at_first(const ctg_contingency *c, void *payload)
 {
-    int status;
-
-    /* The writer names a FILE "<stream>"; a failure of the report keeps the report's name. */
-    if (rc == CTG_EIO && to_stdout &&
-        (err->source[0] == '\0' || strcmp(err->source, "<stream>") == 0))
-        snprintf(err->source, sizeof err->source, CLI_STDOUT_NAME);
-    status = cli_report(rc, err);
-    if (strcmp(err->source, CLI_STDOUT_NAME) == 0) /* OUT's failure, or the report's on "-" */
-        cli_stdout_drop();
-    return cli_signals_pipe_broken() ? CLI_INVALID : status;
+    (void)c;
+    (void)payload;
+    return 1;
 }
 
 /* With --with-n1, the N-2 rule's faults (its id format, its limit) found before N-1 is
  * written: they would otherwise end the run once N-1 had streamed to OUT (to a file left as
- * it was, but to stdout half a list). */
+ * it was, but to stdout half a list). The library checks both before its first contingency,
+ * so a run stopped there finds them. */
 static int check_last_rule(job *j, const run_args *ra, ctg_error *err)
 {
-    uint64_t max = j->opts.max_contingencies ? j->opts.max_contingencies : CTG_GEN_DEFAULT_MAX;
-    ctg_gen_rule rule = ra->rules[ra->nrules - 1];
-    ctg_gen_counts c;
     int rc;
 
     if (ra->nrules < 2)
         return CTG_OK;
+    j->opts.rule = ra->rules[ra->nrules - 1];
     j->opts.id_format = ra->values[OPT_ID_FORMAT];
-    rc = count_rule(j, rule, &c, err);
+    rc = ctg_generate(j->net, &j->opts, stop_at_first, NULL, err);
     j->opts.id_format = NULL;
-    if (rc != CTG_OK || c.contingencies <= max)
-        return rc;
-    memset(err, 0, sizeof *err);
-    err->code = CTG_ELIMIT;
-    snprintf(err->source, sizeof err->source, "<generate>");
-    snprintf(err->message, sizeof err->message,
-             "%s would generate %llu contingencies, more than the limit of %llu",
-             ctg_gen_rule_name(rule), (unsigned long long)c.contingencies,
-             (unsigned long long)max);
-    return CTG_ELIMIT;
+    return rc == CTG_ESTOPPED ? CTG_OK : rc;
 }
 
 static int generate_all(job *j, const run_args *ra, const ctg_write_options *wopts)
@@ -446,7 +427,7 @@ static int generate_all(job *j, const run_args *ra, const ctg_write_options *wop
     j->rep_open = false;
     if (rc == CTG_OK)
         return CLI_OK;
-    return report_write(rc, strcmp(ra->out, "-") == 0, &err);
+    return cli_report_output(rc, strcmp(ra->out, "-") == 0, &err);
 }
 
 /* The busbar rule's topology: NET read again, as a file. */
@@ -498,17 +479,6 @@ static int run(const ctg_network *net, const run_args *ra, const selection *s)
     return status;
 }
 
-/* Whether NET can be read a second time: not stdin, nor a pipe or FIFO named by its path
- * (one that cannot be looked at is left for the read to report). */
-static bool rereadable(const char *path)
-{
-    struct stat st;
-
-    if (strcmp(path, "-") == 0)
-        return false;
-    return stat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISBLK(st.st_mode);
-}
-
 /* Usage errors of the arguments together; NULL when they fit. */
 static const char *check_args(const cli_args *args, const char *const *values, run_args *ra,
                               const char **arg)
@@ -543,7 +513,7 @@ static const char *check_args(const cli_args *args, const char *const *values, r
     if (max != NULL && (max[0] < '0' || max[0] > '9' || strtoull(max, &end, 10) == 0 ||
                         *end != '\0' || errno == ERANGE))
         return *arg = max, "--max-contingencies takes a whole number of 1 or more";
-    if (ra->rules[ra->nrules - 1] == CTG_GEN_BUSBAR && !crit && !rereadable(values[OPT_NETWORK]))
+    if (ra->rules[ra->nrules - 1] == CTG_GEN_BUSBAR && !crit && cli_input_once(values[OPT_NETWORK]))
         return "the busbar rule reads NET twice: NET must be a file, not stdin or a pipe";
     if (values[OPT_REPORT] != NULL && !dry && cli_same_output(values[OPT_REPORT], args->pos[0]))
         return "the report and OUT cannot be one output";

@@ -180,17 +180,10 @@ static void links_hint(int rc, const ctg_error *err)
 /* A write failure; a closed pipe is exit 1 (whoever read the output stopped), in one line. */
 static int report_write(const job *j, int rc, ctg_error *err)
 {
-    int status;
+    int status = cli_report_output(rc, to_stdout(j), err);
 
-    /* The writer names a FILE "<stream>"; a failure of the report keeps the report's name. */
-    if (to_stdout(j) && rc == CTG_EIO &&
-        (err->source[0] == '\0' || strcmp(err->source, "<stream>") == 0))
-        snprintf(err->source, sizeof err->source, CLI_STDOUT_NAME);
-    status = cli_report(rc, err);
-    if (strcmp(err->source, CLI_STDOUT_NAME) == 0) /* said: not again by cli_flush_stdout */
-        cli_stdout_drop();
     links_hint(rc, err);
-    return cli_signals_pipe_broken() ? CLI_INVALID : status;
+    return status;
 }
 
 /* The end of a resolve: the list and the report are kept together, or neither. */
