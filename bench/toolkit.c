@@ -10,8 +10,10 @@
  * that this process stays small: a child's ru_maxrss (wait4) counts the memory it was forked
  * from until its exec, and that is printed as the floor of the measure. Times are the
  * child's CPU time (user + system, from wait4), which other processes on the machine do not
- * inflate; the wall time is printed beside it. Each command runs `runs` times; the medians
- * are printed. */
+ * inflate; the wall time is printed beside it. The commands run in `runs` rounds, each of
+ * which runs every command once, so that a drift of the machine's speed over the section
+ * reaches every command alike; the medians are printed, and the ratio to validate is the
+ * median of each round's ratio. */
 
 #define _DEFAULT_SOURCE /* wait4, mkdtemp */
 
@@ -233,34 +235,60 @@ static double median(double *v, int n)
 
 typedef struct toolkit_result {
     double cpu, sys, wall, machine, rss; /* medians; rss the largest */
+    double ratio;                        /* median over the rounds of CPU / validate's CPU */
 } toolkit_result;
 
-static int time_cmd(const toolkit_cmd *c, const char *cli, toolkit_paths *p, int runs,
-                    toolkit_result *r)
+/* Every run of every command: [command][round]. */
+typedef struct toolkit_samples {
+    double cpu[TOOLKIT_CMDS][TOOLKIT_MAX_RUNS], sys[TOOLKIT_CMDS][TOOLKIT_MAX_RUNS];
+    double wall[TOOLKIT_CMDS][TOOLKIT_MAX_RUNS], machine[TOOLKIT_CMDS][TOOLKIT_MAX_RUNS];
+    double ratio[TOOLKIT_CMDS][TOOLKIT_MAX_RUNS];
+} toolkit_samples;
+
+/* Run `round` of command `i`, its figures put in `s` and its peak RSS into `r`. */
+static int run_cmd(size_t i, int round, const char *cli, toolkit_paths *p, toolkit_samples *s,
+                   toolkit_result *r)
 {
     char *argv[24];
-    double cpu[TOOLKIT_MAX_RUNS], sys[TOOLKIT_MAX_RUNS], wall[TOOLKIT_MAX_RUNS];
-    double machine[TOOLKIT_MAX_RUNS];
+    child_run run;
 
-    build_argv(c, cli, p, argv);
-    r->rss = 0;
-    for (int i = 0; i < runs; i++) {
-        child_run run;
-
-        if (run_child(argv, &run) != 0) {
-            fprintf(stderr, "contingency-bench: toolkit: %s failed\n", c->name);
-            return -1;
-        }
-        cpu[i] = run.cpu_s;
-        sys[i] = run.sys_s;
-        wall[i] = run.wall_s;
-        machine[i] = run.machine_s;
-        r->rss = (double)run.maxrss > r->rss ? (double)run.maxrss : r->rss;
+    build_argv(&toolkit_cmds[i], cli, p, argv);
+    if (run_child(argv, &run) != 0) {
+        fprintf(stderr, "contingency-bench: toolkit: %s failed\n", toolkit_cmds[i].name);
+        return -1;
     }
-    r->cpu = median(cpu, runs);
-    r->sys = median(sys, runs);
-    r->wall = median(wall, runs);
-    r->machine = median(machine, runs);
+    s->cpu[i][round] = run.cpu_s;
+    s->sys[i][round] = run.sys_s;
+    s->wall[i][round] = run.wall_s;
+    s->machine[i][round] = run.machine_s;
+    /* validate ran first in this round: the ratio of two runs a few seconds apart, which a
+     * machine whose speed drifts over the minutes of the section does not bias */
+    s->ratio[i][round] = run.cpu_s / s->cpu[0][round];
+    r->rss = (double)run.maxrss > r->rss ? (double)run.maxrss : r->rss;
+    return 0;
+}
+
+/* `runs` rounds, each of which runs every command once in the table's order (a command that
+ * reads what another wrote comes after it), then the medians. */
+static int time_cmds(const char *cli, toolkit_paths *p, int runs, toolkit_result *r)
+{
+    static toolkit_samples s; /* some 5 KB a command: off the stack */
+
+    for (size_t i = 0; i < TOOLKIT_CMDS; i++)
+        r[i].rss = 0;
+    for (int round = 0; round < runs; round++) {
+        fprintf(stderr, "contingency-bench: toolkit: round %d of %d\n", round + 1, runs);
+        for (size_t i = 0; i < TOOLKIT_CMDS; i++)
+            if (run_cmd(i, round, cli, p, &s, &r[i]) != 0)
+                return -1;
+    }
+    for (size_t i = 0; i < TOOLKIT_CMDS; i++) {
+        r[i].cpu = median(s.cpu[i], runs);
+        r[i].sys = median(s.sys[i], runs);
+        r[i].wall = median(s.wall[i], runs);
+        r[i].machine = median(s.machine[i], runs);
+        r[i].ratio = median(s.ratio[i], runs);
+    }
     return 0;
 }
 
@@ -285,15 +313,17 @@ static void print_results(const toolkit_result *r, size_t mb, size_t count, int 
     const double MB = 1024.0 * 1024.0;
 
     printf("\ntoolkit (issue 13): contingency-cli on a generated default list of %zu MB, %zu "
-           "contingencies; %d run%s each, medians; CPU = user + system of the child (system "
+           "contingencies; %d round%s, each running every command once; medians; CPU = user + "
+           "system of the child (system "
            "time is mostly the kernel's write path for the commands that write the list); "
-           "machine = busy CPU of the whole machine meanwhile (other processes included)\n",
+           "machine = busy CPU of the whole machine meanwhile (other processes included); "
+           "CPU/valid. = the median of each round's CPU over validate's in that round\n",
            mb, count, runs, runs > 1 ? "s" : "");
     printf("  %-28s %9s %9s %9s %10s %11s %12s\n", "command", "CPU s", "sys s", "wall s",
            "machine s", "CPU/valid.", "peak RSS MB");
     for (size_t i = 0; i < TOOLKIT_CMDS; i++)
         printf("  %-28s %9.2f %9.2f %9.2f %10.2f %10.2fx %12.1f\n", toolkit_cmds[i].name,
-               r[i].cpu, r[i].sys, r[i].wall, r[i].machine, r[i].cpu / r[0].cpu, r[i].rss / MB);
+               r[i].cpu, r[i].sys, r[i].wall, r[i].machine, r[i].ratio, r[i].rss / MB);
     printf("  (peak RSS is the child's ru_maxrss; its floor, this process's RSS when it forks, "
            "is %.1f MB)\n",
            self_rss() / MB);
@@ -302,7 +332,7 @@ static void print_results(const toolkit_result *r, size_t mb, size_t count, int 
         printf("  toolkit: %s: peak RSS %.1f MB (target < 32 MB): %s\n", toolkit_cmds[i].name,
                r[i].rss / MB, r[i].rss < TOOLKIT_RSS_TARGET ? "ok" : "MISSED");
     for (size_t i = 0; i < TOOLKIT_CMDS; i++) {
-        double x = r[i].cpu / r[0].cpu;
+        double x = r[i].ratio;
 
         if (toolkit_cmds[i].time_target)
             printf("  toolkit: %s vs validate: %.2fx CPU (target <= 1.5x): %s\n",
@@ -419,11 +449,8 @@ static int run_all(const char *cli, toolkit_paths *p, size_t mb, int runs)
     /* 4096 rows per MB of the list: 4 million for 1 GB, a CSV of about 100 MB */
     if (generate_elements(p->elements, mb * 4096) != 0)
         return fprintf(stderr, "contingency-bench: toolkit: cannot write %s\n", p->elements), -1;
-    for (size_t i = 0; i < TOOLKIT_CMDS; i++) {
-        fprintf(stderr, "contingency-bench: toolkit: %s\n", toolkit_cmds[i].name);
-        if (time_cmd(&toolkit_cmds[i], cli, p, runs, &r[i]) != 0)
-            return -1;
-    }
+    if (time_cmds(cli, p, runs, r) != 0)
+        return -1;
     print_results(r, mb, count, runs);
     print_write_floor(p, &r[0], runs);
     return 0;
