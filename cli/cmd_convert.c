@@ -119,6 +119,7 @@ static int whole_to_text(job *j, const ctg_list *list, ctg_error *err)
         return unfit(j, 0, 0, kind, err);
     if ((rc = cli_sink_open(&j->sink, ctg_list_name(list), err)) != CTG_OK)
         return rc;
+    j->sink.bare = kind == CTG_LIST_CONTINGENCY;
     for (size_t i = 0; rc == CTG_OK && i < count; i++)
         rc = cli_sink_add(&j->sink, ctg_list_contingency_at(list, i), err);
     if (rc == CTG_OK)
@@ -178,8 +179,20 @@ static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, 
             return 1;
         cli_input_forget(&j->base.in);
     }
+    j->sink.bare = h->kind == CTG_LIST_CONTINGENCY;
     j->write_rc = cli_sink_add(&j->sink, c, &j->write_err);
     return j->write_rc != CTG_OK;
+}
+
+/* To CSV, which some contingencies do not fit: with where each one sits, for that error. */
+static int on_contingency_at(const ctg_stream_header *h, const ctg_contingency *c,
+                             const ctg_stream_place *at, void *payload)
+{
+    job *j = payload;
+
+    j->sink.at_line = at->line;
+    j->sink.at_column = at->column;
+    return on_contingency(h, c, payload);
 }
 
 static int on_list(const ctg_stream_header *h, const ctg_list *list, void *payload)
@@ -295,6 +308,9 @@ static int convert_json(job *j, const settings *s)
     ctg_error err;
     int rc;
 
+    /* Only CSV may refuse a contingency: the other sinks keep the read without places. */
+    if (j->sink.format == CLI_FORMAT_CSV)
+        v.contingency_at = on_contingency_at;
     if (cli_input_open(&j->base.in, s->in, NULL, &err) != CTG_OK)
         return cli_report(CTG_EIO, &err);
     j->sink.in_name = j->base.in.name;

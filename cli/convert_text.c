@@ -53,9 +53,12 @@ static int unfit(const cli_sink *s, const char *member, const char *why, const c
 {
     char path[64];
 
-    snprintf(path, sizeof path, "/contingencies/%zu/%s", s->index, member);
-    return cli_fail_at(err, CTG_ESCHEMA, s->in_name, 0, 0, path, "contingency \"%.100s\" %s", id,
-                       why);
+    if (s->bare)
+        snprintf(path, sizeof path, "/%s", member);
+    else
+        snprintf(path, sizeof path, "/contingencies/%zu/%s", s->index, member);
+    return cli_fail_at(err, CTG_ESCHEMA, s->in_name, s->at_line, s->at_column, path,
+                       "contingency \"%.100s\" %s", id, why);
 }
 
 static int csv_fits(const cli_sink *s, const ctg_contingency *c, ctg_error *err)
@@ -825,8 +828,11 @@ static int jsonl_one(cli_sink *s, const char *source, unsigned lineno, const cha
         rc = cli_fail_at(err, CTG_ESCHEMA, source, lineno, 1, "",
                          "a line must hold one contingency object, not a %s list",
                          ctg_list_kind_name(ctg_list_get_kind(list)));
-    else
+    else {
+        s->at_line = lineno;
+        s->at_column = 1;
         rc = cli_sink_add(s, ctg_list_contingency_at(list, 0), err);
+    }
     ctg_list_free(list);
     return rc;
 }

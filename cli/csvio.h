@@ -119,6 +119,11 @@ typedef struct cli_sink {
     ctg_write_options opts; /* JSON: the writer's; JSON Lines: its format_version */
     const char *in_name;    /* errors about an item name the input; borrowed */
     size_t index;           /* contingencies added */
+    /* Where the contingency being added sits, for an error about it: its opening brace (0
+     * when unknown), and whether it is the document's root (a bare contingency, whose
+     * members' paths have no "/contingencies/N"). Set by the caller before each add. */
+    unsigned at_line, at_column;
+    bool bare;
     /* private */
     bool open;
     ctg_stream_writer *w;

@@ -102,13 +102,17 @@ check "csv: a header alone is an empty list" 0 '{"type":"default","version":"1.1
 
 # What does not fit CSV or JSON Lines is an error naming it, and nothing is written.
 check "csv cannot hold extensions" 1 "" \
-    "$data/valid/extension-contingency.json: error: /contingencies/0/extensions: contingency \"N-1 with extensions\" has extensions, which CSV cannot hold (JSON Lines can)\n" \
+    "$data/valid/extension-contingency.json:1:1: error: /extensions: contingency \"N-1 with extensions\" has extensions, which CSV cannot hold (JSON Lines can)\n" \
     -- "$cli" convert "$data/valid/extension-contingency.json" "$work/ext.csv"
 check "... and wrote nothing" 1 "" "" -- test -e "$work/ext.csv"
 printf '{"type":"default","version":"1.1","name":"e","contingencies":[{"id":"a","elements":[{"id":"G","type":"GENERATOR"}]},{"id":"empty","elements":[]}]}' >"$work/empty-ctg.json"
 check "csv cannot hold a contingency without elements" 1 "" \
-    "$work/empty-ctg.json: error: /contingencies/1/elements: contingency \"empty\" has no elements, and CSV has one row per element (JSON Lines can hold it)\n" \
+    "$work/empty-ctg.json:1:117: error: /contingencies/1/elements: contingency \"empty\" has no elements, and CSV has one row per element (JSON Lines can hold it)\n" \
     -- "$cli" convert "$work/empty-ctg.json" "$work/empty-ctg.csv"
+check "... nor from JSON Lines: the line, the path as in a list" 1 "" \
+    "$work/empty-ctg.jsonl:2:1: error: /contingencies/1/elements: contingency \"empty\" has no elements, and CSV has one row per element (JSON Lines can hold it)\n" \
+    -- sh -c "'$cli' convert '$work/empty-ctg.json' '$work/empty-ctg.jsonl' &&
+        '$cli' convert '$work/empty-ctg.jsonl' '$work/empty-ctg.csv'"
 check "jsonl holds extensions and empty contingencies" 0 "" "" \
     -- sh -c "'$cli' convert '$data/valid/extension-types.json' '$work/ext.jsonl' &&
         '$cli' convert --name 'extension types' '$work/ext.jsonl' - |
