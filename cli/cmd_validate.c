@@ -46,6 +46,9 @@ static int on_error(const ctg_error *err, void *payload)
     cli_progress_done(&f->progress); /* the line is the diagnostic's; the bar comes back */
     cli_diag_print(f->run->format == CLI_DIAG_JSON ? stdout : stderr, f->run->format, &d);
     f->run->errors++;
+    /* a contingency was skipped: the input is a contingency list, its kept bytes not needed */
+    if (f->in != NULL && f->in->keep)
+        cli_input_forget(f->in);
     return limit_reached(f->run);
 }
 
@@ -96,9 +99,8 @@ static int validate_sa(const char *path, cli_input *in, const cli_args *args, va
     return CLI_OK;
 }
 
-/* Reads one file; returns the ctg status, `err` filled on failure. Stdin or a pipe (not with
- * --lenient, where no security-analysis document is looked for) is read through `in`,
- * keeping its bytes until it shows it is a contingency list. */
+/* Reads one file; returns the ctg status, `err` filled on failure. Stdin or a pipe is read
+ * through `in`, keeping its bytes until it shows it is a contingency list. */
 static int read_one(const char *path, const cli_args *args, validate_file *f, cli_input *in,
                     ctg_error *err)
 {
@@ -110,7 +112,7 @@ static int read_one(const char *path, const cli_args *args, validate_file *f, cl
                       .payload = f };
     int rc;
 
-    if (cli_input_once(path) && !f->run->lenient) {
+    if (cli_input_once(path)) {
         if ((rc = cli_input_open(in, path, NULL, err)) != CTG_OK)
             return rc;
         f->in = in;
@@ -136,7 +138,8 @@ static int verdict(const char *path, const cli_args *args, validate_file *f, int
 {
     validate_run *run = f->run;
     /* Stdin or a pipe can be read as a security-analysis document while all its bytes are
-     * kept. */
+     * kept. Such a document is read strictly, --lenient or not: it has no contingency to skip
+     * (and none was: no error of this file was reported). */
     bool rereadable = f->in ? f->in->keep : !cli_input_once(path);
 
     /* Stopped by on_error: the limit is reached, every error already printed. */
@@ -144,7 +147,7 @@ static int verdict(const char *path, const cli_args *args, validate_file *f, int
         run->cut = true;
         return CLI_INVALID;
     }
-    if (rc != CTG_OK && !run->lenient && rereadable && cli_maybe_sa(rc, err))
+    if (rc != CTG_OK && run->errors == before && rereadable && cli_maybe_sa(rc, err))
         return validate_sa(path, f->in, args, run);
     if (rc != CTG_OK) {
         run->errors++;

@@ -33,8 +33,8 @@ static const cli_command commands[] = {
                    "any error. On a terminal, a read that lasts over half a second shows a\n"
                    "progress bar on stderr, which names the file when there are several.\n"
                    "A security-analysis document is checked as what it is (\"FILE: ok (KIND)\"),\n"
-                   "stdin's too, whose bytes are kept until it shows a contingency (not with\n"
-                   "--lenient).\n",
+                   "stdin's too, whose bytes are kept until it shows a contingency; it is read\n"
+                   "strictly, --lenient or not: it has no contingencies to skip.\n",
         .options = "      --lenient      report every error a file has where its structure\n"
                    "                     allows going on, skipping the bad contingencies\n"
                    "      --max-errors N\n"

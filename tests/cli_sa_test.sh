@@ -272,6 +272,17 @@ check "validate a bad document from stdin" 1 "" \
 check "validate --format json of a bad document from stdin" 1 \
     '{"file":"<stdin>","line":1,"column":29,"path":"/actions/0/switchId","code":"schema","severity":"error","message":"missing required field \\"switchId\\""}\n' \
     "" -- sh -c "'$cli' validate --format json - <bad-action.json"
+# --lenient and --max-errors skip bad contingencies; a document has none: it is read strictly,
+# from a file or stdin, and its first error is the one reported.
+check "validate --lenient of an action list" 0 "sa/actions-every-type.json: ok (action list)\n" "" \
+    -- "$cli" validate --lenient sa/actions-every-type.json
+check "validate --max-errors of a state-monitor list from stdin" 0 "<stdin>: ok (state-monitor list)\n" \
+    "" -- sh -c "'$cli' validate --max-errors 5 - <sa/monitors-two.json"
+check "validate --lenient of a bad document from stdin" 1 "" "<stdin>$missing" \
+    -- sh -c "'$cli' validate --lenient - <bad-action.json"
+check "validate --lenient --format json of a bad document" 1 \
+    '{"file":"bad-action.json","line":1,"column":29,"path":"/actions/0/switchId","code":"schema","severity":"error","message":"missing required field \\"switchId\\""}\n' \
+    "" -- "$cli" validate --lenient --format json bad-action.json
 # A pipe by its path (a FIFO, as `<(cmd)` or /dev/stdin on a pipe give) is read once, as
 # stdin is: its bytes are kept to be read again as a document.
 mkfifo sa.fifo
