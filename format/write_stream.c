@@ -34,6 +34,20 @@ struct ctg_stream_writer {
     char source[CTG_ERROR_SOURCE_MAX];
 };
 
+/* The arguments of an open, checked before anything is made; `opts` the options to use. */
+static int check_open(ctg_stream_writer **out, const char *name, const ctg_write_options *given,
+                      ctg_write_options *opts, ctg_error *w)
+{
+    int rc = ctg_write_check_options(given, opts, w);
+
+    if (rc == CTG_OK && (!out || !name))
+        rc = ctg_output_message(w, CTG_EINVAL, !out ? "no place for the writer" : "no name");
+    /* The reader refuses a name that is not UTF-8: a list it could not read back. */
+    if (rc == CTG_OK && !ctg_utf8_valid(name))
+        rc = ctg_output_message(w, CTG_EINVAL, "the list name is not valid UTF-8");
+    return rc;
+}
+
 static int open_writer(ctg_stream_writer **out, const ctg_output_target *target,
                        const char *name, const ctg_write_options *given, ctg_error *err)
 {
@@ -46,11 +60,7 @@ static int open_writer(ctg_stream_writer **out, const ctg_output_target *target,
 
     if (out)
         *out = NULL;
-    if ((rc = ctg_write_check_options(given, &opts, &w)) == CTG_OK && (!out || !name))
-        rc = ctg_output_message(&w, CTG_EINVAL, !out ? "no place for the writer" : "no name");
-    /* The reader refuses a name that is not UTF-8: a list it could not read back. */
-    if (rc == CTG_OK && !ctg_utf8_valid(name))
-        rc = ctg_output_message(&w, CTG_EINVAL, "the list name is not valid UTF-8");
+    rc = check_open(out, name, given, &opts, &w);
     if (rc == CTG_OK && (sw = ctg_mem_alloc(opts.allocator, sizeof(*sw))) == NULL)
         rc = ctg_output_message(&w, CTG_ENOMEM, "out of memory");
     if (rc != CTG_OK)
