@@ -2,6 +2,7 @@
 /* Option parsing, names, error reporting and stdout's last check, shared by the subcommands. */
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,23 @@ static int value_index(const char *const *names, const char *arg, size_t *name_l
     return -1;
 }
 
+/* The value of valued option `k`, named by the first `name_len` bytes of argv[*i]. Each such
+ * option takes one value: a second one is a usage error naming it as given, for keeping the
+ * last silently would run with a setting the user may not have meant (--parts 2 --parts 3). */
+static int take_value(const cli_command *cmd, int argc, char **argv, int *i, size_t name_len,
+                      const cli_options *opts, int k, uint64_t *seen)
+{
+    char name[64];
+
+    if (k < 64 && (*seen >> k & 1u)) {
+        snprintf(name, sizeof name, "%.*s", (int)name_len, argv[*i]);
+        return cli_usage_error(cmd, "option given twice", name);
+    }
+    if (k < 64)
+        *seen |= (uint64_t)1 << k;
+    return option_value(cmd, argc, argv, i, name_len, &opts->values[k]);
+}
+
 /* The options every command takes; false when `arg` is none of them. */
 static bool common_option(const char *arg, cli_args *out)
 {
@@ -71,6 +89,7 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, const cli_o
                       cli_args *out)
 {
     bool options_done = false;
+    uint64_t seen = 0; /* bit k: valued[k] was given */
 
     memset(out, 0, sizeof *out);
     out->pos = argv + 1;
@@ -89,7 +108,7 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, const cli_o
         } else if ((flag = flag_index(opts ? opts->flags : NULL, arg)) >= 0) {
             out->flags |= 1u << flag;
         } else if ((flag = value_index(opts ? opts->valued : NULL, arg, &name_len)) >= 0) {
-            status = option_value(cmd, argc, argv, &i, name_len, &opts->values[flag]);
+            status = take_value(cmd, argc, argv, &i, name_len, opts, flag, &seen);
             if (status != CLI_OK)
                 return status;
         } else {

@@ -287,8 +287,9 @@ int cli_parse_args(const cli_command *cmd, int argc, char **argv, const char *co
 /* The options of a subcommand beyond the common ones. `flags`: NULL-terminated names of the
  * options without a value (bit i of cli_args.flags). `valued`: NULL-terminated names of the
  * options that take one ("--name VALUE" or "--name=VALUE"); the value of valued[i] is stored
- * in values[i] (borrowed from argv; left as it was when the option is absent; the last one
- * given wins). A command whose `valued` has "--output" takes `-o OUT` as `--output OUT`,
+ * in values[i] (borrowed from argv; left as it was when the option is absent). Each takes one
+ * value: one given twice is a usage error (the first 64 names are checked; no command has
+ * more). A command whose `valued` has "--output" takes `-o OUT` as `--output OUT`,
  * the short option common to the commands that write a file. */
 typedef struct cli_options {
     const char *const *flags;
@@ -296,8 +297,8 @@ typedef struct cli_options {
     const char **values;
 } cli_options;
 
-/* As cli_parse_args, with valued options. A valued option without its value is a usage
- * error. */
+/* As cli_parse_args, with valued options. A valued option without its value, or given twice
+ * ("--output", "-o" and "--output=" are one option), is a usage error. */
 int cli_parse_options(const cli_command *cmd, int argc, char **argv, const cli_options *opts,
                       cli_args *out);
 

@@ -478,7 +478,8 @@ static void print_help(FILE *out)
                 width < 28 ? 28 - width : 0, "", commands[i].summary);
     }
     fprintf(out, "\nEvery command takes -q/--quiet (errors and results only), --no-progress\n"
-                 "and -h/--help. Run '%s COMMAND --help' for the usage of a command.\n",
+                 "and -h/--help. An option that takes a value is given at most once.\n"
+                 "Run '%s COMMAND --help' for the usage of a command.\n",
             CLI_NAME);
     fprintf(out, "Exit status: 0 success, 1 invalid input, 2 usage or I/O error.\n");
 }

@@ -168,6 +168,11 @@ check "--max-contingencies 0 is no limit of 0" 2 "" \
 check "--max-contingencies past 2^64 - 1 is no silent maximum" 2 "" \
     "contingency-cli $gen: --max-contingencies takes a whole number of 1 or more: 18446744073709551616\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --max-contingencies 18446744073709551616 out.json
+check "--max-contingencies given twice" 2 "" \
+    "contingency-cli $gen: option given twice: --max-contingencies\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --max-contingencies 5 --max-contingencies 7 out.json
+check "--network given twice" 2 "" "contingency-cli $gen: option given twice: --network\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --network="$busbar" --dry-run
 check "unknown type" 2 "" "contingency-cli $gen: invalid value of: --types\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --types LINE,FOO out.json
 check "busbar needs NET as a file" 2 "" \

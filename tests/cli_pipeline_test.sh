@@ -82,6 +82,17 @@ check "filter --min-elements not a count" 2 "" \
     -- "$cli" filter --min-elements x "$a" -
 check "filter one operand" 2 "" "contingency-cli filter: missing IN or OUT\n$usage_filter" \
     -- "$cli" filter "$a"
+# A valued option takes one value: a second one is refused, not silently taken instead.
+check "filter --id given twice" 2 "" "contingency-cli filter: option given twice: --id\n$usage_filter" \
+    -- "$cli" filter --id c1 --id c2 "$a" -
+check "filter -o and --output= both" 2 "" \
+    "contingency-cli filter: option given twice: --output\n$usage_filter" \
+    -- "$cli" filter -o "$work/o1.json" --output="$work/o2.json" "$a"
+check "filter --output and -o both" 2 "" "contingency-cli filter: option given twice: -o\n$usage_filter" \
+    -- "$cli" filter --output "$work/o1.json" -o "$work/o2.json" "$a"
+check "  nothing written" 0 "" "" -- sh -c "! ls '$work'/o1.json '$work'/o2.json 2>/dev/null"
+check "filter: a flag twice is harmless" 0 "$head\"a\",\"contingencies\":[$c1]}" "" \
+    -- "$cli" filter --compact --compact --id c1 "$a" -
 
 # ---- split ------------------------------------------------------------------------------
 check "split --parts 2" 0 "" "" -- "$cli" split "$sample" --parts 2 "$work/p"
@@ -189,6 +200,11 @@ check "split needs one of --parts and --size" 2 "" \
     -- "$cli" split --parts 2 --size 3 "$sample" "$work/q"
 check "split --parts 0" 2 "" "contingency-cli split: not a positive count: --parts\n$usage_split" \
     -- "$cli" split --parts 0 "$sample" "$work/q"
+check "split --parts given twice" 2 "" "contingency-cli split: option given twice: --parts\n$usage_split" \
+    -- "$cli" split "$sample" --parts 2 --parts 3 "$work/twice"
+check "split --parts= given twice" 2 "" "contingency-cli split: option given twice: --parts\n$usage_split" \
+    -- "$cli" split "$sample" --parts=2 --parts=2 "$work/twice"
+check "  no part written" 0 "" "" -- sh -c "! ls '$work'/twice-* 2>/dev/null"
 
 # ---- merge ------------------------------------------------------------------------------
 dup_err="$b:2:7: error: /contingencies/1/id: duplicate contingency id \"c1\", first at $a:1:69 (/contingencies/0/id); --dedupe first or last keeps one\n"
@@ -254,6 +270,8 @@ check "merge --dedupe other" 2 "" "contingency-cli merge: --dedupe takes first o
     -- "$cli" merge --dedupe both "$a" -
 check "merge no input" 2 "" "contingency-cli merge: missing IN or OUT\n$usage_merge" \
     -- "$cli" merge "$a"
+check "merge --dedupe given twice" 2 "" "contingency-cli merge: option given twice: --dedupe\n$usage_merge" \
+    -- "$cli" merge --dedupe first --dedupe last "$a" "$b" -
 
 echo "$((count - failures)) of $count pipeline checks passed"
 [ "$failures" -eq 0 ]

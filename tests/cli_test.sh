@@ -54,6 +54,9 @@ check "validate no file" 2 "" \
 check "validate unknown option" 2 "" \
     "contingency-cli validate: unknown option: --frobnicate\nusage: contingency-cli validate [--lenient] [--max-errors N] [--format text|json] [OPTION...] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
     -- "$cli" validate --frobnicate "$sample"
+check "validate --max-errors given twice" 2 "" \
+    "contingency-cli validate: option given twice: --max-errors\nusage: contingency-cli validate [--lenient] [--max-errors N] [--format text|json] [OPTION...] FILE...\nTry 'contingency-cli validate --help' for more information.\n" \
+    -- "$cli" validate --max-errors 1 --max-errors=2 "$sample"
 check "validate -- ends options" 0 "-s.json: ok\n" "" \
     -- sh -c "cd '$work' && cp '$sample' ./-s.json && '$cli' validate -- -s.json"
 check "validate missing file is an I/O error" 2 "" "$work/nope: error: cannot open: No such file or directory\n" \
