@@ -36,9 +36,10 @@ static int placeholder_at(const char *s)
 }
 
 /* NULL when `fmt` is well formed, else the text at its first fault. "{{" and "}}" are
- * literal braces; any other brace must open a known placeholder. */
-static const char *check_id_format(const char *fmt)
+ * literal braces; any other brace must open a known placeholder. *has_id: {id} is one. */
+static const char *check_id_format(const char *fmt, bool *has_id)
 {
+    *has_id = false;
     for (const char *s = fmt; *s; s++) {
         int ph;
         if ((s[0] == '{' && s[1] == '{') || (s[0] == '}' && s[1] == '}')) {
@@ -50,6 +51,7 @@ static const char *check_id_format(const char *fmt)
         if (*s == '{') {
             if ((ph = placeholder_at(s)) < 0)
                 return s;
+            *has_id |= ph == PH_ID;
             s += strlen(placeholders[ph]) - 1;
         }
     }
@@ -213,13 +215,18 @@ static int generate(const request *r)
 static int check_request(const cli_command *cmd, request *r, const char *delimiter)
 {
     const char *bad;
+    bool has_id;
 
     if (r->elements == NULL)
         return cli_usage_error(cmd, "no source of elements: --elements FILE.csv or --network NET", NULL);
-    if ((bad = check_id_format(r->id_format)) != NULL)
+    if ((bad = check_id_format(r->id_format, &has_id)) != NULL)
         return cli_usage_error(cmd, "--id-format: an unknown placeholder or a lone brace "
                                "(placeholders {id}, {type}, {vl}; {{ and }} for braces) at",
                                bad);
+    /* Rows share types and levels, not element ids: without {id} the ids would repeat. */
+    if (!has_id)
+        return cli_usage_error(cmd, "--id-format needs {id}, or contingencies would share ids",
+                               r->id_format);
     if (delimiter != NULL) {
         if (strcmp(delimiter, "tab") == 0)
             delimiter = "\t";

@@ -285,10 +285,13 @@ static int run_rule(job *j, ctg_gen_rule rule, const char *format, ctg_error *er
     return rc;
 }
 
-/* The counts of one rule, or its error. */
-static int count_rule(job *j, ctg_gen_rule rule, ctg_gen_counts *c, ctg_error *err)
+/* The counts of one rule, or its error. With the rule's id format: the count checks it as
+ * the run would, so that a format the run refuses is refused before any count is shown. */
+static int count_rule(job *j, ctg_gen_rule rule, const char *format, ctg_gen_counts *c,
+                      ctg_error *err)
 {
     j->opts.rule = rule;
+    j->opts.id_format = format;
     memset(c, 0, sizeof *c);
     c->version = CTG_GEN_COUNTS_VERSION;
     return ctg_generate_count(j->net, &j->opts, c, err);
@@ -320,13 +323,20 @@ typedef struct run_args {
     const char *out, *name;
 } run_args;
 
+/* The id format of rule i: --id-format applies to the last rule, --with-n1's N-1 has the
+ * default. */
+static const char *rule_format(const run_args *ra, size_t i)
+{
+    return i + 1 < ra->nrules ? NULL : ra->values[OPT_ID_FORMAT];
+}
+
 static int dry_run(job *j, const run_args *ra)
 {
     ctg_gen_counts c;
     ctg_error err;
 
     for (size_t i = 0; i < ra->nrules; i++) {
-        int rc = count_rule(j, ra->rules[i], &c, &err);
+        int rc = count_rule(j, ra->rules[i], rule_format(ra, i), &c, &err);
 
         if (rc != CTG_OK)
             return cli_report(rc, &err);
@@ -359,7 +369,7 @@ static int before_rule(job *j, const run_args *ra, size_t i, ctg_error *err)
 
     if (!j->rep_open && !j->bar && (rule != CTG_GEN_ALL_PAIRS || quiet))
         return CTG_OK;
-    rc = count_rule(j, rule, &c, err);
+    rc = count_rule(j, rule, rule_format(ra, i), &c, err);
     if (rc != CTG_OK)
         return rc;
     if (rule == CTG_GEN_ALL_PAIRS && !quiet)
@@ -409,8 +419,7 @@ static int generate_all(job *j, const run_args *ra, const ctg_write_options *wop
         rc = before_rule(j, ra, i, &err);
         j->start = j->last = now_s();
         if (rc == CTG_OK)
-            rc = run_rule(j, ra->rules[i], i + 1 < ra->nrules ? NULL : ra->values[OPT_ID_FORMAT],
-                          &err);
+            rc = run_rule(j, ra->rules[i], rule_format(ra, i), &err);
         bar_done(j);
     }
     if (rc == CTG_OK)

@@ -117,7 +117,8 @@ static const cli_command commands[] = {
                    "[,voltage_level_id] is skipped), as they come, in constant memory. The list\n"
                    "is named by --name, else after FILE without its extensions. A contingency's\n"
                    "id is --id-format with {id}, {type} and {vl} replaced by the row's element\n"
-                   "id, type and voltage level ({{ and }} are braces): N-1_{id} by default.\n"
+                   "id, type and voltage level ({{ and }} are braces): N-1_{id} by default;\n"
+                   "a format without {id} is refused, as its ids would repeat.\n"
                    "Ids are not checked for duplicates (lint finds them). A bad row is\n"
                    "\"FILE:line:1: error: path: message\", exit status 1. On a terminal, a\n"
                    "read that lasts over half a second shows a progress bar on stderr.\n",
@@ -448,7 +449,7 @@ static const cli_command generate_network_command = {
                "      --n2 RULE      parallel, common-substation, busbar or all-pairs\n"
                "      --with-n1      the N-1 contingencies too, before the N-2 ones\n"
                "      --id-format F  {id} {type} {vl1} {vl2} {substation}; pairs: {id1}\n"
-               "                     {id2} {rule}\n"
+               "                     {id2} {rule}; {id}, or {id1} and {id2}, required\n"
                "      --max-contingencies N  fail before writing when a rule makes more\n"
                "      --name NAME    the list's name (default: the rule's)\n"
                "      --dry-run, --as-criterion, --report FILE\n"

@@ -68,6 +68,30 @@ static int walk(gen_ctx *g, const char *format, bool pair, gen_seg *segs, size_t
     return CTG_OK;
 }
 
+/* Whether the ids of `segs` tell the contingencies apart: only an object's id is unique in
+ * a network (many share a type, a level, a substation), so an N-1 or busbar format needs {id}
+ * and a pair's needs {id1} and {id2}, an object being in several pairs. Refused otherwise, as
+ * a list of repeated ids cannot be used, and would be found only once written. */
+static int check_distinct(gen_ctx *g, const char *format, bool pair, const gen_seg *segs,
+                          size_t n)
+{
+    bool id = false, id1 = false, id2 = false;
+
+    for (size_t i = 0; i < n; i++) {
+        id |= segs[i].field == F_ID; /* a literal is F_NONE */
+        id1 |= segs[i].field == F_ID1;
+        id2 |= segs[i].field == F_ID2;
+    }
+    if (!pair && !id)
+        return ctg_error_set(g->rs.err, CTG_EINVAL, NULL, "", "id format \"%.64s\": no {id}, "
+                             "so contingencies would share ids", format);
+    if (pair && !(id1 && id2))
+        return ctg_error_set(g->rs.err, CTG_EINVAL, NULL, "", "id format \"%.64s\": no %s, so "
+                             "pairs would share ids", format,
+                             id1 ? "{id2}" : id2 ? "{id1}" : "{id1} and {id2}");
+    return CTG_OK;
+}
+
 int ctg_gen_format_check(gen_ctx *g, const char *format, bool pair)
 {
     size_t n;
@@ -85,6 +109,8 @@ int ctg_gen_format_check(gen_ctx *g, const char *format, bool pair)
         return ctg_rs_nomem(&g->rs);
     g->seg_count = n;
     rc = walk(g, format, pair, g->segs, &n);
+    if (rc == CTG_OK)
+        rc = check_distinct(g, format, pair, g->segs, n);
     g->prefix_id = rc == CTG_OK && n == 2 && g->segs[0].text != NULL &&
                    (g->segs[1].field == F_ID || g->segs[1].field == F_ID1);
     g->prefix_len = g->prefix_id ? g->segs[0].len : 0;

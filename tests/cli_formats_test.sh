@@ -241,6 +241,19 @@ check "generate --delimiter ';'" 0 "@$f/elements.json" "" \
 check "generate --id-format refuses an unknown placeholder" 2 "" \
     "contingency-cli generate: --id-format: an unknown placeholder or a lone brace (placeholders {id}, {type}, {vl}; {{ and }} for braces) at: {name}\nusage: contingency-cli generate [OPTION...] (--elements FILE.csv | --network NET) OUT\nTry 'contingency-cli generate --help' for more information.\n" \
     -- "$cli" generate --elements "$f/elements.csv" --id-format 'N-1 {name}' -
+# Element ids are unique, the other fields are not: a format without {id} repeats ids.
+check "generate --id-format without {id}" 2 "" \
+    "contingency-cli generate: --id-format needs {id}, or contingencies would share ids: N-1_{type}@{vl}\nusage: contingency-cli generate [OPTION...] (--elements FILE.csv | --network NET) OUT\nTry 'contingency-cli generate --help' for more information.\n" \
+    -- "$cli" generate --elements "$f/elements.csv" --id-format 'N-1_{type}@{vl}' -
+check "generate --id-format: {{id}} is no placeholder" 2 "" \
+    "contingency-cli generate: --id-format needs {id}, or contingencies would share ids: {{id}}\nusage: contingency-cli generate [OPTION...] (--elements FILE.csv | --network NET) OUT\nTry 'contingency-cli generate --help' for more information.\n" \
+    -- "$cli" generate --elements "$f/elements.csv" --id-format '{{id}}' -
+check "generate --id-format empty" 2 "" \
+    "contingency-cli generate: --id-format needs {id}, or contingencies would share ids: \nusage: contingency-cli generate [OPTION...] (--elements FILE.csv | --network NET) OUT\nTry 'contingency-cli generate --help' for more information.\n" \
+    -- "$cli" generate --elements "$f/elements.csv" --id-format '' -
+check "generate --id-format {{{id}}}: {id} in braces" 0 \
+    '{"type":"default","version":"1.1","name":"x","contingencies":[{"id":"{G1}","elements":[{"id":"G1","type":"GENERATOR"}]}]}' "" \
+    -- sh -c "printf 'G1,GENERATOR\n' | '$cli' generate --elements - --name x --compact --id-format '{{{id}}}' -"
 check "generate needs a source" 2 "" \
     "contingency-cli generate: no source of elements: --elements FILE.csv or --network NET\nusage: contingency-cli generate [OPTION...] (--elements FILE.csv | --network NET) OUT\nTry 'contingency-cli generate --help' for more information.\n" \
     -- "$cli" generate -

@@ -150,6 +150,23 @@ check "--with-n1: the N-2 limit before any N-1 is written to stdout" 0 "1 0\n" \
     awk 'BEGIN { for (i = 0; i < 3000; i++) printf "<iidm:line id=\"LINE_NUMBER_%06d\" r=\"2.0\" x=\"25.0\" g1=\"0.0\" b1=\"0.0\" g2=\"0.0\" b2=\"0.0\" bus1=\"B0\" connectableBus1=\"B0\" voltageLevelId1=\"V0\" bus2=\"B1\" connectableBus2=\"B1\" voltageLevelId2=\"V1\"/>\n", i }'
     printf '</iidm:network>\n'
 } >"$work/big.xiidm"
+# An object's id is unique in a network, nothing else is: a format without it repeats ids.
+check "an N-1 id format without {id}" 2 "" \
+    "<generate>: error: id format \"N-1_{type}\": no {id}, so contingencies would share ids\n" \
+    -- "$cli" "$gen" --network "$pairs" --id-format 'N-1_{type}' "$work/noid.json"
+check "a busbar id format without {id}" 2 "" \
+    "<generate>: error: id format \"BUSBAR_{{id}}\": no {id}, so contingencies would share ids\n" \
+    -- "$cli" "$gen" --network "$busbar" --n2 busbar --id-format 'BUSBAR_{{id}}' "$work/noid.json"
+check "a pair id format without {id2}" 2 "" \
+    "<generate>: error: id format \"N-2_{id1}\": no {id2}, so pairs would share ids\n" \
+    -- "$cli" "$gen" --network "$pairs" --n2 parallel --id-format 'N-2_{id1}' "$work/noid.json"
+check "a pair id format of a constant, before all-pairs' count" 2 "" \
+    "<generate>: error: id format \"{rule}\": no {id1} and {id2}, so pairs would share ids\n" \
+    -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --id-format '{rule}' "$work/noid.json"
+check "--dry-run refuses the id format the run refuses" 2 "" \
+    "<generate>: error: id format \"{rule}\": no {id1} and {id2}, so pairs would share ids\n" \
+    -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --id-format '{rule}' --dry-run
+check "  nothing written" 0 "" "" -- test ! -e "$work/noid.json"
 check "--with-n1: the N-2 id format before any N-1 is written" 2 "" \
     "<generate>: error: id format \"{id}\": unknown placeholder at \"{id}\" ({id1}, {id2}, {rule})\n" \
     -- sh -c "'$cli' '$gen' --network '$work/big.xiidm' --n2 parallel --with-n1 --id-format '{id}' - >'$work/n1.out'; s=\$?; test ! -s '$work/n1.out' && exit \$s"

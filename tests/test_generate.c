@@ -950,6 +950,48 @@ CTG_TEST(generate, bad_selections)
     ctg_network_free(net);
 }
 
+/* Only an object's id is unique in a network: a format without it (N-1, busbar), or without
+ * both ids of a pair (an object is in several), would give contingencies one id. */
+CTG_TEST(generate, id_format_needs_ids)
+{
+    static const ctg_identifiable_type t[] = { CTG_IDENTIFIABLE_LINE };
+    ctg_network *net = read_net(PAIRS);
+    ctg_gen_selection s = types_sel(t, COUNT_OF(t));
+    ctg_gen_options o = rule_opts(&s, CTG_GEN_N1);
+    ctg_gen_counts c = { CTG_GEN_COUNTS_VERSION, { 0 }, 0, 0, 0 };
+    ctg_list *l = NULL;
+    ctg_error err;
+
+    o.id_format = "N-1_{type}@{vl1}-{vl2}[{substation}]";
+    expect_error(net, &o, CTG_EINVAL, "id format \"N-1_{type}@{vl1}-{vl2}[{substation}]\": no "
+                                      "{id}, so contingencies would share ids");
+    o.id_format = "{{id}}";
+    expect_error(net, &o, CTG_EINVAL, "id format \"{{id}}\": no {id}, so contingencies would "
+                                      "share ids");
+    o.id_format = "";
+    expect_error(net, &o, CTG_EINVAL, "id format \"\": no {id}, so contingencies would share ids");
+    CU_ASSERT_EQUAL(ctg_generate_count(net, &o, &c, &err), CTG_EINVAL);
+    CU_ASSERT_EQUAL(ctg_generate_as_criterion(&l, &o, "n", &err), CTG_EINVAL);
+    CU_ASSERT_PTR_NULL(l);
+    o.id_format = "{{{id}}}";
+    s.id_regex = "^L13$";
+    expect_ids(net, &o, "{L13}");
+    s.id_regex = NULL;
+    o.rule = CTG_GEN_PARALLEL;
+    o.id_format = "N-2_{id1}";
+    expect_error(net, &o, CTG_EINVAL, "id format \"N-2_{id1}\": no {id2}, so pairs would share "
+                                      "ids");
+    o.rule = CTG_GEN_ALL_PAIRS;
+    o.id_format = "{id2}+{id2}";
+    expect_error(net, &o, CTG_EINVAL, "id format \"{id2}+{id2}\": no {id1}, so pairs would "
+                                      "share ids");
+    o.rule = CTG_GEN_COMMON_SUBSTATION;
+    o.id_format = "{rule}";
+    expect_error(net, &o, CTG_EINVAL, "id format \"{rule}\": no {id1} and {id2}, so pairs would "
+                                      "share ids");
+    ctg_network_free(net);
+}
+
 /* ---- the criterion list ---------------------------------------------------------------------- */
 
 CTG_TEST(generate, as_criterion)

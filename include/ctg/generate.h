@@ -194,7 +194,9 @@ typedef struct ctg_gen_options {
      * e.g. "LINE"), `{vl1}`, `{vl2}` (the ids of the voltage levels of sides 1 and 2, "" when
      * none), `{substation}` (a transformer's own substation, else that of its side-1 voltage
      * level, "" when none) for N-1; `{id1}`, `{id2}` and `{rule}` for pairs; `{{` and `}}` are
-     * braces. Any other placeholder is refused (CTG_EINVAL) before anything is generated.
+     * braces. Any other placeholder is refused (CTG_EINVAL) before anything is generated, and
+     * so is a format whose ids would repeat: without `{id}` (N-1, busbar), or without both
+     * `{id1}` and `{id2}` (pairs).
      */
     const char *id_format;
     /** The most contingencies a run may generate (0: CTG_GEN_DEFAULT_MAX); a run that would
