@@ -6,6 +6,7 @@
  * counts. The selection's options each map to one field of ctg_gen_selection. */
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,11 +107,21 @@ static bool parse_types(selection *s, const char *v)
     return true;
 }
 
-/* "LOW:HIGH", either side may be empty (open-ended); both bounds included. */
+/* A bound of a range, from `s` to `end` (NULL: to the end of `s`): a finite number of kV
+ * from 0, as the library takes it. */
+static bool parse_bound(const char *s, const char *end, double *out)
+{
+    char *e;
+
+    *out = strtod(s, &e);
+    return e != s && (end != NULL ? e == end : *e == '\0') && isfinite(*out) && *out >= 0;
+}
+
+/* "LOW:HIGH", either side may be empty (open-ended); both bounds included, LOW at most HIGH.
+ * All that the library checks is checked here, so that the message names the option. */
 static bool parse_range(const char *v, ctg_voltage_interval *iv)
 {
     const char *colon = strchr(v, ':');
-    char *end;
 
     memset(iv, 0, sizeof *iv);
     if (colon == NULL)
@@ -118,17 +129,34 @@ static bool parse_range(const char *v, ctg_voltage_interval *iv)
     iv->set = true;
     if (colon != v) {
         iv->has_low = iv->low_closed = true;
-        iv->low = strtod(v, &end);
-        if (end != colon)
+        if (!parse_bound(v, colon, &iv->low))
             return false;
     }
     if (colon[1] != '\0') {
         iv->has_high = iv->high_closed = true;
-        iv->high = strtod(colon + 1, &end);
-        if (*end != '\0')
+        if (!parse_bound(colon + 1, NULL, &iv->high))
             return false;
     }
-    return iv->has_low || iv->has_high;
+    return (iv->has_low || iv->has_high) && !(iv->has_low && iv->has_high && iv->low > iv->high);
+}
+
+/* --voltage, --voltage2 and --voltage3 into the selection; a bad one is a usage error that
+ * names it and says what a range is. */
+static int parse_ranges(const cli_command *cmd, selection *s, const char *const *values)
+{
+    static const int ranges[3] = { OPT_VOLTAGE, OPT_VOLTAGE2, OPT_VOLTAGE3 };
+    char message[128];
+
+    for (int k = 0; k < 3; k++) {
+        const char *v = values[ranges[k]];
+
+        if (v != NULL && !parse_range(v, &s->sel.nominal_v[k])) {
+            snprintf(message, sizeof message, "%s takes LOW:HIGH in kV (0 <= LOW <= HIGH; "
+                     "either may be left out)", gen_valued[ranges[k]]);
+            return cli_usage_error(cmd, message, v);
+        }
+    }
+    return CLI_OK;
 }
 
 static bool parse_properties(selection *s, const char *v)
@@ -152,11 +180,10 @@ static bool parse_properties(selection *s, const char *v)
     return true;
 }
 
-/* The selection of the options; NULL, or the option whose value is wrong. */
+/* The selection of the options but the ranges (parse_ranges); NULL, or the option whose
+ * value is wrong. */
 static const char *parse_selection(selection *s, const char *const *values)
 {
-    static const int ranges[3] = { OPT_VOLTAGE, OPT_VOLTAGE2, OPT_VOLTAGE3 };
-
     memset(s, 0, sizeof *s);
     s->sel.version = CTG_GEN_SELECTION_VERSION;
     s->sel.types = default_types;
@@ -171,9 +198,6 @@ static const char *parse_selection(selection *s, const char *const *values)
         return "--country2";
     s->sel.countries = s->countries;
     s->sel.countries2 = s->countries2;
-    for (int k = 0; k < 3; k++)
-        if (values[ranges[k]] != NULL && !parse_range(values[ranges[k]], &s->sel.nominal_v[k]))
-            return gen_valued[ranges[k]];
     if (values[OPT_PROPERTY] != NULL && !parse_properties(s, values[OPT_PROPERTY]))
         return "--property";
     s->sel.id_regex = values[OPT_ID_REGEX];
@@ -552,6 +576,10 @@ int cli_generate_network(const cli_command *cmd, int argc, char **argv)
     if ((problem = parse_selection(&s, values)) != NULL) {
         selection_free(&s);
         return cli_usage_error(cmd, "invalid value of", problem);
+    }
+    if ((status = parse_ranges(cmd, &s, values)) != CLI_OK) {
+        selection_free(&s);
+        return status;
     }
     ra.args = &args;
     ra.values = values;

@@ -190,6 +190,22 @@ check "--max-contingencies given twice" 2 "" \
     -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --max-contingencies 5 --max-contingencies 7 out.json
 check "--network given twice" 2 "" "contingency-cli $gen: option given twice: --network\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --network="$busbar" --dry-run
+# A bad range, whatever is wrong with it, is a usage error naming the option as given.
+range_err="takes LOW:HIGH in kV (0 <= LOW <= HIGH; either may be left out)"
+check "--voltage2 inverted" 2 "" "contingency-cli $gen: --voltage2 $range_err: 500:100\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --types LINE --voltage2 500:100 out.json
+check "--voltage negative" 2 "" "contingency-cli $gen: --voltage $range_err: -1:5\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --voltage=-1:5 out.json
+check "--voltage3 not a number" 2 "" "contingency-cli $gen: --voltage3 $range_err: nan:\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --types THREE_WINDINGS_TRANSFORMER --voltage3 nan: out.json
+check "--voltage past a double" 2 "" "contingency-cli $gen: --voltage $range_err: :1e400\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --voltage :1e400 out.json
+check "--voltage2 without bounds" 2 "" "contingency-cli $gen: --voltage2 $range_err: :\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --types LINE --voltage2 : out.json
+check "--voltage without a colon" 2 "" "contingency-cli $gen: --voltage $range_err: 400\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --voltage 400 out.json
+check "--voltage of one point" 0 "selected LINE: 7\nn-1: 7 contingencies\n" "" \
+    -- "$cli" "$gen" --network "$pairs" --types LINE --voltage 400:400 --dry-run
 check "unknown type" 2 "" "contingency-cli $gen: invalid value of: --types\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --types LINE,FOO out.json
 check "busbar needs NET as a file" 2 "" \
