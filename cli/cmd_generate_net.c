@@ -527,9 +527,10 @@ static const char *check_args(const cli_args *args, const char *const *values, r
         return args->npos < (dry ? 0 : 1) ? "missing OUT" : "too many arguments";
     if (dry && (crit || values[OPT_REPORT] != NULL))
         return "--dry-run writes nothing: no --as-criterion or --report with it";
-    if (crit && (values[OPT_REPORT] != NULL || values[OPT_ID_FORMAT] != NULL))
-        return "--as-criterion writes criteria, not contingencies: no --report or --id-format "
-               "with it";
+    /* A criterion list is evaluated on a later network: no count to limit, no id to format. */
+    if (crit && (values[OPT_REPORT] != NULL || values[OPT_ID_FORMAT] != NULL || max != NULL))
+        return "--as-criterion writes criteria, not contingencies: no --report, --id-format or "
+               "--max-contingencies with it";
     ra->nrules = 0;
     if (values[OPT_N2] == NULL || (args->flags & FLAG_WITH_N1))
         ra->rules[ra->nrules++] = CTG_GEN_N1;

@@ -434,7 +434,8 @@ static const cli_command generate_network_command = {
         "memory beyond the network, \"-\" is stdout, a name ending in .gz is\n"
         "compressed, a file OUT is replaced atomically. --dry-run prints only the\n"
         "counts per type and rule; --as-criterion writes the criterion list PowSyBl can\n"
-        "evaluate on a later network (N-1 without --subnetwork or --connected-to only);\n"
+        "evaluate on a later network (N-1 without --subnetwork or --connected-to only;\n"
+        "no --id-format, --max-contingencies or --report: it makes no contingency);\n"
         "--report FILE lists the counts and every contingency of the N-2 rule.\n",
     .options = "      --network NET  the network (required)\n"
                "      --types T,T    identifiable types (LINE, GENERATOR, ...)\n"

@@ -133,11 +133,15 @@ check "--report naming NET" 2 "" \
     "contingency-cli $gen: the report would replace NET\n$usage" \
     -- "$cli" "$gen" --network "$work/net-copy.xiidm" --report "$work/net-copy.xiidm" "$work/o.json"
 check "--as-criterion with --report" 2 "" \
-    "contingency-cli $gen: --as-criterion writes criteria, not contingencies: no --report or --id-format with it\n$usage" \
+    "contingency-cli $gen: --as-criterion writes criteria, not contingencies: no --report, --id-format or --max-contingencies with it\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --as-criterion --report "$work/rep.txt" "$work/crit.json"
 check "--as-criterion with --id-format" 2 "" \
-    "contingency-cli $gen: --as-criterion writes criteria, not contingencies: no --report or --id-format with it\n$usage" \
+    "contingency-cli $gen: --as-criterion writes criteria, not contingencies: no --report, --id-format or --max-contingencies with it\n$usage" \
     -- "$cli" "$gen" --network "$pairs" --as-criterion --id-format '{id}' "$work/crit.json"
+check "--as-criterion with --max-contingencies" 2 "" \
+    "contingency-cli $gen: --as-criterion writes criteria, not contingencies: no --report, --id-format or --max-contingencies with it\n$usage" \
+    -- "$cli" "$gen" --network "$pairs" --as-criterion --max-contingencies 5 "$work/crit-max.json"
+check "  nothing written" 0 "" "" -- test ! -e "$work/crit-max.json"
 check "--with-n1: the N-2 limit before any N-1 is written to stdout" 0 "1 0\n" \
     "<generate>: error: all-pairs would generate 66 contingencies, more than the limit of 30\n" \
     -- sh -c "{ '$cli' '$gen' --network '$pairs' --n2 all-pairs --with-n1 --max-contingencies 30 -; echo \$? >'$work/lim.rc'; } | wc -c | tr -d ' ' >'$work/lim.n'; echo \$(cat '$work/lim.rc') \$(cat '$work/lim.n')"
