@@ -43,6 +43,20 @@ check "filter --id: ?? is two" 0 "$head\"u\",\"contingencies\":[]}" "" \
     -- "$cli" filter --compact --id '??1' "$work/utf8.json" -
 check "filter --id: a set of one UTF-8 character" 0 "$head\"u\",\"contingencies\":[$cu]}" "" \
     -- "$cli" filter --compact --id "$(printf '[\303\251]1')" "$work/utf8.json" -
+# A [ without its ] is itself and the rest still a pattern, '[a-' as '[a' (POSIX).
+cb1='{"id":"[a-1","elements":[{"id":"L1","type":"LINE"}]}'
+cb2='{"id":"a1","elements":[{"id":"L1","type":"LINE"}]}'
+cb3='{"id":"[abc","elements":[{"id":"L1","type":"LINE"}]}'
+cb4='{"id":"[a-","elements":[{"id":"L1","type":"LINE"}]}'
+printf '%s"k","contingencies":[%s,%s,%s,%s]}' "$head" "$cb1" "$cb2" "$cb3" "$cb4" >"$work/brackets.json"
+check "filter --id: an unclosed range is literal" 0 "$head\"k\",\"contingencies\":[$cb1,$cb4]}" "" \
+    -- "$cli" filter --compact --id '[a-*' "$work/brackets.json" -
+check "filter --id: an unclosed set is literal" 0 "$head\"k\",\"contingencies\":[$cb3]}" "" \
+    -- "$cli" filter --compact --id '[abc' "$work/brackets.json" -
+check "filter --id: '[a-' is the id '[a-' only" 0 "$head\"k\",\"contingencies\":[$cb4]}" "" \
+    -- "$cli" filter --compact --id '[a-' "$work/brackets.json" -
+check "filter --id: a closed range is a set" 0 "$head\"k\",\"contingencies\":[$cb2]}" "" \
+    -- "$cli" filter --compact --id '[a-]1' "$work/brackets.json" -
 check "filter --id glob" 0 "$head\"a\",\"contingencies\":[$c2]}" "" \
     -- "$cli" filter --compact --id '*2' "$a" -
 check "filter --element glob" 0 "$head\"a\",\"contingencies\":[$c2]}" "" \

@@ -275,6 +275,20 @@ CTG_TEST(cli_merge, glob_matches_characters)
         { "[\xc3\xa9]", "\xe9", false },  { "\xe9", "\xe9", true },
         /* an overlong '/' is three stray bytes */
         { "/", "\xe0\x80\xaf", false },   { "???", "\xe0\x80\xaf", true },
+        /* A `[` without its `]` is itself, whatever follows, and the rest is still a
+         * pattern (POSIX; glibc's fnmatch matches nothing after an unclosed range). */
+        { "[a-", "[a-", true },           { "[a-", "a", false },
+        { "[a-", "[a", false },           { "[a-", "-", false },
+        { "[abc", "[abc", true },         { "[abc", "a", false },
+        { "[!a", "[!a", true },           { "[^a", "b", false },
+        { "[a-z", "[a-z", true },         { "[a-z", "b", false },
+        { "[", "a", false },              { "[]", "[]", true },
+        { "[!]", "[!]", true },           { "[\\]", "[]", true },
+        { "[a-*", "[a-12", true },        { "[a?", "[ab", true },
+        { "x[a-", "x[a-", true },         { "*[a-", "xy[a-", true },
+        /* the outer `[` unclosed, `[:digit:]` is the set of its letters */
+        { "[[:digit:]", "[d", true },     { "[[:digit:]", "[1", false },
+        { "[a-\\", "[a-\\", false },     /* a pattern ending in `\` */
     };
 
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
