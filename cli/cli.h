@@ -254,8 +254,12 @@ int cli_outfile_open(cli_outfile *o, const char *path, int slot, bool break_link
 /* Appends bytes; returns -1 once a write failed (and commit then fails). */
 int cli_outfile_write(cli_outfile *o, const void *data, size_t len);
 int cli_outfile_puts(cli_outfile *o, const char *text);
-/* Flushes, and for a file renames the temporary file over it. On failure the file is left as
- * it was. Either way `o` is done. */
+/* What of a commit can fail but the rename: flushes (and syncs) every byte, so that a second
+ * output can be committed first and this one then only renamed. On failure the file is left
+ * as it was and `o` is done. */
+int cli_outfile_prepare(cli_outfile *o, ctg_error *err);
+/* Prepares (when not yet), and for a file renames the temporary file over it. On failure the
+ * file is left as it was. Either way `o` is done. */
 int cli_outfile_commit(cli_outfile *o, ctg_error *err);
 /* Removes the temporary file: a file is left as it was. Accepts an `o` already done. */
 void cli_outfile_abort(cli_outfile *o);

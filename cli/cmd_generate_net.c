@@ -446,6 +446,9 @@ static int generate_all(job *j, const run_args *ra, const ctg_write_options *wop
             rc = run_rule(j, ra->rules[i], rule_format(ra, i), &err);
         bar_done(j);
     }
+    /* The report flushed first: one that cannot be written leaves OUT as it was. */
+    if (rc == CTG_OK && j->rep_open && (rc = cli_outfile_prepare(&j->rep, &err)) != CTG_OK)
+        j->rep_open = false;
     if (rc == CTG_OK)
         rc = ctg_stream_writer_close(j->w, &err);
     else

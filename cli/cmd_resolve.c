@@ -26,6 +26,7 @@ static const char *const resolve_valued[] = { "--network", "--report", "--report
 typedef struct report {
     cli_outfile out;
     bool open, json;
+    bool finished; /* its last bytes written and flushed (report_finish) */
     size_t events;
 } report;
 
@@ -118,15 +119,31 @@ static int on_event(const ctg_resolve_event *e, void *payload)
     return ferror(r->out.fp) ? 1 : 0;
 }
 
-static int report_commit(report *r, ctg_error *err)
+/* The report's last bytes written and flushed, before the list is committed: a report that
+ * cannot be written then leaves OUT as it was. On failure the report is done. */
+static int report_finish(report *r, ctg_error *err)
 {
-    if (!r->open)
+    int rc;
+
+    if (!r->open || r->finished)
         return CTG_OK;
-    r->open = false;
+    r->finished = true;
     if (r->json)
         fputs(r->events ? "\n]\n" : "[]\n", r->out.fp);
     if (ferror(r->out.fp))
         r->out.failed = true;
+    if ((rc = cli_outfile_prepare(&r->out, err)) != CTG_OK)
+        r->open = false;
+    return rc;
+}
+
+static int report_commit(report *r, ctg_error *err)
+{
+    int rc = report_finish(r, err);
+
+    if (rc != CTG_OK || !r->open)
+        return rc;
+    r->open = false;
     return cli_outfile_commit(&r->out, err);
 }
 
@@ -225,6 +242,10 @@ static int resolve_streamed(job *j)
         report_abort(&j->rep);
         return rc == CTG_EIO ? report_write(j, rc, &err) : cli_report(rc, &err);
     }
+    if ((rc = report_finish(&j->rep, &err)) != CTG_OK) {
+        ctg_stream_writer_abort(w);
+        return report_write(j, rc, &err);
+    }
     rc = ctg_stream_writer_close(w, &err);
     if (rc == CTG_OK && to_stdout(j))
         rc = cli_stdout_flushed(&err);
@@ -253,7 +274,9 @@ static int resolve_whole(job *j)
         rc = cli_io_failure(&err, j->rep.out.name, "cannot write", errno);
     if (rc != CTG_OK)
         return report_abort(&j->rep), cli_report(rc, &err);
-    rc = cli_list_write(j->out, resolved, &j->wopts, &err);
+    rc = report_finish(&j->rep, &err);
+    if (rc == CTG_OK)
+        rc = cli_list_write(j->out, resolved, &j->wopts, &err);
     ctg_list_free(resolved);
     if (rc != CTG_OK)
         return report_abort(&j->rep), report_write(j, rc, &err);

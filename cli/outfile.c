@@ -156,10 +156,12 @@ static void forget_temp(cli_outfile *o)
     o->temp = o->target = NULL;
 }
 
-int cli_outfile_commit(cli_outfile *o, ctg_error *err)
+int cli_outfile_prepare(cli_outfile *o, ctg_error *err)
 {
     int e = 0;
 
+    if (o->fp == NULL) /* prepared already, or done */
+        return CTG_OK;
     if (o->fp == stdout) {
         o->fp = NULL;
         return fflush(stdout) == 0 && !o->failed && !ferror(stdout)
@@ -172,14 +174,28 @@ int cli_outfile_commit(cli_outfile *o, ctg_error *err)
     if (fclose(o->fp) != 0 && e == 0)
         e = errno;
     o->fp = NULL;
-    if (e == 0 && o->temp && rename(o->temp, o->target) != 0)
-        e = errno;
     if (e != 0) {
         cli_outfile_abort(o);
         return cli_io_failure(err, o->name, "cannot write", e);
     }
-    if (o->temp)
-        sync_dir(o->target);
+    return CTG_OK;
+}
+
+int cli_outfile_commit(cli_outfile *o, ctg_error *err)
+{
+    bool through = o->temp == NULL;
+    int rc = cli_outfile_prepare(o, err), e;
+
+    if (rc != CTG_OK || through) {
+        forget_temp(o);
+        return rc;
+    }
+    if (rename(o->temp, o->target) != 0) {
+        e = errno;
+        cli_outfile_abort(o);
+        return cli_io_failure(err, o->name, "cannot write", e);
+    }
+    sync_dir(o->target);
     forget_temp(o);
     return CTG_OK;
 }

@@ -180,6 +180,10 @@ if [ -w /dev/full ]; then
     check "a full stdout for the report: said once, exit 2" 2 "" \
         "<stdout>: error: cannot write: No space left on device\n" \
         -- sh -c "'$cli' '$gen' --network '$pairs' --n2 parallel --report - '$work/rf.json' >/dev/full"
+    check "  and OUT not written" 0 "" "" -- test ! -e "$work/rf.json"
+    check "a report that cannot be written leaves OUT as it was" 2 "OLD\n" \
+        "/dev/full: error: cannot write: No space left on device\n" \
+        -- sh -c "echo OLD >'$work/rf.json'; '$cli' '$gen' --network '$pairs' --n2 parallel --report /dev/full '$work/rf.json'; s=\$?; cat '$work/rf.json'; exit \$s"
 fi
 check "a closed pipe: said once, exit 1" 0 "1\n" "<stdout>: error: cannot write: Broken pipe\n" \
     -- sh -c "{ '$cli' '$gen' --network '$work/big.xiidm' -; echo \$? >'$work/pipe.rc'; } | head -c 10 >/dev/null; cat '$work/pipe.rc'"

@@ -170,6 +170,15 @@ check "resolve --report-format text" 0 "@$exp/report-default.txt" "" \
     "$work/r.json"
 check "resolve --report to stdout with the list to a file" 0 "" "" \
     -- cmp "$exp/resolved-default.json" "$work/r.json"
+# The list and its report are kept together or not at all: a report that cannot be written
+# leaves OUT as it was, for a streamed list and a list resolved whole alike.
+if [ -w /dev/full ]; then
+    for kind in default identifier; do
+        check "resolve $kind: a report that cannot be written" 2 "OLD\n" \
+            "/dev/full: error: cannot write: No space left on device\n" \
+            -- sh -c "echo OLD >'$work/full.json'; '$cli' resolve --network '$net' --report /dev/full '$lists/$kind.json' '$work/full.json'; s=\$?; cat '$work/full.json'; exit \$s"
+    done
+fi
 # Ids from the input are escaped in the text report: no list can drive the terminal.
 printf '{"type":"default","version":"1.1","name":"n","contingencies":[{"id":"a\\u001b[2J","elements":[{"id":"G\\nX","type":"GENERATOR"}]}]}' >"$work/evil.json"
 check "resolve --report escapes ids" 0 "@$exp/report-evil.txt" "" \
