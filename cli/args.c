@@ -227,12 +227,16 @@ int cli_io_failure(ctg_error *err, const char *source, const char *what, int err
 int cli_flush_stdout(int status)
 {
     ctg_error err;
+    int e;
 
-    /* ferror too: an earlier automatic flush may have failed and left nothing to flush now. */
+    /* ferror too: an earlier automatic flush may have failed and left nothing to flush now,
+     * nor its errno; a closed pipe is then what it met. */
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout))
         return status;
-    return cli_report(cli_io_failure(&err, CLI_STDOUT_NAME, "cannot write", errno), &err);
+    e = cli_signals_pipe_broken() ? EPIPE : errno;
+    status = cli_report(cli_io_failure(&err, CLI_STDOUT_NAME, "cannot write", e), &err);
+    return cli_signals_pipe_broken() ? CLI_INVALID : status;
 }
 
 void cli_stdout_drop(void)

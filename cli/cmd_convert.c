@@ -441,7 +441,6 @@ int cli_convert(const cli_command *cmd, int argc, char **argv)
     if ((status = check_settings(cmd, &s, values)) != CLI_OK
         || (status = cli_parse_jobs(cmd, values[OPT_JOBS], &s.threads)) != CLI_OK)
         return status;
-    cli_signals_catch_pipe();
     return convert(cmd, &s);
 }
 

@@ -1283,7 +1283,7 @@ static void print_events(diff *d)
 {
     if (d->nev > 1) /* qsort's base must not be NULL, even for no item */
         qsort(d->ev, d->nev, sizeof *d->ev, event_cmp);
-    for (size_t k = 0; k < d->nev; k++) {
+    for (size_t k = 0; k < d->nev && !cli_signals_pipe_broken(); k++) {
         const event *ev = &d->ev[k];
 
         print_event(d, ev);
@@ -2181,5 +2181,7 @@ int cli_diff(const cli_command *cmd, int argc, char **argv)
     d.bar = !args.no_progress;
     status = run_diff(&d, args.pos[0], args.pos[1]);
     diff_dispose(&d);
-    return cli_flush_stdout(status);
+    status = cli_flush_stdout(status);
+    /* As diff(1): any error is 2, a closed pipe included, never "different". */
+    return cli_signals_pipe_broken() ? CLI_FAILURE : status;
 }

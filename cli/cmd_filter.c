@@ -161,6 +161,5 @@ int cli_filter(const cli_command *cmd, int argc, char **argv)
                                NULL);
     if (!parse_selectors(cmd, values, args.flags, &sel))
         return CLI_FAILURE;
-    cli_signals_catch_pipe();
     return filter(&args, &sel);
 }

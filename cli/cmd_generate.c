@@ -287,6 +287,5 @@ int cli_generate(const cli_command *cmd, int argc, char **argv)
     r.progress = !args.no_progress;
     if ((status = check_request(cmd, &r, values[OPT_DELIMITER])) != CLI_OK)
         return status;
-    cli_signals_catch_pipe();
     return generate(&r);
 }

@@ -587,7 +587,6 @@ int cli_generate_network(const cli_command *cmd, int argc, char **argv)
     }
     ra.args = &args;
     ra.values = values;
-    cli_signals_catch_pipe();
     status = cli_read_network(&net, values[OPT_NETWORK], !args.no_progress);
     if (status == CLI_OK)
         status = run(net, &ra, &s);

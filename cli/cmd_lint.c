@@ -857,7 +857,6 @@ int cli_lint(const cli_command *cmd, int argc, char **argv)
     cfg.dynaflow = values[OPT_TARGET] != NULL && strcmp(values[OPT_TARGET], "dynaflow") == 0;
     cfg.progress = !args.no_progress;
     cfg.bar_names = args.npos > 1;
-    cli_signals_catch_pipe();
     /* Every file is linted; the worst outcome decides the exit status. */
     for (int i = 0; i < args.npos && !ferror(stdout); i++) {
         int one = cli_lint_file(args.pos[i], &cfg);

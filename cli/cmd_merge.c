@@ -505,6 +505,5 @@ int cli_merge(const cli_command *cmd, int argc, char **argv)
     j.no_progress = args.no_progress;
     pl_out_init(&j.out, args.pos[args.npos - 1], args.flags & FLAG_COMPACT,
                 args.flags & FLAG_BREAK_LINKS);
-    cli_signals_catch_pipe();
     return merge_inputs(&j, args.pos, (size_t)args.npos - 1);
 }

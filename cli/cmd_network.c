@@ -193,7 +193,6 @@ int cli_network(const cli_command *cmd, int argc, char **argv)
     if (args.npos > (dumping ? 2 : 1))
         return cli_usage_error(cmd, dumping ? "too many arguments" : "OUT without --dump",
                                args.npos > 2 ? NULL : args.pos[1]);
-    cli_signals_catch_pipe();
     status = cli_read_network(&net, args.pos[0], !args.no_progress);
     if (status == CLI_OK)
         status = dumping ? dump(net, args.npos == 2 ? args.pos[1] : "-")

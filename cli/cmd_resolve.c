@@ -391,7 +391,6 @@ int cli_resolve(const cli_command *cmd, int argc, char **argv)
         return cli_usage_error(cmd, problem, arg);
     if ((status = cli_parse_jobs(cmd, values[OPT_JOBS], &threads)) != CLI_OK)
         return status;
-    cli_signals_catch_pipe();
     status = cli_read_network(&net, values[OPT_NETWORK], !args.no_progress);
     if (status == CLI_OK)
         status = resolve(net, &args, values, threads);

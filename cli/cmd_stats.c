@@ -365,8 +365,9 @@ int cli_stats(const cli_command *cmd, int argc, char **argv)
         return cli_usage_error(cmd, "no file given", NULL);
     if (format == CLI_DIAG_JSON)
         fputs("{\"files\":[\n", stdout);
-    /* Every file is counted; the worst outcome decides the exit status. */
-    for (int i = 0; i < args.npos; i++) {
+    /* Every file is counted; the worst outcome decides the exit status. A closed stdout ends
+     * the run: said at the end. */
+    for (int i = 0; i < args.npos && !cli_signals_pipe_broken(); i++) {
         int one = stats_one(args.pos[i], &printed, &args, format);
         if (one > status)
             status = one;

@@ -243,7 +243,8 @@ int cli_validate(const cli_command *cmd, int argc, char **argv)
     if (args.npos == 0)
         return cli_usage_error(cmd, "no file given", NULL);
     /* Every file is checked, up to the limit; the worst outcome decides the exit status. */
-    for (int i = 0; i < args.npos; i++) {
+    /* A closed stdout (the reader of the "ok" lines is gone) ends the run: said at the end. */
+    for (int i = 0; i < args.npos && !cli_signals_pipe_broken(); i++) {
         int one;
         if (limit_reached(&run)) {
             run.cut = true;

@@ -501,6 +501,9 @@ int main(int argc, char **argv)
     const cli_command *cmd;
 
     cli_signals_install();
+    /* A closed stdout fails a write, which every command reports in one line (exit 1; diff
+     * 2), instead of killing it unexplained. */
+    cli_signals_catch_pipe();
     if (argc < 2) {
         print_help(stderr);
         return CLI_FAILURE;

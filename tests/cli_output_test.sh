@@ -229,6 +229,27 @@ check "a closed stdout is exit 1 with one line" 0 \
 check "a closed stdout on a whole-list convert too" 0 \
     "1\n<stdout>: error: cannot write: Broken pipe\n" "" \
     -- closed_stdout "$data/valid/criterion-mixed.json" 0.3
+# Every command that writes to stdout: a reader gone before the end is one line, exit 1 (diff:
+# 2, any error as diff(1)), and the command stops there rather than be killed unexplained.
+# pipe_cmd ARGS...: runs the CLI with ARGS into a pipe read for one byte; prints its status
+# and stderr.
+pipe_cmd() {
+    ("$cli" "$@" 2>"$work/pipe.err"; echo $? >"$work/pipe.st") | head -c 1 >/dev/null
+    cat "$work/pipe.st" "$work/pipe.err"
+}
+printf '{"type":"default","version":"1.1","name":"e","contingencies":[]}' >"$work/empty.json"
+many=$(yes "$work/empty.json" | head -n 4000 | tr '\n' ' ')
+for c in validate stats; do
+    # shellcheck disable=SC2086 # $many: 4000 names, split on purpose
+    check "$c to a closed stdout: one line, exit 1" 0 \
+        "1\n<stdout>: error: cannot write: Broken pipe\n" "" -- pipe_cmd $c $many
+done
+check "diff to a closed stdout: one line, exit 2" 0 \
+    "2\n<stdout>: error: cannot write: Broken pipe\n" "" \
+    -- pipe_cmd diff "$work/medium.json" "$work/empty.json"
+sed 's/"id" : "[^"]*"/"id" : "same"/' "$work/medium.json" >"$work/same.json"
+check "lint to a closed stdout: one line, exit 1" 0 \
+    "1\n<stdout>: error: cannot write: Broken pipe\n" "" -- pipe_cmd lint "$work/same.json"
 
 gen_list 800000 "$work/big.json"
 # peak_rss COMMAND: runs COMMAND (a shell text) and prints "small" when its peak memory is
