@@ -114,6 +114,8 @@ static int peek(replay *rp, ctg_error *err)
 int ctg_iidm_sniffed(const ctg_lex_source *src, const ctg_allocator *a, ctg_iidm_sniffed_fn fn,
                      void *ctx, ctg_error *err)
 {
+    static const ctg_error_place start = { 0, 1, 1 };
+
     if (!src->refill)
         return fn(ctx, src, sniff(src->data, src->len), err);
     replay *rp = ctg_mem_alloc(a, sizeof *rp);
@@ -122,9 +124,10 @@ int ctg_iidm_sniffed(const ctg_lex_source *src, const ctg_allocator *a, ctg_iidm
     rp->inner = src;
     rp->len = rp->pos = 0;
     int rc = peek(rp, err);
-    /* A refill fills only the message (the lexer, which is not running yet, the rest). */
+    /* A refill fills only the message (the lexer, which is not running yet, the rest); corrupt
+     * data is at the start of the document, as the list reader places it. */
     if (rc != CTG_OK)
-        ctg_error_set(err, rc, NULL, "", NULL);
+        ctg_error_set(err, rc, rc == CTG_ESYNTAX ? &start : NULL, "", NULL);
     if (rc == CTG_OK) {
         ctg_lex_source again = { NULL, 0, replay_refill, rp };
         rc = fn(ctx, &again, sniff(rp->buf, rp->len), err);

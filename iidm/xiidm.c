@@ -425,6 +425,19 @@ static bool ends_early(enum XML_Error e)
            e == XML_ERROR_PARTIAL_CHAR || e == XML_ERROR_UNCLOSED_CDATA_SECTION;
 }
 
+/* The refill's own error (its message kept), at the place the parse reached and the path of
+ * the elements open there. */
+static int set_cut(xreader *r, int rc)
+{
+    char path[CTG_ERROR_PATH_MAX];
+    ctg_error_place at;
+
+    append_path(r, path);
+    place_of(r, &at);
+    ctg_error_set(r->err, rc, &at, path, NULL);
+    return r->rc = rc;
+}
+
 /* A refill failed (corrupt or truncated gzip data, a read error) after `fed` bytes. Those bytes
  * may hold an XML error libexpat has not reported yet, because a chunk boundary cut the token
  * it was in; a read of the same bytes in larger chunks reports that error first. Ending the
@@ -444,6 +457,8 @@ static int refill_failed(xreader *r, int rc, size_t fed)
             return r->rc;
         *r->err = refill_err;
     }
+    if (rc == CTG_ESYNTAX) /* corrupt data: where the document was cut, as JSON's reader says */
+        return set_cut(r, rc);
     if (r->err->message[0] == '\0')
         ctg_error_set(r->err, rc, NULL, "", "read error");
     else

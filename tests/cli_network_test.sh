@@ -34,6 +34,15 @@ check "network summary of the JIIDM twin is the same" 0 "@$work/summary_j" "" \
 gzip -c "$net" >"$work/sample.xiidm.gz"
 summary "$work/sample.xiidm.gz" >"$work/summary_gz"
 check "network reads .gz" 0 "@$work/summary_gz" "" -- "$cli" network "$work/sample.xiidm.gz"
+# A truncated .gz is placed where its text ends, as a list's is: only the trailer cut, the
+# whole text was read; only the header there, nothing was.
+gz_size=$(wc -c <"$work/sample.xiidm.gz")
+head -c $((gz_size - 4)) "$work/sample.xiidm.gz" >"$work/cut.xiidm.gz"
+check "network of a truncated .gz: where its text ends" 1 "" \
+    "$work/cut.xiidm.gz:69:1: error: /: truncated gzip data\n" -- "$cli" network "$work/cut.xiidm.gz"
+head -c 10 "$work/sample.xiidm.gz" >"$work/head.xiidm.gz"
+check "network of a gzip header alone: at the start" 1 "" \
+    "$work/head.xiidm.gz:1:1: error: /: truncated gzip data\n" -- "$cli" network "$work/head.xiidm.gz"
 summary "<stdin>" >"$work/summary_stdin"
 check "network reads stdin (.gz too)" 0 "@$work/summary_stdin" "" \
     -- sh -c "'$cli' network - <'$work/sample.xiidm.gz'"
