@@ -164,6 +164,10 @@ int cli_input_read(void *payload, void *buf, size_t cap, size_t *got);
 void cli_input_forget(cli_input *in);
 /* Reads the rest of the input into the copy: then `kept` is the whole document. */
 int cli_input_finish(cli_input *in, ctg_error *err);
+/* An error about the document `in` holds whole (its kept bytes, after cli_input_finish) that
+ * has a path but no place (an evaluation's, a writer's): given the line and column of the
+ * value at its path, when found there. */
+void cli_input_place(const cli_input *in, ctg_error *err);
 /* Closes the input it opened and frees the copy. */
 void cli_input_close(cli_input *in);
 /* The default read options, whose errors name the input as `in->name` does (its kept bytes,

@@ -69,6 +69,7 @@ static int report_write(const job *j, int rc, ctg_error *err)
 
     if (rc == CTG_ESCHEMA || rc == CTG_EUNSUPPORTED) {
         snprintf(err->source, sizeof err->source, "%s", j->base.in.name);
+        cli_input_place(&j->base.in, err); /* a list read whole: the writer knows no line */
         return cli_report(rc, err);
     }
     if (to_stdout(j))

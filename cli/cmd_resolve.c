@@ -273,6 +273,8 @@ static int resolve_whole(job *j)
     if (rc == CTG_ESTOPPED && j->rep.open && ferror(j->rep.out.fp))
         rc = cli_io_failure(&err, j->rep.out.name, "cannot write", errno);
     if (rc != CTG_OK)
+        cli_input_place(&j->base.in, &err); /* an evaluation's error knows no line */
+    if (rc != CTG_OK)
         return report_abort(&j->rep), cli_report(rc, &err);
     rc = report_finish(&j->rep, &err);
     if (rc == CTG_OK)

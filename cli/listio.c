@@ -121,6 +121,23 @@ int cli_input_finish(cli_input *in, ctg_error *err)
     return CTG_OK;
 }
 
+void cli_input_place(const cli_input *in, ctg_error *err)
+{
+    ctg_source src = ctg_source_buffer(in->kept, in->kept_len);
+    ctg_read_options opts = cli_input_options(in);
+    const char *pointer = err->path;
+    ctg_location at;
+
+    if (err->line != 0 || err->path[0] == '\0' || in->kept == NULL
+        || strcmp(err->source, in->name) != 0)
+        return;
+    if (ctg_locate(&src, &pointer, 1, &at, &opts, NULL) == CTG_OK && at.found) {
+        err->line = at.line;
+        err->column = at.column;
+        err->offset = at.offset;
+    }
+}
+
 void cli_input_close(cli_input *in)
 {
     if (in->close_fd)

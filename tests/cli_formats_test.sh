@@ -123,7 +123,7 @@ check "identifier lists do not fit CSV" 1 "" \
     "$data/valid/identifier-v1_0.json: error: /: identifier lists do not fit CSV: only a default list's contingencies do\n" \
     -- "$cli" convert "$data/valid/identifier-v1_0.json" --to csv -
 check "lists of lists do not fit JSON Lines" 1 "" \
-    "$data/valid/nested-lists.json: error: /contingencyLists/0: a list of lists does not fit JSON Lines (here a nested default list): only a default list's contingencies do\n" \
+    "$data/valid/nested-lists.json:5:26: error: /contingencyLists/0: a list of lists does not fit JSON Lines (here a nested default list): only a default list's contingencies do\n" \
     -- "$cli" convert "$data/valid/nested-lists.json" "$work/nested.jsonl"
 
 # ---- JSON Lines ----------------------------------------------------------------------------
@@ -185,11 +185,11 @@ check "--to-version 1.0 read back and written at 1.1 is the input" 0 "" "" \
 check "--to-version 1.0 of a list: its nested lists at 1.0" 0 "@$data/valid/nested-lists-v1_0.json" "" \
     -- "$cli" convert --to-version 1.0 "$data/valid/nested-lists-v1_0.json" -
 check "--to-version 1.2: a wildcard other than ?" 1 "" \
-    "$f/identifier-new.json: error: /identifiers/1/identifierList/1/wildcard: a wildcard other than '?' cannot be written at identifier format version 1.2\n" \
+    "$f/identifier-new.json:17:20: error: /identifiers/1/identifierList/1/wildcard: a wildcard other than '?' cannot be written at identifier format version 1.2\n" \
     -- "$cli" convert --to-version 1.2 "$f/identifier-new.json" "$work/id12.json"
 check "... and wrote nothing" 1 "" "" -- test -e "$work/id12.json"
 check "--to-version 1.1: a contingencyId" 1 "" \
-    "$f/identifier-new.json: error: /identifiers/1/contingencyId: a contingencyId cannot be written at identifier format version 1.1\n" \
+    "$f/identifier-new.json:10:23: error: /identifiers/1/contingencyId: a contingencyId cannot be written at identifier format version 1.1\n" \
     -- "$cli" convert --to-version 1.1 "$f/identifier-new.json" -
 sed 's/"L\*3"/"L?3"/; s/"wildcard" : "\*"/"wildcard" : "?"/' "$f/identifier-new.json" >"$work/id-q.json"
 sed 's/"L\*3",/"L?3"/; /"wildcard" : "\*"/d; s/"version" : "1.3"/"version" : "1.2"/' \
@@ -198,7 +198,7 @@ printf '%s' "$(cat "$work/id12-want.json")" >"$work/id12-want.json"
 check "--to-version 1.2: no wildcard field" 0 "@$work/id12-want.json" "" \
     -- "$cli" convert --to-version 1.2 "$work/id-q.json" -
 check "--to-version 1.0 of a criterion list with BOUNDARY_LINE" 1 "" \
-    "$f/injection-boundary.json: error: /identifiableType: BOUNDARY_LINE (DANGLING_LINE before 1.1, which readers now refuse) cannot be written at injectionCriterion format version 1.0\n" \
+    "$f/injection-boundary.json:5:24: error: /identifiableType: BOUNDARY_LINE (DANGLING_LINE before 1.1, which readers now refuse) cannot be written at injectionCriterion format version 1.0\n" \
     -- "$cli" convert --to-version 1.0 "$f/injection-boundary.json" -
 check "--to-version a kind has not got" 2 "" \
     "<stdout>: error: cannot write default lists at format version \"1.3\" (1.0, 1.1)\n" \

@@ -313,7 +313,8 @@ fi
 
 check "examples/resolve.c on the criterion list" 0 "G_FR1: GENERATOR G_FR1\nG_FR2: GENERATOR G_FR2\n" "" \
     -- "$example" "$net" "$lists/criterion.json"
-check "examples/resolve.c reports a failed evaluation" 1 "" "<list>${fails_err#"$lists/fails.json"}\n" \
+# The library knows no line of a list it was handed; the CLI finds it in the kept text.
+check "examples/resolve.c reports a failed evaluation" 1 "" "<list>${fails_err#"$lists/fails.json:8:6"}\n" \
     -- "$example" "$net" "$lists/fails.json"
 
 echo "$((count - failures)) of $count CLI network checks passed"
