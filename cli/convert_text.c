@@ -751,6 +751,10 @@ int cli_convert_csv(const char *path, char delim, bool progress, cli_sink *s, co
 
 /* ---- JSON Lines input ------------------------------------------------------------------ */
 
+/* The longest line of JSON Lines, one contingency read whole: the list reader's longest
+ * string by default (64 MiB), so that a line never ending is not held without end. */
+#define JSONL_MAX_LINE ((size_t)64 << 20)
+
 typedef struct line_buf {
     char *data;
     size_t len, cap;
@@ -846,6 +850,15 @@ static int jsonl_chunk(cli_sink *s, const char *source, unsigned *lineno, line_b
     while (got > 0 && rc == CTG_OK) {
         const char *nl = memchr(buf, '\n', got);
         size_t n = nl ? (size_t)(nl - buf) : got;
+        const char *nul = memchr(buf, '\0', n);
+        /* Refused as they come, not held to the line's end (a /dev/zero would never end). */
+        if (nul != NULL)
+            return cli_fail_at(err, CTG_ESYNTAX, source, *lineno,
+                               (unsigned)(b->len + (size_t)(nul - buf) + 1), "",
+                               "a NUL byte: JSON text holds none");
+        if (b->len + n > JSONL_MAX_LINE)
+            return cli_fail_at(err, CTG_ELIMIT, source, *lineno, 1, "",
+                               "line longer than %zu bytes", (size_t)JSONL_MAX_LINE);
         if (append(b, buf, n) != 0)
             return cli_fail_at(err, CTG_ENOMEM, source, 0, 0, "", "out of memory");
         if (nl) {

@@ -254,6 +254,8 @@ void cli_textout_abort(cli_textout *t)
 /* libcsv's state of a parser between rows (ROW_NOT_BEGUN in libcsv.c); struct csv_parser is
  * public, its states are not named in csv.h. */
 #define CSV_ROW_NOT_BEGUN 0
+/* The longest field read: the list reader's longest string by default (64 MiB). */
+#define CSV_MAX_FIELD ((size_t)64 << 20)
 
 typedef struct csv_reader {
     cli_csv_row_fn row;
@@ -299,11 +301,6 @@ static void on_field(void *s, size_t len, void *data)
 
     if (r->status != CTG_OK)
         return;
-    if (s != NULL && memchr(s, '\0', len) != NULL) {
-        r->status = cli_fail_at(r->err, CTG_ESYNTAX, r->name, r->row_line, 1, "",
-                                "field %zu holds a NUL byte", r->n + 1);
-        return;
-    }
     /* Every text of a list is UTF-8: a field that is not is the input's fault, here. */
     if (s != NULL && (bad = cli_utf8_invalid_at(s, len)) < len) {
         r->status = cli_fail_at(r->err, CTG_ESYNTAX, r->name, r->row_line, 1, "",
@@ -340,14 +337,26 @@ static int no_space(unsigned char c)
     return 0;
 }
 
-/* Feeds one line (or the part of it a read got: `column` its first byte's column). */
+/* Feeds one line (or the part of it a read got: `column` its first byte's column). A NUL
+ * byte, which no text of a list holds, is refused where it is, and a field past
+ * CSV_MAX_FIELD bytes as it grows: neither is held to the end of its field (a /dev/zero of a
+ * CSV would be). */
 static int feed(csv_reader *r, struct csv_parser *p, const char *s, size_t len, unsigned column)
 {
+    const char *nul = memchr(s, '\0', len);
     size_t done;
 
+    if (nul != NULL)
+        return r->status = cli_fail_at(r->err, CTG_ESYNTAX, r->name, r->line,
+                                       column + (unsigned)(nul - s), "",
+                                       "a NUL byte: no field of a list holds one");
     if (column == 1 && p->pstate == CSV_ROW_NOT_BEGUN)
         r->row_line = r->line;
     done = csv_parse(p, s, len, on_field, on_row, r);
+    if (r->status == CTG_OK && p->entry_pos > CSV_MAX_FIELD)
+        return r->status = cli_fail_at(r->err, CTG_ELIMIT, r->name, r->row_line, 1, "",
+                                       "field %zu longer than %zu bytes", r->n + 1,
+                                       (size_t)CSV_MAX_FIELD);
     if (r->status != CTG_OK || done == len)
         return r->status;
     if (csv_error(p) != CSV_EPARSE)

@@ -86,6 +86,20 @@ check "csv: a CRLF cut by a chunk, the line after it" 1 "" \
 check "  the cut: byte 65535 is the CR" 0 "0d0a\n" "" \
     -- sh -c "od -An -tx1 -j65535 -N2 '$work/cut.csv' | tr -d ' '"
 : >"$work/empty.csv"
+# A NUL byte is refused where it is and a field past 64 MiB as it grows: neither is held to the
+# end of its field, so that no input makes the read hold without end (/dev/zero).
+printf 'contingency_id,contingency_name,element_id,element_type,voltage_level_id\nc,,L\000,LINE,\n' >"$work/nul.csv"
+check "csv: a NUL byte, at its place" 1 "" \
+    "$work/nul.csv:2:5: error: /: a NUL byte: no field of a list holds one\n" \
+    -- "$cli" convert "$work/nul.csv" -
+check "csv: /dev/zero ends at its first byte" 1 "" \
+    "/dev/zero:1:1: error: /: a NUL byte: no field of a list holds one\n" \
+    -- "$cli" generate --elements /dev/zero --name z "$work/zero.json"
+head -c 67108865 /dev/zero | tr '\0' a >"$work/long.csv"
+check "csv: a field past 64 MiB" 1 "" \
+    "$work/long.csv:1:1: error: /: field 1 longer than 67108864 bytes\n" \
+    -- "$cli" generate --elements "$work/long.csv" "$work/long.json"
+rm -f "$work/long.csv"
 check "csv: an empty file has no header" 1 "" \
     "$work/empty.csv:1:1: error: /: no header: an empty CSV file (the header row is required)\n" \
     -- "$cli" convert "$work/empty.csv" -
@@ -127,6 +141,18 @@ check "lists of lists do not fit JSON Lines" 1 "" \
     -- "$cli" convert "$data/valid/nested-lists.json" "$work/nested.jsonl"
 
 # ---- JSON Lines ----------------------------------------------------------------------------
+printf '{"id":"a","elements":[]}\n{"id":"b\000"}\n' >"$work/nul.jsonl"
+check "jsonl: a NUL byte, at its place" 1 "" \
+    "$work/nul.jsonl:2:9: error: /: a NUL byte: JSON text holds none\n" \
+    -- "$cli" convert "$work/nul.jsonl" -
+check "jsonl: /dev/zero ends at its first byte" 1 "" \
+    "/dev/zero:1:1: error: /: a NUL byte: JSON text holds none\n" \
+    -- "$cli" convert --from jsonl --name z /dev/zero "$work/zero.json"
+head -c 67108865 /dev/zero | tr '\0' ' ' >"$work/long.jsonl"
+check "jsonl: a line past 64 MiB" 1 "" \
+    "$work/long.jsonl:1:1: error: /: line longer than 67108864 bytes\n" \
+    -- "$cli" convert "$work/long.jsonl" "$work/long.json"
+rm -f "$work/long.jsonl"
 check "json to jsonl: the compact contingency objects" 0 "@$f/quoting.jsonl" "" \
     -- "$cli" convert "$f/quoting.json" --to jsonl -
 check "jsonl from stdin needs --name" 2 "" \

@@ -210,7 +210,8 @@ the object as --compact writes it. Both hold only a default list's
 contingencies: another kind, extensions (CSV) or a contingency without
 elements (CSV) is an error naming it, never dropped. A list read from CSV
 or JSON Lines is named by --name, else after IN's file name without its
-extensions. A bad row is \"IN:line:1: error: path: message\".
+extensions. A bad row is \"IN:line:1: error: path: message\"; a field
+or a line past 64 MiB, or a NUL byte, is refused where it is met.
 --to-version writes an older format version for older PowSyBl readers:
 default, list and criterion lists 1.0 or 1.1, identifier lists 1.1 to 1.3;
 what that version cannot express is an error naming its first item.
