@@ -268,6 +268,7 @@ typedef struct csv_reader {
     unsigned line;     /* the line being fed */
     unsigned row_line; /* the current row's first line */
     bool after_cr;     /* the last byte fed was a '\r', ending a line (a "\r\n" cut?) */
+    bool nul_in_chunk; /* the chunk being fed holds a NUL byte: its lines are searched */
     int status;        /* the first failure: later callbacks do nothing */
 } csv_reader;
 
@@ -343,7 +344,7 @@ static int no_space(unsigned char c)
  * CSV would be). */
 static int feed(csv_reader *r, struct csv_parser *p, const char *s, size_t len, unsigned column)
 {
-    const char *nul = memchr(s, '\0', len);
+    const char *nul = r->nul_in_chunk ? memchr(s, '\0', len) : NULL;
     size_t done;
 
     if (nul != NULL)
@@ -420,6 +421,8 @@ static int read_rows(csv_reader *r, struct csv_parser *p, cli_textin *in)
         if (first && got >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
             skip = 3;
         first = false;
+        /* one search a chunk; its lines are searched only when it holds one (rare) */
+        r->nul_in_chunk = memchr(buf + skip, '\0', got - skip) != NULL;
         if (feed_chunk(r, p, buf + skip, got - skip, &column) != CTG_OK)
             break;
     }
@@ -438,7 +441,7 @@ int cli_csv_read(cli_textin *in, char delimiter, cli_csv_row_fn row, void *paylo
                  ctg_error *err)
 {
     struct csv_parser p;
-    csv_reader r = { row, payload, err, in->name, NULL, NULL, 0, 0, 1, 1, false, CTG_OK };
+    csv_reader r = { row, payload, err, in->name, NULL, NULL, 0, 0, 1, 1, false, false, CTG_OK };
     int rc;
 
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL) != 0)
