@@ -227,7 +227,7 @@ int cli_io_failure(ctg_error *err, const char *source, const char *what, int err
 int cli_flush_stdout(int status)
 {
     ctg_error err;
-    int e;
+    int e, reported;
 
     /* ferror too: an earlier automatic flush may have failed and left nothing to flush now,
      * nor its errno; a closed pipe is then what it met. */
@@ -235,8 +235,11 @@ int cli_flush_stdout(int status)
     if (fflush(stdout) == 0 && !ferror(stdout))
         return status;
     e = cli_signals_pipe_broken() ? EPIPE : errno;
-    status = cli_report(cli_io_failure(&err, CLI_STDOUT_NAME, "cannot write", e), &err);
-    return cli_signals_pipe_broken() ? CLI_INVALID : status;
+    reported = cli_report(cli_io_failure(&err, CLI_STDOUT_NAME, "cannot write", e), &err);
+    /* A closed pipe is 1 (its reader stopped), unless the run had worse already. */
+    if (cli_signals_pipe_broken())
+        return status > CLI_INVALID ? status : CLI_INVALID;
+    return reported;
 }
 
 void cli_stdout_drop(void)

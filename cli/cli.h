@@ -351,8 +351,8 @@ static inline int cli_status_of(int rc)
 int cli_io_failure(ctg_error *err, const char *source, const char *what, int errnum);
 
 /* Flushes stdout and checks that nothing written to it was lost (a full disk, a closed
- * descriptor): then reports it and returns CLI_FAILURE (CLI_INVALID for a closed pipe: its
- * reader stopped), else `status`. Every command that writes to stdout ends with it, so that a
+ * descriptor): then reports it and returns CLI_FAILURE (for a closed pipe, whose reader
+ * stopped, CLI_INVALID or a worse `status`), else `status`. Every command that writes to stdout ends with it, so that a
  * lost result never goes unsaid. */
 int cli_flush_stdout(int status);
 /* After a write failure on stdout has been reported: the rest of the output goes to

@@ -657,8 +657,10 @@ static int outcome(const lint_job *j, int rc, const ctg_error *err)
 {
     ctg_error e;
 
+    /* stdout's failure: said by cli_flush_stdout at the end, whose status it is (1 for a
+     * closed pipe, 2 for a full disk) */
     if (j->write_failed)
-        return CLI_FAILURE; /* said by cli_flush_stdout at the end */
+        return CLI_OK;
     if (j->oom || j->temp_errno != 0) {
         memset(&e, 0, sizeof e);
         e.code = j->oom ? CTG_ENOMEM : CTG_EIO;

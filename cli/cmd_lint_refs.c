@@ -308,7 +308,21 @@ static int place(refs_run *r, int doc, ctg_location *at)
     return rc;
 }
 
-/* Prints every finding in the order ctg_sa_check gave them, with its place. */
+/* The places of `file`'s findings could not be found (no memory, or it changed since it was
+ * read): said as an error of that file. */
+static int placing_failed(const char *file, cli_diag_format format)
+{
+    ctg_error err;
+
+    memset(&err, 0, sizeof err);
+    snprintf(err.source, sizeof err.source, "%s", cli_input_name(file));
+    snprintf(err.message, sizeof err.message, "cannot place the findings");
+    return cli_diag_report(format, CTG_EIO, &err);
+}
+
+/* Prints every finding in the order ctg_sa_check gave them, with its place. CLI_FAILURE when
+ * a file could not be scanned for the places (reported here); a finding that cannot be
+ * written (stdout full or closed) stops the printing, said by cli_flush_stdout at the end. */
 static int print_all(refs_run *r, cli_diag_format format)
 {
     ctg_location *at[LINT_REF_COUNT] = { NULL };
@@ -319,7 +333,7 @@ static int print_all(refs_run *r, cli_diag_format format)
         if (!r->files[d] || d == LINT_REF_CONTINGENCIES)
             continue;
         if (!(at[d] = calloc(r->count + 1, sizeof *at[d])) || place(r, d, at[d]) != CTG_OK)
-            status = CLI_FAILURE;
+            status = placing_failed(r->files[d], format);
     }
     for (size_t i = 0; i < r->count && status == CLI_OK; i++) {
         const held *h = &r->found[i];
@@ -327,7 +341,7 @@ static int print_all(refs_run *r, cli_diag_format format)
         cli_diag diag = { cli_input_name(r->files[h->doc]), l->line, l->column, h->path,
                           issue_codes[h->issue], h->warning ? "warning" : "error", h->message };
         if (cli_diag_print(stdout, format, &diag) < 0)
-            status = CLI_FAILURE;
+            break;
     }
     for (int d = 0; d < LINT_REF_COUNT; d++)
         free(at[d]);
@@ -357,10 +371,8 @@ static int run_check(refs_run *r, cli_diag_format format)
     }
     if (rc != CTG_OK)
         return cli_diag_report(format, rc, &err);
-    if (print_all(r, format) != CLI_OK) {
-        snprintf(err.message, sizeof err.message, "cannot place the findings");
-        return cli_diag_report(format, CTG_EIO, &err);
-    }
+    if (print_all(r, format) != CLI_OK)
+        return CLI_FAILURE;
     return r->count ? CLI_INVALID : CLI_OK;
 }
 

@@ -173,7 +173,8 @@ static int dump(const ctg_network *net, const char *out_path)
         rc = cli_outfile_commit(&out, &err);
     }
     ctg_buf_dispose(&buf);
-    return rc == CTG_OK ? CLI_OK : cli_report(rc, &err);
+    /* stdout's failure said here, not again by cli_flush_stdout */
+    return rc == CTG_OK ? CLI_OK : cli_report_output(rc, strcmp(out_path, "-") == 0, &err);
 }
 
 int cli_network(const cli_command *cmd, int argc, char **argv)

@@ -49,7 +49,7 @@ static int on_error(const ctg_error *err, void *payload)
     /* a contingency was skipped: the input is a contingency list, its kept bytes not needed */
     if (f->in != NULL && f->in->keep)
         cli_input_forget(f->in);
-    return limit_reached(f->run);
+    return limit_reached(f->run) || cli_signals_pipe_broken(); /* nobody reads the rest */
 }
 
 /* The input is a contingency list: what was kept of stdin is not needed. */
@@ -144,7 +144,7 @@ static int verdict(const char *path, const cli_args *args, validate_file *f, int
 
     /* Stopped by on_error: the limit is reached, every error already printed. */
     if (rc == CTG_ESTOPPED) {
-        run->cut = true;
+        run->cut = limit_reached(run); /* else a closed stdout stopped it: said at the end */
         return CLI_INVALID;
     }
     if (rc != CTG_OK && run->errors == before && rereadable && cli_maybe_sa(rc, err))

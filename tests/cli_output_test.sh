@@ -250,6 +250,25 @@ check "diff to a closed stdout: one line, exit 2" 0 \
 sed 's/"id" : "[^"]*"/"id" : "same"/' "$work/medium.json" >"$work/same.json"
 check "lint to a closed stdout: one line, exit 1" 0 \
     "1\n<stdout>: error: cannot write: Broken pipe\n" "" -- pipe_cmd lint "$work/same.json"
+check "a worse status stays: an unreadable file, then a closed stdout" 0 \
+    "2\n$work/missing.json: error: cannot open: No such file or directory\n<stdout>: error: cannot write: Broken pipe\n" \
+    "" -- pipe_cmd validate "$work/missing.json" $many
+{ printf '{"version":"1.2","operatorStrategies":['
+  seq 1 20000 | sed 's/.*/{"id":"s&","contingencyContextType":"SPECIFIC","contingencyId":"c&","conditionalActions":[]},/' | sed '$ s/,$//'
+  printf ']}'; } >"$work/strategies.json"
+check "lint --strategies to a closed stdout: one line, exit 1" 0 \
+    "1\n<stdout>: error: cannot write: Broken pipe\n" "" \
+    -- pipe_cmd lint --contingencies "$work/empty.json" --strategies "$work/strategies.json"
+# A dump larger than a pipe holds: the synthetic network of the bench.
+bench_cli_net=$(dirname "$cli")/../bench/contingency-bench
+if [ -x "$bench_cli_net" ]; then
+    "$bench_cli_net" --generate net-quick.xiidm >"$work/net.xiidm"
+    check "network --dump to a closed stdout: one line, exit 1" 0 \
+        "1\n<stdout>: error: cannot write: Broken pipe\n" "" -- pipe_cmd network --dump "$work/net.xiidm"
+    rm -f "$work/net.xiidm"
+else
+    echo "SKIP: no contingency-bench beside the CLI to make a network: network --dump to a closed stdout"
+fi
 
 gen_list 800000 "$work/big.json"
 # peak_rss COMMAND: runs COMMAND (a shell text) and prints "small" when its peak memory is
