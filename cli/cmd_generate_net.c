@@ -354,18 +354,21 @@ static const char *rule_format(const run_args *ra, size_t i)
     return i + 1 < ra->nrules ? NULL : ra->values[OPT_ID_FORMAT];
 }
 
+/* Every rule counted before any count is printed: a fault of the last (its id format, with
+ * --with-n1) leaves no half report on stdout, as the run leaves no half list. */
 static int dry_run(job *j, const run_args *ra)
 {
-    ctg_gen_counts c;
+    ctg_gen_counts c[sizeof ra->rules / sizeof ra->rules[0]];
     ctg_error err;
 
     for (size_t i = 0; i < ra->nrules; i++) {
-        int rc = count_rule(j, ra->rules[i], rule_format(ra, i), &c, &err);
+        int rc = count_rule(j, ra->rules[i], rule_format(ra, i), &c[i], &err);
 
         if (rc != CTG_OK)
             return cli_report(rc, &err);
-        print_counts(stdout, ra->rules[i], &c, i == 0);
     }
+    for (size_t i = 0; i < ra->nrules; i++)
+        print_counts(stdout, ra->rules[i], &c[i], i == 0);
     return CLI_OK;
 }
 

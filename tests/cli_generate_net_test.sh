@@ -171,6 +171,9 @@ check "--dry-run refuses the id format the run refuses" 2 "" \
     "<generate>: error: id format \"{rule}\": no {id1} and {id2}, so pairs would share ids\n" \
     -- "$cli" "$gen" --network "$pairs" --n2 all-pairs --id-format '{rule}' --dry-run
 check "  nothing written" 0 "" "" -- test ! -e "$work/noid.json"
+check "--dry-run --with-n1: no N-1 count before the N-2 id format is refused" 2 "" \
+    "<generate>: error: id format \"{rule}\": no {id1} and {id2}, so pairs would share ids\n" \
+    -- "$cli" "$gen" --network "$pairs" --n2 parallel --with-n1 --id-format '{rule}' --dry-run
 check "--with-n1: the N-2 id format before any N-1 is written" 2 "" \
     "<generate>: error: id format \"{id}\": unknown placeholder at \"{id}\" ({id1}, {id2}, {rule})\n" \
     -- sh -c "'$cli' '$gen' --network '$work/big.xiidm' --n2 parallel --with-n1 --id-format '{id}' - >'$work/n1.out'; s=\$?; test ! -s '$work/n1.out' && exit \$s"
