@@ -47,16 +47,16 @@ int cli_sink_open(cli_sink *s, const char *name, ctg_error *err)
     return CTG_OK;
 }
 
-/* What CSV cannot hold is an error, never a loss: `member` of the contingency names it. */
-static int unfit(const cli_sink *s, const char *member, const char *why, const char *id,
-                 ctg_error *err)
+/* What CSV cannot hold is an error, never a loss: at the contingency, the place known of it
+ * (its opening brace), its message naming what does not fit. */
+static int unfit(const cli_sink *s, const char *why, const char *id, ctg_error *err)
 {
     char path[64];
 
     if (s->bare)
-        snprintf(path, sizeof path, "/%s", member);
+        path[0] = '\0';
     else
-        snprintf(path, sizeof path, "/contingencies/%zu/%s", s->index, member);
+        snprintf(path, sizeof path, "/contingencies/%zu", s->index);
     return cli_fail_at(err, CTG_ESCHEMA, s->in_name, s->at_line, s->at_column, path,
                        "contingency \"%.100s\" %s", id, why);
 }
@@ -64,11 +64,10 @@ static int unfit(const cli_sink *s, const char *member, const char *why, const c
 static int csv_fits(const cli_sink *s, const ctg_contingency *c, ctg_error *err)
 {
     if (c->extension_count > 0)
-        return unfit(s, "extensions", "has extensions, which CSV cannot hold (JSON Lines can)",
-                     c->id, err);
+        return unfit(s, "has extensions, which CSV cannot hold (JSON Lines can)", c->id, err);
     if (c->element_count == 0)
-        return unfit(s, "elements", "has no elements, and CSV has one row per element (JSON "
-                     "Lines can hold it)", c->id, err);
+        return unfit(s, "has no elements, and CSV has one row per element (JSON Lines can "
+                     "hold it)", c->id, err);
     return CTG_OK;
 }
 

@@ -294,6 +294,14 @@ static int grow_fields(csv_reader *r)
     return 0;
 }
 
+/* The field being read is longer than CSV_MAX_FIELD: the read fails at its row. */
+static int too_long(csv_reader *r)
+{
+    return r->status = cli_fail_at(r->err, CTG_ELIMIT, r->name, r->row_line, 1, "",
+                                   "field %zu longer than %zu bytes", r->n + 1,
+                                   (size_t)CSV_MAX_FIELD);
+}
+
 static void on_field(void *s, size_t len, void *data)
 {
     csv_reader *r = data;
@@ -302,6 +310,11 @@ static void on_field(void *s, size_t len, void *data)
 
     if (r->status != CTG_OK)
         return;
+    /* One that grew past the limit and ended within the same feed, before feed could see it. */
+    if (len > CSV_MAX_FIELD) {
+        too_long(r);
+        return;
+    }
     /* Every text of a list is UTF-8: a field that is not is the input's fault, here. */
     if (s != NULL && (bad = cli_utf8_invalid_at(s, len)) < len) {
         r->status = cli_fail_at(r->err, CTG_ESYNTAX, r->name, r->row_line, 1, "",
@@ -355,9 +368,7 @@ static int feed(csv_reader *r, struct csv_parser *p, const char *s, size_t len, 
         r->row_line = r->line;
     done = csv_parse(p, s, len, on_field, on_row, r);
     if (r->status == CTG_OK && p->entry_pos > CSV_MAX_FIELD)
-        return r->status = cli_fail_at(r->err, CTG_ELIMIT, r->name, r->row_line, 1, "",
-                                       "field %zu longer than %zu bytes", r->n + 1,
-                                       (size_t)CSV_MAX_FIELD);
+        return too_long(r);
     if (r->status != CTG_OK || done == len)
         return r->status;
     if (csv_error(p) != CSV_EPARSE)

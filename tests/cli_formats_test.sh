@@ -99,6 +99,11 @@ head -c 67108865 /dev/zero | tr '\0' a >"$work/long.csv"
 check "csv: a field past 64 MiB" 1 "" \
     "$work/long.csv:1:1: error: /: field 1 longer than 67108864 bytes\n" \
     -- "$cli" generate --elements "$work/long.csv" "$work/long.json"
+# ... and one that crosses the limit and ends in the same read
+{ printf 'L'; head -c 67108865 /dev/zero | tr '\0' a; printf ',LINE\n'; } >"$work/long.csv"
+check "csv: a field past 64 MiB that ends" 1 "" \
+    "$work/long.csv:1:1: error: /: field 1 longer than 67108864 bytes\n" \
+    -- "$cli" generate --elements "$work/long.csv" "$work/long.json"
 rm -f "$work/long.csv"
 check "csv: an empty file has no header" 1 "" \
     "$work/empty.csv:1:1: error: /: no header: an empty CSV file (the header row is required)\n" \
@@ -116,15 +121,15 @@ check "csv: a header alone is an empty list" 0 '{"type":"default","version":"1.1
 
 # What does not fit CSV or JSON Lines is an error naming it, and nothing is written.
 check "csv cannot hold extensions" 1 "" \
-    "$data/valid/extension-contingency.json:1:1: error: /extensions: contingency \"N-1 with extensions\" has extensions, which CSV cannot hold (JSON Lines can)\n" \
+    "$data/valid/extension-contingency.json:1:1: error: /: contingency \"N-1 with extensions\" has extensions, which CSV cannot hold (JSON Lines can)\n" \
     -- "$cli" convert "$data/valid/extension-contingency.json" "$work/ext.csv"
 check "... and wrote nothing" 1 "" "" -- test -e "$work/ext.csv"
 printf '{"type":"default","version":"1.1","name":"e","contingencies":[{"id":"a","elements":[{"id":"G","type":"GENERATOR"}]},{"id":"empty","elements":[]}]}' >"$work/empty-ctg.json"
 check "csv cannot hold a contingency without elements" 1 "" \
-    "$work/empty-ctg.json:1:117: error: /contingencies/1/elements: contingency \"empty\" has no elements, and CSV has one row per element (JSON Lines can hold it)\n" \
+    "$work/empty-ctg.json:1:117: error: /contingencies/1: contingency \"empty\" has no elements, and CSV has one row per element (JSON Lines can hold it)\n" \
     -- "$cli" convert "$work/empty-ctg.json" "$work/empty-ctg.csv"
 check "... nor from JSON Lines: the line, the path as in a list" 1 "" \
-    "$work/empty-ctg.jsonl:2:1: error: /contingencies/1/elements: contingency \"empty\" has no elements, and CSV has one row per element (JSON Lines can hold it)\n" \
+    "$work/empty-ctg.jsonl:2:1: error: /contingencies/1: contingency \"empty\" has no elements, and CSV has one row per element (JSON Lines can hold it)\n" \
     -- sh -c "'$cli' convert '$work/empty-ctg.json' '$work/empty-ctg.jsonl' &&
         '$cli' convert '$work/empty-ctg.jsonl' '$work/empty-ctg.csv'"
 check "jsonl holds extensions and empty contingencies" 0 "" "" \
