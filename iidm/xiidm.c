@@ -425,8 +425,9 @@ static bool ends_early(enum XML_Error e)
            e == XML_ERROR_PARTIAL_CHAR || e == XML_ERROR_UNCLOSED_CDATA_SECTION;
 }
 
-/* The refill's own error (its message kept), at the place the parse reached and the path of
- * the elements open there. */
+/* The refill's own error (its message kept), at the place the parse reached (the start of a
+ * token the cut left unfinished: libexpat keeps no place past it) and the path of the
+ * elements open there. */
 static int set_cut(xreader *r, int rc)
 {
     char path[CTG_ERROR_PATH_MAX];
@@ -457,7 +458,7 @@ static int refill_failed(xreader *r, int rc, size_t fed)
             return r->rc;
         *r->err = refill_err;
     }
-    if (rc == CTG_ESYNTAX) /* corrupt data: where the document was cut, as JSON's reader says */
+    if (rc == CTG_ESYNTAX) /* corrupt data: where the parse stopped, at the unfinished token */
         return set_cut(r, rc);
     if (r->err->message[0] == '\0')
         ctg_error_set(r->err, rc, NULL, "", "read error");
