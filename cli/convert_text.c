@@ -750,13 +750,10 @@ int cli_convert_csv(const char *path, char delim, bool progress, cli_sink *s, co
 
 /* ---- JSON Lines input ------------------------------------------------------------------ */
 
-/* The longest line of JSON Lines, one contingency read whole: the list reader's longest
- * string by default (64 MiB), so that a line never ending is not held without end. */
-#define JSONL_MAX_LINE ((size_t)64 << 20)
-
 typedef struct line_buf {
     char *data;
     size_t len, cap;
+    size_t max; /* the longest line taken (cli_text_limit) */
 } line_buf;
 
 static int append(line_buf *b, const char *s, size_t n)
@@ -855,9 +852,10 @@ static int jsonl_chunk(cli_sink *s, const char *source, unsigned *lineno, line_b
             return cli_fail_at(err, CTG_ESYNTAX, source, *lineno,
                                (unsigned)(b->len + (size_t)(nul - buf) + 1), "",
                                "a NUL byte: JSON text holds none");
-        if (b->len + n > JSONL_MAX_LINE)
+        /* one contingency, read whole: a line never ending is not held without end */
+        if (b->len + n > b->max)
             return cli_fail_at(err, CTG_ELIMIT, source, *lineno, 1, "",
-                               "line longer than %zu bytes", (size_t)JSONL_MAX_LINE);
+                               "line longer than %zu bytes", b->max);
         if (append(b, buf, n) != 0)
             return cli_fail_at(err, CTG_ENOMEM, source, 0, 0, "", "out of memory");
         if (nl) {
@@ -876,7 +874,7 @@ static int jsonl_lines(cli_textin *in, cli_sink *s, ctg_error *err)
 {
     enum { CHUNK = 65536 };
     char *buf = malloc(CHUNK);
-    line_buf b = { NULL, 0, 0 };
+    line_buf b = { NULL, 0, 0, cli_text_limit() };
     unsigned lineno = 1;
     size_t got;
     int rc;

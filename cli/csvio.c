@@ -251,11 +251,21 @@ void cli_textout_abort(cli_textout *t)
 
 /* ---- CSV reading ----------------------------------------------------------------------- */
 
+/* The longest field and line read by default: the list reader's longest string. */
+#define TEXT_LIMIT ((size_t)64 << 20)
+
+size_t cli_text_limit(void)
+{
+    const char *env = getenv("CTG_TEXT_LIMIT_BYTES");
+    char *end;
+    unsigned long long n = env && *env ? strtoull(env, &end, 10) : 0;
+
+    return n > 0 && n < TEXT_LIMIT && *end == '\0' ? (size_t)n : TEXT_LIMIT;
+}
+
 /* libcsv's state of a parser between rows (ROW_NOT_BEGUN in libcsv.c); struct csv_parser is
  * public, its states are not named in csv.h. */
 #define CSV_ROW_NOT_BEGUN 0
-/* The longest field read: the list reader's longest string by default (64 MiB). */
-#define CSV_MAX_FIELD ((size_t)64 << 20)
 
 typedef struct csv_reader {
     cli_csv_row_fn row;
@@ -269,6 +279,7 @@ typedef struct csv_reader {
     unsigned row_line; /* the current row's first line */
     bool after_cr;     /* the last byte fed was a '\r', ending a line (a "\r\n" cut?) */
     bool nul_in_chunk; /* the chunk being fed holds a NUL byte: its lines are searched */
+    size_t max_field;  /* cli_text_limit() */
     int status;        /* the first failure: later callbacks do nothing */
 } csv_reader;
 
@@ -294,12 +305,11 @@ static int grow_fields(csv_reader *r)
     return 0;
 }
 
-/* The field being read is longer than CSV_MAX_FIELD: the read fails at its row. */
+/* The field being read is longer than r->max_field: the read fails at its row. */
 static int too_long(csv_reader *r)
 {
     return r->status = cli_fail_at(r->err, CTG_ELIMIT, r->name, r->row_line, 1, "",
-                                   "field %zu longer than %zu bytes", r->n + 1,
-                                   (size_t)CSV_MAX_FIELD);
+                                   "field %zu longer than %zu bytes", r->n + 1, r->max_field);
 }
 
 static void on_field(void *s, size_t len, void *data)
@@ -311,7 +321,7 @@ static void on_field(void *s, size_t len, void *data)
     if (r->status != CTG_OK)
         return;
     /* One that grew past the limit and ended within the same feed, before feed could see it. */
-    if (len > CSV_MAX_FIELD) {
+    if (len > r->max_field) {
         too_long(r);
         return;
     }
@@ -353,7 +363,7 @@ static int no_space(unsigned char c)
 
 /* Feeds one line (or the part of it a read got: `column` its first byte's column). A NUL
  * byte, which no text of a list holds, is refused where it is, and a field past
- * CSV_MAX_FIELD bytes as it grows: neither is held to the end of its field (a /dev/zero of a
+ * r->max_field bytes as it grows: neither is held to the end of its field (a /dev/zero of a
  * CSV would be). */
 static int feed(csv_reader *r, struct csv_parser *p, const char *s, size_t len, unsigned column)
 {
@@ -367,7 +377,7 @@ static int feed(csv_reader *r, struct csv_parser *p, const char *s, size_t len, 
     if (column == 1 && p->pstate == CSV_ROW_NOT_BEGUN)
         r->row_line = r->line;
     done = csv_parse(p, s, len, on_field, on_row, r);
-    if (r->status == CTG_OK && p->entry_pos > CSV_MAX_FIELD)
+    if (r->status == CTG_OK && p->entry_pos > r->max_field)
         return too_long(r);
     if (r->status != CTG_OK || done == len)
         return r->status;
@@ -452,11 +462,13 @@ int cli_csv_read(cli_textin *in, char delimiter, cli_csv_row_fn row, void *paylo
                  ctg_error *err)
 {
     struct csv_parser p;
-    csv_reader r = { row, payload, err, in->name, NULL, NULL, 0, 0, 1, 1, false, false, CTG_OK };
+    csv_reader r = { row, payload, err, in->name, NULL, NULL, 0, 0, 1, 1, false, false, 0,
+                     CTG_OK };
     int rc;
 
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL) != 0)
         return cli_fail_at(err, CTG_ENOMEM, in->name, 0, 0, "", "out of memory");
+    r.max_field = cli_text_limit();
     csv_set_delim(&p, (unsigned char)delimiter);
     csv_set_space_func(&p, no_space);
     rc = read_rows(&r, &p, in);

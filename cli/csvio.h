@@ -132,6 +132,11 @@ typedef struct cli_sink {
 } cli_sink;
 
 /* `name`: the list's (JSON; may be NULL for the others). */
+/* The longest CSV field and JSON Lines line read, in bytes: the list reader's longest string
+ * by default (64 MiB); CTG_TEXT_LIMIT_BYTES sets it, for tests only (a 64 MiB input is slow
+ * under the sanitizers). */
+size_t cli_text_limit(void);
+
 int cli_sink_open(cli_sink *s, const char *name, ctg_error *err);
 int cli_sink_add(cli_sink *s, const ctg_contingency *c, ctg_error *err);
 /* Commits the output; either way the sink is done. */
