@@ -550,7 +550,8 @@ static int check_extensions(const lint_at *x)
     char s[128], t[128];
 
     for (size_t i = 0; i < c->extension_count; i++) {
-        lint_spot at = { SPOT_EXTENSION, i, x->at->line, x->at->column };
+        lint_spot at = { SPOT_EXTENSION, i, x->at->extension_lines[i],
+                         x->at->extension_columns[i] };
         if (finding(x, &at, "dynaflow-extension",
                     "dynaflow-launcher ignores extension \"%s\" of contingency \"%s\"",
                     SHOWN(s, c->extensions[i].name), SHOWN(t, c->id)))

@@ -21,11 +21,27 @@
 /* Typed extension handlers a read remembers after resolving them by name. */
 #define CTG_EXT_CACHE_SIZE 8
 
+/* Places kept by a placed read, one per item (an element's brace, an extension's name): two
+ * arrays of `cap` entries in one block (lines first), from `alloc`, reused by every
+ * contingency and grown by a copy that keeps the places taken. */
+typedef struct ctg_places {
+    const ctg_allocator *alloc;
+    unsigned *lines, *columns;
+    size_t cap;
+} ctg_places;
+
+/* Room in `p` for `count` places; CTG_ENOMEM (nothing changed) when there is none. */
+int ctg_places_reserve(ctg_places *p, size_t count);
+/* Releases the block of `p`; accepts a `p` that never grew. */
+void ctg_places_release(ctg_places *p);
+
 /* The application's typed handlers for one read, and the ones it has resolved (no
- * allocation, so nothing to release). Zeroed but for `registry` (may be NULL) at the start. */
+ * allocation, so nothing to release). Zeroed but for `registry` (may be NULL) at the start;
+ * `names`, set by a placed read only, receives the place of each extension's name. */
 typedef struct ctg_ext_resolver {
     const struct ctg_extension_registry *registry;
     const struct ctg_extension_handler *cache[CTG_EXT_CACHE_SIZE];
+    ctg_places *names;
 } ctg_ext_resolver;
 
 /* Reads a contingency's "extensions" object (rd->tok on '{') into `c`, with the typed

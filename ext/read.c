@@ -382,6 +382,38 @@ static bool names_grow(name_list *s)
     return true;
 }
 
+/* ---- places ------------------------------------------------------------------------------ */
+
+int ctg_places_reserve(ctg_places *p, size_t count)
+{
+    size_t cap, bytes, old = p->cap * sizeof(unsigned);
+    unsigned *block;
+
+    if (count <= p->cap)
+        return CTG_OK;
+    if (!ctg_grow_capacity(p->cap, count, 16, SIZE_MAX / (2 * sizeof(unsigned)), &cap)
+        || !ctg_size_mul(cap, 2 * sizeof(unsigned), &bytes)
+        || !(block = ctg_mem_alloc(p->alloc, bytes)))
+        return CTG_ENOMEM;
+    if (old) {
+        memcpy(block, p->lines, old);
+        memcpy(block + cap, p->columns, old);
+    }
+    ctg_mem_release(p->alloc, p->lines, 2 * old);
+    p->lines = block;
+    p->columns = block + cap;
+    p->cap = cap;
+    return CTG_OK;
+}
+
+void ctg_places_release(ctg_places *p)
+{
+    if (p->lines)
+        ctg_mem_release(p->alloc, p->lines, 2 * p->cap * sizeof(unsigned));
+    p->lines = p->columns = NULL;
+    p->cap = 0;
+}
+
 /* ---- the object ------------------------------------------------------------------------- */
 
 static int duplicate(ctg_reader *rd, const ctg_keyset_entry *first, const char *name)
@@ -413,6 +445,13 @@ static int read_member(ctg_reader *rd, name_list *s, capture *c)
         return duplicate(rd, first, name);
     if (rc != CTG_OK)
         return ctg_reader_nomem(rd);
+    if (s->resolver->names) { /* a placed read: where the name is, for the visitor */
+        ctg_places *p = s->resolver->names;
+        if (ctg_places_reserve(p, s->count + 1) != CTG_OK)
+            return ctg_reader_nomem(rd);
+        p->lines[s->count] = here.line;
+        p->columns[s->count] = ctg_column(here.offset, here.line_start);
+    }
     e = &s->items[s->count];
     memset(e, 0, sizeof *e);
     e->name = name;

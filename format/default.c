@@ -119,41 +119,16 @@ static int read_element(ctg_reader *rd, void *out)
 
 CTG_HANDLER_DEFINE(, ctg_element_handler, "element", ctg_element, read_element);
 
-/* Room for the places of `count` elements. One block holds both arrays (lines, then columns),
- * reused by every contingency of the read; it grows by a copy, keeping the places taken. */
-static int reserve_places(ctg_reader *rd, ctg_format_reader *fr, size_t count)
-{
-    const ctg_allocator *a = ctg_arena_allocator(fr->item_arena);
-    size_t cap, bytes, old = fr->place_cap * sizeof(unsigned);
-    unsigned *p;
-
-    if (!ctg_grow_capacity(fr->place_cap, count, 16, SIZE_MAX / (2 * sizeof(unsigned)), &cap)
-        || !ctg_size_mul(cap, 2 * sizeof(unsigned), &bytes))
-        return ctg_reader_nomem(rd);
-    if (!(p = ctg_mem_alloc(a, bytes)))
-        return ctg_reader_nomem(rd);
-    if (old) {
-        memcpy(p, fr->element_lines, old);
-        memcpy(p + cap, fr->element_columns, old);
-    }
-    ctg_mem_release(a, fr->element_lines, 2 * old);
-    fr->element_lines = p;
-    fr->element_columns = p + cap;
-    fr->place_cap = cap;
-    return CTG_OK;
-}
-
 /* An element of a placed read: its opening brace is kept at its index, then it is read. */
 static int read_element_placed(ctg_reader *rd, void *out)
 {
     ctg_format_reader *fr = ctg_format_of(rd);
     size_t i = ctg_reader_top_frame(rd)->index;
-    int rc;
 
-    if (i >= fr->place_cap && (rc = reserve_places(rd, fr, i + 1)) != CTG_OK)
-        return rc;
-    fr->element_lines[i] = rd->tok.line;
-    fr->element_columns[i] = ctg_column(rd->tok.offset, rd->tok.line_start);
+    if (ctg_places_reserve(&fr->elements, i + 1) != CTG_OK)
+        return ctg_reader_nomem(rd);
+    fr->elements.lines[i] = rd->tok.line;
+    fr->elements.columns[i] = ctg_column(rd->tok.offset, rd->tok.line_start);
     return read_element(rd, out);
 }
 
@@ -258,7 +233,7 @@ static void place_begin(ctg_reader *rd, size_t index)
 
     fr->at = (ctg_stream_place){ index, rd->tok.line,
                                  ctg_column(rd->tok.offset, rd->tok.line_start), rd->tok.offset,
-                                 0, 0, NULL, NULL };
+                                 0, 0, NULL, NULL, NULL, NULL };
 }
 
 /* ---- lenient reads: a bad contingency reported and skipped -------------------------------- */
@@ -386,8 +361,10 @@ static int deliver_v2(ctg_reader *rd, const ctg_contingency *c)
     }
     if (!fr->placed)
         return deliver(rd, c);
-    fr->at.element_lines = fr->element_lines;
-    fr->at.element_columns = fr->element_columns;
+    fr->at.element_lines = fr->elements.lines;
+    fr->at.element_columns = fr->elements.columns;
+    fr->at.extension_lines = fr->ext_names.lines;
+    fr->at.extension_columns = fr->ext_names.columns;
     h = &ctg_scope_current(rd)->header;
     h->delivered = c;
     stop = v->contingency_at(h, c, &fr->at, v->payload);

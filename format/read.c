@@ -93,6 +93,9 @@ static int run_reader(ctg_format_reader *fr, const read_job *job, ctg_input *in,
         fr->item_arena = ctg_arena_new_ex(job->opts->allocator, job->arena_flags);
         if (!fr->item_arena)
             return ctg_error_set_plain(job->err, ctg_input_name(in), CTG_ENOMEM, "out of memory");
+        fr->elements.alloc = fr->ext_names.alloc = ctg_arena_allocator(fr->item_arena);
+        if (fr->placed)
+            fr->ext.names = &fr->ext_names;
         ctg_input_set_progress(in, job->visitor);
     } else {
         ctg_reader_reserve(rd, ctg_input_size_hint(in));
@@ -122,9 +125,8 @@ static int read_input(ctg_list **out, ctg_input *in, const read_job *job)
         rc = run_reader(&fr, job, in, list);
     }
     fill_stats(&fr.json, job->opts->stats);
-    if (fr.element_lines) /* the places of a placed read: one block (format/default.c) */
-        ctg_mem_release(ctg_arena_allocator(fr.item_arena), fr.element_lines,
-                        2 * fr.place_cap * sizeof(unsigned));
+    ctg_places_release(&fr.elements); /* the places of a placed read (format/default.c) */
+    ctg_places_release(&fr.ext_names);
     ctg_arena_release(fr.item_arena);
     ctg_reader_dispose(&fr.json);
     if (rc != CTG_OK || !out) {

@@ -64,9 +64,8 @@ typedef struct ctg_format_reader {
     bool lenient;
     bool skip_item;              /* the contingency just read was skipped: not delivered */
     ctg_stream_place at;         /* the place of the contingency being read */
-    unsigned *element_lines;     /* `place_cap` entries each, in one block (lines first) */
-    unsigned *element_columns;   /* reused by every contingency; NULL until one has elements */
-    size_t place_cap;
+    ctg_places elements;         /* each element's brace; empty until one has elements */
+    ctg_places ext_names;        /* each extension's name (ext.names points here) */
     const char *source_name;     /* lenient: what the errors handed to `error` are from */
     ctg_error lenient_err;       /* lenient: the read's errors, copied out only on failure */
 } ctg_format_reader;

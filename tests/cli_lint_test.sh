@@ -78,7 +78,7 @@ dyn="$H"'{"id":"c","elements":[{"id":"T1","type":"TIE_LINE"},\n{"id":"L1","type"
 lint_case "without --target dynaflow, what dynaflow drops is fine" dyn.json "$dyn" 0 ""
 lint_case "--target powsybl is the default" dyn.json "$dyn" 0 "" --target powsybl
 lint_case "dynaflow-type, dynaflow-side, dynaflow-extension" dyn.json "$dyn" 1 \
-    'dyn.json:2:23: warning: /contingencies/0/elements/0: dynaflow-launcher does not read TIE_LINE elements: it drops contingency "c"\ndyn.json:3:1: warning: /contingencies/0/elements/1: dynaflow-launcher ignores voltageLevelId "VL1": it trips the whole LINE\ndyn.json:2:1: warning: /contingencies/0/extensions/x~1y: dynaflow-launcher ignores extension "x/y" of contingency "c"\n' \
+    'dyn.json:2:23: warning: /contingencies/0/elements/0: dynaflow-launcher does not read TIE_LINE elements: it drops contingency "c"\ndyn.json:3:1: warning: /contingencies/0/elements/1: dynaflow-launcher ignores voltageLevelId "VL1": it trips the whole LINE\ndyn.json:4:15: warning: /contingencies/0/extensions/x~1y: dynaflow-launcher ignores extension "x/y" of contingency "c"\n' \
     --target dynaflow
 eleven='GENERATOR STATIC_VAR_COMPENSATOR SHUNT_COMPENSATOR BRANCH HVDC_LINE BUSBAR_SECTION DANGLING_LINE LINE TWO_WINDINGS_TRANSFORMER THREE_WINDINGS_TRANSFORMER LOAD'
 {
@@ -123,7 +123,7 @@ lint_case "dynaflow-kind: a bare contingency, at its brace" bare.json \
 long=$(awk 'BEGIN { for (i = 0; i < 200; i++) printf "e" }')
 lint_case "an extension name too long for the path: the path ends at extensions" longext.json \
     "$H"'{"id":"c","elements":[{"id":"L1","type":"LINE"}],"extensions":{"'"$long"'":1}}]}\n' \
-    1 "longext.json:2:1: warning: /contingencies/0/extensions: dynaflow-launcher ignores extension \"$(printf '%.120s' "$long")...\" of contingency \"c\"\n" \
+    1 "longext.json:2:64: warning: /contingencies/0/extensions: dynaflow-launcher ignores extension \"$(printf '%.120s' "$long")...\" of contingency \"c\"\n" \
     --target dynaflow
 
 # ---- nested lists -------------------------------------------------------------------------

@@ -76,7 +76,11 @@ static int on_at(const ctg_stream_header *h, const ctg_contingency *c, const ctg
     for (size_t i = 0; i < c->element_count; i++)
         text_printf(&s->log, "%s%u:%u", i ? " " : "", at->element_lines[i],
                              at->element_columns[i]);
-    text_printf(&s->log, "]\n");
+    text_printf(&s->log, "]");
+    for (size_t i = 0; i < c->extension_count; i++) /* the place of each name */
+        text_printf(&s->log, "%s%s@%u:%u", i ? " " : " {", c->extensions[i].name,
+                             at->extension_lines[i], at->extension_columns[i]);
+    text_printf(&s->log, "%s\n", c->extension_count ? "}" : "");
     if (s->doc) {
         unsigned line, col;
         CU_ASSERT_FATAL(at->offset < s->len);
@@ -158,6 +162,29 @@ CTG_TEST(stream_v2, places_multi_line)
 
 /* Each '\n' becomes "\r\n": the same lines and columns (a '\r' ends its line's bytes), other
  * offsets (each checked against the CRLF text itself). */
+/* Each extension's name is placed at its opening quote, for each contingency afresh (the
+ * second has more than the first, the third none), and with the values skipped too. */
+CTG_TEST(stream_v2, places_of_extension_names)
+{
+    static const char doc[] = "{\"type\":\"default\",\"version\":\"1.1\",\"name\":\"n\","
+                              "\"contingencies\":[\n"
+                              "{\"id\":\"a\",\"elements\":[],\"extensions\":{\"x\":1}},\n"
+                              "{\"id\":\"b\",\"extensions\":{\n  \"y\" : {\"z\":[1]},\n"
+                              "  \"w\" : 2},\"elements\":[]},\n"
+                              "{\"id\":\"c\",\"elements\":[]}]}";
+    static const char expected[] = "n/0 a#0@2:1 id2:7 [] {x@2:39}\n"
+                                   "n/0 b#1@3:1 id3:7 [] {y@4:3 w@5:3}\n"
+                                   "n/0 c#2@6:1 id6:7 []\n";
+
+    for (int skip = 0; skip < 2; skip++) {
+        seen2 s = { 0 };
+        CU_ASSERT_EQUAL(read2(doc, sizeof(doc) - 1, &s,
+                              skip ? CTG_READ_SKIP_EXTENSION_VALUES : 0, NULL), CTG_OK);
+        expect_log(s.log.data, expected);
+        free(s.log.data);
+    }
+}
+
 CTG_TEST(stream_v2, places_crlf)
 {
     char crlf[2 * sizeof(multi)];

@@ -135,6 +135,10 @@ typedef struct ctg_stream_place {
      *  order */
     const unsigned *element_lines;
     const unsigned *element_columns; /**< the same elements' columns */
+    /** c->extension_count entries: the line of each extension's name (its opening quote), in
+     *  input order; added after the fields above, which keep their offsets */
+    const unsigned *extension_lines;
+    const unsigned *extension_columns; /**< the same names' columns */
 } ctg_stream_place;
 
 /** The version of ctg_visitor these headers describe. */
