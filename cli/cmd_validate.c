@@ -36,6 +36,16 @@ static bool limit_reached(const validate_run *run)
     return run->max_errors != 0 && run->errors >= run->max_errors;
 }
 
+/* The input is a contingency list: what was kept of stdin is not needed. */
+static int seen_list(void *payload)
+{
+    validate_file *f = payload;
+
+    if (f->in != NULL && f->in->keep)
+        cli_input_forget(f->in);
+    return 0;
+}
+
 /* A contingency the lenient read skipped: its error, printed as it comes. Stops the read once
  * the limit is reached. */
 static int on_error(const ctg_error *err, void *payload)
@@ -46,20 +56,8 @@ static int on_error(const ctg_error *err, void *payload)
     cli_progress_done(&f->progress); /* the line is the diagnostic's; the bar comes back */
     cli_diag_print(f->run->format == CLI_DIAG_JSON ? stdout : stderr, f->run->format, &d);
     f->run->errors++;
-    /* a contingency was skipped: the input is a contingency list, its kept bytes not needed */
-    if (f->in != NULL && f->in->keep)
-        cli_input_forget(f->in);
+    seen_list(payload); /* a contingency was skipped: the input is a contingency list */
     return limit_reached(f->run) || cli_signals_pipe_broken(); /* nobody reads the rest */
-}
-
-/* The input is a contingency list: what was kept of stdin is not needed. */
-static int seen_list(void *payload)
-{
-    validate_file *f = payload;
-
-    if (f->in != NULL && f->in->keep)
-        cli_input_forget(f->in);
-    return 0;
 }
 
 static int on_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *payload)
