@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "ctg/ctg.h"
 #include "ctg/iidm.h"
@@ -134,8 +135,10 @@ const char *cli_input_name(const char *path);
 const char *cli_output_name(const char *path);
 
 /* LIST read once (listio.c), as convert and resolve read it: until the list's shape is known
- * every byte read is kept, as a pipe cannot be read twice; the kept start can then be replayed
- * before the rest, or completed into the whole document. */
+ * every byte read from a pipe is kept, as a pipe cannot be read twice; the kept start can then
+ * be replayed before the rest, or completed into the whole document. A regular file keeps
+ * nothing (a long start before the first contingency would otherwise all be held): it is read
+ * again from where it began instead. */
 typedef struct cli_input {
     int fd;
     bool close_fd;
@@ -143,6 +146,8 @@ typedef struct cli_input {
     size_t size;      /* a regular file's size, for the progress bar; else 0 */
     size_t consumed;  /* bytes read from fd */
     bool eof;
+    bool rewind;   /* a regular file, read again from `start` rather than kept */
+    off_t start;   /* fd's offset when opened */
     bool keep;     /* keep a copy of what is read */
     size_t replay; /* > 0: the kept bytes from this offset - 1 are served first */
     char *kept;    /* the copy, owned */
@@ -162,9 +167,13 @@ int cli_input_open(cli_input *in, const char *path, cli_progress *progress, ctg_
 int cli_input_read(void *payload, void *buf, size_t cap, size_t *got);
 /* Stops keeping and frees the copy: the list streams. */
 void cli_input_forget(cli_input *in);
-/* Reads the rest of the input into the copy: then `kept` is the whole document. */
+/* The input served again from its start (the kept bytes replayed, or a regular file read
+ * again), nothing more kept: the list streams from its beginning. CTG_EIO in `err`. */
+int cli_input_restart(cli_input *in, ctg_error *err);
+/* Reads the whole input into the copy (the rest of a pipe after what is kept, a regular file
+ * again from its start): then `kept` is the whole document. */
 int cli_input_finish(cli_input *in, ctg_error *err);
-/* An error about the document `in` holds whole (its kept bytes, after cli_input_finish) that
+/* An error about the document `in` reads (its kept bytes, or a regular file read again) that
  * has a path but no place (an evaluation's, a writer's): given the line and column of the
  * value at its path, when found there. */
 void cli_input_place(const cli_input *in, ctg_error *err);

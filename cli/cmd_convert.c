@@ -5,9 +5,10 @@
  * The input is read once, as it streams. A `default` list with its name first (PowSyBl's
  * layout) is written one contingency at a time, in constant memory, from a file, a pipe or
  * stdin to a file, a device, a pipe or stdout. Until its first contingency shows that it is
- * one, every byte read is kept: any other list (another kind, nested lists, the name last) is
- * then read whole from those bytes and the rest of the input, never from the input again, as
- * a pipe cannot be read twice. */
+ * one, every byte read from a pipe is kept: any other list (another kind, nested lists, the
+ * name last) is then read whole from those bytes and the rest of the input, never from the
+ * input again, as a pipe cannot be read twice. A regular file keeps nothing: such a list is
+ * read again from its start. */
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -139,7 +140,7 @@ static ctg_read_options read_options(const job *j, unsigned flags)
     return opts;
 }
 
-/* Any list but a streamable one: read whole from the kept bytes and the rest. */
+/* Any list but a streamable one: read whole (cli_input_finish). */
 static int convert_whole(job *j, unsigned flags)
 {
     ctg_read_options opts = read_options(j, flags);
@@ -250,8 +251,8 @@ static const char *article(const char *name)
     return strchr("aeiou", name[0]) != NULL ? "an" : "a";
 }
 
-/* IN is a security-analysis document: read whole from the kept bytes and the rest (stdin
- * too), written back at the current version of its kind. */
+/* IN is a security-analysis document: read whole (cli_input_finish; stdin too), written back
+ * at the current version of its kind. */
 static int convert_sa(job *j, unsigned flags)
 {
     ctg_read_options opts = cli_input_options(&j->base.in);

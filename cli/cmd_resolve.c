@@ -2,11 +2,11 @@
 /* contingency-cli resolve --network NET [--report FILE] LIST OUT: the concrete contingencies
  * of a list of any kind against a network, written as a `default` list.
  *
- * LIST is read once, as convert reads its input. Its first contingency tells whether it is a
- * `default` list with its name first: then the bytes kept so far are replayed into the
- * streaming resolve, which filters the contingencies one by one into a streaming writer, in
- * constant memory beyond the network. Any other list (another kind, nested lists, the name
- * last) is read whole from the kept bytes and the rest of the input, and resolved whole. */
+ * LIST's start is read as convert reads its input. Its first contingency tells whether it is
+ * a `default` list with its name first: then LIST is served again from its start (the bytes a
+ * pipe kept replayed, a regular file read again) into the streaming resolve, which filters the
+ * contingencies one by one into a streaming writer, in constant memory beyond the network. Any
+ * other list (another kind, nested lists, the name last) is read whole and resolved whole. */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -220,7 +220,7 @@ static int name_error(const job *j, int rc, ctg_error *err)
     return rc;
 }
 
-/* A `default` list, name first: filtered as it streams, the kept start replayed first. */
+/* A `default` list, name first: filtered as it streams from the input's start again. */
 static int resolve_streamed(job *j)
 {
     ctg_source src = ctg_source_callback(cli_input_read, &j->base.in, j->base.in.size);
@@ -231,8 +231,11 @@ static int resolve_streamed(job *j)
 
     if (rc != CTG_OK)
         return report_abort(&j->rep), report_write(j, rc, &err);
-    j->base.in.keep = false;
-    j->base.in.replay = 1;
+    if ((rc = cli_input_restart(&j->base.in, &err)) != CTG_OK) {
+        ctg_stream_writer_abort(w);
+        report_abort(&j->rep);
+        return cli_report(rc, &err);
+    }
     memset(&err, 0, sizeof err);
     rc = name_error(j, ctg_resolve_stream(j->net, &src, &opts, w, &j->ropts, &err), &err);
     if (rc == CTG_ESTOPPED && j->rep.open && ferror(j->rep.out.fp))
@@ -254,7 +257,7 @@ static int resolve_streamed(job *j)
     return finish_outputs(j, &err);
 }
 
-/* Any other list: read whole from the kept bytes and the rest, resolved, written. */
+/* Any other list: read whole (cli_input_finish), resolved, written. */
 static int resolve_whole(job *j)
 {
     ctg_read_options opts = cli_input_options(&j->base.in);

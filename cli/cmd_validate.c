@@ -138,7 +138,7 @@ static int verdict(const char *path, const cli_args *args, validate_file *f, int
     /* Stdin or a pipe can be read as a security-analysis document while all its bytes are
      * kept. Such a document is read strictly, --lenient or not: it has no contingency to skip
      * (and none was: no error of this file was reported). */
-    bool rereadable = f->in ? f->in->keep : !cli_input_once(path);
+    bool rereadable = f->in ? f->in->keep || f->in->rewind : !cli_input_once(path);
 
     /* Stopped by on_error: the limit is reached, every error already printed. */
     if (rc == CTG_ESTOPPED) {

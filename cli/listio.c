@@ -37,8 +37,13 @@ int cli_input_open(cli_input *in, const char *path, cli_progress *progress, ctg_
             return cli_io_failure(err, path, "cannot open", errno);
         in->close_fd = true;
     }
-    if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        in->size = (size_t)st.st_size;
+    if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        in->start = lseek(in->fd, 0, SEEK_CUR);
+        in->rewind = in->start >= 0;
+        in->keep = !in->rewind;
+        if (st.st_size > in->start && in->rewind)
+            in->size = (size_t)(st.st_size - in->start);
+    }
     return CTG_OK;
 }
 
@@ -109,11 +114,37 @@ void cli_input_forget(cli_input *in)
     in->kept_len = in->kept_cap = 0;
 }
 
+/* A regular file positioned at its start again, its reads counted from there. */
+static int rewind_file(cli_input *in, ctg_error *err)
+{
+    if (lseek(in->fd, in->start, SEEK_SET) < 0)
+        return cli_io_failure(err, in->name, "cannot read again", errno);
+    in->eof = false;
+    in->consumed = 0;
+    return CTG_OK;
+}
+
+int cli_input_restart(cli_input *in, ctg_error *err)
+{
+    in->keep = false;
+    if (in->rewind)
+        return rewind_file(in, err);
+    in->replay = 1;
+    return CTG_OK;
+}
+
 int cli_input_finish(cli_input *in, ctg_error *err)
 {
     char chunk[65536];
     size_t got = 1;
+    int rc;
 
+    if (in->rewind && !in->keep) { /* nothing kept: the whole file, from its start */
+        if ((rc = rewind_file(in, err)) != CTG_OK)
+            return rc;
+        cli_input_forget(in);
+        in->keep = true;
+    }
     while (got > 0) {
         if (cli_input_read(in, chunk, sizeof chunk, &got) != 0)
             return cli_io_failure(err, in->name, "read failed", errno);
@@ -121,14 +152,38 @@ int cli_input_finish(cli_input *in, ctg_error *err)
     return CTG_OK;
 }
 
+/* A regular file read again from an offset by pread: its own offset is left as it is. */
+typedef struct reread {
+    int fd;
+    off_t at;
+} reread;
+
+static int reread_read(void *payload, void *buf, size_t cap, size_t *got)
+{
+    reread *r = payload;
+    ssize_t n;
+
+    do
+        n = pread(r->fd, buf, cap, r->at);
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return -1;
+    r->at += n;
+    *got = (size_t)n;
+    return 0;
+}
+
 void cli_input_place(const cli_input *in, ctg_error *err)
 {
-    ctg_source src = ctg_source_buffer(in->kept, in->kept_len);
+    reread again = { in->fd, in->start };
+    bool kept = in->kept != NULL || !in->rewind; /* a regular file is read again, unless kept */
+    ctg_source src = kept ? ctg_source_buffer(in->kept, in->kept_len)
+                          : ctg_source_callback(reread_read, &again, in->size);
     ctg_read_options opts = cli_input_options(in);
     const char *pointer = err->path;
     ctg_location at;
 
-    if (err->line != 0 || err->path[0] == '\0' || in->kept == NULL
+    if (err->line != 0 || err->path[0] == '\0' || (kept && in->kept == NULL)
         || strcmp(err->source, in->name) != 0)
         return;
     if (ctg_locate(&src, &pointer, 1, &at, &opts, NULL) == CTG_OK && at.found) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MPL-2.0 */
-/* The streamed read filter, merge and split share (see pipeline.h). Until the first
- * contingency every byte read is kept, as convert keeps it: an input without any contingency
- * is then read whole from those bytes for its name, a pipe not being readable twice. */
+/* The streamed read filter, merge and split share (see pipeline.h). An input without any
+ * contingency is read whole again for its name (cli_input_finish: the bytes a pipe kept, a
+ * regular file from its start). */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -145,15 +145,16 @@ static int on_list_end(const ctg_stream_header *h, void *payload)
     return 0;
 }
 
-/* An input without contingencies: its kind and name, from the bytes kept. */
+/* An input without contingencies: its kind and name, from the whole input read again. */
 static int read_empty(pl_read *r)
 {
     ctg_read_options opts = cli_input_options(&r->in);
     ctg_list *list = NULL;
     ctg_error err;
-    int rc;
+    int rc = cli_input_finish(&r->in, &err);
 
-    rc = ctg_list_read_buffer(&list, r->in.kept, r->in.kept_len, &opts, &err);
+    if (rc == CTG_OK)
+        rc = ctg_list_read_buffer(&list, r->in.kept, r->in.kept_len, &opts, &err);
     if (rc != CTG_OK)
         return cli_report(rc, &err);
     if (ctg_list_get_kind(list) == CTG_LIST_DEFAULT ||

@@ -286,9 +286,40 @@ if [ -x /usr/bin/time ]; then
     check "what streamed is the same" 0 "" "" -- cmp "$work/big.json" "$work/big.out"
     check "streams in constant memory from a file to stdout" 0 "small\n" "" \
         -- peak_rss "'$cli' convert '$work/big.json' - >/dev/null"
+    # 40 MB of blanks before the first contingency: a regular file is read again from its
+    # start rather than holding them (a pipe still keeps them, as it cannot be read twice).
+    { printf '{"type":"default","version":"1.1","name":"wide","contingencies":'
+      head -c 41943040 /dev/zero | tr '\0' ' '
+      printf '[{"id":"c1","elements":[{"id":"G_FR1","type":"GENERATOR"}]}]}'; } >"$work/wide.json"
+    for c in "convert '$work/wide.json' '$work/wide.out'" \
+        "convert --to csv '$work/wide.json' '$work/wide.out'" \
+        "filter --id c1 '$work/wide.json' '$work/wide.out'" \
+        "merge '$work/wide.json' '$data/valid/sample.json' '$work/wide.out'" \
+        "split --size 1 '$work/wide.json' '$work/wide-part'" \
+        "resolve --network '$data/network/sample.xiidm' '$work/wide.json' '$work/wide.out'"; do
+        check "${c%% *}: a long start before the first contingency is not held in memory ($c)" \
+            0 "small\n" "" -- peak_rss "'$cli' $c"
+    done
+    rm -f "$work/wide.json" "$work/wide.out" "$work"/wide-part*
 else
     skip "peak memory of a streaming convert (needs /usr/bin/time, Debian package time)"
 fi
+# stdin from a regular file is read again from where it stood, not from the file's start: a
+# first line taken by `read` stays taken, for a list read whole (nested lists) and for a
+# streamed resolve.
+{ printf 'not json\n'; cat "$data/valid/nested-lists.json"; } >"$work/after-line.json"
+"$cli" convert "$data/valid/nested-lists.json" "$work/nested.expected" || exit 2
+check "convert - of stdin past its first line, read whole" 0 "" "" \
+    -- sh -c "{ read -r l; '$cli' convert - '$work/nested.out'; } <'$work/after-line.json'"
+check "what it wrote" 0 "" "" -- cmp "$work/nested.expected" "$work/nested.out"
+{ printf 'not json\n'; cat "$data/network/default.json"; } >"$work/after-line.json"
+"$cli" resolve --network "$data/network/sample.xiidm" "$data/network/default.json" \
+    "$work/resolved.expected" || exit 2
+check "resolve - of stdin past its first line, streamed" 0 "" "" \
+    -- sh -c "{ read -r l; '$cli' resolve --network '$data/network/sample.xiidm' - \
+        '$work/resolved.out'; } <'$work/after-line.json'"
+check "what it wrote" 0 "" "" -- cmp "$work/resolved.expected" "$work/resolved.out"
+rm -f "$work/after-line.json" "$work"/nested.* "$work"/resolved.*
 
 # ---- signals ------------------------------------------------------------------------------
 # A convert of the 93 MB list is stopped by SIGNAL once its temporary file exists; the input
