@@ -173,6 +173,13 @@ typedef struct lint_job {
     size_t *first;
     el_ref *refs;
     size_t el_cap;
+    /* --target dynaflow, a version after the contingencies (final_versions): for the root
+     * (index 0) and each list nested in it (1 + its index), whether its final version is at
+     * most 1.0. */
+    const char *file, *path; /* what lint_read reads */
+    bool finals_read;
+    unsigned char *finals;
+    size_t finals_n;
 } lint_job;
 
 /* The contingency being linted. */
@@ -467,10 +474,58 @@ static bool version_up_to_1_0(const char *v)
     return major == 0 || (major == 1 && minor == 0);
 }
 
+static int final_version(const ctg_stream_header *h, void *payload)
+{
+    lint_job *j = payload;
+    size_t at = h->depth == 0 ? 0 : h->index + 1;
+    unsigned char *grown;
+
+    if (h->depth > 1)
+        return 0;
+    if (at >= j->finals_n) {
+        if (at > SIZE_MAX / 2 - 1 || !(grown = realloc(j->finals, 2 * at + 2)))
+            return 1; /* unknown: the version said current, as before it is read */
+        memset(grown + j->finals_n, 0, 2 * at + 2 - j->finals_n);
+        j->finals = grown;
+        j->finals_n = 2 * at + 2;
+    }
+    j->finals[at] = version_up_to_1_0(h->version);
+    return 0;
+}
+
+static int ignore_contingency(const ctg_stream_header *h, const ctg_contingency *c, void *p)
+{
+    (void)h, (void)c, (void)p;
+    return 0;
+}
+
+/* Whether the version of `list`, not read yet, is at most 1.0 once read: the whole file read
+ * once more (only when a boundary line comes before a version) for every list's final
+ * version, with which the reader judged the elements. */
+static bool final_up_to_1_0(lint_job *j, const ctg_stream_header *list)
+{
+    ctg_visitor v = CTG_VISITOR_INIT;
+    ctg_source src = cli_source(j->file);
+    ctg_read_options opts = cli_read_options(j->path);
+    ctg_error err;
+    size_t at = list->depth == 0 ? 0 : list->index + 1;
+
+    if (!j->finals_read) {
+        j->finals_read = true;
+        v.contingency = ignore_contingency;
+        v.list_end = final_version;
+        v.payload = j;
+        opts.flags |= CTG_READ_SKIP_EXTENSION_VALUES;
+        ctg_read_stream(&src, &v, &opts, &err); /* a failure is the lint read's to report */
+    }
+    return at < j->finals_n && j->finals[at];
+}
+
 /* The 11 element types dynaflow-launcher reads (its ContingencyElement::typeFromString); it
  * drops a contingency with any other. BOUNDARY_LINE is read when the file spells it
- * DANGLING_LINE, as files of version 1.0 and older do. */
-static bool dynaflow_reads(ctg_element_type t, const ctg_stream_header *list)
+ * DANGLING_LINE, as files of version 1.0 and older do: a version that comes later is known
+ * only at the list's end, but the element was read by it all the same. */
+static bool dynaflow_reads(lint_job *j, ctg_element_type t, const ctg_stream_header *list)
 {
     switch (t) {
     case CTG_ELEMENT_GENERATOR:
@@ -486,7 +541,8 @@ static bool dynaflow_reads(ctg_element_type t, const ctg_stream_header *list)
         return true;
     case CTG_ELEMENT_DANGLING_LINE:
     case CTG_ELEMENT_BOUNDARY_LINE:
-        return version_up_to_1_0(list->version);
+        return list->version != NULL ? version_up_to_1_0(list->version)
+                                     : final_up_to_1_0(j, list);
     default:
         return false;
     }
@@ -535,7 +591,7 @@ static int check_element(const lint_at *x, size_t k)
         return 1;
     if (check_side(x, &at))
         return 1;
-    if (j->cfg->dynaflow && !dynaflow_reads(el->type, x->list))
+    if (j->cfg->dynaflow && !dynaflow_reads(j, el->type, x->list))
         return finding(x, &at, "dynaflow-type",
                        "dynaflow-launcher does not read %s elements: it drops contingency "
                        "\"%s\"%s", ctg_element_type_name(el->type), SHOWN(s, x->c->id),
@@ -784,6 +840,8 @@ int cli_lint_file(const char *path, const cli_lint_config *cfg)
     j.cfg = cfg;
     j.name = cli_input_name(path);
     j.budget = id_budget();
+    j.file = file;
+    j.path = path;
     j.spill_at = UINT64_MAX;
     rc = lint_read(&j, file, path, &err);
     if (j.held != NULL && !j.oom && !j.write_failed && j.temp_errno == 0)
@@ -798,6 +856,7 @@ int cli_lint_file(const char *path, const cli_lint_config *cfg)
     free(j.seen);
     free(j.first);
     free(j.refs);
+    free(j.finals);
     return rc;
 }
 

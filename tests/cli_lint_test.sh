@@ -107,6 +107,17 @@ for t in $others; do
 done
 check "the other 9 types: dynaflow-type each (BOUNDARY_LINE as 1.1 spells it)" 1 "$want" "" \
     -- "$cli" lint --target dynaflow others.json
+lint_case "DANGLING_LINE read at a 1.0 version given after the contingencies" late.json \
+    '{"type":"default","name":"l","contingencies":[{"id":"c","elements":[\n{"id":"D1","type":"DANGLING_LINE"}]}],"version":"1.0"}\n' \
+    0 '' --target dynaflow
+lint_case "BOUNDARY_LINE read at a 1.1 version given after the contingencies" late11.json \
+    '{"type":"default","name":"l","contingencies":[{"id":"c","elements":[\n{"id":"B1","type":"BOUNDARY_LINE"}]}],"version":"1.1"}\n' \
+    1 'late11.json:2:1: warning: /contingencies/0/elements/0: dynaflow-launcher does not read BOUNDARY_LINE elements: it drops contingency "c" (it reads DANGLING_LINE, as format 1.0 writes it)\n' \
+    --target dynaflow
+lint_case "late versions of nested lists: each list's own" latenest.json \
+    '{"type":"list","name":"o","contingencyLists":[{"type":"default","name":"a","contingencies":[{"id":"c","elements":[\n{"id":"B1","type":"BOUNDARY_LINE"}]}],"version":"1.1"},\n{"type":"default","name":"b","contingencies":[{"id":"d","elements":[{"id":"D1","type":"DANGLING_LINE"}]}],"version":"1.0"}]}\n' \
+    1 'latenest.json: warning: /type: dynaflow-launcher reads only "default" lists, not "list" lists\nlatenest.json:2:1: warning: /contingencyLists/0/contingencies/0/elements/0: dynaflow-launcher does not read BOUNDARY_LINE elements: it drops contingency "c" (it reads DANGLING_LINE, as format 1.0 writes it)\n' \
+    --target dynaflow
 lint_case "dynaflow-kind: an identifier list, said at its type" ident.json \
     '{"type":"identifier","version":"1.2","name":"i","identifiers":[]}\n' \
     1 'ident.json: warning: /type: dynaflow-launcher reads only "default" lists, not "identifier" lists\n' \
