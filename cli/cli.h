@@ -177,6 +177,9 @@ int cli_input_finish(cli_input *in, ctg_error *err);
  * has a path but no place (an evaluation's, a writer's): given the line and column of the
  * value at its path, when found there. */
 void cli_input_place(const cli_input *in, ctg_error *err);
+/* Where the value at JSON Pointer `pointer` ("" for the root) of the document `in` reads
+ * begins, into *at, as cli_input_place finds it; false when not found. */
+bool cli_input_locate(const cli_input *in, const char *pointer, ctg_location *at);
 /* Closes the input it opened and frees the copy. */
 void cli_input_close(cli_input *in);
 /* The default read options, whose errors name the input as `in->name` does (its kept bytes,

@@ -173,20 +173,26 @@ static int reread_read(void *payload, void *buf, size_t cap, size_t *got)
     return 0;
 }
 
-void cli_input_place(const cli_input *in, ctg_error *err)
+bool cli_input_locate(const cli_input *in, const char *pointer, ctg_location *at)
 {
     reread again = { in->fd, in->start };
     bool kept = in->kept != NULL || !in->rewind; /* a regular file is read again, unless kept */
     ctg_source src = kept ? ctg_source_buffer(in->kept, in->kept_len)
                           : ctg_source_callback(reread_read, &again, in->size);
     ctg_read_options opts = cli_input_options(in);
-    const char *pointer = err->path;
+
+    if (kept && in->kept == NULL)
+        return false;
+    return ctg_locate(&src, &pointer, 1, at, &opts, NULL) == CTG_OK && at->found;
+}
+
+void cli_input_place(const cli_input *in, ctg_error *err)
+{
     ctg_location at;
 
-    if (err->line != 0 || err->path[0] == '\0' || (kept && in->kept == NULL)
-        || strcmp(err->source, in->name) != 0)
+    if (err->line != 0 || err->path[0] == '\0' || strcmp(err->source, in->name) != 0)
         return;
-    if (ctg_locate(&src, &pointer, 1, &at, &opts, NULL) == CTG_OK && at.found) {
+    if (cli_input_locate(in, err->path, &at)) {
         err->line = at.line;
         err->column = at.column;
         err->offset = at.offset;

@@ -52,6 +52,25 @@ int pl_fail_at(int status, const char *source, unsigned line, unsigned column, c
     return status;
 }
 
+/* The list at `list` (a JSON Pointer, "" for the root) has no name before its first
+ * contingency: said at its name, after them, or as the reader says a missing one, at the
+ * list's brace (the input read again for the place). */
+static int name_not_first(pl_read *r, const char *list)
+{
+    ctg_location at;
+    char name[80];
+
+    snprintf(name, sizeof name, "%s/name", list);
+    if (cli_input_locate(&r->in, name, &at))
+        return pl_fail_at(CLI_INVALID, r->in.name, at.line, at.column, name,
+                          "the list's name comes after its contingencies; convert writes it "
+                          "first");
+    if (!cli_input_locate(&r->in, list, &at))
+        at.line = at.column = 0;
+    return pl_fail_at(CLI_INVALID, r->in.name, at.line, at.column, name,
+                      "missing required field \"name\"");
+}
+
 /* Where `c` sits (in `path`, when not NULL), and a check that its list is one these commands
  * can write. */
 static int place(pl_read *r, const ctg_stream_header *h, char *path, size_t cap)
@@ -68,8 +87,7 @@ static int place(pl_read *r, const ctg_stream_header *h, char *path, size_t cap)
         return pl_fail(CLI_INVALID, r->in.name, list, "a list of type \"%s\", not \"default\"",
                        ctg_list_kind_name(h->kind));
     if (h->name == NULL)
-        return pl_fail(CLI_INVALID, r->in.name, list,
-                       "the list's name comes after its contingencies; convert writes it first");
+        return name_not_first(r, list);
     if (r->seen == 0 || h->depth != r->list_depth || h->index != r->list_index) {
         r->in_list = 0;
         r->list_depth = h->depth;

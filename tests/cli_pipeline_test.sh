@@ -279,6 +279,26 @@ check "  the .gz output" 0 "$head\"a\",\"contingencies\":[$c1,$c2]}" "" \
 check "merge an identifier list" 1 "" \
     "$data/valid/identifier-v1_0.json: error: /: a list of type \"identifier\", not \"default\"\n" \
     -- "$cli" merge "$a" "$data/valid/identifier-v1_0.json" -
+# A name after the contingencies is said where it is; a name missing, at the list's brace.
+printf '{"type":"default","version":"1.1","contingencies":[%s],\n  "name":"late"}\n' "$c1" \
+    >"$work/name-last.json"
+gzip -c "$work/name-last.json" >"$work/name-last.json.gz"
+printf '\n {"type":"default","version":"1.1","contingencies":[%s]}\n' "$c1" >"$work/no-name.json"
+printf '{"type":"list","name":"o","contingencyLists":[\n {"type":"default","version":"1.1","contingencies":[%s],"name":"n"}]}\n' \
+    "$c1" >"$work/nested-name-last.json"
+late="error: /name: the list's name comes after its contingencies; convert writes it first"
+check "filter: a name after the contingencies, at the name" 1 "" "$work/name-last.json:2:10: $late\n" \
+    -- "$cli" filter --id c1 "$work/name-last.json" -
+check "split: the same, gzipped" 1 "" "$work/name-last.json.gz:2:10: $late\n" \
+    -- "$cli" split --size 1 "$work/name-last.json.gz" "$work/late-part"
+check "merge: the same from stdin" 1 "" "<stdin>:2:10: $late\n" \
+    -- sh -c "'$cli' merge - '$work/late.json' <'$work/name-last.json'"
+check "merge: in a flattened list" 1 "" \
+    "$work/nested-name-last.json:2:112: error: /contingencyLists/0/name: the list's name comes after its contingencies; convert writes it first\n" \
+    -- "$cli" merge "$work/nested-name-last.json" -
+check "filter: no name at all, at the list's brace" 1 "" \
+    "$work/no-name.json:2:2: error: /name: missing required field \"name\"\n" \
+    -- "$cli" filter "$work/no-name.json" -
 usage_merge="usage: contingency-cli merge [OPTION...] IN... OUT\nTry 'contingency-cli merge --help' for more information.\n"
 check "merge --dedupe other" 2 "" "contingency-cli merge: --dedupe takes first or last: both\n$usage_merge" \
     -- "$cli" merge --dedupe both "$a" -
