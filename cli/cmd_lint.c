@@ -617,11 +617,16 @@ static int check_extensions(const lint_at *x)
 }
 
 /* --target dynaflow: dynaflow-launcher reads the "contingencies" of a root `default` list
- * only. Said once per file, at the list's "type". */
+ * only. Said once per file, at the list's "type" (found by a read of the file once more:
+ * a list of another kind is delivered whole, or its first contingency after its type). */
 static int check_kind(lint_job *j, const ctg_stream_header *list, unsigned line,
                       unsigned column)
 {
     const char *kind = list->depth > 0 ? "list" : ctg_list_kind_name(list->kind);
+    const char *type = "/type";
+    ctg_source src = cli_source(j->file);
+    ctg_read_options opts = cli_read_options(j->path);
+    ctg_location at = { 0 };
     char message[128];
 
     if (!j->cfg->dynaflow || j->kind_flagged
@@ -633,7 +638,9 @@ static int check_kind(lint_job *j, const ctg_stream_header *list, unsigned line,
                     "dynaflow-launcher reads only \"default\" lists, not a bare contingency");
     snprintf(message, sizeof message,
              "dynaflow-launcher reads only \"default\" lists, not \"%s\" lists", kind);
-    return emit(j, 0, 0, "/type", "dynaflow-kind", message);
+    if (j->quiet || ctg_locate(&src, &type, 1, &at, &opts, NULL) != CTG_OK || !at.found)
+        at.line = at.column = 0;
+    return emit(j, at.line, at.column, type, "dynaflow-kind", message);
 }
 
 /* The table is full: its hashes go to the spill, and the findings from this contingency on

@@ -116,15 +116,19 @@ lint_case "BOUNDARY_LINE read at a 1.1 version given after the contingencies" la
     --target dynaflow
 lint_case "late versions of nested lists: each list's own" latenest.json \
     '{"type":"list","name":"o","contingencyLists":[{"type":"default","name":"a","contingencies":[{"id":"c","elements":[\n{"id":"B1","type":"BOUNDARY_LINE"}]}],"version":"1.1"},\n{"type":"default","name":"b","contingencies":[{"id":"d","elements":[{"id":"D1","type":"DANGLING_LINE"}]}],"version":"1.0"}]}\n' \
-    1 'latenest.json: warning: /type: dynaflow-launcher reads only "default" lists, not "list" lists\nlatenest.json:2:1: warning: /contingencyLists/0/contingencies/0/elements/0: dynaflow-launcher does not read BOUNDARY_LINE elements: it drops contingency "c" (it reads DANGLING_LINE, as format 1.0 writes it)\n' \
+    1 'latenest.json:1:9: warning: /type: dynaflow-launcher reads only "default" lists, not "list" lists\nlatenest.json:2:1: warning: /contingencyLists/0/contingencies/0/elements/0: dynaflow-launcher does not read BOUNDARY_LINE elements: it drops contingency "c" (it reads DANGLING_LINE, as format 1.0 writes it)\n' \
     --target dynaflow
 lint_case "dynaflow-kind: an identifier list, said at its type" ident.json \
     '{"type":"identifier","version":"1.2","name":"i","identifiers":[]}\n' \
-    1 'ident.json: warning: /type: dynaflow-launcher reads only "default" lists, not "identifier" lists\n' \
+    1 'ident.json:1:9: warning: /type: dynaflow-launcher reads only "default" lists, not "identifier" lists\n' \
+    --target dynaflow
+lint_case "dynaflow-kind: at the type wherever it stands" identlate.json \
+    '{"version":"1.2","name":"i","identifiers":[],\n  "type":"identifier"}\n' \
+    1 'identlate.json:2:10: warning: /type: dynaflow-launcher reads only "default" lists, not "identifier" lists\n' \
     --target dynaflow
 lint_case "dynaflow-kind: a list of lists without a contingency, said at its end" elist.json \
     '{"type":"list","name":"o","contingencyLists":[{"type":"default","name":"a","contingencies":[]}]}' \
-    1 'elist.json: warning: /type: dynaflow-launcher reads only "default" lists, not "list" lists\n' \
+    1 'elist.json:1:9: warning: /type: dynaflow-launcher reads only "default" lists, not "list" lists\n' \
     --target dynaflow
 lint_case "dynaflow-kind: a bare contingency, at its brace" bare.json \
     '  {"id":"c","elements":[{"id":"L1","type":"LINE"}]}\n' \
@@ -144,7 +148,7 @@ lint_case "nested lists: one file, one set of ids; two levels down the path is t
     nest.json "$nest" 1 \
     'nest.json:4:1: warning: /contingencyLists/1/contingencies/0: contingency "x" has no elements\nnest.json:6:1: warning: /: contingency "x" has no elements\nnest.json:6:7: warning: /: duplicate contingency id "x", first at 4:7\n'
 lint_case "dynaflow-kind: a list of lists, once" nest.json "$nest" 1 \
-    'nest.json: warning: /type: dynaflow-launcher reads only "default" lists, not "list" lists\nnest.json:4:1: warning: /contingencyLists/1/contingencies/0: contingency "x" has no elements\nnest.json:6:1: warning: /: contingency "x" has no elements\nnest.json:6:7: warning: /: duplicate contingency id "x", first at 4:7\n' \
+    'nest.json:1:9: warning: /type: dynaflow-launcher reads only "default" lists, not "list" lists\nnest.json:4:1: warning: /contingencyLists/1/contingencies/0: contingency "x" has no elements\nnest.json:6:1: warning: /: contingency "x" has no elements\nnest.json:6:7: warning: /: duplicate contingency id "x", first at 4:7\n' \
     --target dynaflow
 
 # ---- layouts and formats ------------------------------------------------------------------
@@ -271,7 +275,7 @@ check "spilled, validate --strict: the same findings" 1 "${spill_out}clean.json:
 # The kind is said once, before the table fills: not again by the confirmation read.
 printf '%b' '{"type":"list","name":"o","contingencyLists":[\n{"type":"identifier","version":"1.2","name":"i","identifiers":[]},\n{"type":"default","name":"b","contingencies":[\n{"id":"x","elements":[]},\n{"id":"x","elements":[]}]}]}\n' >spillkind.json
 check "spilled, --target dynaflow: the kind said once" 1 \
-    'spillkind.json: warning: /type: dynaflow-launcher reads only "default" lists, not "list" lists\nspillkind.json:4:1: warning: /contingencyLists/1/contingencies/0: contingency "x" has no elements\nspillkind.json:5:1: warning: /contingencyLists/1/contingencies/1: contingency "x" has no elements\nspillkind.json:5:7: warning: /contingencyLists/1/contingencies/1/id: duplicate contingency id "x", first at 4:7\n' \
+    'spillkind.json:1:9: warning: /type: dynaflow-launcher reads only "default" lists, not "list" lists\nspillkind.json:4:1: warning: /contingencyLists/1/contingencies/0: contingency "x" has no elements\nspillkind.json:5:1: warning: /contingencyLists/1/contingencies/1: contingency "x" has no elements\nspillkind.json:5:7: warning: /contingencyLists/1/contingencies/1/id: duplicate contingency id "x", first at 4:7\n' \
     "" -- env CTG_TEST_LINT_ID_BUDGET=1 "$cli" lint --target dynaflow spillkind.json
 # No hash repeats past the table: the held findings are printed, the file read once.
 printf '%b' "$H"'{"id":"a","elements":[]},\n{"id":"b","elements":[]},\n{"id":" c","elements":[{"id":"L1","type":"LINE"}]},\n{"id":"d","elements":[]}]}\n' >held.json
