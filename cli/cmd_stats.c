@@ -175,7 +175,7 @@ static void print_text(const char *path, const stats *s)
     if (s->largest_id) {
         fputs("largest: ", stdout); /* an id of the input: escaped */
         cli_put_escaped(stdout, s->largest_id);
-        printf(" (%zu elements)\n", s->largest_count);
+        printf(" (%zu element%s)\n", s->largest_count, s->largest_count == 1 ? "" : "s");
     }
     for (int k = 0; k < CTG_LIST_KIND_COUNT; k++)
         if (s->lists[k])

@@ -161,7 +161,7 @@ list: top (list, version 1.1)
 contingencies: 1
 elements: 1
   LINE: 1
-largest: a1 (1 elements)
+largest: a1 (1 element)
 identifier lists: 1
 
 file: bare.json
@@ -169,7 +169,7 @@ list: none (a bare contingency)
 contingencies: 1
 elements: 1
   GENERATOR: 1
-largest: bare (1 elements)
+largest: bare (1 element)
 EOF
 check "stats of several files" 0 "@$work/stats.txt" "" -- "$cli" stats "$sample" lists.json bare.json
 check "stats: a bad file is reported, the others counted" 1 "@$work/stats.txt" "$err1\n" \

@@ -320,7 +320,7 @@ fi
 # Names and ids from the input are printed escaped: no file can drive the terminal.
 printf '{"type":"default","version":"1.1","name":"n","contingencies":[{"id":"a\\u001b[2J\\nb","elements":[{"id":"L","type":"LINE"}]}]}' >"$work/evil.json"
 check "stats escapes ids" 0 \
-    "file: $work/evil.json\nlist: n (default, version 1.1)\ncontingencies: 1\nelements: 1\n  LINE: 1\nlargest: a\\\\u001b[2J\\\\nb (1 elements)\n" "" \
+    "file: $work/evil.json\nlist: n (default, version 1.1)\ncontingencies: 1\nelements: 1\n  LINE: 1\nlargest: a\\\\u001b[2J\\\\nb (1 element)\n" "" \
     -- "$cli" stats "$work/evil.json"
 printf '{"type":"default","version":"1.1","name":"n","contingencies":[{"id":"c","elements":[{"id":"L","type":"X\\u001b]0;owned\\u0007"}]}]}' >"$work/evil2.json"
 check "errors escape input" 1 "" \
