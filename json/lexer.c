@@ -1066,31 +1066,55 @@ static inline bool short_escape(char c)
            c == 't';
 }
 
-/* The string at q->p (its quote), when its raw text needs no check beyond what is here:
- * plain bytes, well-formed UTF-8 (names in skipped parts of real files have accents) and short
- * escapes, no longer than max_string_len. */
-static HOT_INLINE bool quick_string(const ctg_lexer *lx, quick *q)
+/* The rest of a string from `p`, where a plain scan stopped short of its closing quote: taken
+ * when its raw text needs no check beyond what is here (plain bytes, well-formed UTF-8 (names
+ * in skipped parts of real files have accents) and short escapes). Its closing quote, or NULL.
+ * Out of line: most strings of a skipped container end within quick_string's first step, and
+ * this loop inlined took registers that the scan spilled for each of them. */
+static COLD const char *quick_string_rest(const char *p, const char *e)
 {
-    const char *s = q->p + 1, *e = q->end, *p = s;
     uint32_t cp;
     size_t n;
 
     for (;;) {
         p = scan_plain(p, e);
         if (p == e)
-            return false;
+            return NULL;
         if (*p == '"')
-            break;
+            return p;
         if ((unsigned char)*p >= 0x80) {
             if ((n = ctg_utf8_sequence((const unsigned char *)p, (size_t)(e - p), &cp)) == 0)
-                return false;
+                return NULL;
             p += n;
             continue;
         }
         if (*p != '\\' || e - p < 2 || !short_escape(p[1]))
-            return false;
+            return NULL;
         p += 2;
     }
+}
+
+/* The string at q->p (its quote), when its raw text passes quick_string_rest's checks and is
+ * no longer than max_string_len. */
+static HOT_INLINE bool quick_string(const ctg_lexer *lx, quick *q)
+{
+    const char *s = q->p + 1, *e = q->end, *p = s;
+
+#ifdef CTG_LEX_SSE2
+    /* Keys and values of skipped containers are short: 16 bytes settle most of them, 32 the
+     * rest but a few. */
+    if (e - s >= 32) {
+        unsigned m = not_plain16(s);
+        if (m != 0)
+            p = s + __builtin_ctz(m);
+        else if ((m = not_plain16(s + 16)) != 0)
+            p = s + 16 + __builtin_ctz(m);
+        else
+            p = s + 32;
+    }
+#endif
+    if ((p == e || *p != '"') && (p = quick_string_rest(p, e)) == NULL)
+        return false;
     if ((size_t)(p - s) > lx->lim.max_string_len)
         return false;
     q->p = p + 1;
@@ -1151,8 +1175,7 @@ static HOT_INLINE bool quick_element(const ctg_lexer *lx, quick *q)
         if (*q->p != '"' || !quick_string(lx, q))
             return false;
         /* `" : ` and the value, as PowSyBl writes a member: what quick_ws would take. */
-        if (q->end - q->p >= 4 && q->p[0] == ' ' && q->p[1] == ':' && q->p[2] == ' '
-            && (unsigned char)q->p[3] > ' ') {
+        if (q->end - q->p >= 4 && spaced_colon(q->p)) {
             q->p += 3;
             return quick_value(lx, q);
         }
