@@ -1019,7 +1019,7 @@ static HOT_INLINE int skip_token(ctg_lexer *lx, ctg_token *t)
 typedef struct quick {
     const char *p, *end;
     const char *ls;    /* first byte of the line, once a '\n' was passed; NULL before */
-    unsigned line;
+    size_t breaks;     /* line breaks passed, added to the lexer's line (saturating) at the end */
     unsigned d;        /* open containers, counted from the skipped one (1) */
     unsigned room;     /* the most the nesting may reach without a limit or a stack growth */
     uint64_t objects;  /* bit i - 1: the container at level i is an object */
@@ -1034,7 +1034,7 @@ static HOT_INLINE void quick_ws(quick *q)
         return;
     /* A line break and an indentation, as before most tokens of a pretty-printed file. */
     if (p < end && *p == '\n') {
-        q->line += q->line != UINT_MAX;
+        q->breaks++;
         q->ls = ++p;
         p = indent(p, end);
         if (p < end && (unsigned char)*p > ' ') {
@@ -1049,7 +1049,7 @@ static HOT_INLINE void quick_ws(quick *q)
         if (*p == ' ' || *p == '\t' || *p == '\r') {
             p++;
         } else if (*p == '\n') {
-            q->line += q->line != UINT_MAX;
+            q->breaks++;
             q->ls = ++p;
             p = indent(p, end);
         } else {
@@ -1190,17 +1190,19 @@ static HOT_INLINE bool quick_element(const ctg_lexer *lx, quick *q)
     return quick_value(lx, q);
 }
 
-/* The scan of the container just opened (lx->state S_OBJECT_FIRST or S_ARRAY_FIRST) to its
- * end. false: it needs the token path, and nothing changed. */
-static bool quick_scan(const ctg_lexer *lx, quick *q, const char **close)
+/* The scan of the container whose contents start at q->p to its end, `above` containers open
+ * around it (the lexer's depth is within the limit and the stack's bytes). false: it needs the
+ * token path, and nothing changed. */
+static bool quick_scan(const ctg_lexer *lx, quick *qs, const char **close, size_t above)
 {
+    quick local = *qs, *q = &local; /* in registers, not in the caller's memory */
     bool open = true; /* right after an opening bracket: it may close at once */
     unsigned depth;
     size_t levels = 8 * (lx->stack ? lx->stack_cap : sizeof(lx->stack_small));
     size_t room = lx->lim.max_depth < levels ? lx->lim.max_depth : levels;
 
     /* Levels within the depth limit and the stack's bytes, at most the 64 bits of `objects`. */
-    room -= lx->depth - 1;
+    room -= above;
     q->room = room < 64 ? (unsigned)room : 64;
     for (;;) {
         quick_ws(q);
@@ -1216,7 +1218,7 @@ static bool quick_scan(const ctg_lexer *lx, quick *q, const char **close)
             if (!quick_close(q))
                 return false;
             if (q->d == 0)
-                return true;
+                return (*qs = local, true);
             open = false;
             continue;
         } else if (!open) {
@@ -1229,21 +1231,49 @@ static bool quick_scan(const ctg_lexer *lx, quick *q, const char **close)
     }
 }
 
+/* The lines the quick scan passed and its closing bracket, as the token path leaves them. */
+static void quick_commit(ctg_lexer *lx, ctg_token *t, const quick *q, const char *close)
+{
+    lx->line = q->breaks < UINT_MAX - lx->line ? lx->line + (unsigned)q->breaks : UINT_MAX;
+    if (q->ls != NULL)
+        lx->line_start = pos(lx, q->ls);
+    mark_token(lx, t, close);
+    lx->cur = close + 1;
+    lx->state = after_value(lx);
+    t->type = *close == '}' ? CTG_TOK_OBJECT_END : CTG_TOK_ARRAY_END;
+}
+
 /* The container just opened, skipped whole by the quick scan and left as the token path would
  * leave it after its closing bracket. false: nothing changed. */
 static bool quick_skip(ctg_lexer *lx, ctg_token *t)
 {
-    quick q = { lx->cur, lx->end, NULL, lx->line, 1, 0, lx->state == S_OBJECT_FIRST };
+    quick q = { lx->cur, lx->end, NULL, 0, 1, 0, lx->state == S_OBJECT_FIRST };
     const char *close = NULL;
 
-    if (!quick_scan(lx, &q, &close))
+    if (!quick_scan(lx, &q, &close, lx->depth - 1))
         return false;
-    lx->line = q.line;
-    if (q.ls != NULL)
-        lx->line_start = pos(lx, q.ls);
-    mark_token(lx, t, close);
-    close_container(lx, t, close, *close == '}' ? CTG_TOK_OBJECT_END : CTG_TOK_ARRAY_END);
+    lx->depth--;
+    quick_commit(lx, t, &q, close);
     return true;
+}
+
+int ctg_lex_skip_member_value(ctg_lexer *lx, ctg_token *t, ctg_error *err, const char *v)
+{
+    size_t levels = 8 * (lx->stack ? lx->stack_cap : sizeof(lx->stack_small));
+    quick q = { v + 1, lx->end, NULL, 0, 1, 0, 0 };
+    const char *close = NULL;
+
+    /* The bracket read as a token first, then the scan, would leave the lexer where one scan
+     * from the bracket leaves it: that saves a token and a call for each container a sieve
+     * passes over. Where the bracket could not be taken (depth, room), the token path fails. */
+    if (v == lx->end || (*v != '[' && *v != '{') || lx->depth >= lx->lim.max_depth ||
+        lx->depth >= levels)
+        return ctg_lexer_skip_next(lx, t, err);
+    q.objects = *v == '{';
+    if (!quick_scan(lx, &q, &close, lx->depth))
+        return ctg_lexer_skip_next(lx, t, err);
+    quick_commit(lx, t, &q, close);
+    return CTG_OK;
 }
 
 /* Tokens until the nesting is back to `target`; errors copied to `err` as ctg_lexer_next

@@ -624,6 +624,12 @@ static inline const char *scalar_end(const ctg_lexer *lx, const char *p)
                                                            : NULL;
 }
 
+/* A member's value that the sieve passes over and that is no scalar the fast path takes, at
+ * `v` (the first byte after the blanks that follow its ':', lx->cur just past it): skipped as
+ * ctg_lexer_skip_next skips it, a container in one scan from its bracket when it can. */
+CTG_INTERNAL int ctg_lex_skip_member_value(ctg_lexer *lx, ctg_token *t, ctg_error *err,
+                                           const char *v);
+
 /* The value of a member the sieve passes over, lx->cur just past its ':', `q` its end when
  * scalar_end found one at `v`: skipped as ctg_lexer_skip_next skips it, a plain string or a
  * number on the colon's line in place. */
@@ -631,7 +637,7 @@ static HOT_INLINE int sift(ctg_lexer *lx, const ctg_key_sieve *sv, ctg_token *va
                            ctg_error *err, const char *v, const char *q)
 {
     if (q == NULL)
-        return ctg_lexer_skip_next(lx, val, err);
+        return ctg_lex_skip_member_value(lx, val, err, v);
     /* With scalars_only (a container, whose caller read such a value before the sieve took
      * it), the value becomes the current token, its type and place as a skip leaves them, for
      * an error placed there; else `val` is not set: the member loop reads the next token into
