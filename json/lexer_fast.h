@@ -208,11 +208,13 @@ static inline const char *skip_ws(ctg_lexer *lx, const char *p, const char *end)
 /* Bit i set: byte i of the 16 at `p` is one a plain string cannot hold as is. */
 static inline unsigned not_plain16(const char *p)
 {
-    /* As signed bytes, control characters and every byte >= 0x80 are below 0x20. */
+    /* As signed bytes, control characters and every byte >= 0x80 are below 0x20; xor 0x02
+     * keeps them there and moves '"' (0x22) to 0x20, and no other byte below 0x21: one
+     * compare finds the three. */
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                            _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                               _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    __m128i hit = _mm_or_si128(_mm_cmplt_epi8(_mm_xor_si128(v, _mm_set1_epi8(0x02)),
+                                              _mm_set1_epi8(0x21)),
+                               _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
 
     return (unsigned)_mm_movemask_epi8(hit);
 }
@@ -473,7 +475,7 @@ static inline void mark_token(const ctg_lexer *lx, ctg_token *t, const char *p)
 
 /* A bracket at `p` that the state allows and that cannot fail (depth within the limit, room on
  * the container stack): read as lex_token would. false: leave it to the general path. */
-static inline bool bracket(ctg_lexer *lx, ctg_token *t, const char *p, int st)
+static HOT_INLINE bool bracket(ctg_lexer *lx, ctg_token *t, const char *p, int st)
 {
     switch (*p) {
     case '{':
