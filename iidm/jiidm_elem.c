@@ -441,7 +441,7 @@ static int member(jx_read *x, jx_el *el, const ctg_lex_member *m)
         return m->value_ready ? CTG_OK : ctg_lexer_skip_next(&rd->lex, &rd->tok, rd->err);
     if (key == JK_OTHER && !k && el->in)
         memcpy(name, m->key.str, n);
-    if (!m->value_ready && (rc = ctg_reader_next(rd)) != CTG_OK)
+    if (!m->value_ready && (rc = ctg_lex_member_value(&rd->lex, &rd->tok, rd->err)) != CTG_OK)
         return rc;
     if (k)
         return child_array(x, el, k);

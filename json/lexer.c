@@ -877,6 +877,17 @@ COLD int ctg_lex_next_from(ctg_lexer *lx, ctg_token *t, ctg_error *err, const ch
     return rc;
 }
 
+int ctg_lex_member_value(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
+{
+    const char *p;
+
+    /* blanks() counts no line: when the bracket is not taken here, nothing has changed. */
+    if (lx->state == S_AFTER_COLON && (p = blanks(lx->cur, lx->end)) != lx->end &&
+        bracket(lx, tok, p, S_AFTER_COLON))
+        return CTG_OK;
+    return ctg_lexer_next(lx, tok, err);
+}
+
 int ctg_lexer_item(ctg_lexer *lx, ctg_token *tok, ctg_error *err)
 {
     return ctg_lexer_item_inline(lx, tok, err);
@@ -1257,12 +1268,32 @@ static bool quick_skip(ctg_lexer *lx, ctg_token *t)
     return true;
 }
 
+/* The end of the literal at `p` (in the window) when it is whole in the window, as the token
+ * path reads it (lex_literal, which leaves what follows to the next token); NULL otherwise. */
+static const char *literal_end(const ctg_lexer *lx, const char *p)
+{
+    size_t left = (size_t)(lx->end - p);
+
+    if (*p == 't' || *p == 'n')
+        return left >= 4 && memcmp(p, *p == 't' ? "true" : "null", 4) == 0 ? p + 4 : NULL;
+    return *p == 'f' && left >= 5 && memcmp(p, "false", 5) == 0 ? p + 5 : NULL;
+}
+
 int ctg_lex_skip_member_value(ctg_lexer *lx, ctg_token *t, ctg_error *err, const char *v)
 {
     size_t levels = 8 * (lx->stack ? lx->stack_cap : sizeof(lx->stack_small));
     quick q = { v + 1, lx->end, NULL, 0, 1, 0, 0 };
-    const char *close = NULL;
+    const char *close = NULL, *e;
 
+    /* Booleans of limits and regulation flags: passed over as the token path leaves them,
+     * without its call chain of some 500 instructions each. */
+    if (v != lx->end && (e = literal_end(lx, v)) != NULL) {
+        mark_token(lx, t, v);
+        t->type = *v == 't' ? CTG_TOK_TRUE : *v == 'f' ? CTG_TOK_FALSE : CTG_TOK_NULL;
+        lx->cur = e;
+        lx->state = S_OBJECT_AFTER;
+        return CTG_OK;
+    }
     /* The bracket read as a token first, then the scan, would leave the lexer where one scan
      * from the bracket leaves it: that saves a token and a call for each container a sieve
      * passes over. Where the bracket could not be taken (depth, room), the token path fails. */

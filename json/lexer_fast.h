@@ -525,6 +525,11 @@ static HOT_INLINE int ctg_lexer_item_inline(ctg_lexer *lx, ctg_token *tok, ctg_e
     return ctg_lex_next_from(lx, tok, err, p, st);
 }
 
+/* ctg_lexer_next for a member's value (lx->state just past its ':'): a bracket on the key's
+ * line, a child array or an object that an importer reads, settled without the general
+ * path's call chain; any other token as ctg_lexer_next reads it. */
+CTG_INTERNAL int ctg_lex_member_value(ctg_lexer *lx, ctg_token *tok, ctg_error *err);
+
 /* ---- members ---------------------------------------------------------------------------- */
 
 /* The end of the number at `p` when lex_number would accept it as it is (see number_end). */
@@ -628,7 +633,8 @@ static inline const char *scalar_end(const ctg_lexer *lx, const char *p)
 
 /* A member's value that the sieve passes over and that is no scalar the fast path takes, at
  * `v` (the first byte after the blanks that follow its ':', lx->cur just past it): skipped as
- * ctg_lexer_skip_next skips it, a container in one scan from its bracket when it can. */
+ * ctg_lexer_skip_next skips it, a literal in place and a container in one scan from its
+ * bracket when they can. */
 CTG_INTERNAL int ctg_lex_skip_member_value(ctg_lexer *lx, ctg_token *t, ctg_error *err,
                                            const char *v);
 
