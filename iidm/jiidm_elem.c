@@ -476,6 +476,7 @@ static int level_end(jx_read *x, const jx_el *el)
 int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope)
 {
     ctg_reader *rd = &x->rd;
+    const ctg_key_sieve *sv;
     ctg_lex_member m;
     jx_el el;
     int rc;
@@ -483,15 +484,15 @@ int jx_read_element(jx_read *x, const jx_kind *k, const jx_scope *scope)
     if (rd->tok.type != CTG_TOK_OBJECT_BEGIN)
         return ctg_reader_type_error(rd, "object");
     jx_el_init(&el, k, scope, &rd->tok);
+    sv = el.in == 0 ? &x->leaf : &x->container;
     if ((rc = ctg_reader_push_frame(rd)) != CTG_OK)
         return rc;
     /* A leaf element (no container) skips every member that is no key of ours (see
      * skipped_member), so the lexer may skip them without handing them over; a container, the
      * ones of a string or number value (other_member). The member path is inlined here, the
      * loop every member of a network passes through (a call each cost some 3% of an import). */
-    while ((rc = ctg_lexer_member_inline(&rd->lex, el.seen ? NULL : "id", el.seen ? 0 : 2,
-                                         el.in == 0 ? &x->leaf : &x->container, false, &m,
-                                         &rd->tok, rd->err)) == CTG_LEX_KEY) {
+    while ((rc = ctg_lexer_member_inline(&rd->lex, el.seen ? NULL : "id", el.seen ? 0 : 2, sv,
+                                         false, &m, &rd->tok, rd->err)) == CTG_LEX_KEY) {
         if ((rc = member(x, &el, &m)) != CTG_OK)
             return rc;
         ctg_reader_top_frame(rd)->key = NULL;
