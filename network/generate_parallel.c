@@ -25,7 +25,7 @@
  * transformer), the key is its two voltage levels, numbered the same way: a level with a
  * substation is never a place, so that these numbers meet no place's, and the key is one-to-one
  * with what the rule compares. Memory while grouping: 24 bytes and a bit per object of the
- * selected parallel types, 20 per place (8 of them for a run, at most one per object), 4 per
+ * selected parallel types, 16 per place (8 of them for a run, at most one per object), 4 per
  * voltage level; kept for the
  * emission: 8 bytes per member of a group and 8 per group; nothing per pair. */
 
@@ -42,13 +42,6 @@ static bool is_parallel_type(ctg_identifiable_type t)
     return t == CTG_IDENTIFIABLE_LINE || t == CTG_IDENTIFIABLE_TWO_WINDINGS_TRANSFORMER ||
            t == CTG_IDENTIFIABLE_TIE_LINE;
 }
-
-/* What the grouping links per higher place: the group of (stamp, this place) met last, by its
- * first member (8 bytes; every stamp is NONE before the grouping). */
-typedef struct par_slot {
-    uint32_t stamp; /* the lower place of the group, NONE before the first */
-    uint32_t head;
-} par_slot;
 
 /* The grouping's state, in one scratch allocation released when the groups are found. The
  * candidates are the selected two-ended branches, in selection order, in at most three runs
@@ -67,9 +60,13 @@ typedef struct keys {
     size_t n, cap;     /* the numbers given so far, and the room of the arrays below */
     uint32_t *next;    /* per candidate: the next member of its group, NONE after the last */
     uint64_t *lead;    /* a bit per candidate: the first of a group of two or more */
-    par_slot *slots;   /* per place */
+    /* per place: the first member of the group of this higher place met last, whose lower
+     * place is its own key's (no stamp of 4 more bytes beside it: half the slots to set before
+     * the grouping and to miss in the cache); before the first, `cap`, whose lower place is
+     * NONE */
+    uint32_t *slot;
     uint32_t *count;   /* per place: the late candidates of a lower place, sorting them */
-    uint32_t *lo, *hi; /* per candidate: its key */
+    uint32_t *lo, *hi; /* per candidate: its key (lo: and NONE at `cap`) */
     uint32_t *tail;    /* per lead of a group of two or more: its last member */
     int64_t top;       /* the highest lower place met so far, -1 before the first */
     size_t late_n;     /* the late candidates: met after one of a higher lower place */
@@ -101,15 +98,12 @@ static void set_places(keys *k)
  * joins it; its `tail` is then its last. */
 static inline void link_one(const keys *k, uint32_t lo, uint32_t hi, uint32_t c)
 {
-    uint32_t h, w;
-    par_slot *s = &k->slots[hi];
+    uint32_t h = k->slot[hi], w;
 
-    if (s->stamp != lo) {
-        s->stamp = lo;
-        s->head = c;
+    if (k->lo[h] != lo) {
+        k->slot[hi] = c;
         return;
     }
-    h = s->head;
     w = (k->lead[h / 64] >> (h % 64)) & 1;
     k->lead[h / 64] |= (uint64_t)1 << (h % 64);
     k->next[w ? k->tail[h] : h] = c;
@@ -258,24 +252,26 @@ static int reserve(gen_ctx *g, keys *k, size_t cap)
     if (cap > SIZE_MAX / 64 || places > SIZE_MAX / 64 - cap)
         return ctg_rs_nomem(&g->rs);
     k->cap = cap;
-    k->block_size = words * sizeof *k->lead + places * (sizeof *k->slots + sizeof *k->count) +
-                    (cap * 6 + levels) * sizeof(uint32_t) + runs * sizeof *k->runs;
+    k->block_size = words * sizeof *k->lead + places * (sizeof *k->slot + sizeof *k->count) +
+                    (cap * 6 + 1 + levels) * sizeof(uint32_t) + runs * sizeof *k->runs;
     k->block = b = ctg_mem_alloc(g->alloc, k->block_size);
     if (b == NULL)
         return ctg_rs_nomem(&g->rs);
     k->lead = (uint64_t *)b;
     k->runs = k->lead + words;
-    k->slots = (par_slot *)(k->runs + runs);
-    k->count = (uint32_t *)(k->slots + places);
+    k->slot = (uint32_t *)(k->runs + runs);
+    k->count = k->slot + places;
     k->next = k->count + places;
     k->lo = k->next + cap;
-    k->hi = k->lo + cap;
+    k->hi = k->lo + cap + 1;
     k->tail = k->hi + cap;
     k->late = k->tail + cap;
     k->sorted = k->late + cap;
     k->place = k->sorted + cap;
     memset(k->lead, 0, words * sizeof *k->lead); /* no lead */
-    memset(k->slots, 0xff, places * sizeof *k->slots); /* every stamp NONE */
+    k->lo[cap] = NONE;
+    for (size_t i = 0; i < places; i++)
+        k->slot[i] = (uint32_t)cap; /* no group yet */
     set_places(k);
     return CTG_OK;
 }
@@ -308,19 +304,17 @@ static void sort_late(keys *k)
 /* The slots of lower place `lo` set back to the groups of its run, which begins at candidate
  * `c` and ends where the next run begins (the late candidates among them are of lower
  * places, and the numbers that are none are passed over): each group's lead is its first. A
- * slot whose stamp is `lo` already holds its group's lead, as no other run sets that stamp. */
+ * slot whose lead is of lower place `lo` holds it already, as no other run sets such a lead. */
 static void restore_run(const keys *k, uint32_t lo, size_t c)
 {
     for (; c < k->n && (k->lo[c] <= lo || k->lo[c] == NONE); c++) {
-        par_slot *s;
+        uint32_t *s;
 
         if (k->lo[c] != lo)
             continue;
-        s = &k->slots[k->hi[c]];
-        if (s->stamp != lo) {
-            s->stamp = lo;
-            s->head = (uint32_t)c;
-        }
+        s = &k->slot[k->hi[c]];
+        if (k->lo[*s] != lo)
+            *s = (uint32_t)c;
     }
 }
 
