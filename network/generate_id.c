@@ -245,13 +245,6 @@ int ctg_gen_emit(gen_ctx *g, const ctg_net_object *a, const ctg_net_object *b)
     return CTG_OK;
 }
 
-int ctg_gen_member(gen_ctx *g, const ctg_net_object *obj, gen_member *m)
-{
-    m->obj = obj;
-    m->id_len = strlen(obj->id);
-    return ctg_rs_map(&g->rs, obj, &m->elem);
-}
-
 /* The value of a pair format's placeholder `f` and its length. */
 static const char *member_value(const gen_ctx *g, field f, const gen_member *a,
                                 const gen_member *b, size_t *len)

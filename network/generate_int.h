@@ -130,8 +130,6 @@ typedef struct gen_member {
     ctg_element elem;
     size_t id_len;
 } gen_member;
-/* `m` for `obj` (ctg_rs_map's errors). */
-int ctg_gen_member(gen_ctx *g, const ctg_net_object *obj, gen_member *m);
 /* ctg_gen_emit_pair of two members. */
 int ctg_gen_emit_members(gen_ctx *g, const gen_member *a, const gen_member *b);
 /* ctg_gen_emit of a pair whose elements are mapped already. */

@@ -464,20 +464,32 @@ static void prefetch_start(const gen_par *p)
         CTG_RS_PREFETCH(p->objs[i]->id);
 }
 
+/* The element of a member: every parallel type is an element of its own id, so that the
+ * general mapping, a call and a switch over every type with its error path, is not needed. */
+static inline ctg_element_type element_of(ctg_identifiable_type t)
+{
+    if (t == CTG_IDENTIFIABLE_LINE)
+        return CTG_ELEMENT_LINE;
+    return t == CTG_IDENTIFIABLE_TIE_LINE ? CTG_ELEMENT_TIE_LINE
+                                          : CTG_ELEMENT_TWO_WINDINGS_TRANSFORMER;
+}
+
 /* The members at objs[a, b) into mems. */
-static int read_members(gen_ctx *g, const gen_par *p, size_t a, size_t b, gen_member *mems)
+static void read_members(const gen_par *p, size_t a, size_t b, gen_member *mems)
 {
     const ctg_net_object *const *o = p->objs;
-    int rc = CTG_OK;
 
-    for (size_t i = a; rc == CTG_OK && i < b; i++) {
+    for (size_t i = a; i < b; i++) {
+        gen_member *m = &mems[i - a];
+
         if (i + 2 * WINDOW < p->members)
             CTG_RS_PREFETCH(o[i + 2 * WINDOW]);
         if (i + WINDOW < p->members)
             CTG_RS_PREFETCH(o[i + WINDOW]->id);
-        rc = ctg_gen_member(g, o[i], &mems[i - a]);
+        m->obj = o[i];
+        m->id_len = strlen(o[i]->id);
+        m->elem = (ctg_element){ o[i]->id, element_of(o[i]->type), NULL };
     }
-    return rc;
 }
 
 /* The pairs of the group of the `n` members at mems: by first member, then second. */
@@ -518,7 +530,7 @@ int ctg_gen_parallel_emit(gen_ctx *g, const gen_par *p)
     for (size_t k = 0, a = 0; rc == CTG_OK && k < p->groups;) {
         size_t j = window_end(p, k), first = a;
 
-        rc = read_members(g, p, a, p->ends[j - 1], mems);
+        read_members(p, a, p->ends[j - 1], mems);
         for (; rc == CTG_OK && k < j; a = p->ends[k++])
             rc = emit_group(g, mems + (a - first), p->ends[k] - a);
     }
