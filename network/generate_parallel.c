@@ -492,15 +492,21 @@ static void read_members(const gen_par *p, size_t a, size_t b, gen_member *mems)
     }
 }
 
-/* The pairs of the group of the `n` members at mems: by first member, then second. */
+/* The pairs of the group of the `n` members at mems: by first member, then second. A failure
+ * returns at once, without a test of it at each step of both loops; the last member begins no
+ * pair and is not a step of the first. */
 static int emit_group(gen_ctx *g, const gen_member *mems, size_t n)
 {
-    int rc = CTG_OK;
+    const gen_member *end = mems + n;
 
-    for (size_t x = 0; rc == CTG_OK && x < n; x++)
-        for (size_t y = x + 1; rc == CTG_OK && y < n; y++)
-            rc = ctg_gen_emit_members(g, &mems[x], &mems[y]);
-    return rc;
+    for (const gen_member *x = mems; x + 1 < end; x++)
+        for (const gen_member *y = x + 1; y < end; y++) {
+            int rc = ctg_gen_emit_members(g, x, y);
+
+            if (rc != CTG_OK)
+                return rc;
+        }
+    return CTG_OK;
 }
 
 /* The groups from k on that make a window: whole groups of up to WINDOW members, or one
