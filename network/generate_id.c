@@ -260,13 +260,16 @@ static const char *member_value(const gen_ctx *g, field f, const gen_member *a,
     return v;
 }
 
-/* The id of a pair of members in a format of g->pair_ids, in room enough. */
-static void format_pair_ids(gen_ctx *g, const gen_member *a, const gen_member *b)
+/* The id of a pair of members in a format of g->pair_ids, in room enough. Its first literal
+ * stays from the id before when `kept`, as in format_prefix_id: every id written here starts
+ * with it. */
+static void format_pair_ids(gen_ctx *g, const gen_member *a, const gen_member *b, bool kept)
 {
     const gen_seg *s = g->segs;
     char *out = g->rs.text;
 
-    memcpy(out, s[0].text, s[0].len);
+    if (!kept)
+        memcpy(out, s[0].text, s[0].len);
     out += s[0].len;
     memcpy(out, a->obj->id, a->id_len);
     out += a->id_len;
@@ -280,12 +283,13 @@ static int format_members(gen_ctx *g, const gen_member *a, const gen_member *b)
 {
     size_t total = g->pair_fixed + g->id1_count * a->id_len + g->id2_count * b->id_len;
     char *out = g->rs.text;
+    bool kept = g->pair_ids && g->rs.text_len >= g->segs[0].len;
 
     if (total + 1 > g->rs.text_cap) /* the slow path grows the buffer, once in a while */
         return format_slow(g, a->obj, b->obj);
     g->rs.text_len = total;
     if (g->pair_ids) {
-        format_pair_ids(g, a, b);
+        format_pair_ids(g, a, b, kept);
         return CTG_OK;
     }
     for (size_t i = 0; i < g->seg_count; i++) {
