@@ -380,20 +380,13 @@ static int candidates(gen_ctx *g, keys *k, uint64_t *selected)
     return rc;
 }
 
-/* The object of candidate `c`. */
-static const ctg_net_object *member(const gen_ctx *g, const keys *k, uint32_t c)
-{
-    size_t s = 0;
-
-    while (c >= k->seg_base[s + 1])
-        s++;
-    return ctg_network_object_at(g->net, k->seg_type[s], c - k->seg_base[s]);
-}
-
 /* The groups' members into p->objs, group after group in the order of their leads (a bit
- * scan), each group from its lead along `next`; where each group ends. */
+ * scan), each group from its lead along `next`; where each group ends. Their numbers are
+ * gathered first, into k->sorted (free once the groups are linked, and of room for every
+ * candidate), then turned into objects a run of one type at a time. */
 static int gather(gen_ctx *g, const keys *k, gen_par *p)
 {
+    uint32_t *nums = k->sorted;
     size_t at = 0, j = 0;
 
     p->block_size = p->members * sizeof *p->objs + (size_t)p->groups * sizeof *p->ends;
@@ -407,9 +400,11 @@ static int gather(gen_ctx *g, const keys *k, gen_par *p)
             uint32_t c = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
 
             for (; c != NONE; c = k->next[c])
-                p->objs[at++] = member(g, k, c);
+                nums[at++] = c;
             p->ends[j++] = at;
         }
+    for (size_t s = 0; s < k->segs; s++)
+        ctg_net_scan_objects(g->net, k->seg_type[s], k->seg_base[s], nums, at, p->objs);
     return CTG_OK;
 }
 

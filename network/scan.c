@@ -273,3 +273,21 @@ const uint32_t *ctg_net_scan_levels(const ctg_network *net, ctg_identifiable_typ
     *stride = ctg_net_scan_stride(type);
     return net->scan[type];
 }
+
+void ctg_net_scan_objects(const ctg_network *net, ctg_identifiable_type type, size_t base,
+                          const uint32_t *nums, size_t n, const ctg_net_object **out)
+{
+    const ctg_net_vec *v;
+    size_t len;
+
+    if ((unsigned)type >= CTG_IDENTIFIABLE_TYPE_COUNT)
+        return;
+    v = &net->types[type];
+    len = v->len;
+    for (size_t i = 0; i < n; i++) {
+        size_t t = (size_t)nums[i] - base; /* wraps past len below the base */
+
+        if (t < len)
+            out[i] = ctg_net_vec_at(v, t);
+    }
+}

@@ -43,6 +43,15 @@ const ctg_net_vl_scan *ctg_net_scan_voltage_levels(const ctg_network *net);
 const uint32_t *ctg_net_scan_levels(const ctg_network *net, ctg_identifiable_type type,
                                     size_t *stride);
 
+/* The objects of `type` (any but HVDC_CONVERTER_STATION, whose VSC stations are enumerated
+ * apart) numbered nums[i] - base, for every i < n whose number is a type_index of the type, into
+ * out[i]; the others left as they are, so that one array of numbers spanning several types,
+ * each from its own base, is resolved by a call per type. The objects of a group of branches
+ * are scattered over their chunks: a loop here finds each without a call, its checks and a
+ * reload of the type's vector per object, as ctg_network_object_at would. */
+void ctg_net_scan_objects(const ctg_network *net, ctg_identifiable_type type, size_t base,
+                          const uint32_t *nums, size_t n, const ctg_net_object **out);
+
 /* The properties of every SUBSTATION and VOLTAGE_LEVEL again, as their ctg_net_attrs hold them
  * (the same count, order and pointers), in one array per type that the builders fill in type
  * order: a property criterion's memo reads two sequential streams instead of object ->
