@@ -21,6 +21,7 @@ uint64_t cli_hash64(const void *data, size_t len, uint64_t seed);
 typedef struct cli_spill {
     uint64_t *buf; /* CLI_SPILL_RUN values */
     uint64_t *tmp; /* as many, for the sort */
+    uint32_t *counts; /* the sort's buckets, kept from one sort to the next */
     size_t len;
     FILE *fp;        /* the runs, NULL until the first is written */
     size_t *run_len; /* values in each run */
