@@ -3,7 +3,9 @@
 # declare CTG_INTERNAL, which the version script puts under the node CTG_PRIVATE_<SOVERSION>
 # for libctg_network. The mark and the name stand on one line; a declaration written otherwise
 # is missed here and reported by the `symbols` test (scripts/check-symbols.sh reads the
-# headers its own way). Configuring again follows an edited header.
+# headers its own way). Every header read is a configure dependency, so that a build after a
+# header gains or loses a CTG_INTERNAL declaration configures again first (the glob alone sees
+# only files added or removed).
 #   ctg_private_exports(OUT_VAR DIR...)  -> "name1;\n    name2;..." for the map, sorted
 function(ctg_private_exports out)
   set(headers "")
@@ -12,6 +14,7 @@ function(ctg_private_exports out)
     list(APPEND headers ${found})
   endforeach()
   set(names "")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${headers})
   foreach(header IN LISTS headers)
     file(STRINGS ${header} lines REGEX "^CTG_INTERNAL .*[ *]ctg_[A-Za-z0-9_]+\\(")
     foreach(line IN LISTS lines)
